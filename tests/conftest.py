@@ -1,0 +1,150 @@
+"""Shared fixtures: offline guard, the real embedder, fresh spaces, local servers.
+
+Every test runs offline by construction: a socket-level guard refuses any
+connection that is not to a loopback address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).parent))
+
+from weaver import Runtime, Settings, WeaverConfig  # noqa: E402
+from weaver.embedding import CachedEmbedder, USEEmbedder  # noqa: E402
+
+_real_connect = socket.socket.connect
+
+
+class NetworkRefused(RuntimeError):
+    pass
+
+
+def _is_loopback(address) -> bool:
+    if isinstance(address, (str, bytes)):  # unix socket
+        return True
+    host = address[0]
+    if host in ("localhost", "::1"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _guarded_connect(self, address):
+    if self.family in (socket.AF_INET, socket.AF_INET6) and not _is_loopback(address):
+        raise NetworkRefused(f"test tried to reach {address!r}: only loopback is allowed")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    """Refuse every non-loopback connection (the default path must work without a network)."""
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_CHROMA_HOST", "WEAVER_BACKEND", "WEAVER_EMBEDDER"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    yield
+
+
+@pytest.fixture(scope="session")
+def embedder() -> CachedEmbedder:
+    return CachedEmbedder(USEEmbedder())
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data")
+
+
+@pytest.fixture
+def runtime(settings, embedder) -> Runtime:
+    return Runtime.from_settings(settings, embedder=embedder)
+
+
+@pytest.fixture
+def weaver(runtime):
+    return runtime.open("test")
+
+
+@pytest.fixture
+def openai_stub():
+    from openai_server import OpenAIStub
+
+    stub = OpenAIStub().start()
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture
+def llm_settings(tmp_path, openai_stub) -> Settings:
+    return Settings.from_env(
+        env={"OPENAI_BASE_URL": openai_stub.base_url, "OPENAI_API_KEY": "sk-test-secret-123",
+             "WEAVER_LLM_TIMEOUT": "2", "WEAVER_LLM_RETRIES": "2"},
+        secrets_path=None,
+        data_dir=tmp_path / "data",
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def chroma_server(tmp_path_factory):
+    """(host, port) of a Chroma server: the one .ci/run started, or one started here."""
+    url = os.environ.get("WEAVER_TEST_CHROMA")
+    if url:
+        host, port = url.rsplit(":", 1)
+        yield host, int(port)
+        return
+    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+    if not Path(exe).exists():
+        pytest.skip("the chroma server binary is not installed")
+    port = _free_port()
+    path = tmp_path_factory.mktemp("chroma-server")
+    proc = subprocess.Popen([exe, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("chroma server did not start")
+    yield "127.0.0.1", port
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: slower integration tests (servers, browsers)")
+    config.addinivalue_line("markers", "browser: needs Chromium")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    return SHARED_DATA
+
+
+__all__ = ["WeaverConfig"]

@@ -1,0 +1,234 @@
+"""Command line: ``python -m weaver [--space NAME] [--data-dir DIR] COMMAND``.
+
+A thin face over the library: parse, call, print. Errors the user can fix are
+printed as one line on stderr with exit code 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from .models import NODE_KINDS, Message, WeaverError
+from .runtime import Runtime
+from .settings import Settings
+
+__all__ = ["main", "read_jsonl"]
+
+# modules that add their own sub-commands: each defines ``register(subparsers)``
+COMMAND_MODULES: list[str] = []
+
+
+def read_jsonl(path: str) -> list[dict]:
+    """Parse an ingest file completely before anything is ingested.
+
+    Each line: ``{"kind", "content", "meta"?, "id"?}`` or ``{"task": ...}``. A bad
+    line raises an error naming it, and nothing from the file is ingested.
+    """
+    try:
+        raw = Path(path).read_bytes() if path != "-" else sys.stdin.buffer.read()
+    except OSError as exc:
+        raise WeaverError(f"cannot read {path}: {exc.strerror}") from exc
+    items = []
+    for lineno, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise WeaverError(f"{path}:{lineno}: not valid UTF-8 (byte {exc.start})") from exc
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WeaverError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+        if not isinstance(obj, dict):
+            raise WeaverError(f"{path}:{lineno}: expected a JSON object")
+        if "task" in obj:
+            if not isinstance(obj["task"], str) or not obj["task"].strip():
+                raise WeaverError(f"{path}:{lineno}: task must be a non-empty string")
+            items.append({"task": obj["task"], "line": lineno})
+            continue
+        kind = obj.get("kind", "user_input")
+        content = obj.get("content")
+        if kind not in NODE_KINDS:
+            raise WeaverError(f"{path}:{lineno}: unknown kind {kind!r} (expected {', '.join(NODE_KINDS)})")
+        if not isinstance(content, str) or not content.strip():
+            raise WeaverError(f"{path}:{lineno}: content must be a non-empty string")
+        meta = obj.get("meta") or {}
+        if not isinstance(meta, dict):
+            raise WeaverError(f"{path}:{lineno}: meta must be an object")
+        # a stable id makes re-ingesting the same file idempotent
+        mid = obj.get("id") or "m_" + hashlib.sha1(f"{Path(path).name}:{lineno}:{text}".encode()).hexdigest()[:16]
+        items.append({"message": Message(content, kind, meta, str(mid)), "line": lineno})
+    return items
+
+
+def _print_json(obj) -> None:
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def cmd_spaces(rt: Runtime, args) -> int:
+    for name in rt.store.list_spaces():
+        print(name)
+    return 0
+
+
+def cmd_delete_space(rt: Runtime, args) -> int:
+    if not args.yes:
+        raise WeaverError(f"deleting space {args.name!r} removes all its memory: add --yes to confirm")
+    rt.store.delete_space(args.name)
+    print(f"deleted space {args.name}")
+    return 0
+
+
+def cmd_task(rt: Runtime, args) -> int:
+    rt.open(args.space).set_task(args.text)
+    print(f"task set: {args.text}")
+    return 0
+
+
+def cmd_ingest(rt: Runtime, args) -> int:
+    items = read_jsonl(args.file)
+    weaver = rt.open(args.space)
+    pending: list[Message] = []
+
+    def flush():
+        for res in weaver.ingest_many(pending):
+            if args.json:
+                _print_json(res.to_dict())
+            else:
+                d = res.decision
+                mark = "kept " if d.kept else "skip "
+                print(f"{mark} {d.total:4.2f}  {d.content[:60]}" + (f"  (+{len(res.edges)} edges)" if res.edges else ""))
+        pending.clear()
+
+    for item in items:
+        if "task" in item:
+            flush()
+            weaver.set_task(item["task"])
+        else:
+            pending.append(item["message"])
+    flush()
+    return 0
+
+
+def cmd_query(rt: Runtime, args) -> int:
+    weaver = rt.open(args.space, create=False)
+    res = weaver.query(args.text, budget=args.budget)
+    if args.json:
+        out = res.to_dict()
+        if not args.explain:
+            out.pop("trace")
+        _print_json(out)
+    else:
+        print(res.context or "(no memory matched)")
+        print(f"-- {res.tokens} tokens of {res.budget}", file=sys.stderr)
+        if args.explain:
+            from .explain import format_trace
+
+            print(format_trace(res))
+    return 0
+
+
+def cmd_export(rt: Runtime, args) -> int:
+    weaver = rt.open(args.space, create=False)
+    text = weaver.export_graphml() if args.format == "graphml" else json.dumps(
+        weaver.export_node_link(), ensure_ascii=False, indent=1)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+def cmd_decisions(rt: Runtime, args) -> int:
+    weaver = rt.open(args.space, create=False)
+    for d in weaver.decisions.values():
+        if args.json:
+            _print_json(d.to_record() | {"meta": d.meta})
+        else:
+            mark = "kept" if d.kept else "skip"
+            print(f"{d.message_id}  {mark}  r={d.relevance:g} n={d.novelty:g} i={d.importance:g} "
+                  f"total={d.total:.2f}  {d.content[:50]}")
+    return 0
+
+
+def cmd_promote(rt: Runtime, args) -> int:
+    res = rt.open(args.space, create=False).promote(args.message_id)
+    _print_json(res.to_dict())
+    return 0
+
+
+def cmd_reembed(rt: Runtime, args) -> int:
+    from .maintenance import reembed_space
+
+    n = reembed_space(rt, args.space)
+    print(f"re-embedded {n} records with {rt.embedder.name}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m weaver", description="ContextWeaver memory CLI")
+    p.add_argument("--space", default=os.environ.get("WEAVER_SPACE", "default"), help="memory space (default: default)")
+    p.add_argument("--data-dir", help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("spaces", help="list spaces")
+    s.set_defaults(func=cmd_spaces)
+    s = sub.add_parser("delete-space", help="delete a space and all its memory")
+    s.add_argument("name")
+    s.add_argument("--yes", action="store_true")
+    s.set_defaults(func=cmd_delete_space)
+    s = sub.add_parser("task", help="set the task focus")
+    s.add_argument("text")
+    s.set_defaults(func=cmd_task)
+    s = sub.add_parser("ingest", help="ingest a JSON Lines file ('-' for stdin)")
+    s.add_argument("file")
+    s.add_argument("--json", action="store_true", help="one JSON object per message")
+    s.set_defaults(func=cmd_ingest)
+    s = sub.add_parser("query", help="retrieve the context for a query")
+    s.add_argument("text")
+    s.add_argument("--budget", type=int, default=None)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--explain", action="store_true", help="print the retrieval trace")
+    s.set_defaults(func=cmd_query)
+    s = sub.add_parser("export", help="export the graph")
+    s.add_argument("--format", choices=["json", "graphml"], default="json")
+    s.add_argument("-o", "--output")
+    s.set_defaults(func=cmd_export)
+    s = sub.add_parser("decisions", help="every filter decision, kept or not")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_decisions)
+    s = sub.add_parser("promote", help="weave a rejected message in after all")
+    s.add_argument("message_id")
+    s.set_defaults(func=cmd_promote)
+    s = sub.add_parser("reembed", help="re-embed a space with the current embedder")
+    s.set_defaults(func=cmd_reembed)
+    for mod in COMMAND_MODULES:
+        importlib.import_module(mod).register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env(data_dir=args.data_dir)
+        if getattr(args, "needs_runtime", True) is False:
+            return args.func(settings, args)
+        rt = Runtime.from_settings(settings)
+        return args.func(rt, args)
+    except WeaverError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `... | head`: the reader left, nothing more to say
+        sys.stderr.close()
+        return 0

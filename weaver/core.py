@@ -1,0 +1,333 @@
+"""The facade: ``ContextWeaver(space_store, embedder, reasoner, config)``.
+
+Data flows one way: message -> filter -> node -> relations -> store; query ->
+seeds -> expansion -> rank -> order -> context. The in-memory graph, vector
+matrix and BM25 index mirror the space's Chroma collections (the system of
+record) and are rebuilt from them on open.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import networkx as nx
+import numpy as np
+
+from .backends.base import Correction, Reasoner
+from .builder import build_edges, select_candidates
+from .cues import features
+from .embedding import Embedder, embed_text_for
+from .filtering import TaskFocus, judge
+from .lexical import LexicalIndex
+from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, new_id
+from .retrieval import RetrievalResult, retrieve
+from .settings import WeaverConfig
+from .store import SpaceStore
+from .text import clean_text, detect_language
+
+__all__ = ["ContextWeaver", "IngestResult", "MAX_MESSAGE_CHARS"]
+
+MAX_MESSAGE_CHARS = 1_000_000  # longer messages are refused with a clear error
+_EMBED_CHARS = 4000  # the embedded text is cut here (the node keeps everything)
+
+
+@dataclass
+class IngestResult:
+    decision: FilterDecision
+    node: MemoryNode | None = None
+    edges: list[Edge] = field(default_factory=list)
+    duplicate: bool = False
+
+    @property
+    def kept(self) -> bool:
+        return self.decision.kept
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.decision
+        return {
+            "message_id": d.message_id,
+            "kept": d.kept,
+            "scores": {"relevance": d.relevance, "novelty": d.novelty, "importance": d.importance,
+                       "total": d.total, "coarse": round(d.coarse, 4)},
+            "reason": d.reason,
+            "node_id": self.node.id if self.node else None,
+            "edges": [{"source": e.source, "target": e.target, "relation": e.relation} for e in self.edges],
+            "duplicate": self.duplicate,
+        }
+
+
+class ContextWeaver:
+    def __init__(
+        self,
+        space: SpaceStore,
+        embedder: Embedder,
+        reasoner: Reasoner,
+        config: WeaverConfig | None = None,
+        summarizer=None,
+    ):
+        self.space = space
+        self.embedder = embedder
+        self.reasoner = reasoner
+        self.config = config or WeaverConfig()
+        self.summarizer = summarizer  # optional: (tool, output) -> (summary | None, calls, tokens)
+        self.graph = nx.DiGraph()
+        self.nodes: dict[str, MemoryNode] = {}
+        self.decisions: dict[str, FilterDecision] = {}
+        self._order: list[str] = []
+        self._rows: list[np.ndarray] = []
+        self._matrix: np.ndarray | None = None
+        self._decision_vecs: dict[str, np.ndarray] = {}
+        self.lexical = LexicalIndex()
+        self.focus = TaskFocus(self.config.focus_window)
+        self.turn = 0
+        self._words: set[str] = set()
+        self._numbers: set[float] = set()
+        self.repaired: list[str] = []
+        self.corrections: list[Correction] = []
+        self._load()
+
+    # ------------------------------------------------------------------ load
+    def _load(self) -> None:
+        data = self.space.load()
+        self.repaired = data.repaired
+        meta = data.meta
+        emb = meta.get("embedder")
+        if emb and (emb.get("name") != self.embedder.name or int(emb.get("dim", 0)) != self.embedder.dim):
+            raise WeaverError(
+                f"space {self.space.name!r} was built with embedder {emb.get('name')} ({emb.get('dim')}-d), "
+                f"not {self.embedder.name} ({self.embedder.dim}-d); mixing vectors would make similarity "
+                f"meaningless. Run `python -m weaver --space {self.space.name} reembed` to convert it."
+            )
+        if not emb:
+            meta["embedder"] = {"name": self.embedder.name, "dim": self.embedder.dim}
+            self.space.put_meta(meta)
+        self.meta = meta
+        nodes = sorted(zip(data.nodes, data.node_vectors if data.node_vectors is not None else []),
+                       key=lambda p: (p[0].turn, p[0].timestamp))
+        for node, vec in nodes:
+            self._add_node_local(node, np.asarray(vec, dtype=np.float32))
+        for e in data.edges:
+            self._add_edge_local(e)
+        vecs = data.decision_vectors if data.decision_vectors is not None else []
+        for d, v in sorted(zip(data.decisions, vecs), key=lambda p: p[0].timestamp):
+            self.decisions[d.message_id] = d
+            self._decision_vecs[d.message_id] = np.asarray(v, dtype=np.float32)
+            self.turn = max(self.turn, d.turn)
+        task = meta.get("task")
+        if task:
+            self.focus.set_task(task, self._embed([task])[0])
+        for nid in self._order[-self.focus.window:]:
+            self.focus.observe(self._matrix_row(nid), self.nodes[nid].importance)
+
+    # --------------------------------------------------------- local mirrors
+    def _add_node_local(self, node: MemoryNode, vec: np.ndarray) -> None:
+        self.nodes[node.id] = node
+        self._order.append(node.id)
+        self._rows.append(vec)
+        self._matrix = None
+        self.lexical.add([node.id], [node.content])
+        self.graph.add_node(node.id, **self._attrs(node))
+        f = features(node.content)
+        self._words |= f.words
+        self._numbers |= set(f.numbers)
+
+    @staticmethod
+    def _attrs(node: MemoryNode) -> dict:
+        return dict(content=node.content, kind=node.kind, turn=node.turn, timestamp=node.timestamp,
+                    language=node.language, status=node.status, meta=node.meta, importance=node.importance,
+                    message_id=node.message_id)
+
+    def _add_edge_local(self, e: Edge) -> None:
+        if e.source in self.graph and e.target in self.graph:
+            self.graph.add_edge(e.source, e.target, relation=e.relation, confidence=e.confidence, origin=e.origin,
+                                rationale=e.rationale, created_at=e.created_at, status=e.status)
+
+    @property
+    def matrix(self) -> np.ndarray | None:
+        if self._matrix is None and self._rows:
+            self._matrix = np.stack(self._rows).astype(np.float32)
+        return self._matrix
+
+    def _matrix_row(self, nid: str) -> np.ndarray:
+        return self._rows[self._order.index(nid)]
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return self.embedder.embed([t[:_EMBED_CHARS] for t in texts])
+
+    # ---------------------------------------------------------------- public
+    @property
+    def node_ids(self) -> list[str]:
+        return list(self._order)
+
+    def edges(self) -> list[Edge]:
+        return [Edge(u, v, d["relation"], d["confidence"], d["origin"], d.get("rationale", ""),
+                     d.get("created_at", 0.0), d.get("status", "proposed"))
+                for u, v, d in self.graph.edges(data=True)]
+
+    def set_task(self, text: str) -> None:
+        """Set the task focus (kept in the space's focus history)."""
+        text = clean_text(text or "")
+        if not text:
+            raise WeaverError("the task text is empty")
+        self.focus.set_task(text, self._embed([text])[0])
+        self.meta["task"] = text
+        self.meta.setdefault("focus_history", []).append({"task": text, "turn": self.turn, "at": time.time()})
+        self.space.put_meta(self.meta)
+
+    def _prepare(self, msg: Message) -> Message:
+        msg.validate()
+        if len(msg.content) > MAX_MESSAGE_CHARS:
+            raise WeaverError(f"message is {len(msg.content):,} characters; the limit is {MAX_MESSAGE_CHARS:,}")
+        content = clean_text(msg.content)
+        if not content:
+            raise WeaverError("message is empty")
+        return Message(content, msg.kind, dict(msg.meta), msg.message_id or new_id("msg"), msg.timestamp)
+
+    def ingest(self, content: str, kind: str = "user_input", meta: dict | None = None,
+               message_id: str | None = None, timestamp: float | None = None) -> IngestResult:
+        return self.ingest_many([Message(content, kind, meta or {}, message_id, timestamp)])[0]
+
+    def ingest_many(self, messages: Iterable[Message]) -> list[IngestResult]:
+        """Filter, weave and persist messages in order (their embeddings computed in one batch).
+
+        A message whose id was already ingested returns its stored result (idempotent).
+        """
+        prepared = [self._prepare(m) for m in messages]
+        todo = [m for m in prepared if m.message_id not in self.decisions]
+        texts = []
+        for m in todo:
+            if m.kind == "tool_result" and self.summarizer and len(m.content) > 400 and "summary" not in m.meta:
+                summary, _, _ = self.summarizer(m.meta.get("tool", ""), m.content)
+                if summary:
+                    m.meta["summary"] = summary
+            texts.append(embed_text_for(m.content, m.kind, m.meta, self.config.embed_prefix))
+        vecs = self._embed(texts) if texts else []
+        by_id = {m.message_id: v for m, v in zip(todo, vecs)}
+        out = []
+        for m in prepared:
+            if m.message_id in self.decisions:
+                out.append(self._existing(m.message_id))
+            else:
+                out.append(self._weave(m, by_id[m.message_id], texts[todo.index(m)]))
+        return out
+
+    def _existing(self, message_id: str) -> IngestResult:
+        d = self.decisions[message_id]
+        node = self.nodes.get(d.node_id) if d.node_id else None
+        edges = [e for e in self.edges() if node and e.target == node.id]
+        return IngestResult(d, node, edges, duplicate=True)
+
+    def _weave(self, m: Message, vec: np.ndarray, embed_text: str) -> IngestResult:
+        cfg = self.config
+        if m.kind == "user_input" and "turn" not in m.meta:
+            self.turn += 1
+        turn = int(m.meta.get("turn", self.turn))
+        self.turn = max(self.turn, turn)
+        v = judge(self.reasoner, cfg, m.content, m.kind, vec, self.focus, self.matrix,
+                  [self.nodes[i].content for i in self._order], frozenset(self._words), frozenset(self._numbers))
+        res = v.result
+        lang = detect_language(m.content)
+        decision = FilterDecision(
+            message_id=m.message_id, kind=m.kind, content=m.content, turn=turn, coarse=round(v.coarse, 4),
+            relevance=res.relevance, novelty=res.novelty, importance=res.importance, total=v.total,
+            coarse_threshold=cfg.coarse_threshold, keep_threshold=cfg.keep_threshold, kept=v.kept,
+            reason=v.reason, backend=res.backend, latency_ms=round(v.latency_ms, 2), llm_calls=res.llm_calls,
+            llm_tokens=res.llm_tokens, fallback=res.fallback, timestamp=m.timestamp or time.time(), language=lang,
+            meta=m.meta,
+        )
+        node, edges = None, []
+        if v.kept:
+            node, edges, rel = self._make_node(m.content, m.kind, turn, m.message_id, lang, res.importance, m.meta,
+                                               vec, embed_text, decision.timestamp)
+            decision.node_id = node.id
+            decision.llm_calls += rel.llm_calls
+            decision.llm_tokens += rel.llm_tokens
+            if rel.fallback:
+                decision.fallback = "; ".join(x for x in (decision.fallback, "relations: " + rel.fallback) if x)
+        # the decision is the commit marker: written last
+        self.space.put_decisions([decision], vec[None, :])
+        self.decisions[m.message_id] = decision
+        self._decision_vecs[m.message_id] = vec
+        return IngestResult(decision, node, edges)
+
+    def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts):
+        node = MemoryNode(id=new_id("n"), content=content, kind=kind, turn=turn, message_id=message_id,
+                          timestamp=ts, language=lang, importance=float(importance), meta=meta,
+                          embed_text=embed_text[:2000])
+        earlier = [self.nodes[i] for i in self._order]
+        cands = select_candidates(node, vec, earlier, self.matrix, self.config)
+        edges, rel = build_edges(node, cands, self.reasoner, self.corrections or None)
+        self.space.put_nodes([node], vec[None, :])
+        if edges:
+            self.space.put_edges(edges)
+        self._add_node_local(node, vec)
+        for e in edges:
+            self._add_edge_local(e)
+        self.focus.observe(vec, float(importance))
+        return node, edges, rel
+
+    def promote(self, message_id: str) -> IngestResult:
+        """Weave a rejected message into the graph after all (a curator overrides the filter)."""
+        d = self.decisions.get(message_id)
+        if d is None:
+            raise WeaverError(f"no message {message_id!r} in this space")
+        if d.kept:
+            return self._existing(message_id)
+        vec = self._decision_vecs[message_id]
+        text = embed_text_for(d.content, d.kind, d.meta, self.config.embed_prefix)
+        node, edges, _ = self._make_node(d.content, d.kind, d.turn, message_id, d.language, d.importance, d.meta,
+                                         vec, text, d.timestamp)
+        d.kept, d.promoted, d.node_id = True, True, node.id
+        d.reason = f"promoted by a curator ({d.reason})"
+        self.space.put_decisions([d], vec[None, :])
+        return IngestResult(d, node, edges)
+
+    # -------------------------------------------------------------- retrieval
+    def query(self, text: str, budget: int | None = None, expand: bool = True, record_access: bool = False,
+              config: WeaverConfig | None = None) -> RetrievalResult:
+        text = clean_text(text or "")
+        if not text:
+            raise WeaverError("the query is empty")
+        cfg = config or self.config
+        qvec = self._embed([text])[0]
+        result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),
+                          self.lexical, text, qvec, cfg, budget, expand_graph=expand)
+        if record_access and result.nodes:
+            now = time.time()
+            touched = []
+            for rn in result.nodes:
+                node = self.nodes[rn.id]
+                node.access_count += 1
+                node.last_access = now
+                touched.append(node)
+            self.space.put_nodes(touched)
+        return result
+
+    def vector_top_k(self, text: str, budget: int | None = None) -> RetrievalResult:
+        """Plain dense top-k at the same budget (the baseline the debugger compares against)."""
+        cfg = self.config.with_(w_lexical=0.0, w_centrality=0.0)
+        return self.query(text, budget, expand=False, config=cfg)
+
+    # ---------------------------------------------------------------- export
+    def export_node_link(self) -> dict:
+        return {
+            "space": self.space.name,
+            "embedder": self.meta.get("embedder"),
+            "task": self.meta.get("task"),
+            "nodes": [self.nodes[i].to_record() | {"meta": self.nodes[i].meta} for i in self._order],
+            "edges": [e.to_record() for e in self.edges()],
+            "decisions": [d.to_record() | {"meta": d.meta} for d in self.decisions.values()],
+        }
+
+    def export_graphml(self) -> str:
+        g = nx.DiGraph()
+        for i in self._order:
+            n = self.nodes[i]
+            g.add_node(i, content=n.content, kind=n.kind, turn=n.turn, status=n.status, language=n.language,
+                       timestamp=n.timestamp, message_id=n.message_id)
+        for e in self.edges():
+            g.add_edge(e.source, e.target, relation=e.relation, origin=e.origin, confidence=e.confidence,
+                       status=e.status, rationale=e.rationale, created_at=e.created_at)
+        return "\n".join(nx.generate_graphml(g))

@@ -1,0 +1,99 @@
+"""The two-stage selective filter and the task focus it measures against.
+
+Stage 1 (coarse): cosine between the message and the task focus; user messages
+far off-focus are rejected without further cost. Stage 2 (fine): the reasoning
+backend scores relevance / novelty / decision-importance on 1-5 and the
+weighted total decides (0.5·relevance + 0.3·importance + 0.2·novelty >= 3.0 by
+default). Novelty is measured against what memory already holds.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .backends.base import Reasoner, ScoreRequest, ScoreResult
+from .settings import WeaverConfig
+
+__all__ = ["TaskFocus", "FineVerdict", "judge"]
+
+
+class TaskFocus:
+    """The task text's vector, blended with the recent high-weight memories so it follows topic switches.
+
+    With no task set, the focus is the importance-weighted mean of the last
+    ``window`` kept memories.
+    """
+
+    def __init__(self, window: int = 8):
+        self.window = window
+        self.task = ""
+        self.task_vec: np.ndarray | None = None
+        self._recent: list[tuple[np.ndarray, float]] = []
+
+    def set_task(self, text: str, vec: np.ndarray | None) -> None:
+        self.task = text
+        self.task_vec = vec
+
+    def observe(self, vec: np.ndarray, weight: float) -> None:
+        self._recent.append((vec, weight))
+        del self._recent[: -self.window]
+
+    def vector(self) -> np.ndarray | None:
+        recent = None
+        if self._recent:
+            w = np.array([x for _, x in self._recent], dtype=np.float32)
+            recent = (np.stack([v for v, _ in self._recent]) * w[:, None]).sum(0)
+            recent /= np.linalg.norm(recent) or 1.0
+        if self.task_vec is None:
+            return recent
+        if recent is None:
+            return self.task_vec
+        blended = 0.6 * self.task_vec + 0.4 * recent
+        return blended / (np.linalg.norm(blended) or 1.0)
+
+
+@dataclass
+class FineVerdict:
+    coarse: float
+    result: ScoreResult
+    total: float
+    kept: bool
+    reason: str
+    latency_ms: float
+
+
+def judge(
+    reasoner: Reasoner,
+    cfg: WeaverConfig,
+    content: str,
+    kind: str,
+    vec: np.ndarray,
+    focus: TaskFocus,
+    memory_matrix: np.ndarray | None,
+    memory_texts: list[str],
+    known_words: frozenset[str],
+    known_numbers: frozenset[float],
+) -> FineVerdict:
+    t0 = time.perf_counter()
+    fvec = focus.vector()
+    coarse = float(fvec @ vec) if fvec is not None else 1.0
+    nearest, nearest_text = 0.0, ""
+    if memory_matrix is not None and len(memory_matrix):
+        sims = memory_matrix @ vec
+        i = int(np.argmax(sims))
+        nearest, nearest_text = float(sims[i]), memory_texts[i]
+    # the agent's own steps are on-task by construction: only user messages face the coarse gate
+    if kind == "user_input" and fvec is not None and coarse < cfg.coarse_threshold:
+        res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
+        return FineVerdict(coarse, res, 1.0, False, res.reason, (time.perf_counter() - t0) * 1e3)
+    res = reasoner.score(
+        ScoreRequest(content, kind, focus.task, coarse, nearest, nearest_text, known_words, known_numbers)
+    )
+    total = round(cfg.w_relevance * res.relevance + cfg.w_importance * res.importance + cfg.w_novelty * res.novelty, 3)
+    kept = total >= cfg.keep_threshold
+    verdict = "kept" if kept else "rejected"
+    reason = f"{verdict}: total {total:.2f} {'>=' if kept else '<'} {cfg.keep_threshold} ({res.reason})"
+    return FineVerdict(coarse, res, total, kept, reason, (time.perf_counter() - t0) * 1e3)

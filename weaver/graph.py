@@ -1,0 +1,148 @@
+"""Pure graph functions over a ``networkx.DiGraph`` of memories.
+
+Edges run parent -> child (cause -> effect, condition -> consequence, earlier ->
+later); node attributes used here: ``turn`` and ``timestamp`` (for ties),
+``status`` (only ``active`` nodes are walked); edge attributes: ``relation``,
+``confidence``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import networkx as nx
+
+__all__ = ["Step", "expand", "causal_order", "would_create_cycle", "degree_centrality", "transitive_redundant"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """How expansion reached a node: from ``via`` over the edge ``edge`` in ``direction``."""
+
+    node: str
+    hop: int
+    seed: str
+    via: str | None
+    edge: tuple[str, str] | None
+    relation: str | None
+    direction: str | None  # "cause" (walked to a predecessor) or "effect" (to a successor)
+    confidence: float = 1.0
+
+
+def _active(g: nx.DiGraph, n: str) -> bool:
+    return g.nodes[n].get("status", "active") == "active"
+
+
+def expand(g: nx.DiGraph, seeds: Iterable[str], hops: int = 2, limit: int | None = None) -> dict[str, Step]:
+    """Breadth-first walk from the seeds along edges in both directions, up to ``hops``.
+
+    Predecessors are causes and conditions, successors are effects. Each node is
+    reported once, with its shortest hop (seeds first). ``limit`` caps the nodes
+    reached from any one seed (strongest edges first).
+
+    >>> g = nx.DiGraph()
+    >>> g.add_edge("budget", "thought", relation="conditional", confidence=0.9)
+    >>> g.add_edge("thought", "result", relation="temporal", confidence=0.95)
+    >>> g.add_edge("result", "reply", relation="causal", confidence=0.8)
+    >>> steps = expand(g, ["thought"], hops=1)
+    >>> sorted((s.node, s.hop, s.direction) for s in steps.values())
+    [('budget', 1, 'cause'), ('result', 1, 'effect'), ('thought', 0, None)]
+    """
+    steps: dict[str, Step] = {}
+    seeds = [s for s in seeds if s in g and _active(g, s)]
+    for s in seeds:
+        steps[s] = Step(s, 0, s, None, None, None, None)
+    for seed in seeds:
+        frontier = [seed]
+        reached = 0
+        for hop in range(1, hops + 1):
+            nxt = []
+            options = []
+            for u in frontier:
+                for p in g.predecessors(u):
+                    d = g.edges[p, u]
+                    options.append((d.get("confidence", 1.0), p, u, (p, u), d.get("relation"), "cause"))
+                for c in g.successors(u):
+                    d = g.edges[u, c]
+                    options.append((d.get("confidence", 1.0), c, u, (u, c), d.get("relation"), "effect"))
+            options.sort(key=lambda o: -o[0])
+            for conf, v, u, edge, rel, direction in options:
+                if not _active(g, v) or g.edges[edge].get("status") == "rejected":
+                    continue
+                if v in steps and steps[v].hop <= hop:
+                    continue
+                if limit is not None and reached >= limit:
+                    break
+                steps[v] = Step(v, hop, seed, u, edge, rel, direction, conf)
+                nxt.append(v)
+                reached += 1
+            frontier = nxt
+    return steps
+
+
+def causal_order(g: nx.DiGraph, nodes: Iterable[str]) -> list[str]:
+    """Order nodes causes-before-effects (topological on the induced subgraph), ties by time.
+
+    Dependencies through nodes left out still count (up to 3 hops): if
+    a -> x -> b and x is not included, a still comes before b.
+
+    >>> g = nx.DiGraph()
+    >>> g.add_node("b", turn=1); g.add_node("a", turn=2); g.add_node("c", turn=3)
+    >>> g.add_edge("a", "b")
+    >>> causal_order(g, ["c", "b", "a"])
+    ['a', 'b', 'c']
+    """
+    nodes = [n for n in dict.fromkeys(nodes) if n in g]
+    keep = set(nodes)
+    sub = nx.DiGraph()
+    sub.add_nodes_from(nodes)
+    for n in nodes:
+        reach = nx.single_source_shortest_path_length(g, n, cutoff=3)
+        for d in keep.intersection(reach):
+            if d != n:
+                sub.add_edge(n, d)
+
+    def key(n):
+        a = g.nodes[n]
+        return (a.get("turn", 0), a.get("timestamp", 0.0), n)
+
+    return list(nx.lexicographical_topological_sort(sub, key=key))
+
+
+def would_create_cycle(g: nx.DiGraph, source: str, target: str) -> bool:
+    """True when adding ``source -> target`` would close a cycle.
+
+    >>> g = nx.DiGraph([("a", "b"), ("b", "c")])
+    >>> would_create_cycle(g, "c", "a"), would_create_cycle(g, "a", "c")
+    (True, False)
+    """
+    if source == target:
+        return True
+    return source in g and target in g and nx.has_path(g, target, source)
+
+
+def degree_centrality(g: nx.DiGraph) -> dict[str, float]:
+    """Degree centrality in [0, 1] (cheap and stable as the graph grows).
+
+    >>> degree_centrality(nx.DiGraph([("a", "b"), ("a", "c")]))["a"]
+    1.0
+    """
+    if g.number_of_nodes() <= 1:
+        return {n: 0.0 for n in g}
+    return nx.degree_centrality(g)
+
+
+def transitive_redundant(g: nx.DiGraph) -> list[tuple[str, str]]:
+    """Edges implied by a longer path between the same endpoints (review candidates).
+
+    >>> transitive_redundant(nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")]))
+    [('a', 'c')]
+    """
+    out = []
+    for u, v in g.edges:
+        h = g.copy()
+        h.remove_edge(u, v)
+        if nx.has_path(h, u, v):
+            out.append((u, v))
+    return out

@@ -1,0 +1,174 @@
+"""Data models: memory nodes, dependency edges, filter decisions — all with provenance.
+
+Every model converts to and from a flat dict of JSON scalars (``to_record`` /
+``from_record``) so the store can persist it as Chroma metadata.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+__all__ = [
+    "NODE_KINDS",
+    "RELATIONS",
+    "ORIGINS",
+    "NODE_STATUSES",
+    "EDGE_STATUSES",
+    "MemoryNode",
+    "Edge",
+    "Scores",
+    "FilterDecision",
+    "Message",
+    "WeaverError",
+    "new_id",
+]
+
+NODE_KINDS = ("user_input", "agent_thought", "tool_result", "agent_response")
+RELATIONS = ("causal", "temporal", "conditional", "elaborates")
+ORIGINS = ("llm", "rules", "human", "review")
+NODE_STATUSES = ("active", "superseded", "retracted")
+EDGE_STATUSES = ("proposed", "confirmed", "rejected")
+
+
+class WeaverError(ValueError):
+    """A clear, user-facing error (bad input, wrong configuration)."""
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:12]}"
+
+
+def _json_fields(cls) -> set[str]:
+    return {f.name for f in fields(cls) if f.type in ("dict[str, Any]", "list[str]")}
+
+
+class _Record:
+    """Flat-dict conversion shared by the models (dicts and lists become JSON)."""
+
+    def to_record(self) -> dict[str, Any]:
+        out = {}
+        for k, v in asdict(self).items():
+            if isinstance(v, (dict, list)):
+                v = json.dumps(v, ensure_ascii=False)
+            elif v is None:
+                continue  # Chroma metadata takes no None
+            out[k] = v
+        return out
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]):
+        kwargs = {}
+        json_fields = _json_fields(cls)
+        for f in fields(cls):
+            if f.name not in rec:
+                continue
+            v = rec[f.name]
+            if f.name in json_fields and isinstance(v, str):
+                v = json.loads(v)
+            kwargs[f.name] = v
+        return cls(**kwargs)
+
+
+@dataclass
+class MemoryNode(_Record):
+    """A kept memory: one user message, agent thought, tool result or reply."""
+
+    id: str
+    content: str
+    kind: str
+    turn: int
+    message_id: str
+    timestamp: float = field(default_factory=time.time)
+    language: str = "en"
+    status: str = "active"
+    importance: float = 3.0
+    meta: dict[str, Any] = field(default_factory=dict)
+    access_count: int = 0
+    last_access: float = 0.0
+    embed_text: str = ""
+
+
+@dataclass
+class Edge(_Record):
+    """A dependency ``source -> target``: the target depends on the source.
+
+    Edges always run from an earlier node to a later one, so the graph is a DAG.
+    """
+
+    source: str
+    target: str
+    relation: str
+    confidence: float
+    origin: str
+    rationale: str = ""
+    created_at: float = field(default_factory=time.time)
+    status: str = "proposed"
+
+    @property
+    def id(self) -> str:
+        return f"{self.source}->{self.target}"
+
+
+@dataclass
+class Scores:
+    relevance: float
+    novelty: float
+    importance: float
+    total: float = 0.0
+    coarse: float = 0.0
+
+
+@dataclass
+class FilterDecision(_Record):
+    """The filter's verdict on one message, stored whether it was kept or not."""
+
+    message_id: str
+    kind: str
+    content: str
+    turn: int
+    coarse: float
+    relevance: float
+    novelty: float
+    importance: float
+    total: float
+    coarse_threshold: float
+    keep_threshold: float
+    kept: bool
+    reason: str
+    backend: str
+    latency_ms: float
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    fallback: str = ""
+    node_id: str = ""
+    promoted: bool = False
+    timestamp: float = field(default_factory=time.time)
+    language: str = "en"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def scores(self) -> Scores:
+        return Scores(self.relevance, self.novelty, self.importance, self.total, self.coarse)
+
+
+@dataclass
+class Message:
+    """One interaction handed to the weaver."""
+
+    content: str
+    kind: str = "user_input"
+    meta: dict[str, Any] = field(default_factory=dict)
+    message_id: str | None = None
+    timestamp: float | None = None
+
+    def validate(self) -> None:
+        if self.kind not in NODE_KINDS:
+            raise WeaverError(f"unknown kind {self.kind!r}: expected one of {', '.join(NODE_KINDS)}")
+        if not isinstance(self.content, str):
+            raise WeaverError("content must be a string")
+        if not isinstance(self.meta, dict):
+            raise WeaverError("meta must be an object")

@@ -1,0 +1,217 @@
+"""Graph-expanded retrieval: seeds -> expansion -> rank -> pack -> causal order -> narrative.
+
+Seeds are the nodes most similar to the query (dense cosine plus BM25, fused);
+expansion walks dependency edges from each seed (causes backward, effects
+forward) up to ``hops``; every candidate is ranked by its own similarity, the
+decayed score of the seed that reached it, and its centrality; candidates are
+packed into the token budget in rank order; when the budget still has room,
+the next seeds are taken in. The result carries the full trace.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from .graph import Step, causal_order, degree_centrality, expand
+from .lexical import LexicalIndex
+from .narrative import estimate_line_tokens, render
+from .settings import WeaverConfig
+from .text import count_tokens, detect_language
+
+__all__ = ["RankedNode", "RetrievalResult", "retrieve"]
+
+
+@dataclass
+class RankedNode:
+    id: str
+    content: str
+    kind: str
+    turn: int
+    role: str  # "seed" or "expanded"
+    similarity: float
+    lexical: float
+    relevance: float
+    centrality: float
+    hops: int
+    seed: str
+    via: str | None
+    edge: tuple[str, str] | None
+    relation: str | None
+    direction: str | None
+    propagated: float
+    score: float
+    rank: int = 0
+    tokens: int = 0
+    included: bool = False
+    cut_reason: str = ""
+
+    def to_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d["edge"] = list(self.edge) if self.edge else None
+        return d
+
+
+@dataclass
+class RetrievalResult:
+    query: str
+    context: str
+    tokens: int
+    budget: int
+    nodes: list[RankedNode]  # included, in narrative (causal) order
+    ranked: list[RankedNode]  # every candidate considered, by rank
+    edges: list[dict]  # edges among the included nodes
+    seeds: list[str]
+    config: dict = field(default_factory=dict)
+    timings_ms: dict = field(default_factory=dict)
+
+    @property
+    def node_ids(self) -> list[str]:
+        return [n.id for n in self.nodes]
+
+    @property
+    def cut(self) -> list[RankedNode]:
+        return [n for n in self.ranked if not n.included]
+
+    def to_dict(self) -> dict:
+        return {
+            "query": self.query,
+            "context": self.context,
+            "tokens": self.tokens,
+            "budget": self.budget,
+            "nodes": [
+                {"id": n.id, "content": n.content, "kind": n.kind, "role": n.role, "score": round(n.score, 4),
+                 "hops": n.hops, "turn": n.turn}
+                for n in self.nodes
+            ],
+            "edges": self.edges,
+            "seeds": self.seeds,
+            "trace": [n.to_dict() for n in self.ranked],
+            "config": self.config,
+            "timings_ms": self.timings_ms,
+        }
+
+
+def _fused_relevance(dense: np.ndarray, lexical: np.ndarray, cfg: WeaverConfig) -> np.ndarray:
+    # BM25 is scaled to [0, 1] by the best hit; halve it so a perfect lexical hit
+    # weighs like a strong (0.5) cosine
+    return cfg.w_similarity * dense + cfg.w_lexical * 0.5 * lexical
+
+
+def retrieve(
+    g: nx.DiGraph,
+    ids: list[str],
+    matrix: np.ndarray,
+    lexical: LexicalIndex | None,
+    query: str,
+    query_vec: np.ndarray,
+    cfg: WeaverConfig,
+    budget: int | None = None,
+    expand_graph: bool = True,
+) -> RetrievalResult:
+    """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``)."""
+    t0 = time.perf_counter()
+    budget = cfg.budget if budget is None else budget
+    active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
+    dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
+    lex = np.zeros(len(ids), dtype=np.float32)
+    if lexical is not None and len(lexical) and cfg.w_lexical:
+        pos = {x: i for i, x in enumerate(lexical.ids)}
+        s = lexical.scores(query)
+        lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
+    relevance = _fused_relevance(dense, lex, cfg)
+    relevance = np.where(active, relevance, -np.inf)
+    order = [int(i) for i in np.argsort(-relevance) if np.isfinite(relevance[i])]
+    row = {x: i for i, x in enumerate(ids)}
+    t1 = time.perf_counter()
+    centrality = degree_centrality(g) if cfg.w_centrality and expand_graph else {}
+
+    header = count_tokens("相关记忆（原因在前，结果在后）：") + 1
+    used = header
+    candidates: dict[str, RankedNode] = {}
+    included: list[str] = []
+    seeds: list[str] = []
+    n_seeds = max(1, cfg.seeds)
+    cursor = 0
+    while cursor < len(order) and used < budget:
+        batch = [ids[i] for i in order[cursor : cursor + n_seeds] if ids[i] not in candidates]
+        cursor += n_seeds
+        seeds.extend(batch)
+        steps: dict[str, Step] = (
+            expand(g, batch, cfg.hops, cfg.expand_limit)
+            if expand_graph
+            else {s: Step(s, 0, s, None, None, None, None) for s in batch}
+        )
+        fresh = []
+        for nid, st in steps.items():
+            if nid in candidates:
+                continue
+            r = row.get(nid)
+            if r is None:
+                continue
+            own = float(relevance[r]) if np.isfinite(relevance[r]) else 0.0
+            seed_rel = float(relevance[row[st.seed]])
+            propagated = seed_rel * cfg.hop_decay**st.hop * st.confidence
+            cent = centrality.get(nid, 0.0)
+            score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
+            attrs = g.nodes[nid]
+            candidates[nid] = RankedNode(
+                id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
+                role="seed" if st.hop == 0 else "expanded", similarity=float(dense[r]), lexical=float(lex[r]),
+                relevance=own, centrality=cent, hops=st.hop, seed=st.seed, via=st.via, edge=st.edge,
+                relation=st.relation, direction=st.direction, propagated=propagated if st.hop else own, score=score,
+                tokens=estimate_line_tokens(attrs),
+            )
+            fresh.append(candidates[nid])
+        # pack this round's candidates by score; what does not fit is cut with its reason
+        for cand in sorted(fresh, key=lambda c: -c.score):
+            if used + cand.tokens <= budget:
+                cand.included = True
+                included.append(cand.id)
+                used += cand.tokens
+            else:
+                cand.cut_reason = f"budget: needs {cand.tokens} tokens, {budget - used} left"
+    t2 = time.perf_counter()
+
+    ranked = sorted(candidates.values(), key=lambda c: -c.score)
+    for i, c in enumerate(ranked, 1):
+        c.rank = i
+        if not c.included and c.cut_reason:
+            c.cut_reason += f" (rank {i})"
+    ordered = causal_order(g, included)
+    lang = detect_language(query) if query.strip() else None
+    context = render(g, ordered, lang)
+    tokens = count_tokens(context)
+    # the estimate can run over on connectives: drop the lowest-ranked until it fits
+    while tokens > budget and ordered:
+        worst = max(ordered, key=lambda n: candidates[n].rank)
+        ordered.remove(worst)
+        candidates[worst].included = False
+        candidates[worst].cut_reason = f"budget: dropped at rank {candidates[worst].rank} after rendering"
+        context = render(g, ordered, lang)
+        tokens = count_tokens(context)
+    keep = set(ordered)
+    edges = [
+        {"source": u, "target": v, "relation": d.get("relation"), "confidence": d.get("confidence"),
+         "origin": d.get("origin")}
+        for u, v, d in g.subgraph(keep).edges(data=True)
+    ]
+    t3 = time.perf_counter()
+    return RetrievalResult(
+        query=query,
+        context=context,
+        tokens=tokens,
+        budget=budget,
+        nodes=[candidates[n] for n in ordered],
+        ranked=ranked,
+        edges=edges,
+        seeds=seeds,
+        config={"seeds": cfg.seeds, "hops": cfg.hops if expand_graph else 0, "budget": budget,
+                "w_similarity": cfg.w_similarity, "w_lexical": cfg.w_lexical, "w_centrality": cfg.w_centrality,
+                "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit},
+        timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
+                    "order_render": (t3 - t2) * 1e3},
+    )

@@ -1,0 +1,52 @@
+"""Wiring: build the store, embedder and reasoner once per process from the settings.
+
+The studio caches one :class:`Runtime` with ``st.cache_resource``; the CLI and
+benchmarks build one per run. Chroma's client is created here and only here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .backends import build_reasoner
+from .core import ContextWeaver
+from .embedding import CachedEmbedder, build_embedder
+from .settings import Settings, WeaverConfig
+from .store import ChromaStore, connect
+
+__all__ = ["Runtime"]
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    store: ChromaStore
+    embedder: CachedEmbedder
+    llm_client: Any = None
+    _reasoner: Any = field(default=None, repr=False)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, embedder: CachedEmbedder | None = None) -> "Runtime":
+        client = None
+        if settings.llm_configured and settings.resolved_backend == "openai" or settings.embedder == "openai":
+            from .backends.openai_llm import make_client
+
+            client = make_client(settings)
+        return cls(settings, connect(settings), embedder or build_embedder(settings, client), client)
+
+    @property
+    def reasoner(self):
+        if self._reasoner is None:
+            self._reasoner = build_reasoner(self.settings, self.llm_client)
+        return self._reasoner
+
+    def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
+        summarizer = getattr(self.reasoner, "summarize_tool", None)
+        return ContextWeaver(
+            self.store.open_space(space, create=create),
+            self.embedder,
+            self.reasoner,
+            config or self.settings.config,
+            summarizer=summarizer,
+        )

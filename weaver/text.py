@@ -1,0 +1,207 @@
+"""Bilingual text utilities: language, tokens, token counting, cue detection.
+
+Token counting is the one documented method used everywhere (retrieval budgets,
+benchmarks, the studio): every CJK character counts as one token, every run of
+ASCII letters as one token per started 4 characters, every run of digits as one
+token per started 3 digits, and every other non-space symbol as one token. It is
+offline, deterministic and within ~15% of GPT-style BPE counts on English and
+Chinese chat text (tiktoken would need a download at first use).
+
+>>> count_tokens("hello world")
+4
+>>> count_tokens("我对海鲜过敏")
+6
+>>> detect_language("我的预算是5000元"), detect_language("my budget is 5000")
+('zh', 'en')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from functools import lru_cache
+
+__all__ = [
+    "count_tokens",
+    "detect_language",
+    "tokenize",
+    "content_words",
+    "extract_numbers",
+    "extract_dates",
+    "clean_text",
+    "is_cjk",
+]
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_TOKEN_PIECES = re.compile(f"[{_CJK}]|[A-Za-z]+|[0-9]+|[^\\s{_CJK}A-Za-z0-9]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def is_cjk(ch: str) -> bool:
+    return bool(_CJK_RE.match(ch))
+
+
+_FULLWIDTH_ALNUM = {c: c - 0xFEE0 for r in ((0xFF10, 0xFF1A), (0xFF21, 0xFF3B), (0xFF41, 0xFF5B)) for c in range(*r)}
+
+
+def clean_text(text: str) -> str:
+    """Fold full-width digits and letters, drop control characters and lone surrogates, trim.
+
+    Chinese punctuation is kept as written.
+
+    >>> clean_text("  ５０００元，好\\x00 ")
+    '5000元，好'
+    """
+    text = text.translate(_FULLWIDTH_ALNUM)
+    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> "?"
+    return unicodedata.normalize("NFC", _CONTROL.sub("", text)).strip()
+
+
+def count_tokens(text: str) -> int:
+    """Offline token estimate (see module docstring for the method)."""
+    total = 0
+    for piece in _TOKEN_PIECES.findall(text):
+        if piece.isascii() and piece.isalpha():
+            total += math.ceil(len(piece) / 4)
+        elif piece.isdigit():
+            total += math.ceil(len(piece) / 3)
+        else:
+            total += 1
+    return total
+
+
+def detect_language(text: str) -> str:
+    """'zh' when CJK characters make up a fair share of the letters, else 'en'."""
+    cjk = len(_CJK_RE.findall(text))
+    latin = len(re.findall(r"[A-Za-z]", text))
+    if cjk == 0:
+        return "en"
+    return "zh" if cjk * 3 >= latin else "en"
+
+
+# Small bilingual stopword lists: enough to keep function words out of overlap
+# features; BM25 in retrieval uses bm25s' own English stopwords.
+STOPWORDS_EN = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being
+    i me my we our you your he him his she her it its they them their this that these those
+    do does did have has had will would can could should shall may might must not no so
+    what which who whom when where why how all any some just very too also than then there here
+    about into over after before up down out again once only own same such both each few more most
+    other am im i'm it's that's yeah yes ok okay oh wow hey hi hello thanks thank really
+    """.split()
+)
+STOPWORDS_ZH = frozenset(
+    "的 了 是 我 你 他 她 它 们 在 和 与 就 都 而 及 着 或 一个 没有 我们 你们 这 那 吗 呢 吧 啊 哦 嗯 呀 也 很 还 又 把 被 给 让 说 要 会 能 去 到 上 下 中 对 从 这个 那个 一下 什么 怎么 可以 一些 有 好 个".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+@lru_cache(maxsize=50_000)
+def _tokenize_cached(text: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for chunk in re.findall(f"[{_CJK}]+|[A-Za-z][A-Za-z'’]*|[0-9]+(?:\\.[0-9]+)?", text):
+        if _CJK_RE.match(chunk):
+            out.extend(w for w in _jieba().lcut(chunk) if w.strip())
+        else:
+            out.append(chunk.lower().replace("’", "'"))
+    return tuple(out)
+
+
+def tokenize(text: str) -> list[str]:
+    """Words of a mixed Chinese/English text (jieba for Chinese runs).
+
+    >>> tokenize("Hotel near 王府井")
+    ['hotel', 'near', '王府井']
+    """
+    return list(_tokenize_cached(text))
+
+
+def content_words(text: str) -> set[str]:
+    """Tokens that carry content: no stopwords, no single Latin letters."""
+    words = set()
+    for w in _tokenize_cached(text):
+        if w in STOPWORDS_EN or w in STOPWORDS_ZH:
+            continue
+        if w.isascii() and len(w) < 2:
+            continue
+        if w.endswith("'s"):
+            w = w[:-2]
+        words.add(w)
+    return words
+
+
+_NUM_RE = re.compile(r"(?<![A-Za-z])(\d+(?:[.,]\d+)*)(?:\s*(k|千|万|w))?", re.IGNORECASE)
+
+
+def extract_numbers(text: str) -> list[float]:
+    """Numbers with k / 千 / 万 multipliers applied.
+
+    >>> extract_numbers("budget 5k, 预算8千 or 1.2万")
+    [5000.0, 8000.0, 12000.0]
+    """
+    out = []
+    for num, mult in _NUM_RE.findall(text):
+        try:
+            value = float(num.replace(",", ""))
+        except ValueError:
+            continue
+        m = (mult or "").lower()
+        value *= {"k": 1e3, "千": 1e3, "万": 1e4, "w": 1e4}.get(m, 1)
+        out.append(value)
+    return out
+
+
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+_DATE_PATTERNS = [
+    re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"),
+    re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"),
+    re.compile(
+        r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+        re.IGNORECASE,
+    ),
+]
+
+
+def extract_dates(text: str) -> list[tuple[int, int]]:
+    """(month, day) pairs mentioned in the text, in either language.
+
+    >>> extract_dates("我打算5月1号到5月3号去北京")
+    [(5, 1), (5, 3)]
+    >>> extract_dates("from May 1st to 3 May")
+    [(5, 1), (5, 3)]
+    """
+    found: list[tuple[int, tuple[int, int]]] = []
+    p_cn, p_iso, p_en1, p_en2 = _DATE_PATTERNS
+    for m in p_cn.finditer(text):
+        found.append((m.start(), (int(m.group(1)), int(m.group(2)))))
+    for m in p_iso.finditer(text):
+        found.append((m.start(), (int(m.group(2)), int(m.group(3)))))
+    for m in p_en1.finditer(text):
+        found.append((m.start(), (_MONTHS.index(m.group(1).lower()[:3]) + 1, int(m.group(2)))))
+    for m in p_en2.finditer(text):
+        found.append((m.start(), (_MONTHS.index(m.group(2).lower()[:3]) + 1, int(m.group(1)))))
+    # "5月1号到3号": a bare day after a Chinese date inherits its month
+    for m in re.finditer(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?\s*(?:到|至|-|~)\s*(\d{1,2})\s*[日号]", text):
+        found.append((m.end(), (int(m.group(1)), int(m.group(3)))))
+    seen, out = set(), []
+    for _, md in sorted(found):
+        if md not in seen and 1 <= md[0] <= 12 and 1 <= md[1] <= 31:
+            seen.add(md)
+            out.append(md)
+    return out
