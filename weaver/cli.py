@@ -41,27 +41,27 @@ def read_jsonl(path: str) -> list[dict]:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise WeaverError(f"{path}:{lineno}: not valid UTF-8 (byte {exc.start})") from exc
+            raise WeaverError(f"{path}, line {lineno}: not valid UTF-8 (byte {exc.start})") from exc
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise WeaverError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+            raise WeaverError(f"{path}, line {lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
         if not isinstance(obj, dict):
-            raise WeaverError(f"{path}:{lineno}: expected a JSON object")
+            raise WeaverError(f"{path}, line {lineno}: expected a JSON object")
         if "task" in obj:
             if not isinstance(obj["task"], str) or not obj["task"].strip():
-                raise WeaverError(f"{path}:{lineno}: task must be a non-empty string")
+                raise WeaverError(f"{path}, line {lineno}: task must be a non-empty string")
             items.append({"task": obj["task"], "line": lineno})
             continue
         kind = obj.get("kind", "user_input")
         content = obj.get("content")
         if kind not in NODE_KINDS:
-            raise WeaverError(f"{path}:{lineno}: unknown kind {kind!r} (expected {', '.join(NODE_KINDS)})")
+            raise WeaverError(f"{path}, line {lineno}: unknown kind {kind!r} (expected {', '.join(NODE_KINDS)})")
         if not isinstance(content, str) or not content.strip():
-            raise WeaverError(f"{path}:{lineno}: content must be a non-empty string")
+            raise WeaverError(f"{path}, line {lineno}: content must be a non-empty string")
         meta = obj.get("meta") or {}
         if not isinstance(meta, dict):
-            raise WeaverError(f"{path}:{lineno}: meta must be an object")
+            raise WeaverError(f"{path}, line {lineno}: meta must be an object")
         # a stable id makes re-ingesting the same file idempotent
         mid = obj.get("id") or "m_" + hashlib.sha1(f"{Path(path).name}:{lineno}:{text}".encode()).hexdigest()[:16]
         items.append({"message": Message(content, kind, meta, str(mid)), "line": lineno})

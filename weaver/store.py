@@ -7,15 +7,24 @@ focus history). Write order for one message: node, then edges, then decision.
 On open, a node whose decision never landed (a crash mid-ingest) is removed
 with its edges, and edges to missing nodes are dropped: see ``repair``.
 
+Writers are serialised per space by a file lock under ``<data_dir>/locks``
+(one writer at a time across processes and threads; a crashed writer's lock is
+released by the kernel). Each write section leaves a new revision token next to
+the lock so another process's weaver knows to reload its in-memory mirror.
+Repair runs only under that lock, so it never undoes a live writer's message.
+
 Chroma's default embedding function downloads a model, so every collection is
 created with :class:`NoEmbeddingFunction` and every record carries its vector.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import re
+import uuid
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +107,16 @@ class SpaceStore(ABC):
     @abstractmethod
     def delete_records(self, kind: str, ids: list[str]) -> None: ...
 
+    # single-writer protocol (a store without a lock directory has no cross-process writers)
+    def write_lock(self):
+        return contextlib.nullcontext()
+
+    def revision(self) -> str:
+        return ""
+
+    def bump_revision(self) -> str:
+        return ""
+
 
 class Store(ABC):
     @abstractmethod
@@ -160,11 +179,23 @@ def _chunks(seq: list, n: int = _BATCH) -> Iterable[list]:
         yield seq[i : i + n]
 
 
+LOCK_TIMEOUT = 120.0  # seconds a writer waits for another writer before a clear error
+
+
 class ChromaSpace(SpaceStore):
-    def __init__(self, client, name: str, create: bool):
+    def __init__(self, client, name: str, create: bool, lock_dir: Path | None = None):
         self.client = client
         self.name = name
         self.slug = space_slug(name)
+        self._lock = None
+        if lock_dir is not None:
+            from filelock import FileLock
+
+            Path(lock_dir).mkdir(parents=True, exist_ok=True)
+            self._lock_path = Path(lock_dir) / f"{self.slug}.lock"
+            self._rev_path = Path(lock_dir) / f"{self.slug}.rev"
+            # one lock object per path per process; each thread holds it through its own descriptor
+            self._lock = FileLock(str(self._lock_path), timeout=LOCK_TIMEOUT, is_singleton=True)
         self._ef = NoEmbeddingFunction()
         get = client.get_or_create_collection if create else client.get_collection
         try:
@@ -185,8 +216,51 @@ class ChromaSpace(SpaceStore):
             self.client.delete_collection(f"cw-{self.slug}-{suffix}")
             setattr(self, attr, self.client.get_or_create_collection(f"cw-{self.slug}-{suffix}", **opts))
 
+    # ------------------------------------------------------- single writer
+    @contextlib.contextmanager
+    def write_lock(self):
+        """Hold the space's writer lock (re-entrant in one thread)."""
+        if self._lock is None:
+            yield
+            return
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire()
+        except Timeout as exc:
+            raise WeaverError(
+                f"space {self.name!r} is busy: another writer has held {self._lock_path} for over "
+                f"{LOCK_TIMEOUT:.0f} s"
+            ) from exc
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def revision(self) -> str:
+        if self._lock is None:
+            return ""
+        try:
+            return self._rev_path.read_text()
+        except FileNotFoundError:
+            return ""
+
+    def bump_revision(self) -> str:
+        """A new token after a write section (atomic replace: a reader never sees half a token)."""
+        if self._lock is None:
+            return ""
+        token = uuid.uuid4().hex
+        tmp = self._rev_path.with_name(f"{self._rev_path.name}.{os.getpid()}.tmp")
+        tmp.write_text(token)
+        os.replace(tmp, self._rev_path)
+        return token
+
     # ----------------------------------------------------------------- reads
     def load(self) -> SpaceData:
+        with self.write_lock():  # repair must not race a live writer's half-done message
+            return self._load_locked()
+
+    def _load_locked(self) -> SpaceData:
         data = SpaceData(meta=self.get_meta())
         n = self.nodes.get(include=["metadatas", "embeddings"])
         data.nodes = [MemoryNode.from_record(m) for m in n["metadatas"]]
@@ -200,9 +274,19 @@ class ChromaSpace(SpaceStore):
         return data
 
     def _repair(self, data: SpaceData) -> None:
-        """Undo the traces of an ingest that crashed before its decision (commit marker) landed."""
-        committed = {d.message_id for d in data.decisions}
-        orphans = [nd.id for nd in data.nodes if nd.message_id not in committed]
+        """Undo the traces of an ingest that crashed before its decision (commit marker) landed.
+
+        A node is committed when its message's decision names it; a node whose
+        decision is missing, or still says "rejected" (a promote that crashed
+        before its decision update), is removed with its edges.
+        """
+        committed = {d.message_id: d for d in data.decisions}
+
+        def is_committed(nd: MemoryNode) -> bool:
+            d = committed.get(nd.message_id)
+            return d is not None and (d.node_id == nd.id or (d.kept and not d.node_id))
+
+        orphans = [nd.id for nd in data.nodes if not is_committed(nd)]
         if orphans:
             keep = [i for i, nd in enumerate(data.nodes) if nd.id not in set(orphans)]
             data.nodes = [data.nodes[i] for i in keep]
@@ -287,9 +371,10 @@ class ChromaSpace(SpaceStore):
 
 
 class ChromaStore(Store):
-    def __init__(self, client):
+    def __init__(self, client, lock_dir: Path | None = None):
         _register()
         self.client = client
+        self.lock_dir = lock_dir
 
     def list_spaces(self) -> list[str]:
         names = []
@@ -303,7 +388,7 @@ class ChromaStore(Store):
         return sorted(names)
 
     def open_space(self, name: str, create: bool = True) -> ChromaSpace:
-        return ChromaSpace(self.client, name, create)
+        return ChromaSpace(self.client, name, create, self.lock_dir)
 
     def delete_space(self, name: str) -> None:
         slug = space_slug(name)
@@ -319,19 +404,34 @@ class ChromaStore(Store):
             raise WeaverError(f"space {name!r} does not exist")
 
 
+_CLIENTS: dict[tuple, Any] = {}  # one Chroma client per location per process
+
+
 def connect(settings) -> ChromaStore:
-    """PersistentClient under ``settings.data_dir``, or HttpClient when a Chroma server is configured."""
+    """PersistentClient under ``settings.data_dir``, or HttpClient when a Chroma server is configured.
+
+    The client is created once per process and location (Chroma refuses two
+    clients with different settings on one path); every call shares it.
+    """
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+    lock_dir = Path(settings.data_dir).resolve() / "locks"
+    if settings.chroma_host:
+        key: tuple = ("http", settings.chroma_host, int(settings.chroma_port))
+    else:
+        key = ("path", str(Path(settings.data_dir).resolve() / "chroma"))
+    client = _CLIENTS.get(key)
     try:
-        if settings.chroma_host:
+        if client is not None:
+            pass
+        elif settings.chroma_host:
             client = chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port,
                                          settings=chroma_settings)
             client.heartbeat()
         else:
-            path = Path(settings.data_dir) / "chroma"
+            path = Path(key[1])
             path.mkdir(parents=True, exist_ok=True)
             client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
     except WeaverError:
@@ -340,4 +440,5 @@ def connect(settings) -> ChromaStore:
         where = (f"Chroma server at {settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host
                  else f"Chroma data directory {settings.data_dir}")
         raise WeaverError(f"cannot open the {where}: {type(exc).__name__}: {exc}") from exc
-    return ChromaStore(client)
+    _CLIENTS[key] = client
+    return ChromaStore(client, lock_dir)

@@ -158,6 +158,8 @@ class OpenAIReasoner:
             cand = by_label.get(item.candidate.strip().upper())
             if cand is None:
                 continue
+            if not item.known:
+                continue  # an unknown relation name is rejected, never stored
             rel = None if item.relation == "none" else item.relation
             if rel is not None and rel not in RELATIONS:
                 continue

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
-
 from pydantic import BaseModel, Field, field_validator
 
 RELATION_PROMPT_VERSION = "relations-v1"
@@ -24,7 +22,7 @@ Reply with one JSON object only:
 
 class RelationItem(BaseModel):
     candidate: str
-    relation: Literal["causal", "temporal", "conditional", "elaborates", "none"]
+    relation: str  # unknown names are dropped by the caller, not the whole reply
     confidence: float = Field(default=0.7)
     rationale: str = ""
 
@@ -32,6 +30,10 @@ class RelationItem(BaseModel):
     @classmethod
     def _norm(cls, v):
         return str(v).strip().lower() if v is not None else "none"
+
+    @property
+    def known(self) -> bool:
+        return self.relation in ("causal", "temporal", "conditional", "elaborates", "none")
 
     @field_validator("confidence", mode="before")
     @classmethod

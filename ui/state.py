@@ -1,0 +1,66 @@
+"""Studio glue shared by app.py and pages/: cached runtime, the current space, the knobs.
+
+UI state only; every memory semantic lives in ``weaver``. One Runtime (Chroma
+client, embedder) per process; one ContextWeaver per space per process, shared
+by browser sessions on that space and guarded by a lock for writes.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import streamlit as st
+
+from weaver import ContextWeaver, Runtime, Settings, WeaverConfig
+
+__all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_config", "DEFAULT_SPACE"]
+
+DEFAULT_SPACE = "demo"
+
+
+@st.cache_resource(show_spinner="Loading the embedder and the memory store…")
+def get_runtime() -> Runtime:
+    settings = Settings.from_env()
+    return Runtime.from_settings(settings)
+
+
+@st.cache_resource
+def _weavers() -> dict[str, ContextWeaver]:
+    return {}
+
+
+@st.cache_resource
+def _locks() -> dict[str, threading.RLock]:
+    return {}
+
+
+def space_lock(space: str) -> threading.RLock:
+    """The write lock of a space in this process (one writer at a time)."""
+    locks = _locks()
+    return locks.setdefault(space, threading.RLock())
+
+
+def current_space() -> str:
+    return st.session_state.setdefault("space", DEFAULT_SPACE)
+
+
+def current_config() -> WeaverConfig:
+    """The knobs as the sidebar set them (defaults from the settings)."""
+    cfg = st.session_state.get("weaver_config")
+    return cfg if isinstance(cfg, WeaverConfig) else get_runtime().settings.config
+
+
+def get_weaver(space: str | None = None) -> ContextWeaver:
+    space = space or current_space()
+    cache = _weavers()
+    with space_lock(space):
+        if space not in cache:
+            cache[space] = get_runtime().open(space)
+        weaver = cache[space]
+    weaver.config = current_config()
+    return weaver
+
+
+def forget_weaver(space: str) -> None:
+    """Drop the cached weaver (after deleting or re-creating a space)."""
+    _weavers().pop(space, None)

@@ -1,0 +1,176 @@
+"""The audit log: an append-only record of every change to a space's graph.
+
+One entry per change: who made it (``human``, ``review`` or ``builder``), what
+(``action`` and ``key``: an edge ``"s->t"`` or a node id), the state ``before``
+and ``after``, why, and when. Undo and redo are entries too (``ref`` names the
+entry they revert or re-apply), so the log never rewrites history: whether an
+entry is currently undone is *computed* from the undo/redo entries after it.
+
+Entries are persisted in the space as records of kind ``audit`` (the record id
+sorts by sequence number, so the log reloads in order).
+
+>>> log = AuditLog()
+>>> e = log.new("human", "edge.update", "a->b", {"relation": "temporal"}, {"relation": "causal"}, "wrong label")
+>>> log.append(e); log.undo_target().id == e.id
+True
+>>> log.append(log.new("human", "undo", "a->b", e.after, e.before, "undo", ref=e.id))
+>>> log.undone(e.id), log.undo_target(), log.redo_target().id == e.id
+(True, None, True)
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+__all__ = ["AuditEntry", "AuditLog", "EDIT_ACTIONS", "ACTORS", "replay"]
+
+ACTORS = ("human", "review", "builder")
+# actions that change one edge or one node and can be undone
+EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status")
+
+
+@dataclass
+class AuditEntry:
+    id: str
+    seq: int
+    at: float
+    actor: str  # human | review | builder
+    action: str  # edge.add | edge.update | edge.remove | node.status | build | undo | redo
+    key: str  # "source->target" for edges, the node id for nodes
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    why: str = ""
+    ref: str = ""  # undo/redo: the entry reverted or re-applied; review: the queue item
+    message_id: str = ""  # build: the message whose ingest wrote this (crash repair)
+
+    @property
+    def is_edge(self) -> bool:
+        return "->" in self.key
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "AuditEntry":
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass
+class AuditLog:
+    """The in-memory log of a space (loaded once, appended to as changes happen)."""
+
+    entries: list[AuditEntry] = field(default_factory=list)
+
+    def new(self, actor: str, action: str, key: str, before: dict | None, after: dict | None, why: str = "",
+            ref: str = "", message_id: str = "") -> AuditEntry:
+        seq = (self.entries[-1].seq + 1) if self.entries else 1
+        # the id sorts by sequence; the suffix keeps two processes' entries apart
+        return AuditEntry(f"a{seq:09d}-{uuid.uuid4().hex[:6]}", seq, time.time(), actor, action, key, before,
+                          after, why, ref, message_id)
+
+    def append(self, entry: AuditEntry) -> None:
+        self.entries.append(entry)
+
+    def by_id(self, entry_id: str) -> AuditEntry | None:
+        for e in reversed(self.entries):
+            if e.id == entry_id or e.id.startswith(entry_id):
+                return e
+        return None
+
+    def undone(self, entry_id: str) -> bool:
+        """True when the last undo/redo referring to the entry is an undo."""
+        state = False
+        for e in self.entries:
+            if e.ref == entry_id and e.action in ("undo", "redo"):
+                state = e.action == "undo"
+        return state
+
+    def _stacks(self) -> tuple[list[str], list[str]]:
+        """(done human edits, redo stack) after replaying the log's undo/redo semantics."""
+        done: list[str] = []
+        redo: list[str] = []
+        for e in self.entries:
+            if e.action == "undo":
+                if e.ref in done:
+                    done.remove(e.ref)
+                redo.append(e.ref)
+            elif e.action == "redo":
+                if redo and redo[-1] == e.ref:
+                    redo.pop()
+                done.append(e.ref)
+            elif e.actor == "human" and e.action in EDIT_ACTIONS:
+                done.append(e.id)
+                redo.clear()  # a fresh edit ends the redo chain, as in any editor
+        return done, redo
+
+    def undo_target(self) -> AuditEntry | None:
+        """The human edit ``undo`` reverts: the latest one not undone."""
+        done, _ = self._stacks()
+        return self.by_id(done[-1]) if done else None
+
+    def redo_target(self) -> AuditEntry | None:
+        _, redo = self._stacks()
+        return self.by_id(redo[-1]) if redo else None
+
+    def human_edits(self) -> list[AuditEntry]:
+        """Human edits in force (not undone), oldest first."""
+        undone = {e.id for e in self.entries if e.action in EDIT_ACTIONS and self.undone(e.id)}
+        return [e for e in self.entries if e.actor == "human" and e.action in EDIT_ACTIONS and e.id not in undone]
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """Flat rows for display and export (newest first)."""
+        rows = []
+        for e in reversed(self.entries):
+            rows.append({
+                "id": e.id, "seq": e.seq, "at": e.at, "actor": e.actor, "action": e.action, "key": e.key,
+                "before": _short(e.before), "after": _short(e.after), "why": e.why, "ref": e.ref,
+                "undone": self.undone(e.id) if e.action in EDIT_ACTIONS else False,
+            })
+        return rows
+
+
+def _short(state: dict | None) -> str:
+    if not state:
+        return ""
+    if "relation" in state:
+        return f"{state['relation']} ({state.get('origin', '')}, {state.get('status', '')})"
+    if "status" in state:
+        return str(state["status"])
+    if "node" in state:
+        return f"node {state['node'].get('id')} + {len(state.get('edges', []))} edges"
+    return str(state)[:80]
+
+
+def replay(entries: Iterable[AuditEntry]) -> tuple[dict[str, str], dict[str, str]]:
+    """The graph the log describes: ({edge key: relation}, {node id: status}).
+
+    Replaying a complete log gives the space's graph; ``ContextWeaver`` and the
+    crash tests compare the two.
+
+    >>> log = AuditLog()
+    >>> log.append(log.new("builder", "build", "n1", None, {"node": {"id": "n1"}, "edges": []}))
+    >>> log.append(log.new("builder", "build", "n2", None,
+    ...            {"node": {"id": "n2"}, "edges": [{"source": "n1", "target": "n2", "relation": "causal"}]}))
+    >>> log.append(log.new("human", "edge.update", "n1->n2", {"relation": "causal"}, {"relation": "temporal"}))
+    >>> replay(log.entries)
+    ({'n1->n2': 'temporal'}, {'n1': 'active', 'n2': 'active'})
+    """
+    edges: dict[str, str] = {}
+    nodes: dict[str, str] = {}
+    for e in entries:
+        if e.action == "build":
+            node = (e.after or {}).get("node", {})
+            nodes[node.get("id", e.key)] = node.get("status", "active")
+            for ed in (e.after or {}).get("edges", []):
+                edges[f"{ed['source']}->{ed['target']}"] = ed["relation"]
+        elif e.is_edge:
+            if e.after is None:
+                edges.pop(e.key, None)
+            else:
+                edges[e.key] = e.after["relation"]
+        elif e.after is not None and "status" in e.after:
+            nodes[e.key] = e.after["status"]
+    return edges, nodes
