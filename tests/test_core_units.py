@@ -108,7 +108,8 @@ def test_tool_output_is_condensed_and_prefixed_before_embedding():
     raw = '{"results": [{"名称": "北京饭店", "价格": 400, "设施": ["wifi", "停车"]}], "count": 1}'
     text = embed_text_for(raw, "tool_result", {"tool": "hotel_search"})
     assert text.startswith("[工具结果] [工具:hotel_search]") and "名称=北京饭店" in text and "{" not in text
-    assert embed_text_for("I'm allergic", "user_input").startswith("[user]")
+    assert embed_text_for("I'm allergic", "user_input") == "I'm allergic"
+    assert embed_text_for("Found 3 hotels", "agent_response").startswith("[reply] ")
     assert condense_tool_output("not json") == "not json"
 
 

@@ -20,7 +20,7 @@ from weaver import viz
 __all__ = ["graph_view"]
 
 _CSS = """
-.cw-graph { width: 100%; border: 1px solid #e2e8f0; border-radius: 6px; background: #ffffff; position: relative; }
+.cw-graph { box-sizing: border-box; width: 100%; border: 1px solid #e2e8f0; border-radius: 6px; background: #ffffff; position: relative; }
 .cw-note { font-size: 12px; color: #475569; padding: 2px 4px; }
 .vis-tooltip { position: absolute; visibility: hidden; white-space: pre-wrap; max-width: 420px; padding: 6px 8px;
   background: #fffbea; border: 1px solid #d4d4d8; border-radius: 4px; font-size: 13px; color: #111827;

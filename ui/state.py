@@ -13,7 +13,8 @@ import streamlit as st
 
 from weaver import ContextWeaver, Runtime, Settings, WeaverConfig
 
-__all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_config", "DEFAULT_SPACE"]
+__all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_config", "DEFAULT_SPACE",
+           "forget_weaver", "list_spaces", "switch_space", "delete_space"]
 
 DEFAULT_SPACE = "demo"
 
@@ -64,3 +65,31 @@ def get_weaver(space: str | None = None) -> ContextWeaver:
 def forget_weaver(space: str) -> None:
     """Drop the cached weaver (after deleting or re-creating a space)."""
     _weavers().pop(space, None)
+
+
+def list_spaces() -> list[str]:
+    """Every space in the store, plus the current one even before its first message."""
+    names = set(get_runtime().store.list_spaces())
+    names.add(current_space())
+    return sorted(names)
+
+
+def switch_space(name: str) -> None:
+    """Open (creating if needed) and select a space; raises WeaverError on a bad name."""
+    from weaver.store import space_slug
+
+    name = (name or "").strip()
+    space_slug(name)  # validates: clear WeaverError for empty / too long names
+    get_weaver(name)
+    st.session_state["space"] = name
+    for key in [k for k in st.session_state if str(k).startswith("space_ui:")]:
+        del st.session_state[key]  # per-space UI state (selection, highlights) does not carry over
+
+
+def delete_space(name: str) -> None:
+    """Delete a space's collections and forget its cached weaver; the default space becomes current."""
+    with space_lock(name):
+        get_runtime().store.delete_space(name)
+        forget_weaver(name)
+    if current_space() == name:
+        st.session_state["space"] = DEFAULT_SPACE

@@ -21,7 +21,7 @@ from .settings import Settings
 __all__ = ["main", "read_jsonl"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["weaver.cli_debug", "weaver.curation.cli", "weaver.agent.cli", "weaver.bench.cli"]
 
 
 def read_jsonl(path: str) -> list[dict]:
@@ -43,7 +43,7 @@ def read_jsonl(path: str) -> list[dict]:
         except UnicodeDecodeError as exc:
             raise WeaverError(f"{path}, line {lineno}: not valid UTF-8 (byte {exc.start})") from exc
         try:
-            obj = json.loads(text)
+            obj = json.loads(text, strict=False)  # raw control characters: accepted, stripped on ingest
         except json.JSONDecodeError as exc:
             raise WeaverError(f"{path}, line {lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
         if not isinstance(obj, dict):

@@ -8,6 +8,7 @@ record) and are rebuilt from them on open.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -17,6 +18,8 @@ import numpy as np
 
 from .backends.base import Correction, Reasoner
 from .builder import build_edges, select_candidates
+from .curation import Curation
+from .probes import attach_probes
 from .cues import features
 from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, judge
@@ -31,6 +34,7 @@ __all__ = ["ContextWeaver", "IngestResult", "MAX_MESSAGE_CHARS"]
 
 MAX_MESSAGE_CHARS = 1_000_000  # longer messages are refused with a clear error
 _EMBED_CHARS = 4000  # the embedded text is cut here (the node keeps everything)
+_WRITE_BATCH = 32  # messages per deferred write batch in ingest_many
 
 
 @dataclass
@@ -52,6 +56,8 @@ class IngestResult:
             "scores": {"relevance": d.relevance, "novelty": d.novelty, "importance": d.importance,
                        "total": d.total, "coarse": round(d.coarse, 4)},
             "reason": d.reason,
+            "backend": d.backend,
+            "fallback": d.fallback,  # why the model's answer was not used (shown in the chat and the tables)
             "node_id": self.node.id if self.node else None,
             "edges": [{"source": e.source, "target": e.target, "relation": e.relation} for e in self.edges],
             "duplicate": self.duplicate,
@@ -86,11 +92,22 @@ class ContextWeaver:
         self._numbers: set[float] = set()
         self.repaired: list[str] = []
         self.corrections: list[Correction] = []
-        self._load()
+        self._rev = ""  # the space's revision this mirror reflects (see writing())
+        # under the writer lock: the repairs on open (store, audit log) must never race a live writer
+        with space.write_lock():
+            self._load()
+            # review pass backend (Runtime sets the review model; None: the builder's reasoner); kept across
+            # refresh()
+            self.review_reasoner = getattr(self, "review_reasoner", None)
+            # audit log, review queue and the space's human corrections (loaded into self.corrections)
+            self.curation = Curation(self)
+            attach_probes(self)  # saved retrieval probes re-run after every review pass
 
     # ------------------------------------------------------------------ load
     def _load(self) -> None:
-        data = self.space.load()
+        with self.space.write_lock():  # a consistent snapshot: no writer is mid-message
+            data = self.space.load()
+            self._rev = self.space.revision()
         self.repaired = data.repaired
         meta = data.meta
         emb = meta.get("embedder")
@@ -156,6 +173,32 @@ class ContextWeaver:
     def _embed(self, texts: list[str]) -> np.ndarray:
         return self.embedder.embed([t[:_EMBED_CHARS] for t in texts])
 
+    # ------------------------------------------------------- single writer
+    @contextlib.contextmanager
+    def writing(self):
+        """One write section: hold the space's writer lock, catch up with other writers, mark the change.
+
+        Every write to the space goes through here, so two processes (the
+        studio and a CLI ingest) never weave from a stale mirror or duplicate a
+        message id.
+        """
+        with self.space.write_lock():
+            self.refresh()
+            try:
+                yield
+            finally:
+                self._rev = self.space.bump_revision()
+
+    def refresh(self) -> bool:
+        """Reload the mirror if another writer changed the space since it was read (cheap when not)."""
+        with self.space.write_lock():
+            if self.space.revision() == self._rev:
+                return False
+            # re-run the constructor: every mirror (graph, vectors, BM25, focus, audit log, corrections...)
+            # rebuilt from the store
+            ContextWeaver.__init__(self, self.space, self.embedder, self.reasoner, self.config, self.summarizer)
+            return True
+
     # ---------------------------------------------------------------- public
     @property
     def node_ids(self) -> list[str]:
@@ -171,10 +214,12 @@ class ContextWeaver:
         text = clean_text(text or "")
         if not text:
             raise WeaverError("the task text is empty")
-        self.focus.set_task(text, self._embed([text])[0])
-        self.meta["task"] = text
-        self.meta.setdefault("focus_history", []).append({"task": text, "turn": self.turn, "at": time.time()})
-        self.space.put_meta(self.meta)
+        vec = self._embed([text])[0]
+        with self.writing():
+            self.focus.set_task(text, vec)
+            self.meta["task"] = text
+            self.meta.setdefault("focus_history", []).append({"task": text, "turn": self.turn, "at": time.time()})
+            self.space.put_meta(self.meta)
 
     def _prepare(self, msg: Message) -> Message:
         msg.validate()
@@ -204,13 +249,17 @@ class ContextWeaver:
                     m.meta["summary"] = summary
             texts.append(embed_text_for(m.content, m.kind, m.meta, self.config.embed_prefix))
         vecs = self._embed(texts) if texts else []
-        by_id = {m.message_id: v for m, v in zip(todo, vecs)}
+        by_id = {m.message_id: (v, t) for m, v, t in zip(todo, vecs, texts)}
         out = []
-        for m in prepared:
-            if m.message_id in self.decisions:
-                out.append(self._existing(m.message_id))
-            else:
-                out.append(self._weave(m, by_id[m.message_id], texts[todo.index(m)]))
+        # a batch holds the writer lock and defers its Chroma writes to a few calls at its end
+        # (decisions, the commit markers, last); another writer can interleave between batches
+        for start in range(0, len(prepared), _WRITE_BATCH):
+            with self.writing(), self.space.deferred():
+                for m in prepared[start : start + _WRITE_BATCH]:
+                    if m.message_id in self.decisions:
+                        out.append(self._existing(m.message_id))
+                    else:
+                        out.append(self._weave(m, *by_id[m.message_id]))
         return out
 
     def _existing(self, message_id: str) -> IngestResult:
@@ -250,6 +299,8 @@ class ContextWeaver:
         self.space.put_decisions([decision], vec[None, :])
         self.decisions[m.message_id] = decision
         self._decision_vecs[m.message_id] = vec
+        if v.kept:
+            self.curation.after_kept()  # the periodic review pass (every config.review_every kept nodes)
         return IngestResult(decision, node, edges)
 
     def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts):
@@ -258,18 +309,29 @@ class ContextWeaver:
                           embed_text=embed_text[:2000])
         earlier = [self.nodes[i] for i in self._order]
         cands = select_candidates(node, vec, earlier, self.matrix, self.config)
-        edges, rel = build_edges(node, cands, self.reasoner, self.corrections or None)
+        # always a list: an empty one clears what a shared reasoner learned from another space
+        edges, rel = build_edges(node, cands, self.reasoner, list(self.corrections))
         self.space.put_nodes([node], vec[None, :])
         if edges:
             self.space.put_edges(edges)
+        self.curation.record_build(node, edges)  # audit before the decision (the commit marker)
         self._add_node_local(node, vec)
         for e in edges:
             self._add_edge_local(e)
+        if kind == "user_input" and self.focus.is_shift(vec, content):
+            # a user message far from the current focus starts a new topic: the focus follows it
+            self.meta.setdefault("focus_history", []).append(
+                {"shift": content[:120], "turn": turn, "at": time.time()})
+            self.space.put_meta(self.meta)
         self.focus.observe(vec, float(importance))
         return node, edges, rel
 
     def promote(self, message_id: str) -> IngestResult:
         """Weave a rejected message into the graph after all (a curator overrides the filter)."""
+        with self.writing():
+            return self._promote(message_id)
+
+    def _promote(self, message_id: str) -> IngestResult:
         d = self.decisions.get(message_id)
         if d is None:
             raise WeaverError(f"no message {message_id!r} in this space")

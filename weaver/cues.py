@@ -34,8 +34,9 @@ def _re(words: list[str]) -> re.Pattern:
 
 SLOT_CUES: dict[str, re.Pattern] = {
     "budget": _re(
-        "预算 花费 费用 总共 不超过 以内 以下 最多 元 块 人均 价格 便宜 贵 经济 实惠 "
-        "budget spend spending cost costs price prices cheap expensive afford affordable yuan rmb dollars usd".split()
+        "预算 花费 费用 总共 不超过 以内 以下 最多 元 块 人均 价格 便宜 贵 经济 实惠 门票 票价 多少钱 收费 免费 "
+        "budget spend spending cost costs price prices cheap expensive afford affordable yuan rmb dollars usd "
+        "ticket tickets fee fees fare free".split()
         + ["per night", "per person"]
     ),
     "diet": _re(

@@ -22,9 +22,11 @@ import networkx as nx
 import numpy as np
 
 from .graph import expand
+from .lexical import LexicalIndex
 from .models import WeaverError
-from .retrieval import RankedNode, RetrievalResult, _fused_relevance
+from .retrieval import RankedNode, RetrievalResult, _fused_relevance, retrieve
 from .settings import WeaverConfig
+from .text import clean_text
 
 __all__ = [
     "WHY_NOT_REASONS",
@@ -40,6 +42,10 @@ __all__ = [
     "node_roles",
     "graph_styles",
     "config_of",
+    "AgentTurn",
+    "agent_turns",
+    "replay_turn",
+    "debug_replay",
 ]
 
 # one reason class per case a node can be missing from (or present in) a context
@@ -135,6 +141,10 @@ def explain_included(g: nx.DiGraph, res: RetrievalResult, node_id: str) -> str:
         k = res.seeds.index(n.id) + 1 if n.id in res.seeds else 0
         return (f"seed #{k} of {len(res.seeds)}: similarity {n.similarity:.3f}, lexical {n.lexical:.2f} "
                 f"(relevance {n.relevance:.3f}, centrality {n.centrality:.2f}); {tail}")
+    if n.relation == "adjacent":  # retrieval's neighbouring-turn step: no graph edge behind it
+        side = "turn before" if n.direction == "cause" else "turn after"
+        return (f"expanded at hop {n.hops} as the {side} seed {_short(g, n.seed)} in the same sitting (adjacent, "
+                f"no graph edge); propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}")
     walked = "a cause (walked back)" if n.direction == "cause" else "an effect (walked forward)"
     edge = f"{n.edge[0]}->{n.edge[1]}" if n.edge else "?"
     return (f"expanded at hop {n.hops} from seed {_short(g, n.seed)} via {_short(g, n.via)} over edge {edge} "
@@ -267,7 +277,8 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
 
     cfg = config_of(w.config, res)
     hops = int(res.config.get("hops", cfg.hops))
-    unlimited = expand(g, res.seeds, hops, None) if hops else {}
+    # only the first seeds are expanded; later ones just fill leftover room
+    unlimited = expand(g, res.expanded_seeds, hops, None) if hops and res.expanded_seeds else {}
     if nid in unlimited:
         st = unlimited[nid]
         summary = (f"reachable at hop {st.hop} from seed {_short(g, st.seed)} (via {_short(g, st.via)}, "
@@ -280,16 +291,17 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
     ids, dense, lex, rel = _relevance_all(w, res.query, cfg)
     active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
     rel = np.where(active, rel, -np.inf)
-    i = ids.index(nid)
+    pos = {x: k for k, x in enumerate(ids)}
+    i = pos[nid]
     rank = int((rel > rel[i]).sum()) + 1
-    seed_rel = [float(rel[ids.index(s)]) for s in res.seeds if s in ids]
+    seed_rel = [float(rel[pos[s]]) for s in res.seeds if s in pos]
     weakest = min(seed_rel) if seed_rel else float("nan")
     und = _usable_graph(g)
-    dists = [nx.shortest_path_length(und, s, nid) for s in res.seeds
-             if s in und and nid in und and nx.has_path(und, s, nid)]
+    lengths = nx.single_source_shortest_path_length(und, nid) if nid in und else {}
+    dists = [lengths[s] for s in res.expanded_seeds if s in lengths]
     nearest = min(dists) if dists else None
-    where = (f"the nearest seed is {nearest} hops away (hop limit {hops})" if nearest is not None
-             else "no dependency path links it to any seed")
+    where = (f"the nearest expanded seed is {nearest} hops away (hop limit {hops})" if nearest is not None
+             else "no dependency path links it to an expanded seed")
     summary = (f"not similar enough: relevance {rel[i]:.3f} (similarity {dense[i]:.3f}, lexical {lex[i]:.2f}) ranks "
                f"{rank} of {int(active.sum())}; {len(res.seeds)} seeds were taken, the weakest at relevance "
                f"{weakest:.3f}; and not reachable within {hops} hops: {where}")
@@ -323,10 +335,81 @@ def graph_styles(g: nx.DiGraph, res: RetrievalResult, selected_path: list[str] |
     edge_styles: dict[tuple[str, str], str] = {}
     for c in res.nodes:
         for step in expansion_path(res, c.id):
-            if step.edge:
+            if step.edge and g.has_edge(*step.edge):  # adjacent-turn steps have no edge to draw
                 edge_styles[tuple(step.edge)] = "expanded"
     for a, b in zip(selected_path or [], (selected_path or [])[1:]):
         for e in ((a, b), (b, a)):
             if g.has_edge(*e):
                 edge_styles[e] = "path"
     return node_styles, edge_styles
+
+
+# ------------------------------------------------------- past agent turns
+@dataclass
+class AgentTurn:
+    """What the agent was given for one user turn (as its memory event recorded it)."""
+
+    turn: int
+    query: str
+    context: str
+    tokens: int
+    node_ids: list[str]
+    budget: int | None = None  # None: the agent used the space's budget
+
+    @property
+    def label(self) -> str:
+        return f"turn {self.turn}: {' '.join(self.query.split())[:60]}"
+
+
+def agent_turns(w) -> list[AgentTurn]:
+    """The space's past agent turns that retrieved memory, oldest first (empty without an agent transcript)."""
+    try:
+        from .agent import load_transcript
+    except ImportError:  # the agent package is optional for the debugger
+        return []
+    users: dict[int, str] = {}
+    out = []
+    for ev in load_transcript(w):
+        if ev.type == "user":
+            users[ev.turn] = ev.text
+        elif ev.type == "memory":
+            data = ev.data or {}
+            budget = data.get("budget")
+            out.append(AgentTurn(int(ev.turn), str(data.get("query") or users.get(ev.turn, "")),
+                                 str(data.get("context", "")), int(data.get("tokens", 0) or 0),
+                                 list(data.get("node_ids", [])), int(budget) if budget else None))
+    return out
+
+
+def replay_turn(w, turn: AgentTurn, budget: int | None = None, config: WeaverConfig | None = None,
+                expand_graph: bool = True) -> RetrievalResult:
+    """Re-run a past turn's retrieval over the memory as it stood then.
+
+    The agent writes the user's message, then retrieves: so the memory it saw is
+    every node of earlier turns plus that turn's user input. Graph edits made since
+    (review passes, curator edits) do apply, which is how a curator sees what a
+    correction would have changed; compare with ``turn.node_ids`` for what it got.
+    """
+    if not turn.query.strip():
+        raise WeaverError(f"turn {turn.turn} has no recorded query to replay")
+    cfg = config or w.config
+    ids = [n for n in w.node_ids
+           if w.nodes[n].turn < turn.turn or (w.nodes[n].turn == turn.turn and w.nodes[n].kind == "user_input")]
+    pos = {n: i for i, n in enumerate(w.node_ids)}
+    rows = [pos[n] for n in ids]
+    matrix = w.matrix[rows] if rows else np.zeros((0, w.embedder.dim), dtype=np.float32)
+    lexical = LexicalIndex()
+    lexical.add(ids, [w.nodes[n].content for n in ids])
+    query = clean_text(turn.query)
+    qvec = w._embed([query])[0]
+    budget = budget if budget is not None else turn.budget
+    return retrieve(w.graph.subgraph(ids), ids, matrix, lexical, query, qvec, cfg, budget, expand_graph=expand_graph)
+
+
+def debug_replay(w, turn: AgentTurn, budget: int | None = None, config: WeaverConfig | None = None) -> DebugTrace:
+    """:func:`debug_query` for a past agent turn, over the memory as it stood then."""
+    cfg = config or w.config
+    res = replay_turn(w, turn, budget, cfg)
+    # the same baseline as ContextWeaver.vector_top_k: dense similarity only, no expansion
+    vec = replay_turn(w, turn, res.budget, cfg.with_(w_lexical=0.0, w_centrality=0.0), expand_graph=False)
+    return DebugTrace(res.query, res, vec, compare_with_vector(res, vec), w.graph)

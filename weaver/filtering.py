@@ -9,15 +9,28 @@ default). Novelty is measured against what memory already holds.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .backends.base import Reasoner, ScoreRequest, ScoreResult
+from .cues import features
 from .settings import WeaverConfig
 
 __all__ = ["TaskFocus", "FineVerdict", "judge"]
+
+_SWITCH = re.compile(
+    r"换个话题|另外|说说|聊聊|回到|再看看|接下来|顺便|至于|那.{0,6}呢|"
+    r"\b(what about|how about|let's talk about|switch(ing)? to|back to|moving on|by the way|also,|now for)\b",
+    re.IGNORECASE,
+)
+
+
+def _states_facts(text: str) -> bool:
+    f = features(text)
+    return f.constraint or f.hard or bool(f.slots or f.numbers or f.dates)
 
 
 class TaskFocus:
@@ -40,6 +53,22 @@ class TaskFocus:
     def observe(self, vec: np.ndarray, weight: float) -> None:
         self._recent.append((vec, weight))
         del self._recent[: -self.window]
+
+    def is_shift(self, vec: np.ndarray, text: str = "") -> bool:
+        """True when a kept message lies far from the recent memories (a topic switch).
+
+        "Far" is relative to how tightly the recent memories cluster (shared
+        embedding prefixes lift every cosine); an explicit switch cue ("换个话题",
+        "what about…") lowers the bar.
+        """
+        if len(self._recent) < 3:
+            return False
+        recent = np.stack([v for v, _ in self._recent[-3:]])
+        centre = recent.mean(0)
+        centre /= np.linalg.norm(centre) or 1.0
+        cohesion = float((recent @ centre).mean())
+        factor = 0.75 if _SWITCH.search(text) else 0.55
+        return float(centre @ vec) < factor * cohesion
 
     def vector(self) -> np.ndarray | None:
         recent = None
@@ -85,10 +114,12 @@ def judge(
         sims = memory_matrix @ vec
         i = int(np.argmax(sims))
         nearest, nearest_text = float(sims[i]), memory_texts[i]
-    # the agent's own steps are on-task by construction: only user messages face the coarse gate
-    if kind == "user_input" and fvec is not None and coarse < cfg.coarse_threshold:
+    # the agent's own steps are on-task by construction: only user messages face the coarse gate, and
+    # a message that states a constraint, a number or a date is never dropped by an embedding alone
+    if kind == "user_input" and fvec is not None and coarse < cfg.coarse_threshold and not _states_facts(content):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
-        return FineVerdict(coarse, res, 1.0, False, res.reason, (time.perf_counter() - t0) * 1e3)
+        return FineVerdict(coarse, res, 1.0, False, f"rejected at stage 1: {res.reason}",
+                           (time.perf_counter() - t0) * 1e3)
     res = reasoner.score(
         ScoreRequest(content, kind, focus.task, coarse, nearest, nearest_text, known_words, known_numbers)
     )
@@ -96,4 +127,8 @@ def judge(
     kept = total >= cfg.keep_threshold
     verdict = "kept" if kept else "rejected"
     reason = f"{verdict}: total {total:.2f} {'>=' if kept else '<'} {cfg.keep_threshold} ({res.reason})"
+    # a repeat of what memory holds, with nothing new in it, would only duplicate a node
+    if kept and nearest >= cfg.duplicate_threshold and res.novelty <= 1.5:
+        kept = False
+        reason = f"rejected: near-duplicate of memory (cosine {nearest:.2f}), total {total:.2f} ({res.reason})"
     return FineVerdict(coarse, res, total, kept, reason, (time.perf_counter() - t0) * 1e3)

@@ -32,7 +32,7 @@ def lexical_tokens(text: str) -> list[str]:
     """Stemmed, stopworded tokens.
 
     >>> lexical_tokens("The hotels near Wangfujing")
-    ['hotel', 'near', 'wangfujing']
+    ['hotel', 'near', 'wangfuj']
     """
     out = []
     for w in tokenize(text):

@@ -21,10 +21,11 @@ import networkx as nx
 
 from .text import count_tokens
 
-__all__ = ["render", "line_for", "HEADERS", "LINE_OVERHEAD"]
+__all__ = ["render", "line_for", "HEADERS", "LINE_OVERHEAD", "MAX_REFS"]
 
 HEADERS = {"zh": "相关记忆（原因在前，结果在后）：", "en": "Relevant memory (causes first):"}
 LINE_OVERHEAD = 8  # tokens for the number, speaker label and connective of one line
+MAX_REFS = 3  # earlier lines a line refers to, at most (nearest of the strongest relations first)
 
 _WHO = {
     "zh": {"user_input": "用户", "agent_thought": "思考", "tool_result": "工具结果", "agent_response": "回复"},
@@ -61,6 +62,8 @@ def line_for(attrs: dict, number: int, parents: list[tuple[int, str]]) -> str:
     when = meta.get("date")
     prefix = ""
     joiner = "、" if lang == "zh" else ", "
+    # the strongest few links carry the logic; listing every parent would spend the budget on references
+    parents = sorted(parents, key=lambda p: (_PRIORITY.get(p[1], 9), -p[0]))[:MAX_REFS]
     for relation in sorted({r for _, r in parents}, key=lambda r: _PRIORITY.get(r, 9)):
         refs = joiner.join(f"[{n}]" for n, r in parents if r == relation)
         prefix += _CONNECTIVE[lang].get(relation, "").format(refs=refs)

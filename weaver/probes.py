@@ -24,7 +24,7 @@ from .models import WeaverError
 from .text import clean_text
 
 __all__ = ["Probe", "ProbeDiff", "save_probe", "list_probes", "get_probe", "delete_probe", "run_probe", "run_probes",
-           "diff_snapshots", "PROBE_RECORDS"]
+           "diff_snapshots", "attach_probes", "PROBE_RECORDS"]
 
 PROBE_RECORDS = "probes"
 _HISTORY = 20  # snapshots kept per probe
@@ -160,3 +160,21 @@ def run_probes(w, label: str = "", ids: list[str] | None = None, save: bool = Tr
             raise WeaverError(f"no probe(s) {', '.join(missing)} in space {w.space.name!r}")
         probes = [p for p in probes if p.id in set(ids)]
     return [run_probe(w, p, label, save) for p in probes]
+
+
+def attach_probes(w) -> None:
+    """Re-run the space's probes after every review pass of ``w`` (idempotent).
+
+    The diffs land in each probe's history labelled with the pass, so the
+    Retrieval page shows curators what the pass changed in retrieval.
+    """
+    cur = getattr(w, "curation", None)
+    if cur is None or any(getattr(f, "_probe_listener", False) for f in cur.listeners):
+        return
+
+    def rerun(summary) -> None:
+        text = summary.text() if hasattr(summary, "text") else str(summary)
+        run_probes(w, label=f"after review pass: {text}"[:240])
+
+    rerun._probe_listener = True
+    cur.listeners.append(rerun)

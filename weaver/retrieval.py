@@ -67,6 +67,8 @@ class RetrievalResult:
     seeds: list[str]
     config: dict = field(default_factory=dict)
     timings_ms: dict = field(default_factory=dict)
+    # the seeds expansion walked from (later seeds only fill leftover room); the debugger's "why not"
+    expanded_seeds: list[str] = field(default_factory=list)
 
     @property
     def node_ids(self) -> list[str]:
@@ -101,6 +103,27 @@ def _fused_relevance(dense: np.ndarray, lexical: np.ndarray, cfg: WeaverConfig) 
     return cfg.w_similarity * dense + cfg.w_lexical * 0.5 * lexical
 
 
+def _same_episode(a: dict, b: dict) -> bool:
+    """Two memories of one sitting: the same session (or date) in their metadata."""
+    ma, mb = a.get("meta") or {}, b.get("meta") or {}
+    for key in ("session", "date"):
+        if key in ma or key in mb:
+            return ma.get(key) == mb.get(key)
+    return abs(int(a.get("turn", 0)) - int(b.get("turn", 0))) <= 1
+
+
+def _add_adjacent(g: nx.DiGraph, ids: list[str], row: dict, seeds: list[str], steps: dict) -> None:
+    """The turn before and after each seed in the same sitting (a reply depends on what it answers)."""
+    for seed in seeds:
+        r = row[seed]
+        for j, direction in ((r - 1, "cause"), (r + 1, "effect")):
+            if 0 <= j < len(ids) and ids[j] not in steps:
+                nb = ids[j]
+                if g.nodes[nb].get("status", "active") == "active" and _same_episode(g.nodes[seed], g.nodes[nb]):
+                    edge = (nb, seed) if direction == "cause" else (seed, nb)
+                    steps[nb] = Step(nb, 1, seed, seed, edge, "adjacent", direction, 1.0)
+
+
 def retrieve(
     g: nx.DiGraph,
     ids: list[str],
@@ -131,49 +154,68 @@ def retrieve(
 
     header = count_tokens("相关记忆（原因在前，结果在后）：") + 1
     used = header
-    candidates: dict[str, RankedNode] = {}
-    included: list[str] = []
-    seeds: list[str] = []
+    # seeds: enough top hits to fill the budget twice over (short memories need more of them)
     n_seeds = max(1, cfg.seeds)
-    cursor = 0
-    while cursor < len(order) and used < budget:
-        batch = [ids[i] for i in order[cursor : cursor + n_seeds] if ids[i] not in candidates]
-        cursor += n_seeds
-        seeds.extend(batch)
-        steps: dict[str, Step] = (
-            expand(g, batch, cfg.hops, cfg.expand_limit)
-            if expand_graph
-            else {s: Step(s, 0, s, None, None, None, None) for s in batch}
+    if cfg.adaptive_seeds and order:
+        avg = np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order[: 4 * n_seeds]])
+        n_seeds = max(n_seeds, int(cfg.adaptive_seeds * budget / max(avg, 1.0)))
+    seeds = [ids[i] for i in order[:n_seeds]]
+    steps: dict[str, Step] = (
+        expand(g, seeds, cfg.hops, cfg.expand_limit)
+        if expand_graph
+        else {s: Step(s, 0, s, None, None, None, None) for s in seeds}
+    )
+    if expand_graph and cfg.adjacent_decay > 0:
+        _add_adjacent(g, ids, row, seeds, steps)
+    # every node competes on one scale: its own relevance, or what a seed lends it over an edge
+    candidates: dict[str, RankedNode] = {}
+    for nid, st in steps.items():
+        r = row.get(nid)
+        if r is None:
+            continue
+        own = float(relevance[r]) if np.isfinite(relevance[r]) else 0.0
+        seed_rel = float(relevance[row[st.seed]])
+        decay = cfg.adjacent_decay if st.relation == "adjacent" else cfg.hop_decay**st.hop
+        propagated = seed_rel * decay * st.confidence
+        cent = centrality.get(nid, 0.0)
+        score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
+        attrs = g.nodes[nid]
+        candidates[nid] = RankedNode(
+            id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
+            role="seed" if st.hop == 0 else "expanded", similarity=float(dense[r]), lexical=float(lex[r]),
+            relevance=own, centrality=cent, hops=st.hop, seed=st.seed, via=st.via, edge=st.edge,
+            relation=st.relation, direction=st.direction, propagated=propagated if st.hop else own, score=score,
+            tokens=estimate_line_tokens(attrs),
         )
-        fresh = []
-        for nid, st in steps.items():
-            if nid in candidates:
-                continue
-            r = row.get(nid)
-            if r is None:
-                continue
-            own = float(relevance[r]) if np.isfinite(relevance[r]) else 0.0
-            seed_rel = float(relevance[row[st.seed]])
-            propagated = seed_rel * cfg.hop_decay**st.hop * st.confidence
-            cent = centrality.get(nid, 0.0)
-            score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
-            attrs = g.nodes[nid]
-            candidates[nid] = RankedNode(
-                id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
-                role="seed" if st.hop == 0 else "expanded", similarity=float(dense[r]), lexical=float(lex[r]),
-                relevance=own, centrality=cent, hops=st.hop, seed=st.seed, via=st.via, edge=st.edge,
-                relation=st.relation, direction=st.direction, propagated=propagated if st.hop else own, score=score,
-                tokens=estimate_line_tokens(attrs),
-            )
-            fresh.append(candidates[nid])
-        # pack this round's candidates by score; what does not fit is cut with its reason
-        for cand in sorted(fresh, key=lambda c: -c.score):
+    included: list[str] = []
+    pool = sorted(candidates.values(), key=lambda c: -c.score)
+    # when every candidate is packed and room is left, the next hits by own relevance follow
+    rest = (ids[i] for i in order[n_seeds:])
+    while pool and used < budget:
+        for cand in pool:
             if used + cand.tokens <= budget:
                 cand.included = True
                 included.append(cand.id)
                 used += cand.tokens
             else:
                 cand.cut_reason = f"budget: needs {cand.tokens} tokens, {budget - used} left"
+        pool = []
+        for nid in rest if used < budget else ():  # a full budget takes no more seeds (none left uncut)
+            if nid in candidates:
+                continue
+            r = row[nid]
+            attrs = g.nodes[nid]
+            own = float(relevance[r])
+            cand = RankedNode(
+                id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
+                role="seed", similarity=float(dense[r]), lexical=float(lex[r]), relevance=own, centrality=0.0,
+                hops=0, seed=nid, via=None, edge=None, relation=None, direction=None, propagated=own, score=own,
+                tokens=estimate_line_tokens(attrs))
+            candidates[nid] = cand
+            seeds.append(nid)
+            pool.append(cand)
+            if len(pool) >= n_seeds:
+                break
     t2 = time.perf_counter()
 
     ranked = sorted(candidates.values(), key=lambda c: -c.score)
@@ -209,6 +251,7 @@ def retrieve(
         ranked=ranked,
         edges=edges,
         seeds=seeds,
+        expanded_seeds=seeds[:n_seeds] if expand_graph else [],
         config={"seeds": cfg.seeds, "hops": cfg.hops if expand_graph else 0, "budget": budget,
                 "w_similarity": cfg.w_similarity, "w_lexical": cfg.w_lexical, "w_centrality": cfg.w_centrality,
                 "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit},

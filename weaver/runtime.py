@@ -25,6 +25,7 @@ class Runtime:
     embedder: CachedEmbedder
     llm_client: Any = None
     _reasoner: Any = field(default=None, repr=False)
+    _review_reasoner: Any = field(default=None, repr=False)
 
     @classmethod
     def from_settings(cls, settings: Settings, embedder: CachedEmbedder | None = None) -> "Runtime":
@@ -41,12 +42,21 @@ class Runtime:
             self._reasoner = build_reasoner(self.settings, self.llm_client)
         return self._reasoner
 
+    @property
+    def review_reasoner(self):
+        """The review pass's backend: the (stronger) ``review_model`` in LLM mode."""
+        if self._review_reasoner is None:
+            self._review_reasoner = build_reasoner(self.settings, self.llm_client, review=True)
+        return self._review_reasoner
+
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
         summarizer = getattr(self.reasoner, "summarize_tool", None)
-        return ContextWeaver(
+        weaver = ContextWeaver(
             self.store.open_space(space, create=create),
             self.embedder,
             self.reasoner,
             config or self.settings.config,
             summarizer=summarizer,
         )
+        weaver.review_reasoner = self.review_reasoner
+        return weaver

@@ -22,6 +22,7 @@ class WeaverConfig:
 
     # selective filter
     coarse_threshold: float = 0.05
+    duplicate_threshold: float = 0.9
     keep_threshold: float = 3.0
     w_relevance: float = 0.5
     w_importance: float = 0.3
@@ -33,15 +34,19 @@ class WeaverConfig:
     min_parent_similarity: float = 0.2
     # retrieval
     seeds: int = 6
+    adaptive_seeds: float = 1.0  # >0: seeds = max(seeds, this * budget / average line tokens)
     hops: int = 2
     budget: int = 1024
     w_similarity: float = 1.0
     w_lexical: float = 1.0
     w_centrality: float = 0.15
     hop_decay: float = 0.6
+    adjacent_decay: float = 0.7  # >0: a seed's neighbouring turns (same session) inherit this share of its score
     expand_limit: int = 8
     # review
-    review_every: int = 10
+    review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
+    review_window: int = 30  # newest nodes a pass looks at (at least those added since the last pass)
+    review_auto_apply: float = 0.9  # proposals at or above this confidence apply themselves (undoable)
 
     def with_(self, **changes) -> "WeaverConfig":
         return replace(self, **changes)

@@ -9,7 +9,8 @@ with its edges, and edges to missing nodes are dropped: see ``repair``.
 
 Writers are serialised per space by a file lock under ``<data_dir>/locks``
 (one writer at a time across processes and threads; a crashed writer's lock is
-released by the kernel). Each write section leaves a new revision token next to
+released by the kernel). With a Chroma server nothing is written locally: the
+lock and revision are per process only (see docs/reliability.md). Each write section leaves a new revision token next to
 the lock so another process's weaver knows to reload its in-memory mirror.
 Repair runs only under that lock, so it never undoes a live writer's message.
 
@@ -19,11 +20,13 @@ created with :class:`NoEmbeddingFunction` and every record carries its vector.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import json
 import os
 import re
+import threading
 import uuid
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -38,6 +41,30 @@ __all__ = ["SpaceData", "SpaceStore", "Store", "ChromaStore", "connect", "space_
 
 _BATCH = 1000
 _UNIT = [1.0]  # edges and meta need a vector in Chroma; they are never searched by it
+# A float32 copy of each node/decision vector rides in its metadata, and loads read that copy: Chroma's
+# local mode serves `get(include=["embeddings"])` from a per-process HNSW reader that fails ("Nothing
+# found on disk", "Error finding id") once another process has written the collection, while metadata
+# comes from SQLite, which is safe across processes.
+_VEC = "_vec"
+
+
+def _pack(vec) -> str:
+    return base64.b64encode(np.asarray(vec, dtype=np.float32).tobytes()).decode("ascii")
+
+
+def _with_vectors(records: list[dict], vectors) -> list[dict]:
+    return [r | {_VEC: _pack(v)} for r, v in zip(records, vectors)]
+
+
+def _vectors(col, got: dict) -> np.ndarray | None:
+    """The rows' vectors from their metadata copies (older records: from Chroma's embeddings)."""
+    metas = got["metadatas"]
+    if not metas:
+        return None
+    if all(_VEC in m for m in metas):
+        return np.stack([np.frombuffer(base64.b64decode(m[_VEC]), dtype=np.float32) for m in metas])
+    emb = col.get(ids=got["ids"], include=["embeddings"])["embeddings"]
+    return np.asarray(emb, dtype=np.float32)
 
 
 def space_slug(name: str) -> str:
@@ -106,6 +133,11 @@ class SpaceStore(ABC):
 
     @abstractmethod
     def delete_records(self, kind: str, ids: list[str]) -> None: ...
+
+    @contextlib.contextmanager
+    def deferred(self):
+        """Batch writes until the block ends (a store may write through immediately)."""
+        yield
 
     # single-writer protocol (a store without a lock directory has no cross-process writers)
     def write_lock(self):
@@ -180,6 +212,10 @@ def _chunks(seq: list, n: int = _BATCH) -> Iterable[list]:
 
 
 LOCK_TIMEOUT = 120.0  # seconds a writer waits for another writer before a clear error
+# server mode: writer locks and revisions shared by every space object of this process
+_PROCESS_LOCKS: dict[tuple, threading.RLock] = {}
+_PROCESS_REVS: dict[tuple, str] = {}
+_REGISTRY_LOCK = threading.Lock()
 
 
 class ChromaSpace(SpaceStore):
@@ -188,7 +224,11 @@ class ChromaSpace(SpaceStore):
         self.name = name
         self.slug = space_slug(name)
         self._lock = None
-        if lock_dir is not None:
+        self._key = (id(client), self.slug)
+        if lock_dir is None:
+            with _REGISTRY_LOCK:
+                self._plock = _PROCESS_LOCKS.setdefault(self._key, threading.RLock())
+        else:
             from filelock import FileLock
 
             Path(lock_dir).mkdir(parents=True, exist_ok=True)
@@ -197,6 +237,7 @@ class ChromaSpace(SpaceStore):
             # one lock object per path per process; each thread holds it through its own descriptor
             self._lock = FileLock(str(self._lock_path), timeout=LOCK_TIMEOUT, is_singleton=True)
         self._ef = NoEmbeddingFunction()
+        self._buffer: list[tuple[str, str, tuple]] | None = None  # see deferred()
         get = client.get_or_create_collection if create else client.get_collection
         try:
             self.meta_col = get(f"cw-{self.slug}-meta", embedding_function=self._ef)
@@ -216,12 +257,93 @@ class ChromaSpace(SpaceStore):
             self.client.delete_collection(f"cw-{self.slug}-{suffix}")
             setattr(self, attr, self.client.get_or_create_collection(f"cw-{self.slug}-{suffix}", **opts))
 
+    # ------------------------------------------------------ batched writes
+    # commit order on flush: a crash mid-flush leaves at worst nodes/edges without their decision,
+    # which _repair removes on the next open; decisions (the commit markers) land last
+    _FLUSH_ORDER = ("nodes", "edges", "records", "meta", "decisions")
+
+    @contextlib.contextmanager
+    def deferred(self):
+        """Buffer every write and apply them on exit, one Chroma call per collection and operation.
+
+        Chroma pays a fixed cost per call (~5-30 ms); a batch of messages then costs a
+        handful of calls instead of four or more per message. Reads of records and meta
+        inside the block see the buffered writes. Hold the writer lock around it.
+        """
+        if self._buffer is not None:  # nested: the outer block flushes
+            yield
+            return
+        self._buffer = []
+        try:
+            yield
+        finally:
+            ops, self._buffer = self._buffer, None
+            self._flush(ops)
+
+    def _defer(self, group: str, op: str, *args) -> bool:
+        if self._buffer is None:
+            return False
+        self._buffer.append((group, op, args))
+        return True
+
+    def _flush(self, ops: list[tuple[str, str, tuple]]) -> None:
+        for group in self._FLUSH_ORDER:
+            run: list[tuple[tuple, tuple]] = []
+            for g, op, args in ops:
+                if g != group:
+                    continue
+                key = (op, args[0] if op.endswith("records") else None)
+                if run and run[-1][0] != key:
+                    self._apply(run)
+                    run = []
+                run.append((key, args))
+            if run:
+                self._apply(run)
+
+    def _apply(self, run: list[tuple[tuple, tuple]]) -> None:
+        """One Chroma call for consecutive writes of the same kind."""
+        (op, _), first = run[0]
+        if op in ("put_nodes", "put_decisions"):
+            fn = self.put_nodes if op == "put_nodes" else self.put_decisions
+            key = (lambda r: r.id) if op == "put_nodes" else (lambda r: r.message_id)
+            with_vec: dict[str, tuple] = {}  # Chroma refuses an id twice in one call: the last write wins
+            without: dict[str, object] = {}
+            for _, (records, vectors) in run:
+                for i, r in enumerate(records):
+                    if vectors is not None:
+                        with_vec[key(r)] = (r, vectors[i])
+                        without.pop(key(r), None)
+                    else:
+                        without[key(r)] = r
+            if with_vec:
+                fn([r for r, _ in with_vec.values()], np.stack([v for _, v in with_vec.values()]))
+            if without:
+                fn(list(without.values()), None)
+        elif op == "put_edges":
+            self.put_edges(list({e.id: e for _, a in run for e in a[0]}.values()))
+        elif op in ("delete_edges", "delete_nodes"):
+            getattr(self, op)(list(dict.fromkeys(x for _, a in run for x in a[0])))
+        elif op == "put_meta":
+            self.put_meta(run[-1][1][0])
+        elif op == "put_records":
+            merged: dict[str, dict] = {}
+            for _, a in run:
+                merged.update(a[1])
+            self.put_records(first[0], merged)
+        elif op == "delete_records":
+            self.delete_records(first[0], list(dict.fromkeys(x for _, a in run for x in a[1])))
+
     # ------------------------------------------------------- single writer
     @contextlib.contextmanager
     def write_lock(self):
         """Hold the space's writer lock (re-entrant in one thread)."""
         if self._lock is None:
-            yield
+            if not self._plock.acquire(timeout=LOCK_TIMEOUT):
+                raise WeaverError(f"space {self.name!r} is busy: another writer held it for over {LOCK_TIMEOUT:.0f} s")
+            try:
+                yield
+            finally:
+                self._plock.release()
             return
         from filelock import Timeout
 
@@ -239,7 +361,7 @@ class ChromaSpace(SpaceStore):
 
     def revision(self) -> str:
         if self._lock is None:
-            return ""
+            return _PROCESS_REVS.get(self._key, "")
         try:
             return self._rev_path.read_text()
         except FileNotFoundError:
@@ -247,9 +369,10 @@ class ChromaSpace(SpaceStore):
 
     def bump_revision(self) -> str:
         """A new token after a write section (atomic replace: a reader never sees half a token)."""
-        if self._lock is None:
-            return ""
         token = uuid.uuid4().hex
+        if self._lock is None:
+            _PROCESS_REVS[self._key] = token
+            return token
         tmp = self._rev_path.with_name(f"{self._rev_path.name}.{os.getpid()}.tmp")
         tmp.write_text(token)
         os.replace(tmp, self._rev_path)
@@ -262,12 +385,12 @@ class ChromaSpace(SpaceStore):
 
     def _load_locked(self) -> SpaceData:
         data = SpaceData(meta=self.get_meta())
-        n = self.nodes.get(include=["metadatas", "embeddings"])
+        n = self.nodes.get(include=["metadatas"])
         data.nodes = [MemoryNode.from_record(m) for m in n["metadatas"]]
-        data.node_vectors = np.asarray(n["embeddings"], dtype=np.float32) if data.nodes else None
-        d = self.decisions.get(include=["metadatas", "embeddings"])
+        data.node_vectors = _vectors(self.nodes, n)
+        d = self.decisions.get(include=["metadatas"])
         data.decisions = [FilterDecision.from_record(m) for m in d["metadatas"]]
-        data.decision_vectors = np.asarray(d["embeddings"], dtype=np.float32) if data.decisions else None
+        data.decision_vectors = _vectors(self.decisions, d)
         e = self.edges.get(include=["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
         self._repair(data)
@@ -301,25 +424,37 @@ class ChromaSpace(SpaceStore):
             data.repaired += [f"removed dangling edge {x}" for x in dangling]
 
     def get_meta(self) -> dict[str, Any]:
+        pending = [args[0] for _, op, args in self._buffer or () if op == "put_meta"]
+        if pending:
+            return json.loads(json.dumps(pending[-1]))
         got = self.meta_col.get(ids=["space"], include=["documents"])
         return json.loads(got["documents"][0]) if got["ids"] else {}
 
     # ---------------------------------------------------------------- writes
     def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None:
+        if self._defer("nodes", "put_nodes", list(nodes), None if vectors is None else np.asarray(vectors)):
+            return
         for i in range(0, len(nodes), _BATCH):
             batch = nodes[i : i + _BATCH]
             kwargs = dict(ids=[n.id for n in batch], metadatas=[n.to_record() for n in batch],
                           documents=[n.content for n in batch])
             if vectors is not None:
-                self.nodes.upsert(embeddings=np.asarray(vectors[i : i + _BATCH]).tolist(), **kwargs)
-            else:
+                vecs = np.asarray(vectors[i : i + _BATCH])
+                kwargs["metadatas"] = _with_vectors(kwargs["metadatas"], vecs)
+                self.nodes.upsert(embeddings=vecs.tolist(), **kwargs)
+            else:  # metadata only: Chroma would try to embed changed documents without a vector
+                kwargs.pop("documents")
                 self.nodes.update(**kwargs)
 
     def delete_nodes(self, ids: list[str]) -> None:
+        if self._defer("nodes", "delete_nodes", list(ids)):
+            return
         for batch in _chunks(ids):
             self.nodes.delete(ids=batch)
 
     def put_edges(self, edges: list[Edge]) -> None:
+        if self._defer("edges", "put_edges", list(edges)):
+            return
         for batch in _chunks(edges):
             self.edges.upsert(
                 ids=[e.id for e in batch],
@@ -329,20 +464,30 @@ class ChromaSpace(SpaceStore):
             )
 
     def delete_edges(self, ids: list[str]) -> None:
+        if self._defer("edges", "delete_edges", list(ids)):
+            return
         for batch in _chunks(ids):
             self.edges.delete(ids=batch)
 
     def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None:
+        if self._defer("decisions", "put_decisions", list(decisions),
+                       None if vectors is None else np.asarray(vectors)):
+            return
         for i in range(0, len(decisions), _BATCH):
             batch = decisions[i : i + _BATCH]
             kwargs = dict(ids=[d.message_id for d in batch], metadatas=[d.to_record() for d in batch],
                           documents=[d.content for d in batch])
             if vectors is not None:
-                self.decisions.upsert(embeddings=np.asarray(vectors[i : i + _BATCH]).tolist(), **kwargs)
-            else:
+                vecs = np.asarray(vectors[i : i + _BATCH])
+                kwargs["metadatas"] = _with_vectors(kwargs["metadatas"], vecs)
+                self.decisions.upsert(embeddings=vecs.tolist(), **kwargs)
+            else:  # metadata only (merged by Chroma, so the vector copy stays)
+                kwargs.pop("documents")
                 self.decisions.update(**kwargs)
 
     def put_meta(self, meta: dict[str, Any]) -> None:
+        if self._defer("meta", "put_meta", json.loads(json.dumps(meta))):
+            return
         self.meta_col.upsert(ids=["space"], embeddings=[_UNIT], documents=[json.dumps(meta, ensure_ascii=False)])
 
     def _records(self, kind: str):
@@ -351,6 +496,8 @@ class ChromaSpace(SpaceStore):
         return self.client.get_or_create_collection(f"cw-{self.slug}-x-{kind}", embedding_function=self._ef)
 
     def put_records(self, kind: str, records: dict[str, dict]) -> None:
+        if self._defer("records", "put_records", kind, json.loads(json.dumps(records))):
+            return
         col = self._records(kind)
         items = list(records.items())
         for batch in _chunks(items):
@@ -362,9 +509,18 @@ class ChromaSpace(SpaceStore):
 
     def get_records(self, kind: str) -> dict[str, dict]:
         got = self._records(kind).get(include=["documents"])
-        return {i: json.loads(doc) for i, doc in zip(got["ids"], got["documents"])}
+        out = {i: json.loads(doc) for i, doc in zip(got["ids"], got["documents"])}
+        for _, op, args in self._buffer or ():
+            if op == "put_records" and args[0] == kind:
+                out.update(json.loads(json.dumps(args[1])))
+            elif op == "delete_records" and args[0] == kind:
+                for i in args[1]:
+                    out.pop(i, None)
+        return out
 
     def delete_records(self, kind: str, ids: list[str]) -> None:
+        if self._defer("records", "delete_records", kind, list(ids)):
+            return
         col = self._records(kind)
         for batch in _chunks(ids):
             col.delete(ids=batch)
@@ -417,7 +573,7 @@ def connect(settings) -> ChromaStore:
     from chromadb.config import Settings as ChromaSettings
 
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-    lock_dir = Path(settings.data_dir).resolve() / "locks"
+    lock_dir = None if settings.chroma_host else Path(settings.data_dir).resolve() / "locks"
     if settings.chroma_host:
         key: tuple = ("http", settings.chroma_host, int(settings.chroma_port))
     else:

@@ -57,6 +57,7 @@ __all__ = [
     "render_graph_html",
     "legend_html",
     "short_label",
+    "labels",
 ]
 
 KIND_COLORS = {
@@ -69,6 +70,8 @@ KIND_SHAPES = {"user_input": "dot", "agent_thought": "diamond", "tool_result": "
 RELATION_COLORS = {"causal": "#dc2626", "temporal": "#64748b", "conditional": "#d97706", "elaborates": "#0891b2"}
 _OTHER = "#94a3b8"
 _KIND_LANE = {"user_input": 0, "agent_thought": 1, "tool_result": 2, "agent_response": 3}
+_TURNS_PER_ROW = 8
+_ROW_HEIGHT = 5 * 130.0 + 120.0
 
 NODE_STYLES: dict[str, dict[str, Any]] = {
     "new": {"borderWidth": 5, "color": {"border": "#facc15"}, "size": 24},
@@ -112,8 +115,12 @@ _LABELS = {
 }
 
 
-def _t(lang: str) -> dict:
+def labels(lang: str = "en") -> dict:
+    """Display names of kinds, relations and styles in ``lang`` ("en" or "zh")."""
     return _LABELS["zh" if str(lang).lower().startswith("zh") else "en"]
+
+
+_t = labels
 
 
 def short_label(text: str, limit: int = 18) -> str:
@@ -134,8 +141,8 @@ def _order_key(g: nx.DiGraph, n) -> tuple:
 def layout_positions(g: nx.DiGraph, layout: str = "auto", seed: int = 7) -> dict[str, tuple[float, float]]:
     """Deterministic node positions (canvas pixels).
 
-    ``timeline``: one column per turn (in turn order), one lane per kind, so adding a node never
-    moves the others. ``spring``: networkx's force layout, seeded. ``auto``: timeline up to 60
+    ``timeline``: one column per turn (in turn order, 8 turns per row, rows downwards), one lane
+    per kind, so adding a node never moves the others. ``spring``: networkx's force layout, seeded. ``auto``: timeline up to 60
     turns, spring beyond (a very wide timeline is unreadable).
 
     >>> g = nx.DiGraph(); g.add_node("a", turn=1, kind="user_input"); g.add_node("b", turn=2, kind="agent_response")
@@ -160,12 +167,15 @@ def layout_positions(g: nx.DiGraph, layout: str = "auto", seed: int = 7) -> dict
     out = {}
     for n in sorted(g, key=lambda n: _order_key(g, n)):
         a = g.nodes[n]
-        col = column[a.get("turn", 0) or 0]
+        idx = column[a.get("turn", 0) or 0]
+        # a fixed number of turns per row, rows stacked downwards: the drawing stays roughly
+        # as wide as tall, and a new turn never changes where earlier turns sit
+        row, col = divmod(idx, _TURNS_PER_ROW)
         lane = _KIND_LANE.get(a.get("kind"), 4)
-        k = stacked.get((col, lane), 0)
-        stacked[(col, lane)] = k + 1
+        k = stacked.get((idx, lane), 0)
+        stacked[(idx, lane)] = k + 1
         # several nodes of one kind in one turn fan out to the right and down a little
-        out[n] = (col * 230.0 + k * 70.0, lane * 150.0 + k * 45.0 + (col % 2) * 25.0)
+        out[n] = (col * 230.0 + k * 70.0, row * _ROW_HEIGHT + lane * 130.0 + k * 40.0 + (col % 2) * 22.0)
     return out
 
 
@@ -395,23 +405,19 @@ def render_graph_html(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge
     return page
 
 
-def _shape_svg(shape: str, color: str) -> str:
-    if shape == "diamond":
-        body = f"<polygon points='7,0 14,7 7,14 0,7' fill='{color}'/>"
-    elif shape == "square":
-        body = f"<rect x='1' y='1' width='12' height='12' fill='{color}'/>"
-    elif shape == "triangle":
-        body = f"<polygon points='7,1 14,13 0,13' fill='{color}'/>"
-    else:
-        body = f"<circle cx='7' cy='7' r='6' fill='{color}'/>"
-    return f"<svg width='14' height='14' style='vertical-align:middle'>{body}</svg>"
+_SHAPE_GLYPH = {"dot": "●", "diamond": "◆", "square": "■", "triangle": "▲"}
+
+
+def _shape_mark(shape: str, color: str) -> str:
+    # a coloured glyph, not SVG: st.html sanitises SVG away
+    return f"<span style='color:{color};font-size:15px;vertical-align:middle'>{_SHAPE_GLYPH.get(shape, '●')}</span>"
 
 
 def legend_html(lang: str = "en", styles: Iterable[str] | None = None) -> str:
     """A compact HTML legend (static text only, safe for ``st.html``/``st.markdown(unsafe_allow_html)``)."""
     t = _t(lang)
     item = "<span style='display:inline-block;margin:0 12px 4px 0;white-space:nowrap'>{}&nbsp;{}</span>"
-    kinds = "".join(item.format(_shape_svg(KIND_SHAPES[k], c), html.escape(t["kinds"][k]))
+    kinds = "".join(item.format(_shape_mark(KIND_SHAPES[k], c), html.escape(t["kinds"][k]))
                     for k, c in KIND_COLORS.items())
     rels = "".join(item.format(f"<span style='display:inline-block;width:22px;height:3px;background:{c};"
                                f"vertical-align:middle'></span>", html.escape(t["relations"][r]))

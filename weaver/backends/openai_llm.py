@@ -27,7 +27,7 @@ from ..prompts import (
 from .base import Correction, Judgement, RelateRequest, RelateResult, ScoreRequest, ScoreResult
 from .rules import RulesReasoner
 
-__all__ = ["OpenAIReasoner", "ReplyError", "parse_reply", "extract_json", "make_client"]
+__all__ = ["OpenAIReasoner", "ReplyError", "parse_reply", "extract_json", "make_client", "describe_error"]
 
 
 class ReplyError(ValueError):
@@ -62,11 +62,32 @@ def extract_json(text: str | None) -> Any:
 
 def parse_reply(text: str | None, schema: type[BaseModel]) -> BaseModel:
     """Extract and validate; raises :class:`ReplyError` with a readable reason."""
-    obj = extract_json(text)
+    try:
+        obj = extract_json(text)
+    except RecursionError as exc:  # absurdly deep nesting
+        raise ReplyError("reply nests too deeply") from exc
     try:
         return schema.model_validate(obj)
     except ValidationError as exc:
         raise ReplyError(f"reply does not fit {schema.__name__}: {exc.errors()[0]['msg']}") from exc
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # a validator's own failure
+        raise ReplyError(f"reply does not fit {schema.__name__}: {type(exc).__name__}") from exc
+
+
+_KEYLIKE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}|(?<=Bearer )\S+")  # OpenAI-style keys, bearer tokens
+
+
+def describe_error(exc: BaseException, secret: str | None = None, limit: int = 160) -> str:
+    """``"Type: message"`` safe to store and show: an endpoint that echoes the API key gets it redacted.
+
+    >>> describe_error(ValueError("Incorrect API key provided: sk-abc123456789"), "sk-abc123456789")
+    'ValueError: Incorrect API key provided: ***'
+    """
+    text = str(exc)
+    if secret and secret != "not-needed":
+        text = text.replace(secret, "***")
+    text = _KEYLIKE.sub("***", text)
+    return f"{type(exc).__name__}: {text[:limit]}"
 
 
 def make_client(settings) -> Any:
@@ -115,7 +136,7 @@ class OpenAIReasoner:
         except _Failed as exc:
             return None, exc.calls, exc.tokens, f"invalid reply: {exc}"
         except Exception as exc:  # transport errors after the SDK's retries: fall back, never crash
-            return None, 1, 0, f"{type(exc).__name__}: {str(exc)[:160]}"
+            return None, 1, 0, describe_error(exc, getattr(self.client, "api_key", None))
 
     def score(self, req: ScoreRequest) -> ScoreResult:
         msgs = filter_messages(req.task, req.content, req.kind, [req.nearest_content] if req.nearest_content else [])

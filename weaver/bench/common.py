@@ -17,6 +17,7 @@ from ..settings import Settings, WeaverConfig
 from ..text import count_tokens
 
 __all__ = ["Turn", "pack", "recall", "RecallTable", "temp_runtime", "ingest_turns", "NO_FILTER", "weaver_picks",
+           "run_haystack", "filter_summary",
            "percentiles"]
 
 # the filter switched off: every message is kept (the coarse gate and the fine total can never fail)
@@ -118,3 +119,58 @@ def ingest_turns(weaver, turns: list[Turn], id_prefix: str, batch: int = 64) -> 
 def weaver_picks(weaver, result) -> set[str]:
     """Provenance keys of the memories a retrieval result put in its context."""
     return {weaver.nodes[n.id].meta.get("key") for n in result.nodes if n.id in weaver.nodes}
+
+
+def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: WeaverConfig, budgets, table: RecallTable,
+                 groups_of, language: str = "en", progress: bool = True, on_question=None) -> dict:
+    """Ingest one haystack into a filtered and an unfiltered weaver, then ask every question of every system.
+
+    ``qs``: dicts with ``question`` and ``evidence`` (a set of turn keys);
+    ``groups_of(q)`` names the table groups the question counts in;
+    ``on_question(q, rankings)`` sees the baselines' full rankings (for R@k).
+    Returns this haystack's filter counts, ingest times and weaver latencies.
+    """
+    from tqdm import tqdm
+
+    from .baselines import Baselines
+
+    with temp_runtime(embedder, cfg) as rt:
+        full = rt.open(f"{sid}-full")
+        unfiltered = rt.open(f"{sid}-nofilter", config=cfg.with_(**NO_FILTER))
+        ingest_s = ingest_turns(full, turns, sid)
+        ingest_all_s = ingest_turns(unfiltered, turns, sid)
+        kept = {d.meta.get("key") for d in full.decisions.values() if d.kept}
+        evidence = set().union(*(q["evidence"] for q in qs if q.get("scored", True))) if qs else set()
+        base = Baselines([t.content for t in turns], embedder.embed([t.content for t in turns]))
+        qvecs = embedder.embed([q["question"] for q in qs]) if qs else []
+        lat: list[float] = []
+        for q, qv in tqdm(list(zip(qs, qvecs)), desc=f"{sid} questions", leave=False, disable=not progress):
+            groups, ev = groups_of(q), q["evidence"]
+            ranks = base.rankings(q["question"], qv)
+            if on_question:
+                on_question(q, ranks)
+            for b in budgets:
+                for name, ranking in ranks.items():
+                    table.add(name, b, groups, recall({turns[i].key for i in pack(turns, ranking, b, language)}, ev))
+                t0 = time.perf_counter()
+                res = full.query(q["question"], budget=b)
+                if b == 1024:
+                    lat.append((time.perf_counter() - t0) * 1e3)
+                table.add("weaver", b, groups, recall(weaver_picks(full, res), ev))
+                res = full.query(q["question"], budget=b, expand=False)
+                table.add("weaver-no-expand", b, groups, recall(weaver_picks(full, res), ev))
+                res = unfiltered.query(q["question"], budget=b)
+                table.add("weaver-no-filter", b, groups, recall(weaver_picks(unfiltered, res), ev))
+        return {"id": sid, "turns": len(turns), "kept": len(kept), "questions": len(qs),
+                "evidence": len(evidence), "evidence_kept": len(evidence & kept),
+                "edges": full.graph.number_of_edges(), "ingest_s": round(ingest_s, 2),
+                "ingest_all_s": round(ingest_all_s, 2), "query_ms_1024": percentiles(lat), "_latencies": lat}
+
+
+def filter_summary(per: list[dict]) -> dict:
+    t = sum(p["turns"] for p in per)
+    k = sum(p["kept"] for p in per)
+    e = sum(p["evidence"] for p in per)
+    ek = sum(p["evidence_kept"] for p in per)
+    return {"turns": t, "kept": k, "evidence": e, "evidence_kept": ek,
+            "kept_share": round(100 * k / max(1, t), 1), "evidence_kept_share": round(100 * ek / max(1, e), 1)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -31,7 +32,13 @@ class FilterScores(BaseModel):
         # small models drift outside the scale: clamp numbers, refuse non-numbers
         if isinstance(v, bool) or not isinstance(v, (int, float, str)):
             raise ValueError("score must be a number")
-        return min(5.0, max(1.0, float(v)))
+        try:
+            x = float(v)
+        except OverflowError:  # an integer too large for a float: far above the scale
+            x = float("inf") if int(v) > 0 else float("-inf")
+        if math.isnan(x):
+            raise ValueError("score must be a number, not NaN")
+        return min(5.0, max(1.0, x))
 
     @field_validator("reason", mode="before")
     @classmethod

@@ -39,9 +39,10 @@ class RelationItem(BaseModel):
     @classmethod
     def _conf(cls, v):
         try:
-            return min(1.0, max(0.0, float(v)))
-        except (TypeError, ValueError):
+            x = float(v)
+        except (TypeError, ValueError, OverflowError):
             return 0.5
+        return 0.5 if x != x else min(1.0, max(0.0, x))  # NaN: no information
 
     @field_validator("rationale", mode="before")
     @classmethod

@@ -1,0 +1,36 @@
+"""ContextWeaver studio: `streamlit run app.py`.
+
+A thin shell: navigation and the sidebar; every page is a view over the `weaver` library.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # `ui` and `weaver` importable from any cwd
+
+from ui.i18n import t  # noqa: E402
+from ui.sidebar import render_sidebar  # noqa: E402
+
+st.set_page_config(page_title="ContextWeaver studio", page_icon="🕸️", layout="wide")
+
+PAGES = [
+    ("pages/chat.py", "chat", ":material/chat:", True),
+    ("pages/graph.py", "graph", ":material/hub:", False),
+    ("pages/retrieval.py", "retrieval", ":material/manage_search:", False),
+    ("pages/review.py", "review", ":material/rule:", False),
+    ("pages/benchmarks.py", "benchmarks", ":material/speed:", False),
+]
+ROOT = Path(__file__).resolve().parent
+
+nav = st.navigation([st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
+                     for path, key, icon, default in PAGES])
+# tighter top margin than Streamlit's default; CJK-capable fonts first
+st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
+        "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
+        "'WenQuanYi Micro Hei',sans-serif}</style>")
+render_sidebar()
+nav.run()

@@ -1,0 +1,160 @@
+"""Chat with the travel agent beside the live memory graph and the per-message filter scores."""
+
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from ui import agent_bridge
+from ui.chat_view import new_node_ids, render_history, render_step
+from ui.graph_component import graph_view
+from ui.i18n import lang, t
+from ui.inspector import node_option_label
+from ui.render import badge, decisions_frame, md_escape, show_text
+from ui.state import current_space, get_weaver, space_lock
+from weaver import WeaverError, viz
+
+space = current_space()
+w = get_weaver(space)
+SEL = f"space_ui:chat_selected:{space}"
+
+
+def _run(text: str, live: bool = True, message_id: str | None = None) -> list:
+    """One user message through the agent, drawing each step as it happens; returns its events."""
+    mid = message_id or f"ui_{uuid.uuid4().hex[:12]}"
+    with space_lock(space):
+        if not live:
+            return list(agent_bridge.run_turn(w, text, message_id=mid))
+        seen = []
+        with st.chat_message("user"):
+            show_text(text)
+            user_box = st.empty()
+        with st.chat_message("assistant"):
+            status = st.status(t("thinking") + "…", expanded=True)
+            reply_box = st.container()
+            for ev in agent_bridge.run_turn(w, text, message_id=mid):
+                seen.append(ev)
+                if ev.type == "user":
+                    with user_box.container():
+                        badge((ev.data or {}).get("ingest"))
+                elif ev.type == "reply":
+                    with reply_box:
+                        show_text(ev.text)
+                        badge((ev.data or {}).get("ingest"))
+                else:
+                    render_step(w, ev, status)
+            status.update(label=t("thinking"), state="complete", expanded=False)
+        return seen
+
+
+def _demos() -> None:
+    scripts = agent_bridge.demo_scripts()
+    with st.popover("▶ " + t("demos")):
+        if not scripts:
+            st.info(t("no_demos"))
+            return
+        titles = {name: agent_bridge.load_demo(str(path))[0] for name, path in scripts.items()}
+        name = st.selectbox(t("demos"), list(scripts), key="demo_pick",
+                            format_func=lambda n: f"{n} — {titles[n]}")
+        if st.button(t("run_demo"), type="primary", key="demo_run"):
+            _, turns = agent_bridge.load_demo(str(scripts[name]))
+            bar = st.progress(0.0)
+            failures = []
+            for i, (msg, expect) in enumerate(turns, 1):
+                try:
+                    # stable ids, as `python -m weaver demo` uses: replaying into the same space adds nothing
+                    events = _run(msg, live=False, message_id=f"demo-{name}-{i:03d}")
+                    failures += [f"turn {i}: {f}" for f in agent_bridge.check_demo_turn(w, events, expect)]
+                except WeaverError as e:
+                    failures.append(f"turn {i}: {e}")
+                bar.progress(i / max(len(turns), 1), text=f"{i}/{len(turns)}")
+            st.session_state["space_ui:demo_result"] = (name, len(turns), failures)
+            st.rerun()
+
+
+def _demo_result() -> None:
+    res = st.session_state.get("space_ui:demo_result")
+    if not res:
+        return
+    name, n, failures = res
+    if failures:
+        st.warning(md_escape(f"{name}: {len(failures)} expectation(s) failed — " + "; ".join(failures[:5])))
+    else:
+        st.success(md_escape(f"{name}: {n} turns replayed, every scripted expectation held."))
+
+
+@st.fragment
+def _scores() -> None:
+    df = decisions_frame(w.decisions.values())
+    if df.empty:
+        st.caption(t("chat_empty"))
+        return
+    shown = df.drop(columns=["timestamp"])
+    st.dataframe(shown, hide_index=True, width="stretch", height=300,
+                 column_config={"content": st.column_config.TextColumn(width="large")})
+    st.download_button(t("download_csv"), shown.to_csv(index=False).encode("utf-8"),
+                       file_name=f"filter-scores-{space}.csv", mime="text/csv", key="scores_csv")
+    rejected = df[~df["kept"]]
+    if rejected.empty:
+        st.caption(t("no_rejected"))
+        return
+    labels = {r.message_id: f"[{r.turn}] {r.kind} · Σ{r.total:.2f} · {viz.short_label(r.content, 50)}"
+              for r in rejected.itertuples()}
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    mid = c1.selectbox(t("promote_pick"), list(labels), format_func=labels.get, key="promote_pick")
+    if c2.button(t("promote"), key="promote_btn"):
+        with space_lock(space):
+            res = w.promote(mid)
+        st.session_state[SEL] = res.node.id if res.node else None
+        st.toast(t("promoted"))
+        st.rerun()
+
+
+events = agent_bridge.transcript(w)
+st.markdown(f"### {t('chat_title')}")
+if not agent_bridge.agent_available():
+    st.caption(t("agent_missing"))
+
+left, right = st.columns([5, 6], gap="medium")
+with left:
+    _demos()
+    _demo_result()
+    history = st.container(height=640, border=False)
+    with history:
+        if not events:
+            st.info(t("chat_empty"))
+        render_history(w, events)
+    prompt = st.chat_input(t("chat_input"), max_chars=20000)
+    if prompt:
+        with history:
+            try:
+                _run(prompt)
+            except WeaverError as e:
+                st.error(md_escape(str(e)))
+        st.rerun()
+
+with right:
+    last_turn = max((getattr(e, "turn", 0) for e in events), default=None)
+    fresh = new_node_ids([e for e in events if getattr(e, "turn", 0) == last_turn]) if events else set()
+    tab_graph, tab_scores = st.tabs([t("live_graph"), t("scores")])
+    with tab_graph:
+        g = w.graph
+        if g.number_of_nodes() == 0:
+            st.info(t("graph_empty"))
+        else:
+            st.caption(t("nodes_edges", n=g.number_of_nodes(), e=g.number_of_edges()) +
+                       (f" · {len(fresh)} {t('new_nodes')}" if fresh else ""))
+            sel = st.session_state.get(SEL)
+            graph_view(g, key=f"chat_graph_{space}", height=460, selected=sel if sel in g else None,
+                       node_styles={n: "new" for n in fresh if n in g}, lang=lang(), max_nodes=150,
+                       focus=(sel if sel in g else None) or sorted(n for n in fresh if n in g) or None,
+                       on_select=lambda n: st.session_state.__setitem__(SEL, n))
+            st.html(viz.legend_html(lang(), styles=["new", "selected"]))
+            sel = st.session_state.get(SEL)
+            if sel in g:
+                with st.container(border=True):
+                    st.caption(md_escape(node_option_label(g, sel)))
+                    show_text(g.nodes[sel].get("content", ""))
+    with tab_scores:
+        _scores()

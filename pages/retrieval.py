@@ -1,0 +1,278 @@
+"""Retrieval debugger: what memory the agent got, why, what plain vector top-k would have given, and why not X.
+
+A thin view over ``weaver.debugger`` / ``weaver.probes``: the page reads widgets, calls the
+library, builds DataFrames and draws. Knobs here are local to the page (they do not change
+the space's settings) and every change re-runs the trace at once.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui.graph_component import graph_view
+from ui.i18n import lang
+from ui.render import md_escape
+from ui.state import current_config, current_space, get_weaver, space_lock
+from weaver import viz
+from weaver.debugger import (
+    WHY_NOT_REASONS,
+    agent_turns,
+    debug_query,
+    debug_replay,
+    expansion_path,
+    graph_styles,
+    node_roles,
+    why_not,
+)
+from weaver.models import WeaverError
+from weaver.probes import delete_probe, diff_snapshots, list_probes, run_probes, save_probe
+
+ZH = lang() == "zh"
+
+
+def T(en: str, zh: str) -> str:
+    return zh if ZH else en
+
+
+def clip(text: str, n: int = 70) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+st.markdown("### " + T("Retrieval debugger", "检索调试器"))
+st.caption(T("See exactly what memory a query gets, why, and what plain vector search would have given.",
+             "查看一次检索拿到了哪些记忆、为什么，以及纯向量检索会给出什么。"))
+
+w = get_weaver()
+space = current_space()
+if not w.node_ids:
+    st.info(T("This space has no memories yet. Chat with the agent (or run a demo) first, then come back to "
+              "see how its memory is retrieved.", "这个空间还没有记忆。先去对话页和智能体聊几句（或运行演示），再回来查看检索过程。"))
+    st.stop()
+
+# ------------------------------------------------------------------ input
+base = current_config()
+turns = agent_turns(w)
+source = st.radio(T("Source", "来源"), ["query", "turn"], horizontal=True, key="rd_source",
+                  format_func=lambda s: T("Type a query", "输入查询") if s == "query"
+                  else T("Replay a past agent turn", "回放过去的智能体轮次"))
+turn = None
+if source == "turn":
+    if not turns:
+        st.info(T("No agent turns recorded in this space yet: type a query instead.",
+                  "这个空间还没有记录智能体轮次：请直接输入查询。"))
+        st.stop()
+    idx = st.selectbox(T("Agent turn", "智能体轮次"), list(range(len(turns))), index=len(turns) - 1,
+                       format_func=lambda i: turns[i].label, key="space_ui:rd_turn")
+    turn = turns[idx]
+    query = turn.query
+else:
+    query = st.text_input(T("Query", "查询"), key="rd_query",
+                          placeholder=T("e.g. Which restaurant should we pick for dinner?", "例如：晚饭选哪家餐厅？"))
+
+with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅本页有效，修改即重算）"), expanded=False):
+    extra = {}
+    c = st.columns(5)
+    seeds = c[0].number_input(T("seeds", "种子数"), 1, 200, int(base.seeds), key="rd_seeds")
+    if hasattr(base, "adaptive_seeds"):  # >0: at least this * budget / average line tokens seeds
+        extra["adaptive_seeds"] = c[1].number_input("adaptive_seeds", 0.0, 10.0, float(base.adaptive_seeds), 0.25,
+                                                    key="rd_adaptive")
+    hops = c[2].number_input(T("hops", "扩展跳数"), 0, 6, int(base.hops), key="rd_hops")
+    limit = c[3].number_input(T("expansion limit per seed", "每个种子的扩展上限"), 1, 200, int(base.expand_limit),
+                              key="rd_limit")
+    default_budget = turn.budget if turn and turn.budget else int(base.budget)
+    budget = c[4].number_input(T("token budget", "token 预算"), 32, 32768, default_budget, step=32,
+                               key="rd_budget")
+    c = st.columns(5)
+    w_sim = c[0].slider("w_similarity", 0.0, 2.0, float(base.w_similarity), 0.05, key="rd_wsim")
+    w_lex = c[1].slider("w_lexical", 0.0, 2.0, float(base.w_lexical), 0.05, key="rd_wlex")
+    w_cent = c[2].slider("w_centrality", 0.0, 1.0, float(base.w_centrality), 0.05, key="rd_wcent")
+    decay = c[3].slider("hop_decay", 0.0, 1.0, float(base.hop_decay), 0.05, key="rd_decay")
+    if hasattr(base, "adjacent_decay"):  # neighbouring turns of a seed (same sitting) inherit this share
+        extra["adjacent_decay"] = c[4].slider("adjacent_decay", 0.0, 1.0, float(base.adjacent_decay), 0.05,
+                                              key="rd_adjacent")
+cfg = base.with_(seeds=int(seeds), hops=int(hops), expand_limit=int(limit), w_similarity=w_sim, w_lexical=w_lex,
+                 w_centrality=w_cent, hop_decay=decay, **extra)
+
+if not (query or "").strip():
+    st.info(T("Type a query above (or pick a past agent turn) to see its retrieval trace.",
+              "在上方输入查询（或选择一个过去的智能体轮次），查看检索轨迹。"))
+    st.stop()
+
+try:
+    trace = debug_replay(w, turn, int(budget), cfg) if turn else debug_query(w, query, int(budget), cfg)
+except WeaverError as exc:
+    st.error(str(exc))
+    st.stop()
+res, vec, cmp = trace.result, trace.vector, trace.comparison
+roles = node_roles(w.graph, res)
+
+m = st.columns(5)
+m[0].metric(T("context tokens", "上下文 token"), f"{res.tokens} / {res.budget}")
+m[1].metric(T("memories in context", "上下文中的记忆"), len(res.nodes))
+m[2].metric(T("seeds", "种子"), len(res.seeds))
+m[3].metric(T("expanded", "扩展得到"), sum(1 for n in res.nodes if n.hops > 0))
+m[4].metric(T("cut by budget", "被预算裁掉"), len(res.cut))
+if turn is not None:
+    same = trace.result.node_ids == turn.node_ids
+    st.caption(T(f"Replaying turn {turn.turn} over the memory as it stood then. The replay "
+                 f"{'matches' if same else 'differs from'} what the agent was given"
+                 f"{'' if same else ' (the graph or the knobs changed since)'}.",
+                 f"在当时的记忆上回放第 {turn.turn} 轮。回放结果与智能体当时拿到的"
+                 f"{'一致' if same else '不同（此后图或参数有变化）'}。"))
+    with st.expander(T(f"What the agent was given at turn {turn.turn} ({turn.tokens} tokens, as recorded)",
+                       f"第 {turn.turn} 轮智能体实际拿到的上下文（{turn.tokens} token，原样记录）")):
+        st.code(turn.context or "(empty)", language=None, wrap_lines=True)
+
+tab_trace, tab_graph, tab_vec, tab_why, tab_probes = st.tabs([
+    T("Trace", "检索轨迹"), T("Graph", "图"), T("vs vector top-k", "对比向量 top-k"), T("Why not X?", "为什么没有 X？"),
+    T("Saved probes", "保存的探针")])
+
+# ------------------------------------------------------------------ trace
+with tab_trace:
+    by_id = {n.id: n for n in res.ranked}
+    st.markdown("**" + T("Seeds (most similar to the query)", "种子（与查询最相似）") + "**")
+    st.dataframe(pd.DataFrame([{
+        "#": k, "id": s, "similarity": round(by_id[s].similarity, 3), "lexical": round(by_id[s].lexical, 3),
+        "relevance": round(by_id[s].relevance, 3), "expanded from": s in res.expanded_seeds,
+        "in context": by_id[s].included, "content": clip(by_id[s].content)}
+        for k, s in enumerate(res.seeds, 1) if s in by_id]), hide_index=True, key="rd_seeds_table")
+    st.markdown("**" + T("Expansion steps", "扩展步骤") + "**")
+    steps = trace.steps
+    if steps:
+        st.dataframe(pd.DataFrame([{
+            "hop": s["hop"], "node": s["node"], "via": s["via"], "edge": s["edge"], "relation": s["relation"],
+            "direction": s["direction"], "seed": s["seed"], "propagated": round(s["propagated"], 3),
+            "in context": s["included"], "content": clip(by_id[s["node"]].content)} for s in steps]),
+            hide_index=True, key="rd_steps_table")
+    else:
+        st.caption(T("No expansion (hops 0, or the seeds have no usable edges).", "没有扩展（跳数为 0，或种子没有可用的边）。"))
+    st.markdown("**" + T("Ranking (every candidate, every score component)", "排序（所有候选及各项得分）") + "**")
+    st.dataframe(pd.DataFrame([{
+        "rank": n.rank, "role": n.role, "in context": n.included, "score": round(n.score, 4),
+        "similarity": round(n.similarity, 4), "lexical": round(n.lexical, 4), "relevance": round(n.relevance, 4),
+        "propagated": round(n.propagated, 4), "centrality": round(n.centrality, 4), "hops": n.hops,
+        "tokens": n.tokens, "cut reason": n.cut_reason, "content": clip(n.content), "id": n.id}
+        for n in res.ranked]), hide_index=True, key="rd_rank_table")
+    st.markdown("**" + T("Budget cuts", "预算裁剪") + "**")
+    if res.cut:
+        st.dataframe(pd.DataFrame([{"rank": n.rank, "id": n.id, "tokens": n.tokens, "reason": n.cut_reason,
+                                    "content": clip(n.content)} for n in res.cut]), hide_index=True,
+                     key="rd_cut_table")
+    else:
+        st.caption(T("Nothing was cut: every candidate fit.", "没有裁剪：所有候选都放得下。"))
+    st.markdown("**" + T("How each memory got in", "每条记忆如何进入上下文") + "**")
+    st.dataframe(pd.DataFrame([{"id": k, "how": v} for k, v in trace.explanations.items()]), hide_index=True,
+                 key="rd_expl_table")
+    st.markdown("**" + T(f"Final context, exactly as the LLM sees it ({res.tokens} tokens)",
+                         f"最终上下文，与 LLM 看到的完全一致（{res.tokens} token）") + "**")
+    st.code(res.context or "(empty)", language=None, wrap_lines=True)
+
+# ------------------------------------------------------------------ graph
+with tab_graph:
+    pick = st.session_state.get("space_ui:rd_why")
+    path = [p.id for p in expansion_path(res, pick)] if pick else None
+    node_styles, edge_styles = graph_styles(w.graph, res, path)
+
+    def _picked(node_id: str) -> None:
+        st.session_state["space_ui:rd_why"] = node_id
+
+    drawn = graph_view(w.graph, key="rd_graph", height=520, node_styles=node_styles, edge_styles=edge_styles,
+                       selected=pick, focus=res.node_ids or None, on_select=_picked, lang="zh" if ZH else "en")
+    st.html(viz.legend_html("zh" if ZH else "en", styles=["seed", "expanded", "cut", "dim", "path"]))
+    counts = {r: sum(1 for x in roles.values() if x == r) for r in ("seed", "expanded", "cut", "unrelated")}
+    st.caption(T(f"seeds {counts['seed']} · expanded {counts['expanded']} · cut {counts['cut']} · "
+                 f"unrelated {counts['unrelated']} (drawn {drawn['shown']} of {drawn['total']}). "
+                 "Thick blue edges: the expansion paths. Click a node to ask why (not).",
+                 f"种子 {counts['seed']} · 扩展 {counts['expanded']} · 裁掉 {counts['cut']} · 无关 {counts['unrelated']}"
+                 f"（显示 {drawn['shown']}/{drawn['total']}）。蓝色粗边为扩展路径。点击节点查看原因。"))
+
+# ------------------------------------------------------------ vs vector
+with tab_vec:
+    contents = {n.id: n.content for n in res.ranked} | {n.id: n.content for n in vec.ranked}
+    st.markdown(T(f"At the same budget ({res.budget} tokens): **{len(cmp.shared)}** shared, "
+                  f"**{len(cmp.added)}** added by the graph, **{len(cmp.displaced)}** displaced.",
+                  f"相同预算（{res.budget} token）下：共有 **{len(cmp.shared)}** 条，图检索新增 **{len(cmp.added)}** 条，"
+                  f"挤掉 **{len(cmp.displaced)}** 条。"))
+    left, right = st.columns(2)
+    left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} tokens)")
+    left.dataframe(pd.DataFrame([{"mark": "+ added" if i in cmp.added else "shared", "id": i,
+                                  "role": roles.get(i, ""), "content": clip(contents[i], 60)} for i in cmp.graph]),
+                   hide_index=True, key="rd_cmp_graph")
+    right.markdown("**" + T("Plain vector top-k", "纯向量 top-k") + f"** ({vec.tokens} tokens)")
+    right.dataframe(pd.DataFrame([{"mark": "- displaced" if i in cmp.displaced else "shared", "id": i,
+                                   "similarity": round(next(n.similarity for n in vec.ranked if n.id == i), 3),
+                                   "content": clip(contents[i], 60)} for i in cmp.vector]),
+                    hide_index=True, key="rd_cmp_vec")
+    if cmp.displaced:
+        st.markdown("**" + T("Why the graph left out what vector top-k kept", "图检索为何没有选入向量检索选中的记忆") + "**")
+        for i in cmp.displaced:
+            st.markdown(f"- `{i}`: {md_escape(why_not(w, res, i).summary)}")
+    with st.expander(T("Both contexts as text", "两份上下文原文")):
+        a, b = st.columns(2)
+        a.code(res.context or "(empty)", language=None, wrap_lines=True)
+        b.code(vec.context or "(empty)", language=None, wrap_lines=True)
+
+# ---------------------------------------------------------------- why not
+with tab_why:
+    options = list(w.node_ids) + [d.message_id for d in w.decisions.values() if not d.kept]
+
+    def _label(i: str) -> str:
+        if i in w.nodes:
+            n = w.nodes[i]
+            return f"[{roles.get(i, '')}] t{n.turn} {n.kind}: {clip(n.content, 60)}"
+        d = w.decisions[i]
+        return f"[{T('rejected', '已过滤')}] t{d.turn} {d.kind}: {clip(d.content, 60)}"
+
+    if st.session_state.get("space_ui:rd_why") not in options:
+        st.session_state.pop("space_ui:rd_why", None)
+    chosen = st.selectbox(T("Pick any memory (or click one on the graph)", "选择任意一条记忆（或在图上点击）"), options,
+                          index=None, format_func=_label, key="space_ui:rd_why",
+                          placeholder=T("Choose a memory…", "选择一条记忆…"))
+    if chosen:
+        why = why_not(w, res, chosen)
+        st.badge(why.reason, color="green" if why.reason == "included" else "orange")
+        st.markdown(md_escape(why.summary))
+        st.caption(T("Reason classes: ", "原因类别：") + "; ".join(f"{k} = {v}" for k, v in WHY_NOT_REASONS.items()))
+        st.json(why.details, expanded=False)
+
+# ----------------------------------------------------------------- probes
+with tab_probes:
+    st.caption(T("A probe is a query plus the memories it should surface. Probes re-run after every review "
+                 "pass; here you see what each pass (or your edits) changed.",
+                 "探针 = 一个查询 + 它应当检索到的记忆。每次审阅后探针会自动重跑，这里显示每次审阅（或你的编辑）带来的变化。"))
+    expect = st.multiselect(T("Should surface", "应当检索到"), list(w.node_ids), default=None,
+                            format_func=lambda i: clip(w.nodes[i].content, 60), key="space_ui:rd_expect")
+    c1, c2 = st.columns(2)
+    if c1.button(T("Save this query as a probe", "将此查询保存为探针"), key="rd_save_probe"):
+        try:
+            with space_lock(space):
+                p = save_probe(w, query, expect, budget=int(budget))
+            st.success(T(f"Saved probe {p.id}.", f"已保存探针 {p.id}。"))
+        except WeaverError as exc:
+            st.error(str(exc))
+    rerun = c2.button(T("Re-run all probes now", "立即重跑所有探针"), key="rd_run_probes")
+    if rerun:
+        with space_lock(space):
+            run_probes(w, label="manual re-run")
+    probes = list_probes(w)
+    if not probes:
+        st.info(T("No probes yet.", "还没有探针。"))
+    rows = []
+    for p in probes:
+        before = p.history[-2] if len(p.history) > 1 else None
+        d = diff_snapshots(p, before, p.history[-1])
+        rows.append({"probe": p.id, "query": clip(p.query, 50), "last run": d.after.get("label", ""),
+                     "hits": f"{len(d.hits_before) if before else '–'} → {len(d.hits_after)} / {len(p.expect)}",
+                     "gained": ", ".join(d.gained) if before else "", "lost": ", ".join(d.lost),
+                     "expected lost": ", ".join(d.expected_lost), "rank moves": len(d.moved),
+                     "changed": d.changed if before else False})
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="rd_probe_table")
+        gone = st.selectbox(T("Delete a probe", "删除探针"), [p.id for p in probes], index=None,
+                            key="rd_probe_del")
+        if gone and st.button(T("Delete", "删除"), key="rd_probe_del_btn"):
+            with space_lock(space):
+                delete_probe(w, gone)
+            st.rerun()

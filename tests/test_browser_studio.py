@@ -1,0 +1,172 @@
+"""The studio in a real headless Chromium: chat, live graph canvas, click-to-inspect, nothing leaves 127.0.0.1.
+
+Starts `streamlit run app.py` on a free loopback port with a temporary WEAVER_DATA_DIR. With
+WEAVER_SCREENSHOTS=<dir> it also saves chat.png and graph.png there (the docs' screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+MESSAGES = [
+    "我计划五一去北京玩三天，预算5000元，我对海鲜过敏。",
+    "Find me a quiet hotel near Wangfujing, close to a metro station.",
+    "推荐一家故宫附近的餐厅。",
+]
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def studio_server(tmp_path):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    port = _free_port()
+    data_dir = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST")}
+    env.update(WEAVER_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    log = open(tmp_path / "streamlit.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(base + "/_stcore/health", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
+    yield base, data_dir
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def _wait_idle(page, timeout=90_000):
+    """Wait until Streamlit has finished the current run (no running-status widget)."""
+    page.wait_for_timeout(600)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    page.wait_for_timeout(400)
+
+
+def _stable_node_count(page, timeout_s: float = 60) -> int:
+    """The live graph's node count once it stops changing (the turn's rerun has landed)."""
+    last, same, deadline = None, 0, time.time() + timeout_s
+    while time.time() < deadline:
+        _wait_idle(page)
+        loc = page.locator('.cw-graph[data-ready="1"]').first
+        value = loc.get_attribute("data-nodes") if loc.count() else None
+        same = same + 1 if value is not None and value == last else 0
+        if same >= 2:
+            return int(value)
+        last = value
+        page.wait_for_timeout(700)
+    raise AssertionError("the graph never settled")
+
+
+_NODE_XY = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const ids = net.body.data.nodes.getIds();
+  const id = ids[0];
+  const p = net.canvasToDOM(net.getPositions([id])[id]);
+  const r = net.body.container.getBoundingClientRect();
+  return {id: String(id), x: r.left + p.x, y: r.top + p.y, count: ids.length};
+}"""
+
+
+def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
+    from playwright.sync_api import sync_playwright
+
+    base, data_dir = studio_server
+    shots = os.environ.get("WEAVER_SCREENSHOTS")
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("websocket", lambda ws: requests.append(ws.url))
+        page.goto(base)
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.wait_for(timeout=60_000)
+        if shots:  # the docs' screenshots show the Beijing demo, replayed with one click
+            page.get_by_text("Scripted demos").click()
+            page.locator('[data-testid="stPopoverBody"] [data-testid="stSelectbox"]').click()
+            page.get_by_role("option", name="trip_zh", exact=False).click()
+            page.get_by_role("button", name="Run").click()
+            page.get_by_text("every scripted expectation held").wait_for(timeout=180_000)
+            _wait_idle(page)
+            page.keyboard.press("Escape")  # close the popover
+        for msg in MESSAGES:
+            box.fill(msg)
+            box.press("Enter")
+            _wait_idle(page)
+            page.get_by_text(msg[:12]).first.wait_for(timeout=60_000)
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        chat_nodes = _stable_node_count(page)
+        assert page.locator(".cw-graph canvas").count() >= 1
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(shots) / "chat.png"))
+
+        page.goto(base + "/graph")
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        _wait_idle(page)
+        key = page.locator(".cw-graph").first.get_attribute("data-key")
+        node = page.evaluate(_NODE_XY, key)
+        assert node and node["count"] == chat_nodes
+        page.mouse.click(node["x"], node["y"])
+        # the inspector shows the clicked node (its id is in the inspector's caption)
+        page.get_by_text(node["id"], exact=False).first.wait_for(timeout=30_000)
+        page.get_by_text("Parents (what it depends on)").wait_for(timeout=10_000)
+        _wait_idle(page)
+        if shots:
+            search = page.get_by_label("Search and highlight")
+            search.fill("海鲜")
+            search.press("Enter")
+            _wait_idle(page)
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(Path(shots) / "graph.png"))
+        browser.close()
+
+    # nothing but the local server was contacted (blob:/data: URLs are in-page)
+    outside = [u for u in requests if not (u.startswith(base) or u.startswith(base.replace("http", "ws"))
+                                           or u.startswith(("blob:", "data:", "about:")))]
+    assert not outside, outside
+    assert any(u.startswith(base) for u in requests)
+
+    # the graph drawn is the space's real graph: same node count as the stored memory
+    from weaver import Runtime, Settings
+
+    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir), embedder=embedder)
+    w = rt.open("demo", create=False)
+    assert w.graph.number_of_nodes() == chat_nodes > len(MESSAGES)
+    assert node["id"] in w.graph

@@ -1,0 +1,105 @@
+"""Crash safety: SIGKILL the ingesting process at random points, reopen, nothing acknowledged is lost.
+
+The campaign runs ``CW_CRASH_KILLS`` kills (5 by default so CI stays quick;
+docs/reliability.md records a full run of 60 with ``tests/crash_harness.py``).
+The in-process tests below lay down the exact on-disk state each kind of crash
+leaves (node without decision, promote without decision update, edges to a
+node that never committed) and check the repair on open.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from crash_harness import check_space, make_corpus, run_campaign
+from weaver.models import Edge, MemoryNode
+
+
+@pytest.mark.slow
+def test_sigkill_campaign_loses_nothing_acknowledged(tmp_path):
+    kills = int(os.environ.get("CW_CRASH_KILLS", "5"))
+    summary = run_campaign(kills, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "1")), log=lambda *_: None)
+    assert summary["problems"] == [], summary["problems"][:10]
+    assert summary["lost"] == 0 and summary["dangling"] == 0
+    assert summary["kills"] + summary["finished_early"] == summary["rounds"] == kills
+    assert summary["kills"] >= kills - 1  # the kills really happened
+    assert summary["acked"] > 0 and summary["nodes"] > 0
+    assert summary["checks"] == kills + 1  # a check after every kill and a final one
+    assert summary["audit_checked"]
+
+
+def _crash_state_node_without_decision(w, embedder, text="Found 3 hotels near the station, 400 yuan a night."):
+    """What a kill between the node write and the decision write leaves on disk."""
+    parent = next(iter(w.nodes))
+    node = MemoryNode(id="n_orphan", content=text, kind="tool_result", turn=9, message_id="msg-never-committed")
+    vec = embedder.embed([text])
+    edge = Edge(parent, "n_orphan", "temporal", 0.9, "rules", "crash test")
+    w.space.put_nodes([node], vec)
+    w.space.put_edges([edge])
+    w.curation.record_build(node, [edge])  # the builder's audit entry precedes the decision
+    return parent
+
+
+def test_repair_removes_a_node_whose_decision_never_landed(runtime, embedder):
+    w = runtime.open("repair")
+    w.set_task("Plan a Beijing trip")
+    for m in make_corpus(12, seed=3):
+        w.ingest(m["content"], m["kind"], message_id=m["id"])
+    before = (set(w.nodes), w.graph.number_of_edges())
+    _crash_state_node_without_decision(w, embedder)
+    again = runtime.open("repair")
+    assert "n_orphan" not in again.nodes
+    assert any("n_orphan" in r for r in again.repaired)
+    assert (set(again.nodes), again.graph.number_of_edges()) == before
+    report = check_space(again, {})
+    assert report["problems"] == []
+    # the message was never acknowledged: ingesting it again weaves it normally
+    res = again.ingest("Found 3 hotels near the station, 400 yuan a night.", "tool_result",
+                       message_id="msg-never-committed")
+    assert not res.duplicate and res.decision.message_id == "msg-never-committed"
+
+
+def test_repair_undoes_a_promote_that_crashed_before_its_decision(runtime, embedder):
+    w = runtime.open("promote-crash")
+    w.set_task("规划北京三日游")
+    w.ingest("我的预算是5000元。", "user_input", message_id="budget")
+    rejected = w.ingest("好的", "user_input", message_id="ok")
+    assert not rejected.kept
+    # the promote's node and edge landed, its decision update did not
+    node = MemoryNode(id="n_promoted", content="好的", kind="user_input", turn=2, message_id="ok")
+    edge = Edge(w.decisions["budget"].node_id, "n_promoted", "temporal", 0.5, "rules")
+    w.space.put_nodes([node], embedder.embed(["好的"]))
+    w.space.put_edges([edge])
+    w.curation.record_build(node, [edge])  # the builder's audit entry precedes the decision
+    again = runtime.open("promote-crash")
+    assert "n_promoted" not in again.nodes and not again.decisions["ok"].kept
+    assert check_space(again, {})["problems"] == []
+    assert again.promote("ok").decision.kept  # and the promote can simply be redone
+
+
+def test_reingest_of_the_same_message_id_is_idempotent(weaver):
+    weaver.set_task("Plan a trip to Xi'an")
+    first = weaver.ingest("My budget is 3000 yuan and I am allergic to peanuts.", message_id="rerun-1")
+    nodes, edges, decisions = len(weaver.nodes), weaver.graph.number_of_edges(), len(weaver.decisions)
+    # a Streamlit rerun sends the same message again, possibly with different whitespace
+    for text in ("My budget is 3000 yuan and I am allergic to peanuts.", "  My budget is 3000 yuan  "):
+        again = weaver.ingest(text, message_id="rerun-1")
+        assert again.duplicate and again.decision.node_id == first.decision.node_id
+    assert (len(weaver.nodes), weaver.graph.number_of_edges(), len(weaver.decisions)) == (nodes, edges, decisions)
+    # and after reopening the space
+    reopened = type(weaver)(weaver.space, weaver.embedder, weaver.reasoner, weaver.config)
+    assert reopened.ingest("whatever", message_id="rerun-1").duplicate
+    assert len(reopened.nodes) == nodes
+
+
+def test_batch_with_a_repeated_id_weaves_it_once(weaver):
+    from weaver.models import Message
+
+    out = weaver.ingest_many([Message("我对海鲜过敏。", "user_input", {}, "dup"),
+                              Message("我对海鲜过敏。", "user_input", {}, "dup")])
+    assert not out[0].duplicate and out[1].duplicate
+    assert sum(1 for n in weaver.nodes.values() if n.message_id == "dup") == (1 if out[0].kept else 0)
+    assert np.isfinite(out[0].decision.total)

@@ -1,0 +1,241 @@
+"""The Retrieval page: AppTest for its flow, and a real Chromium that sees seeds and expanded nodes marked.
+
+The space is woven before the studio starts (the studio's default space, "demo"), through the
+library with the real embedder and a real Chroma directory.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from debugger_data import CONV, weave
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _woven(data_dir: Path, embedder, lang: str = "en") -> dict:
+    from weaver import Runtime, Settings
+
+    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir), embedder=embedder)
+    w = rt.open("demo")
+    w.config = w.config.with_(review_every=0)
+    tags = weave(w, lang)
+    return {t: (r.node.id if r.node else r.decision.message_id) for t, r in tags.items()}
+
+
+def _clear_caches():
+    import streamlit as st
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def page(tmp_path, monkeypatch, embedder):
+    monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(ROOT)
+    ids = _woven(tmp_path / "data", embedder)
+    _clear_caches()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/retrieval.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    yield at, ids
+    _clear_caches()
+
+
+def _ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _frame(at, *columns: str):
+    for df in at.dataframe:
+        if set(columns) <= set(df.value.columns):
+            return df.value
+    raise AssertionError(f"no table with columns {columns!r}")
+
+
+def test_page_flow_trace_knobs_why_not_and_probes(page):
+    at, ids = page
+    assert any("Type a query" in i.value for i in at.info)  # the empty state says what to do
+    at.text_input(key="rd_query").set_value(CONV["en"]["query"]).run()
+    _ok(at)
+    at.number_input(key="rd_budget").set_value(160).run()
+    _ok(at)
+    at.number_input(key="rd_seeds").set_value(2).run()
+    at.number_input(key="rd_adaptive").set_value(0.0).run()
+    _ok(at)
+    metrics = {m.label: m.value for m in at.metric}
+    used, budget = (int(x) for x in metrics["context tokens"].split(" / "))
+    assert budget == 160 and 0 < used <= 160
+    ranking = _frame(at, "cut reason")
+    assert {"score", "similarity", "lexical", "relevance", "propagated", "centrality", "hops"} <= set(ranking.columns)
+    assert (ranking["in context"] | (ranking["cut reason"] != "")).all()  # every candidate in, or cut with a reason
+    steps = _frame(at, "direction")
+    assert len(steps) and set(steps["direction"]) <= {"cause", "effect"}
+    context = next(c.value for c in at.code if c.value.startswith("Relevant memory"))
+    assert metrics["memories in context"] == str(context.count("\n["))
+    assert int(metrics["expanded"]) > 0
+
+    # live knobs: no hops means no walk over graph edges (only neighbouring turns), re-run at once
+    before = set(steps["relation"])
+    at.number_input(key="rd_hops").set_value(0).run()
+    _ok(at)
+    after = next((df.value for df in at.dataframe if "direction" in df.value.columns), None)
+    assert before - {"adjacent"}, before
+    assert after is None or set(after["relation"]) == {"adjacent"}
+    at.number_input(key="rd_hops").set_value(2).run()
+
+    # vector comparison at the same budget
+    cmp_graph, cmp_vec = _frame(at, "mark", "role"), _frame(at, "mark", "similarity")
+    assert "+ added" in set(cmp_graph["mark"]) or "- displaced" in set(cmp_vec["mark"])
+
+    # why not X: a rejected message, then the metro answer
+    at.selectbox(key="space_ui:rd_why").set_value(ids["pleasantry"]).run()
+    _ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert "filtered out at ingest" in md
+    at.selectbox(key="space_ui:rd_why").set_value(ids["metro_result"]).run()
+    md = "\n".join(m.value for m in _ok(at).markdown)
+    assert any(k in md for k in ("not similar enough", "cut by the budget", "pruned by the expansion limit"))
+
+    # save a probe that expects the budget, then a review pass supersedes it: the page shows the diff
+    at.text_input(key="rd_query").set_value("What is the total budget for the trip?").run()
+    at.multiselect(key="space_ui:rd_expect").set_value([ids["budget"]]).run()
+    at.button(key="rd_save_probe").click().run()
+    _ok(at)
+    assert any("Saved probe" in s.value for s in at.success)
+    from ui.state import _weavers
+
+    w = _weavers()["demo"]  # the studio's own weaver (one per space per process)
+    w.config = w.config.with_(review_every=0)  # only the explicit pass below
+    new = w.ingest(CONV["en"]["new_budget"], "user_input").node.id
+    w.curation.set_status(ids["budget"], "superseded", why="the budget changed", by=new, actor="review")
+    w.curation.review(apply=False)  # the pass itself re-runs the probes (nothing left to apply here)
+    at.run()
+    probes = _frame(_ok(at), "expected lost")
+    assert len(probes) == 1
+    row = probes.iloc[0]
+    assert row["last run"].startswith("after review pass") and row["changed"]
+    assert ids["budget"] in row["expected lost"] and row["hits"].startswith("1 → 0")
+
+
+def test_page_replays_a_past_agent_turn(page):
+    at, ids = page
+    from ui.state import _weavers
+    from weaver.agent import TravelAgent
+
+    w = _weavers()["demo"]
+    w.config = w.config.with_(review_every=0)
+    list(TravelAgent(w).run("Find a quiet hotel near Wangfujing for May 1st please."))
+    at.run()
+    at.radio(key="rd_source").set_value("turn").run()
+    _ok(at)
+    captions = "\n".join(c.value for c in at.caption)
+    assert "Replaying turn" in captions and "matches what the agent was given" in captions
+    assert any(c.value.startswith("Relevant memory") for c in at.code)
+
+
+# ------------------------------------------------------------------ browser
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+_STYLES = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  return net.body.data.nodes.get().map(n => ({id: String(n.id), border: n.color && n.color.border,
+                                              opacity: n.opacity === undefined ? 1 : n.opacity}));
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    from weaver import viz
+
+    ids = _woven(tmp_path / "data", embedder, "zh")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST")}
+    env.update(WEAVER_DATA_DIR=str(tmp_path / "data"), HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    log = open(tmp_path / "streamlit.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", APP, "--server.port", str(port),
+                             "--server.address", "127.0.0.1", "--server.headless", "true"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(base + "/_stcore/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
+        requests: list[str] = []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1500, "height": 1100})
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(base + "/retrieval")
+            box = page.get_by_label("Query", exact=True)
+            box.wait_for(timeout=60_000)
+            box.fill(CONV["zh"]["query"])
+            box.press("Enter")
+            page.get_by_text("Seeds (most similar to the query)").wait_for(timeout=60_000)
+            # one seed: in a ten-memory space the default six would cover nearly every memory
+            page.get_by_text("Knobs (local to this page").click()
+            for label, value in (("seeds", "1"), ("adaptive_seeds", "0")):
+                box = page.get_by_label(label, exact=True)
+                box.fill(value)
+                box.press("Enter")
+                page.wait_for_timeout(800)
+                page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+                                       timeout=60_000)
+            page.wait_for_timeout(500)
+            page.get_by_role("tab", name="Graph").click()
+            page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+            page.wait_for_function("() => window.__cwGraphs && window.__cwGraphs['rd_graph']", timeout=30_000)
+            nodes = {n["id"]: n for n in page.evaluate(_STYLES, "rd_graph")}
+            browser.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+    seed_border = viz.NODE_STYLES["seed"]["color"]["border"]
+    expanded_border = viz.NODE_STYLES["expanded"]["color"]["border"]
+    seeds = {i for i, n in nodes.items() if n["border"] == seed_border}
+    expanded = {i for i, n in nodes.items() if n["border"] == expanded_border}
+    dimmed = {i for i, n in nodes.items() if n["opacity"] < 1}
+    assert ids["dinner_thought"] in seeds, nodes  # the dinner plan is the query's best match
+    assert expanded, "the graph marks nodes reached by expansion"
+    assert seeds.isdisjoint(expanded) and (seeds | expanded).isdisjoint(dimmed)
+    outside = [u for u in requests if not u.startswith((base, base.replace("http", "ws"), "blob:", "data:", "about:"))]
+    assert not outside, outside

@@ -1,0 +1,1 @@
+"""Studio glue shared by app.py and pages/ (streamlit lives here, never in weaver/)."""

@@ -1,0 +1,74 @@
+"""Node inspector: content, filter scores, parents and children with relations, provenance."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+from weaver import viz
+
+from .i18n import lang, t
+from .render import md_escape, show_text
+
+__all__ = ["render_inspector", "node_option_label"]
+
+
+def node_option_label(g, n: str) -> str:
+    a = g.nodes[n]
+    return f"[{a.get('turn', '?')}] {a.get('kind', '?')} · {viz.short_label(a.get('content', ''), 40)}"
+
+
+def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
+    g = w.graph
+    pairs = [(p, n) for p in g.predecessors(n)] if parents else [(n, c) for c in g.successors(n)]
+    rows = []
+    for u, v in pairs:
+        d = g.edges[u, v]
+        other = u if parents else v
+        rows.append({"relation": d.get("relation"), "confidence": round(float(d.get("confidence", 0)), 2),
+                     "origin": d.get("origin"), "status": d.get("status"),
+                     "node": viz.short_label(g.nodes[other].get("content", ""), 60),
+                     "kind": g.nodes[other].get("kind"), "turn": g.nodes[other].get("turn"),
+                     "rationale": d.get("rationale", ""), "id": other})
+    return pd.DataFrame(rows)
+
+
+def render_inspector(w, node_id: str | None, key: str) -> None:
+    """Draw the inspector for ``node_id`` of weaver ``w`` (an empty state when None/unknown)."""
+    st.markdown(f"**{t('inspector')}**")
+    if not node_id or node_id not in w.graph:
+        st.info(t("inspector_empty"))
+        return
+    node = w.nodes.get(node_id)
+    a = w.graph.nodes[node_id]
+    kinds = viz.labels(lang())["kinds"]
+    st.caption(f"{kinds.get(a.get('kind'), a.get('kind'))} · turn {a.get('turn')} · {a.get('status', 'active')} · "
+               f"{a.get('language', '')} · {node_id}")
+    with st.container(border=True, key=f"{key}_content"):
+        show_text(a.get("content", ""))
+    dec = w.decisions.get(a.get("message_id")) if a.get("message_id") else None
+    if dec is not None:
+        cols = st.columns(4)
+        for c, (name, val) in zip(cols, [("relevance", dec.relevance), ("novelty", dec.novelty),
+                                          ("importance", dec.importance), ("total", dec.total)]):
+            c.metric(name, f"{val:.2f}")
+        if dec.reason:
+            st.caption(md_escape(dec.reason[:300]))
+    for label, parents in ((t("parents"), True), (t("children"), False)):
+        df = _neighbours(w, node_id, parents)
+        st.markdown(f"**{label}** ({len(df)})")
+        if len(df):
+            st.dataframe(df, hide_index=True, width="stretch", key=f"{key}_{'p' if parents else 'c'}")
+    with st.expander(t("provenance")):
+        prov = {"node_id": node_id, "message_id": a.get("message_id"),
+                "timestamp": dt.datetime.fromtimestamp(float(a.get("timestamp", 0) or 0)).isoformat(timespec="seconds"),
+                "importance": a.get("importance"), "meta": a.get("meta") or {}}
+        if node is not None:
+            prov.update(access_count=node.access_count)
+        if dec is not None:
+            prov["filter"] = {"backend": dec.backend, "latency_ms": dec.latency_ms, "llm_calls": dec.llm_calls,
+                              "fallback": dec.fallback, "promoted": dec.promoted,
+                              "thresholds": [dec.coarse_threshold, dec.keep_threshold]}
+        st.json(prov, expanded=1)

@@ -1,0 +1,62 @@
+"""Safe display of untrusted text (user messages, LLM output, tool rows) and small shared widgets.
+
+``st.markdown`` already refuses raw HTML, but Markdown itself is live: an image link in a tool
+result would make the browser fetch it. Untrusted text therefore goes through :func:`md_escape`
+(every Markdown punctuation backslash-escaped) or ``st.text``/``st.code``/``st.json``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import streamlit as st
+
+from .i18n import t
+
+__all__ = ["md_escape", "show_text", "badge", "decisions_frame"]
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'])")
+
+
+def md_escape(text: str) -> str:
+    r"""Text that Markdown renders literally (line breaks kept).
+
+    >>> md_escape("![x](http://a.b/c.png) <b>hi</b>")
+    '\\!\\[x\\]\\(http\\:\\/\\/a\\.b\\/c\\.png\\) \\<b\\>hi\\<\\/b\\>'
+    """
+    s = _MD_SPECIAL.sub(r"\\\1", str(text or "")).replace("/", "\\/")
+    return s.replace("\r\n", "\n").replace("\n", "  \n")
+
+
+def show_text(text: str, container=None) -> None:
+    (container or st).markdown(md_escape(text))
+
+
+def badge(ingest: dict | None, container=None) -> None:
+    """The compact filter badge: kept/rejected, r/n/i and total (numbers only, no user text)."""
+    if not ingest:
+        return
+    c = container or st
+    s = ingest.get("scores", {})
+    kept = ingest.get("kept")
+    label = (f"{t('kept') if kept else t('rejected')} · r {s.get('relevance', 0):.1f} · n {s.get('novelty', 0):.1f}"
+             f" · i {s.get('importance', 0):.1f} · Σ {s.get('total', 0):.2f}")
+    if ingest.get("duplicate"):
+        label += " · dup"
+    c.badge(label, icon=":material/check:" if kept else ":material/block:", color="green" if kept else "gray")
+
+
+def decisions_frame(decisions) -> pd.DataFrame:
+    """One row per filter decision (kept or not), newest last — the chat's score table."""
+    rows = [{
+        "turn": d.turn, "kind": d.kind, "kept": bool(d.kept), "promoted": bool(d.promoted),
+        "relevance": round(d.relevance, 2), "novelty": round(d.novelty, 2), "importance": round(d.importance, 2),
+        "total": round(d.total, 3), "coarse": round(d.coarse, 3), "keep_threshold": d.keep_threshold,
+        "backend": d.backend, "fallback": d.fallback, "content": d.content, "reason": d.reason,
+        "message_id": d.message_id, "node_id": d.node_id, "timestamp": d.timestamp,
+    } for d in decisions]
+    cols = ["turn", "kind", "kept", "promoted", "relevance", "novelty", "importance", "total", "coarse",
+            "keep_threshold", "backend", "fallback", "content", "reason", "message_id", "node_id", "timestamp"]
+    df = pd.DataFrame(rows, columns=cols)
+    return df.sort_values(["timestamp"], kind="stable").reset_index(drop=True)

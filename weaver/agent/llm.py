@@ -1,0 +1,95 @@
+"""LLM mode: OpenAI-compatible function calling over the same tools, with the weaver's narrative as context.
+
+The system prompt holds the retrieved narrative (causes first); the model calls
+tools by their JSON schemas; each call and result goes through the agent's
+steps (so results are ingested and linked to the thought). Any fault of the
+endpoint (HTTP error, timeout, empty or malformed reply) yields an "error"
+event and returns False, and the agent answers offline instead.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Generator
+
+from .events import AgentEvent
+from .tools import tool_schemas
+
+__all__ = ["agent_messages", "llm_steps", "MAX_ROUNDS"]
+
+MAX_ROUNDS = 4  # model calls per user message (tool rounds plus the final answer)
+
+
+def agent_messages(user_text: str, context: str, lang: str) -> list[dict]:
+    """The prompt: role, the database's scope, honesty rules, the user's language, and the retrieved memory."""
+    language = "Chinese (简体中文)" if lang == "zh" else "English"
+    system = (
+        "You are a travel-planning assistant for Beijing. Your tools query the CrossWOZ Beijing database "
+        "(hotels, restaurants, attractions, metro) and keep the trip plan and its budget. The database covers "
+        "Beijing only: for any other city say plainly that you have no data. You cannot make real reservations: "
+        "book_hotel and add_to_plan only record the plan. Apply every constraint the user stated earlier "
+        "(allergies and foods to avoid, budget, dates, quiet, near the metro, rating, place) to your tool calls: "
+        "they are in the memory below. Use only facts from tool results and memory; never invent places or prices. "
+        "Map English place names to the database's Chinese names (Forbidden City = 故宫, Temple of Heaven = 天坛, "
+        f"Summer Palace = 颐和园, Great Wall = 八达岭长城, Wangfujing = 王府井). Reply in {language}.\n\n"
+        "Memory retrieved for this message (causes before effects):\n" + (context or "(nothing relevant yet)")
+    )
+    return [{"role": "system", "content": system}, {"role": "user", "content": user_text}]
+
+
+def _payload(out) -> str:
+    rows = [{k: v for k, v in r.items() if not k.startswith("周边")} for r in out.rows]
+    return json.dumps({"ok": out.ok and not out.error, "error": out.error or None, "reason": out.reason or None,
+                       "count": out.count, "rows": rows, "facts": out.facts}, ensure_ascii=False, default=str)
+
+
+def _describe(calls) -> str:
+    return "; ".join(f"{c.function.name}({c.function.arguments})" for c in calls)
+
+
+def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Generator[AgentEvent, None, bool]:
+    messages = agent_messages(text, result.context, lang)
+    tools = tool_schemas()
+    thought_done = False
+    for round_no in range(MAX_ROUNDS):
+        try:
+            resp = agent.llm_client.chat.completions.create(
+                model=agent.model, messages=messages, tools=tools, temperature=0)
+            msg = resp.choices[0].message
+        except Exception as exc:  # noqa: BLE001 - every endpoint fault becomes an error event, then offline
+            from ..backends.openai_llm import describe_error
+
+            err = describe_error(exc, getattr(agent.llm_client, "api_key", None), 500)  # never the key
+            yield agent._event("error", f"LLM call failed: {err}", {"stage": "llm", "error": err})
+            return False
+        calls = list(msg.tool_calls or [])
+        if not thought_done:
+            thought = (msg.content or "").strip() or (
+                ("调用工具：" if lang == "zh" else "Calling tools: ") + _describe(calls) if calls else
+                ("直接根据记忆回答。" if lang == "zh" else "Answering from memory, no tool needed."))
+            yield agent.thought(thought, {"mode": "llm", "tool_calls": [c.function.name for c in calls]})
+            thought_done = True
+        if not calls:
+            content = (msg.content or "").strip()
+            if not content:
+                yield agent._event("error", "the model returned an empty reply", {"stage": "llm"})
+                return False
+            yield agent.reply(content, memory_ids, {"rounds": round_no + 1})
+            return True
+        messages.append({"role": "assistant", "content": msg.content, "tool_calls": [
+            {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
+            for c in calls]})
+        for c in calls:
+            try:
+                args = json.loads(c.function.arguments or "{}")
+                if not isinstance(args, dict):
+                    raise ValueError("arguments are not a JSON object")
+            except ValueError as exc:
+                err = f"bad arguments for {c.function.name}: {exc}"
+                yield agent._event("error", err, {"stage": "tool", "tool": c.function.name, "error": err})
+                messages.append({"role": "tool", "tool_call_id": c.id, "content": json.dumps({"error": err})})
+                continue
+            yield from agent.tool_events(c.function.name, args, lang, call_id=c.id)
+            messages.append({"role": "tool", "tool_call_id": c.id, "content": _payload(agent._outputs[-1])})
+    yield agent._event("error", f"no final answer after {MAX_ROUNDS} model calls", {"stage": "llm"})
+    return False

@@ -1,0 +1,252 @@
+"""The travel agent's ReAct loop over the weaver.
+
+Per user message: ingest it -> retrieve memory for it -> think (ingested as
+``agent_thought``) -> call tools (each result ingested as ``tool_result`` with
+``{"tool", "thought_id"}`` so the builder links it to its thought) -> reply
+(ingested as ``agent_response`` with the retrieved node ids). Each step is
+yielded as an :class:`AgentEvent` as it happens and persisted in the space.
+
+Offline mode reads the user's constraints from the retrieved memories only; LLM
+mode (``llm_client`` given) lets the model call the same tools (weaver/agent/llm.py).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterator
+
+from ..models import WeaverError, new_id
+from ..text import clean_text, detect_language
+from .events import AgentEvent, events_for, save_events
+from .memory import MemoryItem, items_from_result, read_constraints
+from .planner import plan_turn
+from .replies import ack_text, honest_text, results_text, thought_text, tool_memory_text
+from .tools import ToolBox
+from .understanding import Parsed, parse
+from .why import explain_why
+
+__all__ = ["TravelAgent", "retrieval_query"]
+
+_TASK = {"zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算", "en": "Plan the user's Beijing trip: hotels, "
+         "restaurants, attractions, metro and budget"}
+# what each kind of request needs from memory: the retrieval query names those slots in both languages
+_HINTS = {
+    "hotel": "酒店 预算 每晚 价格 安静 地铁 附近 入住 日期 评分 hotel budget price per night quiet metro near dates",
+    "restaurant": "餐厅 过敏 忌口 不吃 饮食 人均 预算 评分 附近 restaurant allergy allergic avoid diet per person budget",
+    "attraction": "景点 门票 预算 评分 附近 地铁 attraction ticket budget rating near metro",
+    "book": "预订 入住 日期 几晚 预算 人数 book check-in dates nights budget people",
+    "tally": "预算 总共 行程 计划 budget total plan",
+    "why": "原因 失败 因为 reason failed because",
+}
+
+
+def retrieval_query(text: str, p: Parsed) -> str:
+    """The message plus the slots its tool call needs, so memory returns the constraints that apply."""
+    hint = _HINTS.get(p.intent) or _HINTS.get(p.domain or "") or ""
+    return f"{text}\n{hint}".strip()
+
+
+class TravelAgent:
+    def __init__(self, weaver, llm_client: Any = None, model: str | None = None, toolbox: ToolBox | None = None,
+                 retrieval_budget: int | None = None):
+        self.weaver = weaver
+        self.llm_client = llm_client
+        self.model = model or "gpt-4o-mini"
+        self.tools = toolbox or ToolBox(plan=self.plan_items)
+        if toolbox is not None:
+            toolbox.plan = self.plan_items
+        self.retrieval_budget = retrieval_budget
+
+    @property
+    def mode(self) -> str:
+        return "llm" if self.llm_client is not None else "offline"
+
+    # ------------------------------------------------------------ memory reads
+    def plan_items(self) -> list[dict]:
+        """The plan: every successful booking / addition the weaver holds as a tool-result memory."""
+        out = []
+        for nid in self.weaver.node_ids:
+            n = self.weaver.nodes[nid]
+            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == "active" else None
+            if item:
+                out.append(dict(item, node_id=nid, turn=n.turn))
+        return out
+
+    def last_shown(self) -> dict[str, list[str]]:
+        """Per topic, the names of the latest search results in memory (for "the first one")."""
+        shown: dict[str, list[str]] = {}
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
+                shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
+        return shown
+
+    # ------------------------------------------------------------------ steps
+    def _event(self, type_: str, text: str, data: dict) -> AgentEvent:
+        ev = AgentEvent(type_, text, data, self._turn, self._mid, self._seq, self._started)
+        self._seq += 1
+        self._unsaved.append(ev)
+        if type_ in ("user", "reply"):  # one write per run end (a Chroma upsert costs ~70 ms here)
+            self._flush()
+        return ev
+
+    def _flush(self) -> None:
+        if self._unsaved:
+            save_events(self.weaver, self._unsaved)
+            self._unsaved = []
+
+    def _ingest(self, text: str, kind: str, meta: dict, suffix: str):
+        return self.weaver.ingest(text, kind, meta, message_id=f"{self._mid}:{suffix}")
+
+    def thought(self, text: str, meta: dict | None = None) -> AgentEvent:
+        res = self._ingest(text, "agent_thought", {"agent": "travel", **(meta or {})}, "thought")
+        self._thought_id = res.node.id if res.node else None
+        return self._event("thought", text, {"ingest": res.to_dict(), **(meta or {})})
+
+    def tool_events(self, tool: str, arguments: dict, lang: str, because: list[str] | None = None,
+                    call_id: str | None = None) -> Iterator[AgentEvent]:
+        """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault."""
+        yield self._event("tool_call", f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})",
+                          {"tool": tool, "arguments": arguments})
+        out = self.tools.run(tool, arguments)
+        self._outputs.append(out)
+        text = tool_memory_text(out, lang)
+        meta = {"tool": tool, "agent": "travel", "arguments": out.arguments, "ok": out.ok and not out.error,
+                "count": out.count, "names": [r.get("名称") for r in out.rows if r.get("名称")][:10],
+                "domain": (out.rows[0].get("domain") if out.rows else None) or _tool_domain(tool)}
+        if self._thought_id:
+            meta["thought_id"] = self._thought_id
+        if out.plan_item:
+            meta["plan_item"] = out.plan_item
+        if out.reason:
+            meta["reason"] = out.reason
+        if because:
+            meta["because"] = because
+        if call_id:
+            meta["call_id"] = call_id
+        self._ntool += 1
+        res = self._ingest(text, "tool_result", meta, f"tool{self._ntool}")
+        if out.error:
+            yield self._event("error", text, {"tool": tool, "error": out.error})
+        yield self._event("tool_result", text, {"tool": tool, "rows": out.rows, "count": out.count, "ok": out.ok,
+                                                "error": out.error, "reason": out.reason, "facts": out.facts,
+                                                "ingest": res.to_dict()})
+
+    def reply(self, text: str, memory_ids: list[str], extra: dict | None = None,
+              noted: list[dict] | None = None) -> AgentEvent:
+        meta = {"agent": "travel", "memory_ids": memory_ids, "mode": self.mode}
+        if noted:  # the constraints this reply confirms: memory of them besides the user's own words
+            meta["noted"] = noted
+            extra = dict(extra or {}, noted=noted)
+        res = self._ingest(text, "agent_response", meta, "reply")
+        return self._event("reply", text, {"memory_ids": memory_ids, "ingest": res.to_dict(), "mode": self.mode,
+                                           **(extra or {})})
+
+    # -------------------------------------------------------------------- run
+    def run(self, user_text: str, message_id: str | None = None) -> Iterator[AgentEvent]:
+        """Handle one user message, yielding each step. LLM and tool faults become "error" events, never raises."""
+        text = clean_text(user_text or "")
+        if not text:
+            raise WeaverError("the message is empty")
+        if message_id:
+            done = events_for(self.weaver, message_id)
+            if any(e.type == "reply" for e in done):  # a rerun (e.g. Streamlit) replays, never duplicates
+                yield from done
+                return
+        self._mid = message_id or new_id("msg")
+        self._seq, self._started, self._outputs, self._thought_id, self._ntool = 0, time.time(), [], None, 0
+        self._unsaved: list[AgentEvent] = []
+        try:
+            yield from self._run(text)
+        finally:  # also when the caller stops early: what was shown is kept
+            self._flush()
+
+    def _run(self, text: str) -> Iterator[AgentEvent]:
+        lang = detect_language(text)
+        if not self.weaver.meta.get("task"):
+            self.weaver.set_task(_TASK[lang])
+        res = self.weaver.ingest(text, "user_input", {"agent": "travel"}, message_id=self._mid)
+        self._turn = res.decision.turn
+        yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
+
+        p = parse(text)
+        result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)
+        items = items_from_result(self.weaver, result)
+        current = {res.node.id} if res.node else set()
+        known = read_constraints(items, skip_ids=current)
+        yield self._event("memory", result.context, {
+            "context": result.context, "tokens": result.tokens, "node_ids": result.node_ids,
+            "query": result.query, "constraints": [
+                {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
+                for c in known.constraints]})
+        memory_ids = result.node_ids
+
+        if self.llm_client is not None:
+            from .llm import llm_steps
+
+            ok = yield from llm_steps(self, text, lang, result, memory_ids)
+            if ok:
+                return
+            self._outputs, self._thought_id = [], None  # fall back to the offline answer after an error event
+        yield from self._offline(p, text, lang, items, known, memory_ids, res)
+
+    def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
+        for c in p.constraints:
+            c.turn, c.node_id = self._turn, res.node.id if res.node else ""
+        tp = plan_turn(p, known, self.plan_items(), self.last_shown())
+        yield self.thought(thought_text(lang, tp.intent, tp.domain, [c for c in tp.used if c.node_id not in
+                                                                     {res.node.id if res.node else None}],
+                                        tp.calls, tp.missing),
+                           {"intent": tp.intent, "domain": tp.domain, "mode": "offline",
+                            "constraints": [{"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn,
+                                             "node_id": c.node_id} for c in tp.used]})
+        because = [c.node_id for c in tp.used if c.node_id]
+        relaxed = False
+        for call in tp.calls:
+            yield from self.tool_events(call.tool, call.arguments, lang, because)
+            for alt in call.fallbacks:  # nothing near a remembered place: widen step by step
+                out = self._outputs[-1]
+                if out.count or out.error:
+                    break
+                relaxed = True
+                args = {k: v for k, v in call.arguments.items() if k != "near"}
+                if alt.value:
+                    args["near"] = alt.value
+                yield from self.tool_events(call.tool, args, lang, because)
+        self._chain = []
+        text = self._compose(p, tp, lang, items, relaxed)
+        # a why-answer also cites the chain it walked in the graph
+        ids = memory_ids + [i for i in self._chain if i not in memory_ids]
+        noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
+        yield self.reply(text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id],
+                                     "chain": self._chain}, noted)
+
+    def _compose(self, p: Parsed, tp, lang: str, items: list[MemoryItem], relaxed: bool) -> str:
+        if p.intent == "city":
+            what = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"),
+                    "attraction": ("景点", "attractions")}.get(p.domain or "", ("信息", "anything"))
+            return honest_text("city", lang, city=p.city, what=what[0], what_en=what[1])
+        if p.intent == "why":
+            text, chain = explain_why(self.weaver, p, items, self._turn, lang)
+            self._chain = chain
+            return text or honest_text("why_none", lang)
+        if tp.missing:
+            return honest_text(tp.missing[0], lang)
+        if self._outputs:
+            used = [c for c in tp.used if c.turn != self._turn]
+            shown = self._outputs[-1:] if relaxed else self._outputs
+            if relaxed:
+                near = shown[0].arguments.get("near")
+                alts = [a for call in tp.calls for a in call.fallbacks]
+                used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
+            first = self._outputs[0].arguments.get("near") if relaxed else None
+            return "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+        if p.intent == "greeting":
+            return honest_text("greeting", lang, text=p.text)
+        return ack_text(lang, p.constraints)
+
+
+def _tool_domain(tool: str) -> str | None:
+    return {"search_hotels": "hotel", "search_restaurants": "restaurant", "search_attractions": "attraction",
+            "book_hotel": "hotel", "metro_station": "metro"}.get(tool)
+

@@ -1,0 +1,106 @@
+"""Constraints read from memory: what the retrieved nodes (or, for the ablation, a window of turns) say.
+
+The agent keeps no private state about the user. Each turn it parses the user
+messages among the memories the weaver returned (and reads the constraints its
+own replies confirmed or its thoughts applied, recorded in their meta); later statements override
+earlier ones for the same slot, avoided foods accumulate. If the weaver did not
+return a constraint, the agent does not apply it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .understanding import Constraint, parse
+
+__all__ = ["MemoryItem", "Known", "read_constraints", "items_from_result", "items_from_turns"]
+
+
+@dataclass
+class MemoryItem:
+    id: str
+    content: str
+    kind: str
+    turn: int
+    meta: dict = field(default_factory=dict)
+
+
+def items_from_result(weaver, result) -> list[MemoryItem]:
+    """The retrieved nodes (RetrievalResult.nodes) as memory items."""
+    out = []
+    for rn in result.nodes:
+        node = weaver.nodes.get(rn.id)
+        meta = dict(node.meta) if node else {}
+        out.append(MemoryItem(rn.id, rn.content, rn.kind, rn.turn, meta))
+    return out
+
+
+def items_from_turns(messages: list[tuple], last_k: int) -> list[MemoryItem]:
+    """A last-k-turns window over ``(turn, kind, content[, meta])`` messages: the baseline the ablation compares."""
+    if not messages:
+        return []
+    newest = max(m[0] for m in messages)
+    return [MemoryItem(f"win_{i}", m[2], m[1], m[0], dict(m[3]) if len(m) > 3 else {})
+            for i, m in enumerate(messages) if m[0] > newest - last_k]
+
+
+@dataclass
+class Known:
+    """Constraints in force, each with the memory it came from."""
+
+    constraints: list[Constraint]
+
+    def latest(self, slot: str, scopes: tuple[str, ...]) -> Constraint | None:
+        hits = [c for c in self.constraints if c.slot == slot and c.scope in scopes]
+        return hits[-1] if hits else None
+
+    def avoid(self) -> tuple[list[str], list[Constraint]]:
+        terms, used = [], []
+        for c in self.constraints:
+            if c.slot == "avoid":
+                used.append(c)
+                terms.extend(t for t in c.value if t not in terms)
+        return terms, used
+
+    def for_domain(self, domain: str | None) -> dict[str, Constraint]:
+        """Slot -> the constraint in force for a search in ``domain`` (place handled by the planner)."""
+        scopes = ("any", domain) if domain else ("any",)
+        out = {}
+        for slot in ("dates", "people", "budget", "price", "cost", "ticket", "rating", "quiet", "near_metro",
+                     "facilities", "hotel_type"):
+            c = self.latest(slot, scopes)
+            if c is not None:
+                out[slot] = c
+        return out
+
+
+def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) -> Known:
+    """Constraints in the memories ``items`` (oldest first): parsed from user messages, and from the agent's
+    replies that confirmed them (``meta["noted"]``) and from thoughts that applied them (``meta["constraints"]``),
+    so any of these memories suffices. Another city's statements are skipped."""
+    cons: list[Constraint] = []
+    seen: set[tuple] = set()
+    for item in sorted(items, key=lambda i: (i.turn, i.kind != "user_input")):
+        if skip_ids and item.id in skip_ids:
+            continue
+        if item.kind == "user_input":
+            p = parse(item.content)
+            found = [] if p.city else p.constraints
+        elif item.kind == "agent_response" and item.meta.get("noted"):
+            found = [Constraint(n["slot"], n["value"], n.get("scope", "any"), item.turn) for n in item.meta["noted"]]
+        elif item.kind == "agent_thought" and item.meta.get("constraints"):
+            # a thought that applied a constraint remembers it, with the turn it was stated in
+            found = [Constraint(n["slot"], n["value"], n.get("scope", "any"), int(n.get("turn") or item.turn))
+                     for n in item.meta["constraints"] if n.get("slot") != "place"]
+        else:
+            continue
+        for c in found:
+            c.turn = c.turn or item.turn
+            key = (c.turn, c.slot, str(c.value), c.scope)
+            if key in seen:  # the same statement remembered more than once (message, confirmation, thought)
+                continue
+            seen.add(key)
+            c.node_id = item.id
+            cons.append(c)
+    cons.sort(key=lambda c: c.turn)  # stable: later statements override earlier ones
+    return Known(cons)

@@ -1,0 +1,170 @@
+"""Numbers in travel talk, both languages: money (which slot, which bound), ratings, party size, stay length.
+
+>>> money_mentions("我的预算总共是五千元，酒店每晚不超过800", None)
+[('budget', '0-5000', 5000.0), ('price', '0-800', 800.0)]
+>>> money_mentions("restaurants around 100 per person", "restaurant")
+[('cost', '80-120', 100.0)]
+>>> money_mentions("I'm visiting from May 1st to May 3rd, 2 people, rated 4.5 or above", None)
+[]
+>>> rating_range("评分4.5以上"), rating_range("highly rated places"), people_count("我们两个人"), stay_length("三天两晚")
+('4.5-5', '4.5-5', 2, 2)
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
+
+_CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_EN_NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+           "ten": 10, "a": 1, "an": 1}
+
+
+def _cn_value(s: str) -> int:
+    total, section, digit = 0, 0, 0
+    for ch in s:
+        if ch in _CN_DIGIT:
+            digit = _CN_DIGIT[ch]
+        elif ch == "万":
+            total += (section + digit) * 10000
+            section, digit = 0, 0
+        else:
+            section += (digit or 1) * _CN_UNIT[ch]
+            digit = 0
+    # "两千五" = 2500: a trailing digit after a unit counts one unit lower
+    if digit and s[-2:-1] in ("千", "百") and len(s) >= 3:
+        digit *= _CN_UNIT[s[-2]] // 10
+    return total + section + digit
+
+
+def cn_to_digits(text: str) -> str:
+    """Chinese numerals with a unit (五千, 三百五, 1万) become digits; a lone 一 / 三 stays a word.
+
+    >>> cn_to_digits("预算五千，人均两百五，一家三口")
+    '预算5000，人均250，一家三口'
+    """
+    text = re.sub(r"(\d+(?:\.\d+)?)\s*万", lambda m: str(int(float(m.group(1)) * 10000)), text)
+    text = re.sub(r"(\d+(?:\.\d+)?)\s*千", lambda m: str(int(float(m.group(1)) * 1000)), text)
+    return re.sub(r"[零一二两三四五六七八九十百千万]*[十百千万][零一二两三四五六七八九十百千万]*",
+                  lambda m: str(_cn_value(m.group(0))) if re.search("[百千万]", m.group(0)) or
+                  re.match(r"^[一二两三四五六七八九]?十[一二三四五六七八九]?$", m.group(0)) else m.group(0), text)
+
+
+def _small(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    if word in _CN_DIGIT:
+        return _CN_DIGIT[word]
+    if word == "十":
+        return 10
+    return _EN_NUM.get(word.lower())
+
+
+_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十])\s*(?:个大人|个人|人(?!均)|位|口人)|一家(\d|[三四五六])口|"
+                     r"\b(\d+|two|three|four|five|six|seven|eight)\s+(?:people|persons|adults|guests|of us|"
+                     r"travell?ers)\b|\bfor (two|three|four|five|six)\b(?!\s+(?:nights?|days?))", re.IGNORECASE)
+_NIGHTS = re.compile(r"(\d+|[一二两三四五六七八九十])\s*个?晚(?!餐|饭|上)|\b(\d+|one|two|three|four|five|six|"
+                     r"seven)\s+nights?\b", re.IGNORECASE)
+_DAYS = re.compile(r"(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+                   r"seven)[- ]days?\b", re.IGNORECASE)
+_RATING = re.compile(r"(?:评分|评价|口碑|rating|rated|score)\D{0,8}?(\d(?:\.\d)?)(?!\d)|(\d(?:\.\d)?)\s*(?:分|stars?|星)",
+                     re.IGNORECASE)
+_RATING_WORDS = re.compile(r"高分|评分高|好评|口碑好|评价好|highly[- ]rated|well[- ]rated|top[- ]rated|best[- ]rated|"
+                           r"good reviews|great reviews", re.IGNORECASE)
+_BLANK = [
+    re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]?(?:\s*(?:到|至|-|~)\s*\d{1,2}\s*[日号])?"),
+    re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I),
+    re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", re.I),
+    re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[:：]\d{2}|第\s*\d+|\d+\s*(?:点|小时|hours?|hrs?|个?晚(?!餐|饭)|天|日|"
+               r"nights?|days?|km|公里|米)", re.I),
+]
+_UNIT = re.compile(r"^\s*(?:元|块|rmb|yuan|cny|kuai|¥|dollars?|usd|bucks)", re.I)
+_MONEY_CUE = re.compile(r"预算|价格|价位|房价|人均|门票|票价|花费|费用|每晚|每人|不超过|以内|以下|最多|低于|少于|不到|"
+                        r"budget|price|cost|spend|under|below|less than|at most|max|up to|within|no more than|"
+                        r"cheaper than|above|over|more than|at least|between|around|about|¥|￥|\$", re.I)
+_UPPER = re.compile(r"以下|以内|之内|内|不超过|不到|最多|低于|少于|不高于|封顶|上限|under|below|less than|at most|max|"
+                    r"up to|within|no more than|cheaper than|or less|tops|<", re.I)
+_LOWER = re.compile(r"以上|超过|至少|不低于|高于|above|over|more than|at least|or more|>", re.I)
+_ABOUT = re.compile(r"左右|上下|大约|大概|约|around|about|roughly|approximately", re.I)
+_PER_NIGHT = re.compile(r"每晚|一晚|每天晚上|/晚|房价|per night|a night|/night|nightly|room rate", re.I)
+_PER_PERSON = re.compile(r"人均|每人|一人|每位|per person|a head|per head|each|/person|pp\b", re.I)
+_TICKET = re.compile(r"门票|票价|ticket|entrance|admission", re.I)
+_TOTAL = re.compile(r"预算|总共|一共|总|整个|全部|budget|total|overall|altogether|whole trip|in all", re.I)
+_NUM = re.compile(r"(\d+(?:\.\d+)?)(?:\s*(?:-|~|到|至|to)\s*(\d+(?:\.\d+)?))?\s*(k\b)?", re.I)
+
+
+def money_mentions(text: str, domain: str | None) -> list[tuple[str, str, float]]:
+    """(slot, range, amount) for each amount of money: slot is budget / price / cost / ticket."""
+    t = cn_to_digits(text)
+    for pat in _BLANK + [_RATING, _PEOPLE]:
+        t = pat.sub(lambda m: " " * len(m.group(0)), t)
+    out = []
+    for m in _NUM.finditer(t):
+        a = float(m.group(1)) * (1000 if m.group(3) else 1)
+        b = float(m.group(2)) * (1000 if m.group(3) else 1) if m.group(2) else None
+        # the clause around the number: context stops at punctuation
+        before = re.split(r"[，,。;；!！?？\n]", t[max(0, m.start() - 16) : m.start()])[-1]
+        after = re.split(r"[，,。;；!！?？\n]|(?<=\S)\.\s", t[m.end() : m.end() + 12])[0]
+        if not (_UNIT.match(after) or _MONEY_CUE.search(before) or re.match(r"\s*(?:以内|以下|以上|左右|之内)", after)):
+            continue
+        local = before[-10:] + " " + after
+        if _PER_NIGHT.search(local):
+            slot = "price"
+        elif _PER_PERSON.search(local):
+            slot = "cost"
+        elif _TICKET.search(local):
+            slot = "ticket"
+        elif _TOTAL.search(local):
+            slot = "budget"
+        else:
+            slot = {"hotel": "price", "restaurant": "cost", "attraction": "ticket"}.get(domain or "", "budget")
+        if b is not None:
+            rng = f"{a:g}-{b:g}"
+        elif _ABOUT.search(before[-10:] + " " + after[:4]):
+            rng = f"{round(a * 0.8):g}-{round(a * 1.2):g}"
+        elif _UPPER.search(before + " " + after[:6]):
+            rng = f"0-{a:g}"
+        elif _LOWER.search(before + " " + after[:6]):
+            rng = f">{a:g}"
+        else:
+            rng = f"0-{a:g}"  # a stated amount is a ceiling unless said otherwise
+        out.append((slot, rng, b or a))
+    return out
+
+
+def rating_range(text: str) -> str | None:
+    m = _RATING.search(text)
+    if m:
+        v = float(m.group(1) or m.group(2))
+        if 0 < v <= 5:
+            tail = text[m.end() : m.end() + 8]
+            return f"0-{v:g}" if re.search(r"以下|below|under|or less", tail, re.I) else f"{v:g}-5"
+    if _RATING_WORDS.search(text):
+        return "4.5-5"
+    return None
+
+
+def people_count(text: str) -> int | None:
+    m = _PEOPLE.search(text)
+    if not m:
+        if re.search(r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend) and i|a couple|两口子|情侣|夫妻)\b", text,
+                     re.I):
+            return 2
+        return None
+    n = _small(next(g for g in m.groups() if g))
+    return n if n and 0 < n <= 50 else None
+
+
+def stay_length(text: str) -> int | None:
+    """Nights of a stay: "住两晚" / "3 nights", else days - 1 from "三日游" / "a 3-day trip"."""
+    m = _NIGHTS.search(text)
+    if m:
+        n = _small(next(g for g in m.groups() if g))
+        return n if n and 0 < n <= 60 else None
+    m = _DAYS.search(text)
+    if m:
+        n = _small(next(g for g in m.groups() if g))
+        return n - 1 if n and 1 < n <= 60 else None
+    return None

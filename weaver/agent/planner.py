@@ -1,0 +1,183 @@
+"""Offline planning: the parsed message + constraints from memory -> tool calls with their arguments.
+
+Pure: everything it knows arrives as arguments (the parse, the constraints read
+from retrieved memory, the plan's items and the last results shown, both read
+from the weaver by the caller).
+
+>>> from weaver.agent.understanding import parse
+>>> from weaver.agent.memory import Known, read_constraints, MemoryItem
+>>> mem = read_constraints([MemoryItem("n1", "我对海鲜过敏", "user_input", 2)])
+>>> plan = plan_turn(parse("推荐一家王府井附近的餐厅"), mem)
+>>> plan.calls[0].tool, plan.calls[0].arguments["avoid"], plan.calls[0].arguments["near"]
+('search_restaurants', ['seafood'], '王府井')
+>>> [(c.slot, c.node_id) for c in plan.used]  # the place is this message's own
+[('place', ''), ('avoid', 'n1')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .memory import Known
+from .understanding import Constraint, Parsed
+
+__all__ = ["Call", "TurnPlan", "plan_turn"]
+
+
+@dataclass
+class Call:
+    tool: str
+    arguments: dict
+    # places to retry with when nothing matches near the first (None: anywhere), only for remembered places
+    fallbacks: list = field(default_factory=list)
+
+
+@dataclass
+class TurnPlan:
+    intent: str
+    domain: str | None
+    calls: list[Call] = field(default_factory=list)
+    used: list[Constraint] = field(default_factory=list)  # constraints applied, with their memory node ids
+    stated: list[Constraint] = field(default_factory=list)  # constraints in this message
+    missing: list[str] = field(default_factory=list)  # what is needed but unknown (e.g. dates)
+    target: str | None = None  # the row a booking / info refers to
+
+
+def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> list[Constraint]:
+    """Where to search, best first: the message's own place; else the same topic's place from memory, the
+    chosen hotel and the hotel's area (for meals and sights), then any place mentioned."""
+    cur = [c for c in p.constraints if c.slot == "place"]
+    if cur:
+        return [cur[-1]]
+    out = [known.latest("place", (domain,))]
+    if domain in ("restaurant", "attraction"):
+        hotel = next((i for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
+        if hotel:
+            out.append(Constraint("place", hotel["name"], "hotel", hotel.get("turn", 0), hotel.get("node_id", "")))
+        out.append(known.latest("place", ("hotel",)))
+    out.append(known.latest("place", ("any",)))
+    seen, uniq = set(), []
+    for c in out:
+        if c is not None and c.value not in seen:
+            seen.add(c.value)
+            uniq.append(c)
+    return uniq
+
+
+def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan) -> Call:
+    slots = known.for_domain(domain)
+    args: dict = {}
+    used = tp.used
+
+    def take(slot: str, key: str | None = None, value=None) -> None:
+        c = slots.get(slot)
+        if c is not None:
+            args[key or slot] = c.value if value is None else value
+            used.append(c)
+
+    places = _places(p, known, domain, plan_items)
+    from_memory = bool(places) and not any(places[0] is c for c in p.constraints)
+    if places:
+        args["near"] = places[0].value
+        used.append(places[0])
+    take("rating")
+    take("near_metro")
+    if domain == "hotel":
+        take("price")
+        take("hotel_type")
+        take("facilities")
+        take("quiet")
+    elif domain == "restaurant":
+        take("cost")
+        avoid, by = known.avoid()
+        if avoid:
+            args["avoid"] = avoid
+            used.extend(by)
+        if p.dishes:
+            args["dishes"] = p.dishes
+    else:
+        take("ticket")
+    fallbacks = [c for c in places[1:]] + ([Constraint("place", None)] if from_memory else [])
+    return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args, fallbacks)
+
+
+def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str, list[str]], tp: TurnPlan) -> None:
+    target, domain = None, p.domain
+    named = [e for e in p.entities if e[1] in ("hotel", "restaurant", "attraction")]
+    if named:
+        target, domain = named[-1][0], named[-1][1]
+    else:
+        order = [domain] if domain in last_shown else list(last_shown)
+        for d in order:
+            names = last_shown.get(d) or []
+            idx = (p.ordinal or 1) - 1
+            if 0 <= idx < len(names):
+                target, domain = names[idx], d
+                break
+    tp.domain, tp.target = domain, target
+    if target is None:
+        tp.missing.append("target")
+        return
+    slots = known.for_domain(domain)
+    budget = slots.get("budget")
+    people = slots.get("people")
+    if budget:
+        tp.used.append(budget)
+    if domain == "hotel":
+        dates = slots.get("dates")
+        value = dates.value if dates else {}
+        if not value.get("check_in") or not value.get("nights"):
+            tp.missing.append("dates")
+            return
+        tp.used.append(dates)
+        args = {"name": target, "check_in": value["check_in"], "nights": value["nights"]}
+    else:
+        args = {"kind": domain, "name": target}
+        if people:
+            args["people"] = people.value
+            tp.used.append(people)
+    if budget:
+        args["budget"] = budget.value
+    tp.calls.append(Call("book_hotel" if domain == "hotel" else "add_to_plan", args))
+
+
+def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
+              last_shown: dict[str, list[str]] | None = None) -> TurnPlan:
+    """Decide the tool calls for one message. ``known`` holds memory's constraints plus this message's."""
+    plan_items = plan_items or []
+    tp = TurnPlan(p.intent, p.domain, stated=list(p.constraints))
+    # this message's own constraints are the newest
+    known = Known(known.constraints + [c for c in p.constraints])
+    if p.intent == "search" and p.domain:
+        tp.calls.append(_search(p, known, p.domain, plan_items, tp))
+    elif p.intent == "info" and p.domain:
+        target = next(e[0] for e in p.entities if e[1] == p.domain)
+        tp.target = target
+        tool = {"hotel": "search_hotels", "restaurant": "search_restaurants", "attraction": "search_attractions"}
+        tp.calls.append(Call(tool[p.domain], {"name": target, "limit": 1}))
+    elif p.intent == "metro":
+        place = next((e[0] for e in p.entities), None) or (known.latest("place", ("any", "hotel", "restaurant",
+                                                                                  "attraction")) or Constraint(
+            "place", None)).value
+        if place:
+            tp.calls.append(Call("metro_station", {"place": place}))
+        else:
+            tp.missing.append("place")
+    elif p.intent == "book":
+        _book(p, known, plan_items, last_shown or {}, tp)
+    elif p.intent == "tally":
+        budget = known.latest("budget", ("any",))
+        args = {}
+        if budget:
+            args["budget"] = budget.value
+            tp.used.append(budget)
+        tp.calls.append(Call("budget_tally", args))
+    # dedupe constraints used twice (e.g. a place also counted as a slot)
+    seen, uniq = set(), []
+    for c in tp.used:
+        key = (c.slot, c.node_id, str(c.value))
+        if key not in seen:
+            seen.add(key)
+            uniq.append(c)
+    tp.used = uniq
+    return tp

@@ -1,0 +1,267 @@
+"""Template texts in the user's language (zh / en): thoughts, tool-result memories, replies, honest refusals."""
+
+from __future__ import annotations
+
+from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
+from .tools import ToolOutput
+from .understanding import Constraint
+
+__all__ = ["constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
+           "fmt_money"]
+
+_EN_NAME = {}
+for _en, _zh in PLACE_ALIASES.items():
+    _EN_NAME.setdefault(_zh, _en.title())
+
+
+def fmt_money(x) -> str:
+    return f"¥{float(x):,.0f}" if x is not None else "?"
+
+
+def _name(name: str, lang: str) -> str:
+    return f"{name} ({_EN_NAME[name]})" if lang == "en" and name in _EN_NAME else name
+
+
+def _range(r: str, lang: str) -> str:
+    if r.startswith(">"):
+        return (f"{r[1:]}元以上" if lang == "zh" else f"over ¥{r[1:]}")
+    if r.startswith("<"):
+        return (f"低于{r[1:]}元" if lang == "zh" else f"under ¥{r[1:]}")
+    lo, _, hi = r.partition("-")
+    if lo in ("0", "0.0"):
+        return f"不超过{hi}元" if lang == "zh" else f"at most ¥{hi}"
+    return f"{lo}-{hi}元" if lang == "zh" else f"¥{lo}-{hi}"
+
+
+def constraint_phrase(c: Constraint, lang: str) -> str:
+    v, zh = c.value, lang == "zh"
+    if c.slot == "avoid":
+        names = [CATEGORY_NAMES[lang].get(t, t) for t in v]
+        return ("忌口/过敏：" + "、".join(names)) if zh else "avoid " + ", ".join(names)
+    if c.slot == "budget":
+        return f"总预算{v:,.0f}元" if zh else f"total budget ¥{v:,.0f}"
+    if c.slot == "price":
+        return f"每晚{_range(v, lang)}" if zh else f"{_range(v, lang)} per night"
+    if c.slot == "cost":
+        return f"人均{_range(v, lang)}" if zh else f"{_range(v, lang)} per person"
+    if c.slot == "ticket":
+        return f"门票{_range(v, lang)}" if zh else f"tickets {_range(v, lang)}"
+    if c.slot == "rating":
+        return f"评分{v.replace('-', '~')}" if zh else f"rating {v.replace('-', ' to ')}"
+    if c.slot == "quiet":
+        return "安静" if zh else "quiet"
+    if c.slot == "near_metro":
+        return "靠近地铁" if zh else "near the metro"
+    if c.slot == "place":
+        return f"位置：{v}附近" if zh else f"near {_name(v, lang)}"
+    if c.slot == "dates":
+        ci, co, n = v.get("check_in"), v.get("check_out"), v.get("nights")
+        if zh:
+            when = f"{ci.replace('-', '月')}日" if ci else ""
+            return f"日期：{when}{'至' + co.replace('-', '月') + '日' if co else ''}{f'（{n}晚）' if n else ''}"
+        return f"dates: {ci or '?'}{' to ' + co if co else ''}{f' ({n} nights)' if n else ''}"
+    if c.slot == "people":
+        return f"{v}人" if zh else f"{v} people"
+    if c.slot == "facilities":
+        return ("设施：" if zh else "facilities: ") + "、".join(v)
+    if c.slot == "hotel_type":
+        return f"酒店类型：{v}" if zh else f"hotel type {v}"
+    return f"{c.slot}={v}"
+
+
+def _sourced(used: list[Constraint], lang: str) -> str:
+    parts = []
+    for c in used:
+        turn = f"（第{c.turn}轮）" if lang == "zh" else f" (turn {c.turn})"
+        parts.append(constraint_phrase(c, lang) + (turn if c.turn else ""))
+    return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def thought_text(lang: str, intent: str, domain: str | None, used: list[Constraint], calls: list, missing: list) -> str:
+    zh = lang == "zh"
+    what = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "attractions")}
+    topic = what.get(domain or "", ("", "the request"))[0 if zh else 1]
+    head = {
+        "search": (f"用户要找{topic}。", f"The user wants {topic}."),
+        "info": (f"用户问某个{topic}的信息。", f"The user asks about one of the {topic}."),
+        "book": ("用户要把选中的一项加入行程。", "The user wants to add a chosen item to the plan."),
+        "tally": ("用户要看行程花费。", "The user wants the plan's spending."),
+        "metro": ("用户问地铁站。", "The user asks for a metro station."),
+        "why": ("用户问原因：在记忆里找这件事和它的前因。", "The user asks why: look for the event and its causes in memory."),
+        "city": ("用户问的城市不在数据库里（只有北京）。", "The city asked about is not in the database (Beijing only)."),
+    }.get(intent, ("用户在陈述信息或偏好。", "The user states information or a preference."))[0 if zh else 1]
+    parts = [head]
+    if used:
+        parts.append(("从记忆中读到的约束：" if zh else "Constraints from memory: ") + _sourced(used, lang) + ("。" if zh else "."))
+    if missing:
+        parts.append(("缺少：" if zh else "Missing: ") + ", ".join(missing) + ("。" if zh else "."))
+    for call in calls:
+        args = ", ".join(f"{k}={v}" for k, v in call.arguments.items())
+        parts.append((f"调用 {call.tool}({args})。" if zh else f"Call {call.tool}({args})."))
+    return " ".join(parts) if not zh else "".join(parts)
+
+
+def _row_line(i: int, r: dict, lang: str) -> str:
+    zh, dom = lang == "zh", r.get("domain")
+    rating = r.get("评分")
+    rt = (f"评分{rating}" if zh else f"rating {rating}") if rating is not None else ("暂无评分" if zh else "no rating")
+    if dom == "hotel":
+        price = fmt_money(r.get("价格")) + ("/晚" if zh else "/night")
+        extra = f"{r.get('酒店类型')}，地铁：{r.get('地铁')}" if zh else f"{r.get('酒店类型')}, metro: {r.get('地铁')}"
+        body = f"{price}，{rt}，{extra}" if zh else f"{price}, {rt}, {extra}"
+    elif dom == "restaurant":
+        dishes = "、".join((r.get("推荐菜") or [])[:4])
+        body = (f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}" if zh
+                else f"{fmt_money(r.get('人均消费'))} per person, {rt}, recommended: {dishes}")
+    elif dom == "attraction":
+        t = r.get("门票")
+        ticket = ("免费" if zh else "free") if t == 0 else (fmt_money(t) if t is not None else ("票价未知" if zh else "ticket n/a"))
+        body = (f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}" if zh
+                else f"ticket {ticket}, visit {r.get('游玩时间')}, {rt}")
+    elif dom == "metro":
+        st = r.get("地铁") or ("无地铁站记录" if zh else "no station listed")
+        body = f"最近的地铁站：{st}" if zh else f"nearest metro: {st}"
+    else:
+        body = f"{fmt_money(r.get('cost'))}"
+    return f"{i}. {_name(r.get('名称') or r.get('name', ''), lang)} — {body}"
+
+
+def tool_memory_text(out: ToolOutput, lang: str) -> str:
+    """What the weaver stores for a tool result: short, self-explanatory, in the user's language."""
+    zh = lang == "zh"
+    args = ", ".join(f"{k}={v}" for k, v in out.arguments.items())
+    if out.error:
+        return f"{out.tool}({args}) 出错：{out.error}" if zh else f"{out.tool}({args}) error: {out.error}"
+    f = out.facts
+    if out.tool == "book_hotel" and out.reason:
+        why = _failure_reason(out, lang)
+        return (f"book_hotel 预订失败：{why}" if zh else f"book_hotel booking failed: {why}")
+    if out.tool in ("book_hotel", "add_to_plan") and out.reason:
+        return f"{out.tool} 失败：{_failure_reason(out, lang)}" if zh else f"{out.tool} failed: {_failure_reason(out, lang)}"
+    if out.tool == "book_hotel":
+        return (f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚，每晚{fmt_money(f['unit_price'])}，"
+                f"共{fmt_money(f['cost'])}" if zh else
+                f"book_hotel added to plan: {f['name']}, check-in {f['check_in']}, {f['nights']} nights at "
+                f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}")
+    if out.tool == "add_to_plan":
+        return (f"add_to_plan 已加入行程：{f['name']}，{f['people']}人，共{fmt_money(f['cost'])}" if zh else
+                f"add_to_plan added: {f['name']}, {f['people']} people, {fmt_money(f['cost'])}")
+    if out.tool == "budget_tally":
+        return (f"budget_tally：已选{out.count}项，共{fmt_money(f['total'])}" + (f"，预算{fmt_money(f['budget'])}" if f.get('budget') else "")
+                if zh else f"budget_tally: {out.count} items, total {fmt_money(f['total'])}"
+                + (f" of budget {fmt_money(f['budget'])}" if f.get("budget") else ""))
+    names = "、".join(r.get("名称", "") for r in out.rows) if zh else ", ".join(r.get("名称", "") for r in out.rows)
+    return (f"{out.tool}({args})：共{out.count}个结果，前{len(out.rows)}个：{names}" if zh else
+            f"{out.tool}({args}): {out.count} results, top {len(out.rows)}: {names}")
+
+
+def _failure_reason(out: ToolOutput, lang: str) -> str:
+    zh, f = lang == "zh", out.facts
+    name = f.get("name") or out.arguments.get("name")
+    if out.reason == "over_budget":
+        if out.tool == "book_hotel":
+            return (f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
+                    f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}" if zh else
+                    f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {f['check_in']}) = "
+                    f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
+                    f"of {fmt_money(f['budget'])}")
+        return (f"{name} 需{fmt_money(f['cost'])}，加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}" if zh
+                else f"{name} costs {fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds "
+                f"the budget of {fmt_money(f['budget'])}")
+    if out.reason == "not_found":
+        return f"数据库里没有“{name}”" if zh else f"no {name!r} in the database"
+    if out.reason == "no_price":
+        return f"{name} 没有价格记录" if zh else f"{name} has no price in the database"
+    return out.reason
+
+
+def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_from: str | None = None) -> str:
+    zh = lang == "zh"
+    lines = []
+    if out.error:
+        return (f"抱歉，查询出错：{out.error}" if zh else f"Sorry, the lookup failed: {out.error}")
+    if out.tool in ("book_hotel", "add_to_plan"):
+        if out.reason:
+            return ("没能加入行程：" if zh else "I could not add it to the plan: ") + _failure_reason(out, lang) + ("。" if zh else ".")
+        lines.append(tool_memory_text(out, lang).split("：", 1)[-1] if zh else tool_memory_text(out, lang).split(": ", 1)[-1])
+        lines[0] = ("已加入你的行程：" if zh else "Added to your plan: ") + lines[0] + ("。" if zh else ".")
+        lines.append("（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)")
+        return "\n".join(lines)
+    if out.tool == "budget_tally":
+        f = out.facts
+        if not out.rows:
+            return "行程里还没有选定任何项目。" if zh else "Nothing has been added to the plan yet."
+        lines.append("目前的行程：" if zh else "Your plan so far:")
+        for i, r in enumerate(out.rows, 1):
+            lines.append(f"{i}. {r['name']} — {fmt_money(r.get('cost'))}")
+        total = fmt_money(f["total"])
+        if f.get("budget"):
+            ok = f["within"]
+            lines.append((f"合计{total}，总预算{fmt_money(f['budget'])}，" + (f"还剩{fmt_money(f['remaining'])}。" if ok else
+                          f"超出{fmt_money(-f['remaining'])}！")) if zh else
+                         (f"Total {total} of your {fmt_money(f['budget'])} budget: " +
+                          (f"{fmt_money(f['remaining'])} left." if ok else f"over by {fmt_money(-f['remaining'])}!")))
+        else:
+            lines.append(f"合计{total}（你还没有告诉我总预算）。" if zh else f"Total {total} (you have not told me a budget).")
+        return "\n".join(lines)
+    if "unknown_place" in " ".join(out.notes):
+        place = out.arguments.get("near")
+        return (f"数据库里找不到“{place}”这个北京地点。" if zh else f"I can't find {place!r} among Beijing places in the database.")
+    if out.count == 0:
+        return ("没有找到符合所有条件的结果" if zh else "Nothing matches all the conditions") + (
+            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
+            f" ({_sourced(used, lang)}). Try relaxing one of them." if used else ("。" if zh else "."))
+    if used:
+        lines.append(("按照你之前说的：" if zh else "Going by what you told me: ") + _sourced(used, lang) + ("。" if zh else "."))
+    if relaxed_from:
+        now = out.arguments.get("near")
+        lines.append((f"{relaxed_from}附近没有符合条件的，" + (f"改为在{now}附近找。" if now else "所以不限位置。")) if zh else
+                     (f"Nothing fit near {_name(relaxed_from, lang)}, so I " +
+                      (f"looked near {_name(now, lang)} instead." if now else "searched all of Beijing.")))
+    if out.facts.get("excluded"):
+        n = out.facts["excluded"]
+        lines.append(f"已排除{n}家推荐菜里有你要避开的食物的餐厅。" if zh else f"I excluded {n} places whose dishes include what you avoid.")
+    if "quiet_proxy" in out.notes:
+        lines.append("（数据库没有噪音数据：我按周边场所较少来挑安静的。）" if zh else
+                     "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)")
+    lines.append(f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:")
+    lines.extend(_row_line(i, r, lang) for i, r in enumerate(out.rows, 1))
+    return "\n".join(lines)
+
+
+def ack_text(lang: str, stated: list[Constraint]) -> str:
+    zh = lang == "zh"
+    if not stated:
+        return ("我可以帮你查北京的酒店、餐厅、景点和地铁，并记录行程和预算。" if zh else
+                "I can look up Beijing hotels, restaurants, attractions and metro stations, and keep your plan and budget.")
+    body = _sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang)
+    return (f"记下了：{body}。之后的推荐都会考虑这些。" if zh else f"Noted: {body}. I will apply this to what I suggest.")
+
+
+def honest_text(kind: str, lang: str, **kw) -> str:
+    zh = lang == "zh"
+    if kind == "city":
+        city = kw.get("city", "")
+        return (f"抱歉，我的数据库只有北京的酒店、餐厅和景点，没有{city}的数据，没法帮你查{city}的{kw.get('what', '信息')}。"
+                if zh else f"Sorry, my database covers Beijing only: I have no data for {CITY_EN.get(city, city)}, so I "
+                f"can't search {kw.get('what_en', 'it')} there.")
+    if kind == "dates":
+        return ("要加入酒店，我需要入住日期和晚数，但记忆里没有找到。请告诉我几号入住、住几晚。" if zh else
+                "To add a hotel I need the check-in date and the number of nights, and I found none in memory. "
+                "When do you check in, and for how many nights?")
+    if kind == "target":
+        return ("我不确定你指的是哪一家，请说出名字或先让我搜索一下。" if zh else
+                "I'm not sure which one you mean: name it, or let me search first.")
+    if kind == "place":
+        return "请告诉我是哪个地点。" if zh else "Which place do you mean?"
+    if kind == "why_none":
+        return ("记忆里没有找到相关的经过，所以我答不上来。" if zh else
+                "I found nothing about that in memory, so I can't say why.")
+    if kind == "greeting":
+        said = kw.get("text", "").lower()
+        if any(w in said for w in ("谢", "thank", "thx")):
+            return "不客气！还需要查什么吗？" if zh else "You're welcome! Anything else to look up?"
+        if any(w in said for w in ("你好", "您好", "hi", "hello", "hey", "嗨")):
+            return ack_text(lang, [])
+        return "好的。还需要查什么吗？" if zh else "OK. Anything else to look up?"
+    return ack_text(lang, [])

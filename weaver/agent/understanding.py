@@ -1,0 +1,309 @@
+"""Offline understanding: one message -> what the user asks for and which constraints it states.
+
+Deterministic and general: bilingual cue patterns for intents (search, book,
+tally, why, metro), the database's lexicon for places and dishes, and number
+patterns for budgets, prices, ratings, dates and party sizes. Nothing here
+remembers anything: the agent applies it to the memories the weaver retrieves.
+
+>>> p = parse("I'm allergic to seafood, and my total budget is 5000 yuan.")
+>>> sorted(c.slot for c in p.constraints), p.request
+(['avoid', 'budget'], False)
+>>> p = parse("帮我找王府井附近每晚不超过800元的安静酒店")
+>>> p.domain, p.request, sorted(p.slots().items())
+('hotel', True, [('place', '王府井'), ('price', '0-800'), ('quiet', True)])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+
+from ..text import detect_language, extract_dates
+from .db import base_name, load_database
+from .lexicon import (
+    AREAS_ZH,
+    DISH_ALIASES,
+    FACILITY_ALIASES,
+    HOTEL_TYPE_ALIASES,
+    OTHER_CITIES,
+    PLACE_ALIASES,
+    PLACE_ALIASES_ZH,
+    category_of,
+    english_alias_pattern,
+)
+from .numbers import money_mentions, people_count, rating_range, stay_length
+
+__all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS"]
+
+DOMAINS = ("hotel", "restaurant", "attraction")
+
+
+def _cue(words: str) -> re.Pattern:
+    parts = words.split("|")
+    en = [w for w in parts if w.isascii()]
+    zh = [w for w in parts if not w.isascii()]
+    pats = []
+    if en:
+        pats.append(r"(?<![a-z])(?:" + "|".join(en) + r")(?![a-z])")
+    if zh:
+        pats.append("(?:" + "|".join(zh) + ")")
+    return re.compile("|".join(pats), re.IGNORECASE)
+
+
+DOMAIN_CUES = {
+    "hotel": _cue("酒店|宾馆|旅馆|住宿|客栈|民宿|住哪|住的|入住|房间|hotels?|hostels?|accommodations?|lodging|"
+                  "place to stay|stay|rooms?|inn"),
+    "restaurant": _cue("餐厅|餐馆|饭馆|吃饭|好吃|美食|晚餐|午餐|早餐|晚饭|午饭|夜宵|用餐|吃什么|吃的|馆子|菜|"
+                       "restaurants?|food|eat|eating|dinner|lunch|breakfast|meals?|dishes|cuisine|dine|dining"),
+    "attraction": _cue("景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|公园|attractions?|sights?|sightseeing|tickets?|"
+                       "visit|visiting|museums?|parks?|things to do|tour"),
+}
+_REQUEST = _cue("推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
+                "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
+                r"any|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
+                "would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?")
+_PREFER = _cue("喜欢|希望|偏好|倾向|最好|注意|记住|记得|请留意|prefer|like|love|would rather|keep in mind|remember|"
+               "note that|please note")
+_WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what went wrong|reason")
+_FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
+_TALLY = _cue("花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+              "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
+              "within budget|my plan|the plan|itinerary|summary")
+_BOOK = _cue("预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
+             "choose|pick")
+_METRO = _cue("地铁站|哪站|地铁怎么|坐地铁|metro station|subway station|nearest station|which station|"
+              "metro stop|subway stop|by metro|by subway")
+# asking which station is near: a metro question, not a "near the metro" preference
+_METRO_Q = re.compile(r"哪个地铁站|哪一?站|什么地铁站|最近的地铁站|地铁站最近|地铁站是|(?:which|what|nearest|closest)\s+"
+                      r"(?:metro |subway )?(?:station|stop)|(?:metro|subway) station (?:is )?(?:closest|nearest)",
+                      re.IGNORECASE)
+# a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
+_FIRST_PERSON = _cue("我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|i'm|i am|i'll|i will|we're|we are|"
+                     "we'll|my|our")
+_NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
+_NEAR_METRO = re.compile(r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"
+                         r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)", re.IGNORECASE)
+_QUIET = _cue("安静|清静|僻静|不吵|别太吵|不要太吵|远离喧嚣|quiet|peaceful|calm|not noisy|no noise|away from the noise")
+_GREETING = re.compile(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢你?|多谢|感谢|thanks?|thank you|好的|好|行|ok(?:ay)?|"
+                       r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$", re.IGNORECASE)
+_ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
+                      r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)", re.IGNORECASE)
+_THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")
+_ORD_WORDS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+              "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+              "5th": 5}
+_ZH_AVOID = re.compile(r"对\s*([\u4e00-\u9fff]{1,6}?)\s*过敏|([\u4e00-\u9fff]{1,4}?)过敏|不(?:能|太能|爱|喜欢)?吃\s*"
+                       r"([\u4e00-\u9fff]{1,4})|忌口\s*[:：]?\s*([\u4e00-\u9fff]{1,4})|别放\s*([\u4e00-\u9fff]{1,3})|"
+                       r"(吃素|素食|清真)")
+_EN_AVOID = re.compile(r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
+                       r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
+                       r"(?:no|avoid|without) (seafood|shellfish|fish|peanuts?|nuts|pork|beef|lamb|mutton|eggs?|"
+                       r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b", re.IGNORECASE)
+_NOT_ENTITIES = frozenset("酒吧 慢走 过客 大厨房 一手店 小排骨 烧肉馆 粗粮屋 湘菜香 小印度 局气 咂摸 湘爱 比萨5 DQ".split())
+_PLACE_EN = english_alias_pattern(PLACE_ALIASES)
+_DISH_EN = english_alias_pattern(DISH_ALIASES)
+_CITY = english_alias_pattern(OTHER_CITIES)
+
+
+@dataclass
+class Constraint:
+    """One stated constraint; ``scope`` is the domain it was said about ("any" when none)."""
+
+    slot: str
+    value: object
+    scope: str = "any"
+    turn: int = 0
+    node_id: str = ""
+    text: str = ""
+
+
+@dataclass
+class Parsed:
+    text: str
+    language: str
+    domain: str | None = None  # hotel / restaurant / attraction
+    intent: str = "statement"  # search / info / book / tally / why / metro / city / greeting / statement
+    request: bool = False
+    constraints: list[Constraint] = field(default_factory=list)
+    entities: list[tuple[str, str]] = field(default_factory=list)  # (database name, domain or "area")
+    dishes: list[str] = field(default_factory=list)
+    ordinal: int | None = None
+    refers: bool = False  # "this one" / "it"
+    failure: bool = False
+    city: str | None = None
+
+    def slots(self) -> dict:
+        return {c.slot: c.value for c in self.constraints}
+
+
+@lru_cache(maxsize=1)
+def _name_index() -> tuple[dict[str, tuple[str, str]], re.Pattern]:
+    db = load_database()
+    index: dict[str, tuple[str, str]] = {}
+    for dom in DOMAINS:
+        for row in db.table(dom):
+            for key in {row["名称"], base_name(row["名称"])}:
+                if len(key) >= 2 and key not in _NOT_ENTITIES:
+                    index.setdefault(key, (row["名称"], dom))
+    for name in db.metro:
+        if len(name) >= 2 and name not in _NOT_ENTITIES:
+            index.setdefault(name, (name, "attraction"))
+    for short, full in PLACE_ALIASES_ZH.items():
+        index[short] = (full, "attraction")
+    for area in AREAS_ZH:
+        index.setdefault(area, (area, "area"))
+    keys = sorted(index, key=len, reverse=True)
+    return index, re.compile("|".join(re.escape(k) for k in keys))
+
+
+@lru_cache(maxsize=1)
+def _dish_pattern() -> re.Pattern:
+    """Dishes the database recommends at two or more places, plus the English aliases' targets."""
+    from collections import Counter
+
+    counts = Counter(d for r in load_database().restaurant for d in r.get("推荐菜") or [])
+    words = {d for d, n in counts.items() if n >= 2 and 2 <= len(d) <= 6 and re.fullmatch(r"[\u4e00-\u9fff]+", d)}
+    words |= set(DISH_ALIASES.values())
+    words -= {"其他", "当地口味", "老字号", "特色小吃", "深夜营业", "美食林风味", "美食林臻选", "老建筑餐厅", "甜点"}
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if len(w) >= 2))
+
+
+def find_entities(text: str) -> list[tuple[str, str]]:
+    """Database names (and areas) in the text, longest match first, in order of mention."""
+    index, pattern = _name_index()
+    found = [(m.start(), index[m.group(0)]) for m in pattern.finditer(text)]
+    db = load_database()
+    for m in _PLACE_EN.finditer(text):
+        name = PLACE_ALIASES[m.group(0).lower()]
+        row = db.by_name.get(name)
+        found.append((m.start(), (name, db.domain_of(row) if row else "area")))
+    out, seen = [], set()
+    for _, ent in sorted(found):
+        if ent[0] not in seen:
+            seen.add(ent[0])
+            out.append(ent)
+    return out
+
+
+def _avoid_terms(text: str) -> list[str]:
+    terms = []
+    for m in _ZH_AVOID.finditer(text):
+        word = next(g for g in m.groups() if g)
+        cat = category_of(word) or next((category_of(k) for k in ("海鲜", "花生", "坚果", "猪肉", "牛肉", "羊肉", "鸡蛋",
+                                                                  "牛奶", "虾蟹", "贝类", "辣", "鱼", "素", "清真")
+                                         if k in word), None)
+        if word == "清真":
+            cat = "pork"
+        terms.append(cat or word)
+    for m in _EN_AVOID.finditer(text):
+        word = next(g for g in m.groups() if g).strip().lower()
+        cat = category_of(word) or next((category_of(w) for w in word.split() if category_of(w)), None)
+        if word == "halal":
+            cat = "pork"
+        if cat:
+            terms.append(cat)
+        elif word in DISH_ALIASES:
+            terms.append(DISH_ALIASES[word])
+    return list(dict.fromkeys(t for t in terms if t and t not in ("吃", "东西")))
+
+
+def _dates(text: str) -> dict | None:
+    ds = extract_dates(text)
+    out: dict = {}
+    if ds:
+        out["check_in"] = f"{ds[0][0]}-{ds[0][1]}"
+        if len(ds) >= 2:
+            try:
+                nights = (date(2024, *ds[-1]) - date(2024, *ds[0])).days
+            except ValueError:
+                nights = 0
+            if nights > 0:
+                out["check_out"] = f"{ds[-1][0]}-{ds[-1][1]}"
+                out["nights"] = nights
+    stay = stay_length(text)
+    if stay and "nights" not in out:
+        out["nights"] = stay
+    return out or None
+
+
+def parse(text: str) -> Parsed:
+    """Understand one message (no memory involved)."""
+    lang = detect_language(text)
+    low = text.lower()
+    p = Parsed(text=text, language=lang)
+    hits = {d: len(c.findall(text)) for d, c in DOMAIN_CUES.items()}
+    p.entities = find_entities(text)
+    city = _CITY.search(text)
+    p.city = OTHER_CITIES[city.group(0).lower()] if city else None
+    p.request = bool(_REQUEST.search(text))
+    p.failure = bool(_FAILURE.search(text))
+    m = _ORDINAL.search(text)
+    if m:
+        g = next(x for x in m.groups() if x)
+        p.ordinal = int(g) if g.isdigit() else _ORD_WORDS.get(g.lower())
+    p.refers = bool(_THIS.search(text))
+    p.dishes = [DISH_ALIASES[m.group(0).lower()] for m in _DISH_EN.finditer(text)]
+    p.dishes += [m.group(0) for m in _dish_pattern().finditer(text) if m.group(0) not in p.dishes]
+    if p.dishes and not any(hits.values()):
+        hits["restaurant"] = 1
+    if any(hits.values()):
+        # "故宫附近的酒店": the thing asked for is named last in Chinese, first in English; ties go to hotels
+        p.domain = max(DOMAINS, key=lambda d: (hits[d], d == "hotel"))
+        if hits["attraction"] and re.search(r"门票|ticket", text, re.IGNORECASE) and not hits["hotel"]:
+            p.domain = "attraction"
+    scope = p.domain or "any"
+
+    # constraints
+    cons = p.constraints
+    dates = _dates(text)
+    if dates:
+        cons.append(Constraint("dates", dates))
+    people = people_count(text)
+    if people:
+        cons.append(Constraint("people", people))
+    for slot, rng, amount in money_mentions(text, p.domain):
+        cons.append(Constraint(slot, amount if slot == "budget" else rng, "any" if slot == "budget" else scope))
+    rating = rating_range(text)
+    if rating:
+        cons.append(Constraint("rating", rating, scope))
+    avoid = _avoid_terms(text)
+    if avoid:
+        cons.append(Constraint("avoid", avoid, "restaurant"))
+    if _QUIET.search(text):
+        cons.append(Constraint("quiet", True, "hotel"))
+    if _NEAR_METRO.search(text) and not _METRO_Q.search(text):
+        cons.append(Constraint("near_metro", True, scope))
+    facilities = [v for k, v in FACILITY_ALIASES.items() if (k in low if k.isascii() else k in text)]
+    if facilities and (p.domain == "hotel" or not p.domain):
+        cons.append(Constraint("facilities", list(dict.fromkeys(facilities)), "hotel"))
+    htype = next((v for k, v in HOTEL_TYPE_ALIASES.items() if (k in low if k.isascii() else k in text)), None)
+    if htype and p.domain == "hotel":
+        cons.append(Constraint("hotel_type", htype, "hotel"))
+    places = [e for e in p.entities if e[1] == "area" or e[1] != p.domain or _NEAR.search(text)]
+    if places and not p.city:
+        cons.append(Constraint("place", places[0][0], scope))
+    for c in cons:
+        c.text = text
+
+    # intent
+    if p.city and (p.domain or p.request):
+        p.intent = "city"
+    elif _WHY.search(text):
+        p.intent = "why"
+    elif _BOOK.search(text) and (p.ordinal or p.refers or any(e[1] in DOMAINS for e in p.entities)):
+        p.intent = "book"
+    elif _TALLY.search(text) and not (p.domain and p.request and not re.search(r"预算|budget|spent|花", text)):
+        p.intent = "tally"
+    elif _METRO_Q.search(text) or (_METRO.search(text) and not _NEAR_METRO.search(text)):
+        p.intent = "metro"
+    elif p.domain and (p.request or not cons or not (_PREFER.search(text) or _FIRST_PERSON.search(text))):
+        target = [e for e in p.entities if e[1] == p.domain]
+        p.intent = "info" if target and not _NEAR.search(text) else "search"
+    elif p.request and any(e[1] in DOMAINS for e in p.entities):
+        p.domain = next(e[1] for e in p.entities if e[1] in DOMAINS)
+        p.intent = "info"
+    elif _GREETING.match(text):
+        p.intent = "greeting"
+    return p

@@ -1,0 +1,70 @@
+"""Answer "why ...?" from memory: find the event among the retrieved nodes, then walk its causes in the graph.
+
+The chain is the event's ancestors over the weaver's dependency edges (causal,
+conditional and the thought -> result step), plus the constraint memories the
+agent recorded as the premises of that tool call (``meta["because"]``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .memory import MemoryItem
+from .understanding import Parsed
+
+__all__ = ["explain_why"]
+
+_FAIL = re.compile(r"失败|出错|超出|不够|没有|failed|error|exceed|not found|no price", re.IGNORECASE)
+
+
+def _target(items: list[MemoryItem], p: Parsed, current_turn: int) -> MemoryItem | None:
+    past = [i for i in items if i.kind in ("tool_result", "agent_response") and i.turn < current_turn]
+    if p.failure:
+        failed = [i for i in past if i.kind == "tool_result" and (i.meta.get("ok") is False or _FAIL.search(i.content))]
+        if failed:
+            return max(failed, key=lambda i: i.turn)
+    named = [i for i in past if any(e[0] in i.content for e in p.entities)]
+    pool = named or [i for i in past if i.kind == "tool_result"] or past
+    return max(pool, key=lambda i: (i.turn, i.kind == "tool_result")) if pool else None
+
+
+def _causes(weaver, node_id: str, depth: int = 3) -> list[str]:
+    g = weaver.graph
+    seen, frontier = [], [node_id]
+    for _ in range(depth):
+        nxt = []
+        for n in frontier:
+            for parent in g.predecessors(n):
+                rel = g.edges[parent, n].get("relation")
+                if g.edges[parent, n].get("status") == "rejected" or parent in seen or parent == node_id:
+                    continue
+                if rel in ("causal", "conditional") or g.nodes[parent].get("kind") == "agent_thought":
+                    seen.append(parent)
+                    nxt.append(parent)
+        frontier = nxt
+    return seen
+
+
+def explain_why(weaver, p: Parsed, items: list[MemoryItem], current_turn: int, lang: str) -> tuple[str | None, list[str]]:
+    """(reply text, node ids of the chain); (None, []) when memory holds nothing to explain."""
+    target = _target(items, p, current_turn)
+    if target is None:
+        return None, []
+    chain = set(_causes(weaver, target.id))
+    node = weaver.nodes.get(target.id)
+    for nid in (node.meta.get("because") or []) if node else []:
+        if nid in weaver.nodes:
+            chain.add(nid)
+    premises = sorted((weaver.nodes[n] for n in chain if weaver.nodes[n].kind == "user_input"),
+                      key=lambda n: (n.turn, n.timestamp))
+    zh = lang == "zh"
+    lines = ["根据记忆里的经过：" if zh else "From memory, this is what happened:"]
+    for n in premises:
+        lines.append(f"- 第{n.turn}轮你说：“{n.content}”" if zh else f"- Turn {n.turn}, you said: \"{n.content}\"")
+    lines.append(f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}")
+    if p.failure and premises:
+        lines.append("所以：上面的条件导致了这次失败。" if zh else "So the conditions above led to this failure.")
+    elif premises:
+        lines.append("所以这个结果是按上面的条件得出的。" if zh else "So that result follows from the conditions above.")
+    ids = [n.id for n in premises] + [target.id]
+    return "\n".join(lines), ids

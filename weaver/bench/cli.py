@@ -1,0 +1,131 @@
+"""``python -m weaver bench {locomo,crosswoz,madial,scale}``: run a benchmark, write its results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..models import WeaverError
+from . import BUDGETS
+
+__all__ = ["register"]
+
+_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def _embedder():
+    from ..embedding import CachedEmbedder, USEEmbedder
+
+    return CachedEmbedder(USEEmbedder())
+
+
+def _budgets(text: str) -> tuple[int, ...]:
+    try:
+        out = tuple(int(x) for x in text.split(","))
+    except ValueError as exc:
+        raise WeaverError(f"--budgets takes comma-separated integers, not {text!r}") from exc
+    if not out or min(out) < 64:
+        raise WeaverError("budgets must be at least 64 tokens")
+    return out
+
+
+def cmd_locomo(settings, args) -> int:
+    from .locomo import run_locomo
+    from .report import locomo_markdown, plot_recall, write_result
+
+    res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions)
+    paths = write_result(args.name or "locomo", res, Path(args.out), locomo_markdown(res),
+                         {f"{args.name or 'locomo'}_recall.png": lambda p: plot_recall(res, p)})
+    print(locomo_summary(res))
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def locomo_summary(res: dict) -> str:
+    from .report import recall_markdown
+
+    return recall_markdown(res) + f"\nfilter: {res['filter']}\nlatency@1024: {res['latency_ms_1024']}\n" \
+        f"wall: {res['wall_s']} s"
+
+
+def cmd_crosswoz(settings, args) -> int:
+    from .crosswoz import run_crosswoz
+    from .report import plot_recall, recall_markdown, write_result
+
+    res = run_crosswoz(args.data, _embedder(), _budgets(args.budgets), args.dialogues, args.per_haystack)
+    md = (f"# CrossWOZ constraint recall\n\n{res['description']}\n\n"
+          + recall_markdown(res, "all", "## Constraint (evidence) recall (%)")
+          + f"\n\nFilter keeps {res['filter']['kept_share']}% of turns and {res['filter']['evidence_kept_share']}%"
+          f" of evidence turns. Wall time {res['wall_s']} s.\n")
+    name = args.name or "crosswoz"
+    paths = write_result(name, res, Path(args.out), md,
+                         {f"{name}_recall.png": lambda p: plot_recall(res, p, "all", "CrossWOZ: constraint recall")})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def cmd_madial(settings, args) -> int:
+    from .madial import madial_markdown, plot_madial, run_madial
+    from .report import write_result
+
+    res = run_madial(args.data, _embedder(), args.limit)
+    name = args.name or "madial"
+    md = madial_markdown(res)
+    paths = write_result(name, res, Path(args.out), md, {f"{name}_recall.png": lambda p: plot_madial(res, p)})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def cmd_scale(settings, args) -> int:
+    from .report import write_result
+    from .scale import plot_scale, run_scale, scale_markdown
+
+    sizes = tuple(int(x) for x in args.sizes.split(","))
+    res = run_scale(sizes, _embedder(), queries=args.queries, one_by_one=args.one_by_one, llm=not args.no_llm)
+    name = args.name or "scale"
+    md = scale_markdown(res)
+    paths = write_result(name, res, Path(args.out), md, {f"{name}_latency.png": lambda p: plot_scale(res, p)})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bench", help="benchmarks of memory quality and speed (writes docs/benchmarks)")
+    bsub = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
+
+    def common(s, name):
+        s.add_argument("--out", default="docs/benchmarks", help="results directory (default: docs/benchmarks)")
+        s.add_argument("--name", help=f"result file stem (default: {name})")
+        s.set_defaults(needs_runtime=False)
+
+    s = bsub.add_parser("locomo", help="LoCoMo evidence recall, all systems, budgets")
+    s.add_argument("--data", default=str(_DATA / "locomo" / "locomo7.json"))
+    s.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    s.add_argument("--conversations", type=int, help="only the first N conversations")
+    s.add_argument("--questions", type=int, help="only the first N questions of each conversation")
+    common(s, "locomo")
+    s.set_defaults(func=cmd_locomo)
+
+    s = bsub.add_parser("crosswoz", help="CrossWOZ constraint recall in long Chinese haystacks")
+    s.add_argument("--data", default=str(_DATA / "crosswoz" / "val.json.zip"))
+    s.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    s.add_argument("--dialogues", type=int, default=100, help="dialogues used (default 100)")
+    s.add_argument("--per-haystack", type=int, default=10, help="dialogues concatenated per haystack")
+    common(s, "crosswoz")
+    s.set_defaults(func=cmd_crosswoz)
+
+    s = bsub.add_parser("madial", help="MADial-Bench memory retrieval R@5/R@10 vs published rankings")
+    s.add_argument("--data", default=str(_DATA / "madial"))
+    s.add_argument("--limit", type=int, help="only the first N dialogues")
+    common(s, "madial")
+    s.set_defaults(func=cmd_madial)
+
+    s = bsub.add_parser("scale", help="latency, throughput, RSS and disk at 1k/10k/100k nodes")
+    s.add_argument("--sizes", default="1000,10000,100000")
+    s.add_argument("--queries", type=int, default=100)
+    s.add_argument("--one-by-one", type=int, default=300, help="messages ingested one by one per size")
+    s.add_argument("--no-llm", action="store_true", help="skip the LLM-mode run against the local stub")
+    common(s, "scale")
+    s.set_defaults(func=cmd_scale)

@@ -1,0 +1,382 @@
+"""Curation of one space: edge edits, node status, undo/redo, corrections, the review queue.
+
+``ContextWeaver`` builds one :class:`Curation` on open (``weaver.curation``).
+Every graph change goes through here and lands in the audit log *before* the
+graph itself changes (a write-ahead record): on open, an entry whose change did
+not land is rolled forward, and builder entries of a message whose decision
+(the ingest commit marker) never landed are dropped, so the log always agrees
+with the graph (:meth:`Curation.verify`).
+
+Human edits are authoritative: edges a human set (origin ``human``), pairs a
+human deleted and node statuses a human chose are never changed by the review
+pass or the builder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any, Callable
+
+from ..backends.base import Correction
+from ..graph import would_create_cycle
+from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
+from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
+from .cascade import dependents
+from .queue import ReviewItem, evidence_for
+from .queue_actions import QueueActions, _writes
+
+__all__ = ["Curation"]
+
+_EDGE_FIELDS = ("relation", "confidence", "origin", "rationale", "created_at", "status")
+
+
+class Curation(QueueActions):
+    def __init__(self, weaver):
+        self.w = weaver
+        self.log = AuditLog()
+        self.queue: dict[str, ReviewItem] = {}
+        self.state: dict[str, Any] = {}
+        self.repaired: list[str] = []
+        # called with each ReviewSummary after a review pass (e.g. saved retrieval probes re-run)
+        self.listeners: list[Callable] = []
+        self._load()
+
+    @contextlib.contextmanager
+    def _section(self):
+        writing = getattr(self.w, "writing", None)
+        with (writing() if writing else contextlib.nullcontext()):
+            fresh = getattr(self.w, "curation", self)
+            if fresh is not self:  # another writer changed the space and the weaver reloaded: adopt its state
+                self.log, self.queue, self.state = fresh.log, fresh.queue, fresh.state
+                self.w.curation = self
+            yield
+
+    # ------------------------------------------------------------------ load
+    def _load(self) -> None:
+        space = self.w.space
+        entries = [AuditEntry.from_dict(d) for d in space.get_records("audit").values()]
+        entries.sort(key=lambda e: (e.seq, e.at, e.id))
+        decisions = self.w.decisions
+        # a build is committed when its message's decision names its node (a promote that crashed before
+        # its decision update left a "rejected" decision: the store removed that node)
+        dropped = [e.id for e in entries if e.action == "build"
+                   and (e.message_id not in decisions or decisions[e.message_id].node_id != e.key)]
+        if dropped:  # the ingest crashed before its decision: the store removed its node, drop its record
+            space.delete_records("audit", dropped)
+            self.repaired += [f"dropped audit entry {x} of an uncommitted ingest" for x in dropped]
+        self.log = AuditLog([e for e in entries if e.id not in set(dropped)])
+        self._roll_forward()
+        self.queue = {k: ReviewItem.from_dict(v) for k, v in space.get_records("queue").items()}
+        self.state = space.get_records("review").get("state", {})
+        self.w.corrections = self.corrections()
+
+    def _roll_forward(self) -> None:
+        """Apply logged edits whose graph write did not land (a crash between the two writes)."""
+        latest: dict[str, AuditEntry] = {}
+        for e in self.log.entries:
+            if e.action != "build":
+                latest[e.key] = e
+        for key, e in latest.items():
+            if e.is_edge:
+                s, t = key.split("->", 1)
+                if s not in self.w.graph or t not in self.w.graph:
+                    continue
+                cur = self.edge_state(s, t)
+                want = e.after
+                if (cur is None) != (want is None) or (cur and want and cur["relation"] != want["relation"]):
+                    self._write_edge(s, t, want)
+                    self.repaired.append(f"rolled forward {e.action} {key}")
+            elif e.key in self.w.nodes and e.after and self.w.nodes[e.key].status != e.after.get("status"):
+                self._write_status(e.key, e.after)
+                self.repaired.append(f"rolled forward status of {e.key}")
+
+    def verify(self) -> list[str]:
+        """Differences between the graph the log describes and the graph (empty when they agree)."""
+        edges, nodes = replay(self.log.entries)
+        problems = []
+        actual = {f"{u}->{v}": d["relation"] for u, v, d in self.w.graph.edges(data=True)}
+        for k in sorted(set(edges) | set(actual)):
+            if edges.get(k) != actual.get(k):
+                problems.append(f"edge {k}: log says {edges.get(k)}, graph has {actual.get(k)}")
+        for nid, status in nodes.items():
+            node = self.w.nodes.get(nid)
+            if node is None:
+                problems.append(f"node {nid}: in the log, not in the graph")
+            elif node.status != status:
+                problems.append(f"node {nid}: log says {status}, graph has {node.status}")
+        return problems
+
+    # --------------------------------------------------------------- records
+    def _record(self, entry: AuditEntry) -> AuditEntry:
+        self.w.space.put_records("audit", {entry.id: entry.to_dict()})
+        self.log.append(entry)
+        return entry
+
+    def save_items(self, items: list[ReviewItem]) -> None:
+        if items:
+            self.w.space.put_records("queue", {i.id: i.to_dict() for i in items})
+            for i in items:
+                self.queue[i.id] = i
+
+    def save_state(self) -> None:
+        self.w.space.put_records("review", {"state": self.state})
+
+    # ------------------------------------------------------------ the builder
+    def record_build(self, node, edges: list[Edge]) -> None:
+        """The builder's audit entry for a new node and its edges (written before the decision)."""
+        after = {"node": {"id": node.id, "kind": node.kind, "content": node.content[:200], "status": node.status},
+                 "edges": [{"source": e.source, "target": e.target, "relation": e.relation, "origin": e.origin,
+                            "confidence": e.confidence} for e in edges]}
+        self._record(self.log.new("builder", "build", node.id, None, after, f"ingest of {node.message_id}",
+                                  message_id=node.message_id))
+
+    # ------------------------------------------------------------- the graph
+    def edge_state(self, source: str, target: str) -> dict[str, Any] | None:
+        if not self.w.graph.has_edge(source, target):
+            return None
+        d = self.w.graph.edges[source, target]
+        return {k: d.get(k) for k in _EDGE_FIELDS}
+
+    def _write_edge(self, source: str, target: str, state: dict | None) -> None:
+        if state is None:
+            self.w.space.delete_edges([f"{source}->{target}"])
+            if self.w.graph.has_edge(source, target):
+                self.w.graph.remove_edge(source, target)
+            return
+        e = Edge(source, target, state["relation"], float(state.get("confidence") or 1.0),
+                 state.get("origin") or "human", state.get("rationale") or "",
+                 float(state.get("created_at") or time.time()), state.get("status") or "confirmed")
+        self.w.space.put_edges([e])
+        self.w.graph.add_edge(source, target, **{k: getattr(e, k) for k in _EDGE_FIELDS})
+
+    def _write_status(self, nid: str, state: dict) -> None:
+        node = self.w.nodes[nid]
+        node.status = state["status"]
+        node.meta = dict(node.meta)
+        if state.get("superseded_by"):
+            node.meta["superseded_by"] = state["superseded_by"]
+        else:
+            node.meta.pop("superseded_by", None)
+        # with its vector: a metadata-only update makes Chroma try to embed the document itself
+        self.w.space.put_nodes([node], self.w._matrix_row(nid)[None, :])
+        self.w.graph.nodes[nid]["status"] = node.status
+        self.w.graph.nodes[nid]["meta"] = node.meta
+
+    def _node(self, nid: str):
+        node = self.w.nodes.get(nid)
+        if node is None:
+            raise WeaverError(f"no node {nid!r} in space {self.w.space.name!r}")
+        return node
+
+    def resolve_node(self, ref: str) -> str:
+        """A node id from an id, a unique id prefix or a message id (for the CLI)."""
+        if ref in self.w.nodes:
+            return ref
+        hits = [n for n in self.w.nodes if n.startswith(ref)] or [
+            n.id for n in self.w.nodes.values() if n.message_id == ref]
+        if len(hits) == 1:
+            return hits[0]
+        raise WeaverError(f"no node {ref!r} in space {self.w.space.name!r}" if not hits
+                          else f"{ref!r} matches {len(hits)} nodes: give more of the id")
+
+    # ---------------------------------------------------------- authority
+    def human_pairs(self) -> set[str]:
+        """Edge keys and node ids a human edit in force decided (automatic passes leave them alone)."""
+        return {e.key for e in self.log.human_edits()}
+
+    def _guard(self, key: str, actor: str) -> None:
+        if actor != "human" and key in self.human_pairs():
+            raise WeaverError(f"{key} was set by a human; automatic passes do not override human edits")
+
+    # ---------------------------------------------------------------- edits
+    @_writes
+    def set_edge(self, source: str, target: str, relation: str, why: str = "", actor: str = "human",
+                 confidence: float | None = None, ref: str = "") -> AuditEntry:
+        """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations."""
+        self._node(source), self._node(target)
+        if relation not in RELATIONS:
+            raise WeaverError(f"unknown relation {relation!r}: expected one of {', '.join(RELATIONS)}")
+        key = f"{source}->{target}"
+        self._guard(key, actor)
+        before = self.edge_state(source, target)
+        if before is None and would_create_cycle(self.w.graph, source, target):
+            raise WeaverError(f"refused: {key} would create a cycle (the graph must stay acyclic so memories "
+                              f"can be ordered causes-first)")
+        if before and before["origin"] == "human" and actor != "human":
+            raise WeaverError(f"{key} was set by a human; automatic passes do not override human edits")
+        after = {
+            "relation": relation,
+            "confidence": 1.0 if actor == "human" else float(confidence if confidence is not None else 0.8),
+            "origin": actor if actor in ("human", "review") else "rules",
+            "rationale": why or (before or {}).get("rationale") or f"set by {actor}",
+            "created_at": (before or {}).get("created_at") or time.time(),
+            "status": "confirmed" if actor == "human" else "proposed",
+        }
+        action = "edge.update" if before else "edge.add"
+        entry = self._record(self.log.new(actor, action, key, before, after, why, ref=ref))
+        self._write_edge(source, target, after)
+        self._corrections_changed(actor, key, ref)
+        return entry
+
+    @_writes
+    def confirm_edge(self, source: str, target: str, why: str = "confirmed by a curator") -> AuditEntry:
+        state = self.edge_state(source, target)
+        if state is None:
+            raise WeaverError(f"no edge {source}->{target}")
+        return self.set_edge(source, target, state["relation"], why)
+
+    @_writes
+    def remove_edge(self, source: str, target: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
+        key = f"{source}->{target}"
+        before = self.edge_state(source, target)
+        if before is None:
+            raise WeaverError(f"no edge {key} in space {self.w.space.name!r}")
+        self._guard(key, actor)
+        if before["origin"] == "human" and actor != "human":
+            raise WeaverError(f"{key} was set by a human; automatic passes do not override human edits")
+        entry = self._record(self.log.new(actor, "edge.remove", key, before, None, why, ref=ref))
+        self._write_edge(source, target, None)
+        self._corrections_changed(actor, key, ref)
+        return entry
+
+    @_writes
+    def set_status(self, node_id: str, status: str, why: str = "", actor: str = "human", by: str = "",
+                   ref: str = "") -> AuditEntry:
+        """Mark a node active / superseded / retracted; flags its causal and conditional dependents."""
+        node = self._node(node_id)
+        if status not in NODE_STATUSES:
+            raise WeaverError(f"unknown status {status!r}: expected one of {', '.join(NODE_STATUSES)}")
+        if by:
+            self._node(by)
+        self._guard(node_id, actor)
+        before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
+        after = {"status": status, "superseded_by": by if status == "superseded" else ""}
+        entry = self._record(self.log.new(actor, "node.status", node_id, before, after, why, ref=ref))
+        self._write_status(node_id, after)
+        if status == "active":
+            self._withdraw_flags(node_id)
+        else:
+            self._flag_dependents(node_id, status, entry.id)
+        return entry
+
+    def _flag_dependents(self, node_id: str, status: str, entry_id: str) -> list[ReviewItem]:
+        pending = {(i.target, i.source) for i in self.queue.values() if i.kind == "needs_review"
+                   and i.status == "pending"}
+        items = []
+        for dep, path in dependents(self.w.graph, node_id).items():
+            if (dep, node_id) in pending or self.w.nodes[dep].status != "active":
+                continue
+            items.append(ReviewItem.make(
+                "needs_review", source=node_id, target=dep, confidence=1.0, origin="cascade",
+                rationale=f"depends on {status} {node_id} via " + " -> ".join(path),
+                evidence=evidence_for(self.w, node_id, dep), cause_entry=entry_id))
+        self.save_items(items)
+        return items
+
+    def _withdraw_flags(self, node_id: str) -> None:
+        """A cause restored to active: its pending flags no longer apply."""
+        items = [i for i in self.queue.values()
+                 if i.kind == "needs_review" and i.status == "pending" and i.source == node_id]
+        for i in items:
+            i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "cause restored"
+        self.save_items(items)
+
+    # ------------------------------------------------------------ undo/redo
+    def _revert_to(self, entry: AuditEntry, state: dict | None, action: str) -> AuditEntry:
+        if entry.is_edge:
+            s, t = entry.key.split("->", 1)
+            if s not in self.w.nodes or t not in self.w.nodes:
+                raise WeaverError(f"cannot {action} {entry.id}: an endpoint is gone")
+            if state is not None and not self.w.graph.has_edge(s, t) and would_create_cycle(self.w.graph, s, t):
+                raise WeaverError(f"cannot {action} {entry.id}: restoring {entry.key} would create a cycle")
+            rec = self._record(self.log.new(entry.actor if action == "redo" else "human", action, entry.key,
+                                            self.edge_state(s, t), state, f"{action} of {entry.id}", ref=entry.id))
+            self._write_edge(s, t, state)
+        else:
+            node = self._node(entry.key)
+            cur = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
+            rec = self._record(self.log.new("human", action, entry.key, cur, state, f"{action} of {entry.id}",
+                                            ref=entry.id))
+            self._write_status(entry.key, state)
+            if state["status"] == "active":
+                self._withdraw_flags(entry.key)
+            else:
+                self._flag_dependents(entry.key, state["status"], rec.id)
+        self._corrections_changed("human")
+        return rec
+
+    @_writes
+    def undo(self, entry_id: str | None = None) -> AuditEntry:
+        """Revert the latest human edit (or the named human / review entry); returns the undo entry."""
+        entry = self.log.by_id(entry_id) if entry_id else self.log.undo_target()
+        if entry is None:
+            raise WeaverError("nothing to undo" if not entry_id else f"no audit entry {entry_id!r}")
+        if entry.action not in EDIT_ACTIONS or entry.actor == "builder":
+            raise WeaverError(f"entry {entry.id} ({entry.actor} {entry.action}) cannot be undone")
+        if self.log.undone(entry.id):
+            raise WeaverError(f"entry {entry.id} is already undone")
+        return self._revert_to(entry, entry.before, "undo")
+
+    @_writes
+    def redo(self) -> AuditEntry:
+        entry = self.log.redo_target()
+        if entry is None:
+            raise WeaverError("nothing to redo")
+        return self._revert_to(entry, entry.after, "redo")
+
+    # ----------------------------------------------------------- corrections
+    def corrections(self) -> list[Correction]:
+        """The space's human edge corrections in force (latest per edge), for the relation builder."""
+        latest: dict[str, AuditEntry] = {}
+        first_before: dict[str, dict | None] = {}
+        for e in self.log.human_edits():
+            if e.is_edge:
+                latest[e.key] = e
+                first_before.setdefault(e.key, e.before)
+        out = []
+        for key, e in latest.items():
+            s, t = key.split("->", 1)
+            if s not in self.w.nodes or t not in self.w.nodes:
+                continue
+            p, c = self.w.nodes[s], self.w.nodes[t]
+            was = (first_before[key] or {}).get("relation")
+            out.append(Correction(p.kind, c.kind, p.content, c.content, (e.after or {}).get("relation"), was))
+        return out
+
+    def _corrections_changed(self, actor: str, key: str = "", ref: str = "") -> None:
+        if actor == "human":
+            self.w.corrections = self.corrections()
+            if key:  # a curator decided this edge: proposals about it are moot
+                stale = [i for i in self.queue.values() if i.status == "pending" and i.kind != "needs_review"
+                         and i.edge_key == key and i.id != ref]
+                for i in stale:
+                    i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "superseded by a human edit"
+                self.save_items(stale)
+
+    # ---------------------------------------------------------------- review
+    def pending_review(self) -> int:
+        """Kept nodes since the last review pass."""
+        return len(self.w.node_ids) - int(self.state.get("reviewed_upto", 0))
+
+    def after_kept(self) -> Any:
+        """The periodic trigger: a review pass every ``config.review_every`` newly kept nodes."""
+        every = int(getattr(self.w.config, "review_every", 0) or 0)
+        if every > 0 and self.pending_review() >= every:
+            try:
+                return self.review()
+            except Exception as exc:  # the message is committed: a failed review must not fail its ingest
+                from ..backends.openai_llm import describe_error
+
+                self.state["last_error"] = describe_error(exc, None, 300)  # key-like tokens redacted
+        return None
+
+    @_writes
+    def review(self, apply: bool | None = None, mode: str | None = None):
+        """Run the review pass now (see :mod:`weaver.curation.review`)."""
+        from .review import run_review
+
+        summary = run_review(self, apply=apply, mode=mode)
+        for listener in list(self.listeners):
+            listener(summary)
+        return summary

@@ -1,0 +1,352 @@
+"""The review pass: audit a window of the graph, queue proposals with evidence, auto-apply the sure ones.
+
+Two modes. ``llm``: the review model (``Settings.review_model``, a stronger one
+than the builder's) reads the window and proposes fixes. ``rules`` (offline):
+general heuristics —
+
+- a relation the space's human corrections contradict (the learned pattern) -> relabel / prune;
+- a low-confidence edge, or endpoints that are barely similar and share nothing -> prune;
+- a temporal / elaborating edge implied by a longer path (transitively redundant) -> prune;
+- two user statements about the same slot with different values -> the older is superseded;
+- a strongly similar earlier node on the same slot with no path between them -> add the missing edge.
+
+Human decisions are never touched; a proposal already rejected is not made again.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import asdict, dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from ..backends.base import Candidate, RelateRequest
+from ..backends.rules import RulesReasoner
+from ..cues import features
+from ..graph import would_create_cycle
+from ..models import WeaverError
+from ..prompts.review import REVIEW_PROMPT_VERSION, ReviewReply, review_messages
+from .queue import ReviewItem, evidence_for
+
+__all__ = ["ReviewSummary", "run_review", "rules_proposals", "llm_proposals", "CHANGE_CUES"]
+
+# a later statement that revises an earlier one (bilingual, general)
+CHANGE_CUES = re.compile(
+    r"改成|改为|换成|变成|调整|提高到|提高|增加到|降到|降低|更新|不再|改到|其实|现在|变了|"
+    r"\b(?:instead|now|actually|changed?|increased?|raised?|lowered?|updated?|revised?|no longer|switch(?:ed)?)\b",
+    re.IGNORECASE,
+)
+_VALUED_SLOTS = ("budget", "dates", "rating")
+LOW_CONFIDENCE = 0.5
+WEAK_SIMILARITY = 0.12
+ADD_SIMILARITY = 0.62
+MAX_PER_PASS = 25  # the most confident proposals of a pass; the rest come back in later passes
+
+
+@dataclass
+class ReviewSummary:
+    mode: str
+    at: float = field(default_factory=time.time)
+    window_nodes: int = 0
+    window_edges: int = 0
+    proposed: dict[str, int] = field(default_factory=dict)
+    queued: list[str] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)  # audit entry ids
+    skipped_human: int = 0
+    duplicates: int = 0
+    invalid: int = 0
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    fallback: str = ""
+    model: str = ""
+    prompt_version: str = ""
+    reviewed_upto: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def text(self) -> str:
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.proposed.items())) or "no proposals"
+        out = (f"review ({self.mode}{', ' + self.model if self.model else ''}): {self.window_nodes} nodes / "
+               f"{self.window_edges} edges reviewed; {kinds}; {len(self.applied)} auto-applied, "
+               f"{len(self.queued)} queued")
+        if self.skipped_human:
+            out += f"; {self.skipped_human} left alone (human decisions)"
+        if self.fallback:
+            out += f"; LLM failed, rules used ({self.fallback})"
+        return out
+
+
+# ------------------------------------------------------------------ context
+class _Window:
+    def __init__(self, cur, size: int):
+        w = cur.w
+        self.cur, self.w = cur, w
+        order = w.node_ids
+        self.ids = order[-size:] if size > 0 else order
+        self.index = {nid: i for i, nid in enumerate(order)}
+        self.matrix = w.matrix
+        ids = set(self.ids)
+        self.edges = [(u, v) for u, v in w.graph.edges if v in ids or u in ids]
+        self.human = cur.human_pairs()
+        self.skipped = 0  # candidates left alone because a human decided them
+
+    def sim(self, a: str, b: str) -> float:
+        if self.matrix is None:
+            return 0.0
+        return float(self.matrix[self.index[a]] @ self.matrix[self.index[b]])
+
+    def nearest_earlier(self, nid: str, k: int) -> list[tuple[float, str]]:
+        """The ``k`` earlier nodes most similar to ``nid`` (one matrix product: passes stay cheap on big spaces)."""
+        i = self.index[nid]
+        if self.matrix is None or i == 0:
+            return []
+        sims = self.matrix[:i] @ self.matrix[i]
+        top = np.argsort(-sims)[:k]
+        order = self.w.node_ids
+        return [(float(sims[j]), order[j]) for j in top]
+
+
+def _item(win: _Window, kind: str, source: str, target: str, **kw) -> ReviewItem:
+    return ReviewItem.make(kind, source=source, target=target, evidence=evidence_for(win.w, source, target), **kw)
+
+
+def _judge(reasoner: RulesReasoner, w, parent: str, child: str, sim: float):
+    p, c = w.nodes[parent], w.nodes[child]
+    req = RelateRequest(c.content, c.kind, c.turn, c.meta, [Candidate(p.id, p.content, p.kind, p.turn, sim, p.meta)])
+    return reasoner.relate(req).judgements[0]
+
+
+# -------------------------------------------------------------------- rules
+def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], _Window]:
+    """Heuristic proposals over the last ``size`` nodes (see the module docstring)."""
+    win = _Window(cur, size)
+    w, g = win.w, win.w.graph
+    learner = RulesReasoner()  # a private copy: learning must not leak into the builder's reasoner
+    corrections = w.corrections or []
+    learner.learn(corrections)
+    out: list[ReviewItem] = []
+    for u, v in win.edges:
+        d = g.edges[u, v]
+        key = f"{u}->{v}"
+        if d.get("origin") == "human" or key in win.human:
+            win.skipped += 1
+            continue
+        rel, conf = d.get("relation"), float(d.get("confidence") or 0.0)
+        sim = win.sim(u, v)
+        if corrections:
+            j = _judge(learner, w, u, v, sim)
+            if j.rationale.startswith("learned") and j.relation != rel:
+                kind = "prune" if j.relation is None else "relabel"
+                out.append(_item(win, kind, u, v, relation=j.relation, current=rel, confidence=j.confidence,
+                                 rationale=f"curators corrected this pattern ({j.rationale})"))
+                continue
+        if conf < LOW_CONFIDENCE:
+            out.append(_item(win, "prune", u, v, current=rel, confidence=round(0.55 + (LOW_CONFIDENCE - conf) / 2, 2),
+                             rationale=f"low confidence {conf:.2f} ({d.get('rationale', '')})"))
+            continue
+        fu, fv = features(w.nodes[u].content), features(w.nodes[v].content)
+        if sim < WEAK_SIMILARITY and not (fu.words & fv.words) and not (fu.slots & fv.slots):
+            out.append(_item(win, "prune", u, v, current=rel, confidence=0.6,
+                             rationale=f"endpoints barely similar ({sim:.2f}) and share nothing"))
+            continue
+        if rel in ("temporal", "elaborates") and _redundant(g, u, v):
+            out.append(_item(win, "prune", u, v, current=rel, confidence=0.5,
+                             rationale="implied by a longer path between the same memories (transitively redundant)"))
+    out += _supersede_proposals(win)
+    out += _missing_edges(win, learner)
+    return out, win
+
+
+def _redundant(g: nx.DiGraph, u: str, v: str, depth: int = 3) -> bool:
+    """True when v is reachable from u within ``depth`` further hops without the direct edge."""
+    return any(s != v and v in nx.single_source_shortest_path_length(g, s, cutoff=depth) for s in g.successors(u))
+
+
+def _supersede_proposals(win: _Window) -> list[ReviewItem]:
+    w = win.w
+    out = []
+    for new in win.ids:
+        nn = w.nodes[new]
+        if nn.kind != "user_input" or nn.status != "active":
+            continue
+        fn = features(nn.content)
+        if not fn.numbers:
+            continue
+        for _, old in win.nearest_earlier(new, 25):  # a restated value is near the statement it replaces
+            if w.nodes[old].kind != "user_input" or w.nodes[old].status != "active" or w.nodes[old].turn > nn.turn:
+                continue
+            fo = features(w.nodes[old].content)
+            slots = fn.slots & fo.slots & set(_VALUED_SLOTS)
+            if not slots or not fo.numbers or set(fo.numbers) & set(fn.numbers):
+                continue
+            changed = bool(CHANGE_CUES.search(nn.content))
+            if not (changed or (fo.constraint and fn.constraint)):
+                continue
+            conf = 0.7 + (0.15 if changed else 0.0) + (0.05 if win.sim(old, new) > 0.5 else 0.0)
+            vals = lambda f: "/".join(f"{x:g}" for x in f.numbers[:3])  # noqa: E731
+            out.append(_item(win, "supersede", new, old, confidence=round(conf, 2),
+                             rationale=f"same {'/'.join(sorted(slots))} stated again with a different value "
+                                       f"({vals(fo)} -> {vals(fn)})" + ("; the later one says it changed"
+                                                                        if changed else "")))
+            break  # one per new statement: the closest earlier value it replaces
+    return out
+
+
+def _missing_edges(win: _Window, learner: RulesReasoner) -> list[ReviewItem]:
+    w, g = win.w, win.w.graph
+    out = []
+    for v in win.ids:
+        if w.nodes[v].status != "active":
+            continue
+        fv = features(w.nodes[v].content)
+        best = None
+        for sim, u in win.nearest_earlier(v, 5):
+            if sim < ADD_SIMILARITY:
+                break
+            if w.nodes[u].status != "active" or g.has_edge(u, v) or f"{u}->{v}" in win.human:
+                continue
+            if fv.slots & features(w.nodes[u].content).slots:
+                best = (sim, u)
+                break
+        if best is None or v in nx.single_source_shortest_path_length(g, best[1], cutoff=4):
+            continue
+        sim, u = best
+        j = _judge(learner, w, u, v, sim)
+        if j.relation is None:
+            continue
+        out.append(_item(win, "add", u, v, relation=j.relation, confidence=round(min(0.8, j.confidence), 2),
+                         rationale=f"similar ({sim:.2f}), same slot, no path between them: {j.rationale}"))
+    return out
+
+
+# ---------------------------------------------------------------------- llm
+def llm_proposals(cur, size: int, reasoner) -> tuple[list[ReviewItem], _Window, dict]:
+    """Ask the review model; returns (proposals, window, {calls, tokens, error, invalid})."""
+    win = _Window(cur, size)
+    w, g = win.w, win.w.graph
+    ids = list(dict.fromkeys([u for u, _ in win.edges if u not in win.ids] + list(win.ids)))
+    label = {nid: f"N{i + 1}" for i, nid in enumerate(ids)}
+    node_of = {v: k for k, v in label.items()}
+    nodes = {label[n]: {"kind": w.nodes[n].kind, "text": w.nodes[n].content[:600], "turn": w.nodes[n].turn,
+                        "status": w.nodes[n].status} for n in ids}
+    edge_of = {f"E{i + 1}": e for i, e in enumerate(win.edges)}
+    edges = {k: {"source": label[u], "target": label[v], "relation": g.edges[u, v].get("relation"),
+                 "confidence": round(float(g.edges[u, v].get("confidence") or 0), 2),
+                 "origin": g.edges[u, v].get("origin")} for k, (u, v) in edge_of.items()}
+    examples = [{"earlier": {"kind": c.parent_kind, "text": c.parent_content[:200]},
+                 "later": {"kind": c.child_kind, "text": c.child_content[:200]},
+                 "was": c.was or "none", "corrected_to": c.relation or "none"} for c in (w.corrections or [])]
+    parsed, calls, tokens, error = reasoner._call(review_messages(nodes, edges, examples), ReviewReply)
+    info = {"calls": calls, "tokens": tokens, "error": error, "invalid": 0}
+    if parsed is None:
+        return [], win, info
+    out = []
+    for p in parsed.proposals:
+        item = _from_llm(win, p, edge_of, node_of)
+        if item is None:
+            info["invalid"] += 1
+        else:
+            out.append(item)
+    return out, win, info
+
+
+def _from_llm(win: _Window, p, edge_of: dict, node_of: dict) -> ReviewItem | None:
+    g = win.w.graph
+    why = (p.rationale or "review model") + f" [{REVIEW_PROMPT_VERSION}]"
+    kw = dict(confidence=p.confidence, rationale=why, origin="review-llm")
+    if p.action in ("prune", "relabel"):
+        u, v = edge_of.get(p.edge or "", (node_of.get(p.source or ""), node_of.get(p.target or "")))
+        if u is None or v is None or not g.has_edge(u, v):
+            return None
+        cur = g.edges[u, v].get("relation")
+        if p.action == "relabel" and (p.relation is None or p.relation == cur):
+            return None
+        return _item(win, p.action, u, v, relation=p.relation if p.action == "relabel" else None, current=cur, **kw)
+    if p.action == "add":
+        u, v = node_of.get(p.source or ""), node_of.get(p.target or "")
+        if u is None or v is None or p.relation is None or g.has_edge(u, v) or would_create_cycle(g, u, v):
+            return None
+        return _item(win, "add", u, v, relation=p.relation, **kw)
+    old, new = node_of.get(p.node or ""), node_of.get(p.by or "")
+    if old is None or new is None or old == new or win.w.nodes[old].status != "active":
+        return None
+    return _item(win, "supersede", new, old, **kw)
+
+
+# ------------------------------------------------------------------ the pass
+def _authorised(win: _Window, item: ReviewItem) -> bool:
+    """Human decisions stand: no proposal on an edge or node a human set."""
+    if item.kind == "supersede":
+        return item.target not in win.human
+    g = win.w.graph
+    if item.edge_key in win.human:
+        return False
+    return not (g.has_edge(item.source, item.target) and g.edges[item.source, item.target].get("origin") == "human")
+
+
+def run_review(cur, apply: bool | None = None, mode: str | None = None) -> ReviewSummary:
+    """One review pass over the newest nodes.
+
+    ``apply``: None auto-applies proposals at or above ``config.review_auto_apply``;
+    True applies every proposal of this pass; False only queues. Applied changes
+    are audit entries of actor ``review`` (undoable); flags are never auto-applied.
+    """
+    w = cur.w
+    cfg = w.config
+    size = max(int(getattr(cfg, "review_window", 30) or 30), cur.pending_review())
+    reasoner = getattr(w, "review_reasoner", None) or w.reasoner
+    use_llm = (mode or ("llm" if getattr(reasoner, "name", "") == "openai" else "rules")) == "llm"
+    if use_llm and not hasattr(reasoner, "_call"):
+        raise WeaverError("LLM review needs an OpenAI-compatible endpoint (set OPENAI_BASE_URL / OPENAI_API_KEY)")
+    summary = ReviewSummary("llm" if use_llm else "rules")
+    if use_llm:
+        summary.model, summary.prompt_version = getattr(reasoner, "model", ""), REVIEW_PROMPT_VERSION
+        items, win, info = llm_proposals(cur, size, reasoner)
+        summary.llm_calls, summary.llm_tokens, summary.invalid = info["calls"], info["tokens"], info["invalid"]
+        if info["error"]:
+            summary.fallback = info["error"]
+            summary.mode = "rules (fallback)"
+            items, win = rules_proposals(cur, size)
+    else:
+        items, win = rules_proposals(cur, size)
+    summary.window_nodes, summary.window_edges = len(win.ids), len(win.edges)
+    summary.skipped_human = win.skipped
+
+    seen = {i.signature for i in cur.queue.values() if i.status != "withdrawn"}
+    best: dict[tuple, ReviewItem] = {}
+    for item in items:
+        if not _authorised(win, item):
+            summary.skipped_human += 1
+            continue
+        if item.signature in seen:
+            summary.duplicates += 1
+            continue
+        slot = (item.kind == "supersede", item.source, item.target)
+        if slot not in best or item.confidence > best[slot].confidence:
+            best[slot] = item
+    threshold = float(getattr(cfg, "review_auto_apply", 0.9))
+    ranked = sorted(best.values(), key=lambda i: -i.confidence)[:MAX_PER_PASS]
+    fresh = sorted(ranked, key=lambda i: (i.kind == "supersede", -i.confidence))  # edges first, then statuses
+    for item in fresh:
+        summary.proposed[item.kind] = summary.proposed.get(item.kind, 0) + 1
+        if apply is True or (apply is None and item.confidence >= threshold):
+            try:
+                entry = cur.apply_item(item, "review")
+            except WeaverError as exc:  # e.g. an earlier change of this pass made it a cycle
+                item.rationale += f" (not auto-applied: {exc})"
+            else:
+                item.status, item.resolved_at, item.resolved_by = "applied", time.time(), "review"
+                item.audit_id = entry.id if entry else ""
+                summary.applied.append(item.audit_id)
+                continue
+        summary.queued.append(item.id)
+    cur.save_items(fresh)
+    summary.reviewed_upto = len(w.node_ids)
+    cur.state["reviewed_upto"] = summary.reviewed_upto
+    cur.state["runs"] = (cur.state.get("runs", []) + [summary.to_dict()])[-20:]
+    cur.save_state()
+    return summary
+
