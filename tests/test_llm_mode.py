@@ -52,7 +52,7 @@ def test_scores_and_relations_come_from_the_model(llm_runtime, openai_stub):
     w.set_task("Plan a Beijing trip")
     first = w.ingest("My budget is 5000 yuan.")
     ok = w.ingest("ok")
-    second = w.ingest("I am allergic to seafood.")
+    second = w.ingest("Find me a hotel that stays within the 5000 yuan budget.")
     assert first.kept and not ok.kept and second.kept
     d = second.decision
     assert d.backend == "openai" and d.llm_calls >= 2 and d.llm_tokens > 0 and not d.fallback

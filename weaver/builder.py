@@ -19,6 +19,9 @@ from .settings import WeaverConfig
 
 __all__ = ["select_candidates", "build_edges"]
 
+_CLOSEST = 64  # nearest earlier nodes by cosine considered as parents
+_RECENT = 200  # plus the most recent earlier nodes
+
 
 def select_candidates(
     node: MemoryNode,
@@ -32,8 +35,17 @@ def select_candidates(
         return []
     sims = matrix @ vec
     f = features(node.content)
+    # bounded work in large spaces: the closest nodes by cosine plus the recent ones (where a
+    # stated constraint that shares no vocabulary with its consequence usually sits)
+    n = len(earlier)
+    pool = set(range(max(0, n - _RECENT), n))
+    if n > _CLOSEST:
+        pool.update(int(i) for i in np.argpartition(-sims, _CLOSEST)[:_CLOSEST])
+    else:
+        pool.update(range(n))
     scored = []
-    for i, other in enumerate(earlier):
+    for i in sorted(pool):
+        other = earlier[i]
         if other.status != "active":
             continue
         of = features(other.content)
