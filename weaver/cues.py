@@ -53,6 +53,10 @@ SLOT_CUES: dict[str, re.Pattern] = {
         "附近 周边 靠近 旁边 离 地铁 地铁站 步行 距离 市中心 区 "
         "near nearby close walking distance metro subway station downtown district around".split()
     ),
+    "amenity": _re(
+        "设施 早餐 停车 停车场 无烟 无烟房 洗衣 健身房 泳池 游泳池 空调 热水 接机 叫醒 行李 "
+        "wifi breakfast parking non-smoking laundry gym pool shuttle amenities facilities".split()
+    ),
     "quiet": _re("安静 吵 清静 噪音 quiet noisy noise peaceful calm".split()),
     "rating": _re("评分 好评 口碑 星级 星 rating rated stars star reviews".split()),
 }

@@ -21,11 +21,12 @@ import networkx as nx
 
 from .text import count_tokens
 
-__all__ = ["render", "line_for", "HEADERS", "LINE_OVERHEAD", "MAX_REFS"]
+__all__ = ["render", "line_for", "estimate_line_tokens", "HEADERS", "CONNECTIVE_LEVELS", "MAX_REFS"]
 
 HEADERS = {"zh": "相关记忆（原因在前，结果在后）：", "en": "Relevant memory (causes first):"}
-LINE_OVERHEAD = 8  # tokens for the number, speaker label and connective of one line
-MAX_REFS = 3  # earlier lines a line refers to, at most (nearest of the strongest relations first)
+CONNECTIVE_LEVELS = ("all", "logic", "none")
+_LOGIC = {"causal", "conditional"}
+MAX_REFS = 2  # earlier lines a line refers to, at most (the nearest of its strongest relation)
 
 _WHO = {
     "zh": {"user_input": "用户", "agent_thought": "思考", "tool_result": "工具结果", "agent_response": "回复"},
@@ -45,6 +46,7 @@ _CONNECTIVE = {
         "elaborates": "Specifically (on {refs}), ",
     },
 }
+_THEN = {"zh": "随后，", "en": "Then, "}
 _PRIORITY = {"causal": 0, "conditional": 1, "elaborates": 2, "temporal": 3}
 
 
@@ -61,19 +63,27 @@ def line_for(attrs: dict, number: int, parents: list[tuple[int, str]]) -> str:
         who = f"{who} {speaker}"
     when = meta.get("date")
     prefix = ""
-    joiner = "、" if lang == "zh" else ", "
-    # the strongest few links carry the logic; listing every parent would spend the budget on references
-    parents = sorted(parents, key=lambda p: (_PRIORITY.get(p[1], 9), -p[0]))[:MAX_REFS]
-    for relation in sorted({r for _, r in parents}, key=lambda r: _PRIORITY.get(r, 9)):
-        refs = joiner.join(f"[{n}]" for n, r in parents if r == relation)
-        prefix += _CONNECTIVE[lang].get(relation, "").format(refs=refs)
+    if parents:
+        # one connective, for the strongest relation, naming its nearest lines: listing every
+        # parent cost up to half of a Chinese budget in references (CrossWOZ bench)
+        relation = min((r for _, r in parents), key=lambda r: _PRIORITY.get(r, 9))
+        refs = sorted((n for n, r in parents if r == relation), reverse=True)[:MAX_REFS]
+        if relation == "temporal" and refs == [number - 1]:
+            prefix = _THEN[lang]  # "then" after the line just above needs no reference
+        else:
+            joiner = "、" if lang == "zh" else ", "
+            prefix = _CONNECTIVE[lang][relation].format(refs=joiner.join(f"[{n}]" for n in sorted(refs)))
     sep = "：" if lang == "zh" else ": "
     date = f"({when}) " if when else ""
     return f"[{number}] {date}{prefix}{who}{sep}{attrs.get('content', '')}"
 
 
-def render(g: nx.DiGraph, ordered: list[str], language: str | None = None) -> str:
-    """The context text for nodes already in causal order."""
+def render(g: nx.DiGraph, ordered: list[str], language: str | None = None, connectives: str = "all") -> str:
+    """The context text for nodes already in causal order.
+
+    ``connectives``: "all", "logic" (only causal and conditional links) or "none" — retrieval
+    picks the richest level that fits the budget, so a link never costs a memory its place.
+    """
     if not ordered:
         return ""
     if language not in HEADERS:
@@ -86,11 +96,12 @@ def render(g: nx.DiGraph, ordered: list[str], language: str | None = None) -> st
             (number[p], g.edges[p, n].get("relation", "temporal"))
             for p in g.predecessors(n)
             if p in number and number[p] < number[n] and g.edges[p, n].get("status") != "rejected"
+            and (connectives == "all" or (connectives == "logic" and g.edges[p, n].get("relation") in _LOGIC))
         ]
         lines.append(line_for(g.nodes[n], number[n], sorted(parents)))
     return "\n".join(lines)
 
 
 def estimate_line_tokens(attrs: dict) -> int:
-    meta = attrs.get("meta") or {}
-    return count_tokens(str(attrs.get("content", ""))) + LINE_OVERHEAD + (4 if meta.get("date") else 0)
+    """Tokens of the node's line without a connective (exact for line numbers up to 999)."""
+    return count_tokens(line_for(attrs, 10, []))

@@ -18,7 +18,7 @@ import numpy as np
 
 from .graph import Step, causal_order, degree_centrality, expand
 from .lexical import LexicalIndex
-from .narrative import estimate_line_tokens, render
+from .narrative import CONNECTIVE_LEVELS, estimate_line_tokens, render
 from .settings import WeaverConfig
 from .text import count_tokens, detect_language
 
@@ -225,15 +225,18 @@ def retrieve(
             c.cut_reason += f" (rank {i})"
     ordered = causal_order(g, included)
     lang = detect_language(query) if query.strip() else None
-    context = render(g, ordered, lang)
-    tokens = count_tokens(context)
-    # the estimate can run over on connectives: drop the lowest-ranked until it fits
-    while tokens > budget and ordered:
+    # memories were packed at their bare line cost; links are rendered as richly as the room left allows
+    for level in CONNECTIVE_LEVELS:
+        context = render(g, ordered, lang, level)
+        tokens = count_tokens(context)
+        if tokens <= budget:
+            break
+    while tokens > budget and ordered:  # only when even bare lines overrun the estimate
         worst = max(ordered, key=lambda n: candidates[n].rank)
         ordered.remove(worst)
         candidates[worst].included = False
         candidates[worst].cut_reason = f"budget: dropped at rank {candidates[worst].rank} after rendering"
-        context = render(g, ordered, lang)
+        context = render(g, ordered, lang, level)
         tokens = count_tokens(context)
     keep = set(ordered)
     edges = [
@@ -254,7 +257,7 @@ def retrieve(
         expanded_seeds=seeds[:n_seeds] if expand_graph else [],
         config={"seeds": cfg.seeds, "hops": cfg.hops if expand_graph else 0, "budget": budget,
                 "w_similarity": cfg.w_similarity, "w_lexical": cfg.w_lexical, "w_centrality": cfg.w_centrality,
-                "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit},
+                "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit, "connectives": level},
         timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
                     "order_render": (t3 - t2) * 1e3},
     )
