@@ -13,6 +13,7 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # `ui` and `weaver` importable from any cwd
 
 from ui.i18n import t  # noqa: E402
+from ui.shell import mark_shell  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="ContextWeaver studio", page_icon="🕸️", layout="wide")
@@ -26,8 +27,10 @@ PAGES = [
 ]
 ROOT = Path(__file__).resolve().parent
 
-nav = st.navigation([st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
-                     for path, key, icon, default in PAGES])
+pages = {key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
+         for path, key, icon, default in PAGES}
+nav = st.navigation(list(pages.values()))
+mark_shell(pages)
 # tighter top margin than Streamlit's default; CJK-capable fonts first
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
         "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"

@@ -7,6 +7,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from ui.shell import require_shell
+
+require_shell('benchmarks')  # a deep link on a fresh server must not bypass app.py
+
 from weaver.bench.report import load_results
 
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks"

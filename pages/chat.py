@@ -6,6 +6,10 @@ import uuid
 
 import streamlit as st
 
+from ui.shell import require_shell
+
+require_shell('chat')  # a deep link on a fresh server must not bypass app.py
+
 from ui import agent_bridge
 from ui.chat_view import new_node_ids, render_history, render_step
 from ui.graph_component import graph_view

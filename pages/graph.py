@@ -6,6 +6,10 @@ import json
 
 import streamlit as st
 
+from ui.shell import require_shell
+
+require_shell('graph')  # a deep link on a fresh server must not bypass app.py
+
 from ui.graph_component import graph_view
 from ui.i18n import lang, t
 from ui.inspector import node_option_label, render_inspector

@@ -10,6 +10,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ui.shell import require_shell
+
+require_shell('retrieval')  # a deep link on a fresh server must not bypass app.py
+
 from ui.graph_component import graph_view
 from ui.i18n import lang
 from ui.render import md_escape

@@ -11,6 +11,10 @@ import json
 import pandas as pd
 import streamlit as st
 
+from ui.shell import require_shell
+
+require_shell('review')  # a deep link on a fresh server must not bypass app.py
+
 from ui.i18n import lang
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows

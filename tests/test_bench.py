@@ -133,6 +133,8 @@ def test_benchmarks_page_renders_written_results(tmp_path):
     page = tmp_path / "page.py"
     page.write_text(src.replace('Path(__file__).resolve().parents[1] / "docs" / "benchmarks"',
                                 f"Path({str(tmp_path)!r})"), encoding="utf-8")
-    at = AppTest.from_file(str(page), default_timeout=30).run()
+    at = AppTest.from_file(str(page), default_timeout=30)
+    at.session_state["_cw_shell"] = True  # as if app.py's shell had run (this test runs the page alone)
+    at.run()
     assert not at.exception
     assert any("55.5" in str(df.value.to_dict()) for df in at.dataframe)

@@ -174,3 +174,13 @@ def test_crash_leftovers_are_repaired_on_open(runtime):
     assert all("n_ghost" not in (e.source, e.target) and e.source != "n_gone" for e in again.edges())
     assert len(again.repaired) == 3
     assert len(runtime.open("repair").repaired) == 0  # the repair was persisted
+
+
+def test_loads_read_in_pages(runtime):
+    """Big spaces are read page by page (one get of 100k records overruns SQLite's variable limit)."""
+    from weaver.store import _get_all
+
+    w = runtime.open("paged")
+    _fill(w)
+    got = _get_all(w.space.decisions, ["metadatas"], page=2)
+    assert sorted(got["ids"]) == sorted(w.decisions) and len(got["metadatas"]) == len(w.decisions)

@@ -63,7 +63,7 @@ def _vectors(col, got: dict) -> np.ndarray | None:
         return None
     if all(_VEC in m for m in metas):
         return np.stack([np.frombuffer(base64.b64decode(m[_VEC]), dtype=np.float32) for m in metas])
-    emb = col.get(ids=got["ids"], include=["embeddings"])["embeddings"]
+    emb = [v for ids in _chunks(got["ids"], 5000) for v in col.get(ids=ids, include=["embeddings"])["embeddings"]]
     return np.asarray(emb, dtype=np.float32)
 
 
@@ -204,6 +204,20 @@ def _register() -> None:
         except ValueError:
             pass  # already registered in this process
         _registered = True
+
+
+def _get_all(col, include: list[str], page: int = 5000) -> dict:
+    """Every record of a collection, read in pages (one huge get overruns SQLite's variable limit)."""
+    out: dict = {"ids": [], **{k: [] for k in include}}
+    offset = 0
+    while True:
+        got = col.get(include=include, limit=page, offset=offset)
+        out["ids"] += got["ids"]
+        for k in include:
+            out[k] += got[k] or []
+        if len(got["ids"]) < page:
+            return out
+        offset += page
 
 
 def _chunks(seq: list, n: int = _BATCH) -> Iterable[list]:
@@ -385,13 +399,13 @@ class ChromaSpace(SpaceStore):
 
     def _load_locked(self) -> SpaceData:
         data = SpaceData(meta=self.get_meta())
-        n = self.nodes.get(include=["metadatas"])
+        n = _get_all(self.nodes, ["metadatas"])
         data.nodes = [MemoryNode.from_record(m) for m in n["metadatas"]]
         data.node_vectors = _vectors(self.nodes, n)
-        d = self.decisions.get(include=["metadatas"])
+        d = _get_all(self.decisions, ["metadatas"])
         data.decisions = [FilterDecision.from_record(m) for m in d["metadatas"]]
         data.decision_vectors = _vectors(self.decisions, d)
-        e = self.edges.get(include=["metadatas"])
+        e = _get_all(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
         self._repair(data)
         return data
@@ -508,7 +522,7 @@ class ChromaSpace(SpaceStore):
             )
 
     def get_records(self, kind: str) -> dict[str, dict]:
-        got = self._records(kind).get(include=["documents"])
+        got = _get_all(self._records(kind), ["documents"])
         out = {i: json.loads(doc) for i, doc in zip(got["ids"], got["documents"])}
         for _, op, args in self._buffer or ():
             if op == "put_records" and args[0] == kind:
