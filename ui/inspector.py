@@ -7,7 +7,8 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from weaver import viz
+from weaver import WeaverError, viz
+from weaver.models import RELATIONS
 
 from .i18n import lang, t
 from .render import md_escape, show_text
@@ -61,6 +62,7 @@ def render_inspector(w, node_id: str | None, key: str) -> None:
         st.markdown(f"**{label}** ({len(df)})")
         if len(df):
             st.dataframe(df, hide_index=True, width="stretch", key=f"{key}_{'p' if parents else 'c'}")
+    _edge_editor(w, node_id, key)
     with st.expander(t("provenance")):
         prov = {"node_id": node_id, "message_id": a.get("message_id"),
                 "timestamp": dt.datetime.fromtimestamp(float(a.get("timestamp", 0) or 0)).isoformat(timespec="seconds"),
@@ -72,3 +74,47 @@ def render_inspector(w, node_id: str | None, key: str) -> None:
                               "fallback": dec.fallback, "promoted": dec.promoted,
                               "thresholds": [dec.coarse_threshold, dec.keep_threshold]}
         st.json(prov, expanded=1)
+
+
+def _edge_editor(w, node_id: str, key: str) -> None:
+    """Relabel, confirm, delete or add this node's edges: human edits through the curation library."""
+    g = w.graph
+    with st.expander(t("edit_edges")):
+        edges = [(p, node_id) for p in g.predecessors(node_id)] + [(node_id, c) for c in g.successors(node_id)]
+        if edges:
+            def label(e):
+                u, v = e
+                rel = g.edges[u, v].get("relation")
+                other = v if u == node_id else u
+                arrow = "→" if u == node_id else "←"
+                return f"{arrow} [{rel}] {node_option_label(g, other)}"
+
+            edge = st.selectbox(t("edge_pick"), edges, format_func=label, key=f"{key}_edge")
+            rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(g.edges[edge].get("relation")),
+                               key=f"{key}_edge_rel_{edge[0]}_{edge[1]}")
+            c1, c2, c3 = st.columns(3)
+            _action(c1.button(t("set_relation"), key=f"{key}_set"), lambda: w.curation.set_edge(*edge, rel))
+            _action(c2.button(t("confirm_edge"), key=f"{key}_confirm"), lambda: w.curation.confirm_edge(*edge))
+            _action(c3.button(t("delete_edge"), key=f"{key}_del"), lambda: w.curation.remove_edge(*edge))
+        st.markdown(f"**{t('add_edge')}**")
+        others = [n for n in w.node_ids if n != node_id and not g.has_edge(node_id, n) and not g.has_edge(n, node_id)]
+        if others:
+            other = st.selectbox(t("other_node"), others, format_func=lambda n: node_option_label(g, n),
+                                 key=f"{key}_other")
+            direction = st.radio(t("direction"), ["out", "in"], key=f"{key}_dir", horizontal=True,
+                                 format_func=lambda d: t("this_to_other") if d == "out" else t("other_to_this"))
+            new_rel = st.selectbox(t("relation"), RELATIONS, key=f"{key}_new_rel")
+            src, dst = (node_id, other) if direction == "out" else (other, node_id)
+            _action(st.button(t("add_edge"), key=f"{key}_add"), lambda: w.curation.set_edge(src, dst, new_rel))
+
+
+def _action(clicked: bool, edit) -> None:
+    if not clicked:
+        return
+    try:
+        edit()
+    except WeaverError as exc:  # e.g. a cycle: refused with the library's message
+        st.error(str(exc))
+        return
+    st.toast(t("edge_done"))
+    st.rerun()
