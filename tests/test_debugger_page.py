@@ -6,15 +6,10 @@ library with the real embedder and a real Chroma directory.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from studio_server import running_studio
 from streamlit.testing.v1 import AppTest
 
 from debugger_data import CONV, weave
@@ -151,11 +146,6 @@ def test_page_replays_a_past_agent_turn(page):
 
 
 # ------------------------------------------------------------------ browser
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 _STYLES = """(key) => {
   const net = window.__cwGraphs && window.__cwGraphs[key];
@@ -175,26 +165,7 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
     from weaver import viz
 
     ids = _woven(tmp_path / "data", embedder, "zh")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST")}
-    env.update(WEAVER_DATA_DIR=str(tmp_path / "data"), HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    log = open(tmp_path / "streamlit.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", APP, "--server.port", str(port),
-                             "--server.address", "127.0.0.1", "--server.headless", "true"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(base + "/_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
+    with running_studio(tmp_path / "data", tmp_path / "streamlit.log", start_timeout=60) as base:
         requests: list[str] = []
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -221,13 +192,6 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             page.wait_for_function("() => window.__cwGraphs && window.__cwGraphs['rd_graph']", timeout=30_000)
             nodes = {n["id"]: n for n in page.evaluate(_STYLES, "rd_graph")}
             browser.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
     seed_border = viz.NODE_STYLES["seed"]["color"]["border"]
     expanded_border = viz.NODE_STYLES["expanded"]["color"]["border"]
