@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from .graph import Step, causal_order, degree_centrality, expand
+from .graph import Step, causal_order, expand
 from .lexical import LexicalIndex
 from .narrative import CONNECTIVE_LEVELS, estimate_line_tokens, render
 from .settings import WeaverConfig
@@ -142,15 +142,20 @@ def retrieve(
     dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
     lex = np.zeros(len(ids), dtype=np.float32)
     if lexical is not None and len(lexical) and cfg.w_lexical:
-        pos = {x: i for i, x in enumerate(lexical.ids)}
         s = lexical.scores(query)
-        lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
+        if lexical.ids == ids:  # the usual case: both follow the weaver's node order
+            lex = s.astype(np.float32)
+        else:
+            pos = {x: i for i, x in enumerate(lexical.ids)}
+            lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
     relevance = _fused_relevance(dense, lex, cfg)
     relevance = np.where(active, relevance, -np.inf)
-    order = [int(i) for i in np.argsort(-relevance) if np.isfinite(relevance[i])]
+    ranked_rows = np.argsort(-relevance)
+    order = ranked_rows[np.isfinite(relevance[ranked_rows])].tolist()
     row = {x: i for i, x in enumerate(ids)}
     t1 = time.perf_counter()
-    centrality = degree_centrality(g) if cfg.w_centrality and expand_graph else {}
+    use_centrality = bool(cfg.w_centrality and expand_graph)
+    scale = 1.0 / max(1, g.number_of_nodes() - 1)  # degree centrality, computed for candidates only
 
     header = count_tokens("相关记忆（原因在前，结果在后）：") + 1
     used = header
@@ -177,7 +182,7 @@ def retrieve(
         seed_rel = float(relevance[row[st.seed]])
         decay = cfg.adjacent_decay if st.relation == "adjacent" else cfg.hop_decay**st.hop
         propagated = seed_rel * decay * st.confidence
-        cent = centrality.get(nid, 0.0)
+        cent = g.degree(nid) * scale if use_centrality else 0.0
         score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
         attrs = g.nodes[nid]
         candidates[nid] = RankedNode(
@@ -192,6 +197,7 @@ def retrieve(
     # when every candidate is packed and room is left, the next hits by own relevance follow
     rest = (ids[i] for i in order[n_seeds:])
     while pool and used < budget:
+        before = used
         for cand in pool:
             if used + cand.tokens <= budget:
                 cand.included = True
@@ -200,7 +206,8 @@ def retrieve(
             else:
                 cand.cut_reason = f"budget: needs {cand.tokens} tokens, {budget - used} left"
         pool = []
-        for nid in rest if used < budget else ():  # a full budget takes no more seeds (none left uncut)
+        # a full budget, or a round in which nothing fitted, takes no more seeds (none left uncut)
+        for nid in rest if used < budget and used > before else ():
             if nid in candidates:
                 continue
             r = row[nid]
