@@ -196,6 +196,7 @@ def retrieve(
     pool = sorted(candidates.values(), key=lambda c: -c.score)
     # when every candidate is packed and room is left, the next hits by own relevance follow
     rest = (ids[i] for i in order[n_seeds:])
+    idle_rounds = 0  # rounds in a row in which nothing fitted: after a few, the rest would not fit either
     while pool and used < budget:
         before = used
         for cand in pool:
@@ -206,8 +207,9 @@ def retrieve(
             else:
                 cand.cut_reason = f"budget: needs {cand.tokens} tokens, {budget - used} left"
         pool = []
-        # a full budget, or a round in which nothing fitted, takes no more seeds (none left uncut)
-        for nid in rest if used < budget and used > before else ():
+        idle_rounds = 0 if used > before else idle_rounds + 1
+        # a full budget, or three rounds in which nothing fitted, takes no more seeds (none left uncut)
+        for nid in rest if used < budget and idle_rounds < 3 else ():
             if nid in candidates:
                 continue
             r = row[nid]
