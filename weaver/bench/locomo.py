@@ -19,8 +19,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from . import BUDGETS
-from .baselines import Baselines
-from .common import NO_FILTER, RecallTable, Turn, ingest_turns, pack, percentiles, recall, temp_runtime, weaver_picks
+from .common import RecallTable, Turn, filter_summary, percentiles, recall, run_haystack
 from ..models import WeaverError
 
 __all__ = ["load_locomo", "conversation_turns", "questions", "run_locomo", "SYSTEMS", "DRAGON"]
@@ -104,54 +103,27 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
     table = RecallTable()
     ranks_at = {k: [] for k in (5, 10, 25, 50)}
     ranks_at_14 = {k: [] for k in (5, 10, 25, 50)}
-    filt = {"turns": 0, "kept": 0, "evidence": 0, "evidence_kept": 0}
     per_conv, latency_all = [], []
     t_start = time.perf_counter()
     for sample in tqdm(samples, desc="locomo conversations", disable=not progress):
         turns = conversation_turns(sample)
-        keys = {t.key for t in turns}
-        qs = questions(sample, keys)[:limit_questions]
+        qs = questions(sample, {t.key for t in turns})[:limit_questions]
+        for q in qs:
+            q["scored"] = q["category"] != 5  # adversarial evidence stays out of the filter statistics
+
+        def dense_recall_at_k(q, ranks, turns=turns):
+            for k in ranks_at:
+                r = recall({turns[i].key for i in ranks["dense"][:k]}, q["evidence"])
+                ranks_at[k].append(r)
+                if q["scored"]:
+                    ranks_at_14[k].append(r)
+
         sid = sample.get("sample_id", f"conv{len(per_conv)}")
-        with temp_runtime(embedder, cfg) as rt:
-            full = rt.open(f"{sid}-full")
-            open_ = rt.open(f"{sid}-nofilter", config=cfg.with_(**NO_FILTER))
-            ingest_s = ingest_turns(full, turns, sid)
-            ingest_all_s = ingest_turns(open_, turns, sid)
-            kept_keys = {d.meta.get("key") for d in full.decisions.values() if d.kept}
-            ev_keys = set().union(*(q["evidence"] for q in qs if q["category"] != 5)) if qs else set()
-            filt["turns"] += len(turns)
-            filt["kept"] += len(kept_keys)
-            filt["evidence"] += len(ev_keys)
-            filt["evidence_kept"] += len(ev_keys & kept_keys)
-            vecs = embedder.embed([t.content for t in turns])
-            base = Baselines([t.content for t in turns], vecs)
-            qvecs = embedder.embed([q["question"] for q in qs]) if qs else []
-            lat = []
-            for q, qv in tqdm(list(zip(qs, qvecs)), desc=f"{sid} questions", leave=False, disable=not progress):
-                groups = _groups(q["category"])
-                ev = q["evidence"]
-                ranks = base.rankings(q["question"], qv)
-                for k in ranks_at:
-                    r = recall({turns[i].key for i in ranks["dense"][:k]}, ev)
-                    ranks_at[k].append(r)
-                    if q["category"] != 5:
-                        ranks_at_14[k].append(r)
-                for b in budgets:
-                    for name, ranking in ranks.items():
-                        table.add(name, b, groups, recall({turns[i].key for i in pack(turns, ranking, b)}, ev))
-                    t0 = time.perf_counter()
-                    res = full.query(q["question"], budget=b)
-                    if b == 1024:
-                        lat.append((time.perf_counter() - t0) * 1e3)
-                    table.add("weaver", b, groups, recall(weaver_picks(full, res), ev))
-                    res = full.query(q["question"], budget=b, expand=False)
-                    table.add("weaver-no-expand", b, groups, recall(weaver_picks(full, res), ev))
-                    res = open_.query(q["question"], budget=b)
-                    table.add("weaver-no-filter", b, groups, recall(weaver_picks(open_, res), ev))
-            latency_all += lat
-            per_conv.append({"id": sid, "turns": len(turns), "kept": len(kept_keys), "questions": len(qs),
-                             "edges": full.graph.number_of_edges(), "ingest_s": round(ingest_s, 2),
-                             "ingest_all_s": round(ingest_all_s, 2), "query_ms_1024": percentiles(lat)})
+        stats = run_haystack(sid, turns, qs, embedder, cfg, budgets, table, lambda q: _groups(q["category"]),
+                             progress=progress, on_question=dense_recall_at_k)
+        latency_all += stats.pop("_latencies")
+        per_conv.append(stats)
+    filt = filter_summary(per_conv)
     groups = ["cats1-4", "all"] + [f"cat{c}" for c in CATEGORIES]
     largest = max(per_conv, key=lambda c: c["turns"]) if per_conv else None
     mean = lambda xs: round(100 * sum(xs) / len(xs), 1) if xs else None  # noqa: E731
@@ -165,8 +137,7 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
         "questions": {g: table.count("recency", budgets[0], g) for g in groups},
         "dense_recall_at_k": {"cats1-4": {str(k): mean(v) for k, v in ranks_at_14.items()},
                               "all": {str(k): mean(v) for k, v in ranks_at.items()}, "dragon_paper": DRAGON},
-        "filter": {**filt, "kept_share": round(100 * filt["kept"] / max(1, filt["turns"]), 1),
-                   "evidence_kept_share": round(100 * filt["evidence_kept"] / max(1, filt["evidence"]), 1)},
+        "filter": filt,
         "latency_ms_1024": {"all": percentiles(latency_all),
                             "largest": largest and {"id": largest["id"], "turns": largest["turns"],
                                                     **largest["query_ms_1024"]}},
