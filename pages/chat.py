@@ -117,8 +117,6 @@ def _scores() -> None:
 
 events = agent_bridge.transcript(w)
 st.markdown(f"### {t('chat_title')}")
-if not agent_bridge.agent_available():
-    st.caption(t("agent_missing"))
 
 left, right = st.columns([5, 6], gap="medium")
 with left:

@@ -24,7 +24,7 @@ from weaver.models import WeaverError
 ROOT = Path(__file__).resolve().parents[1]
 
 WRITER = """
-import json, random, sys
+import json, random, sys, time
 sys.path.insert(0, {root!r}); sys.path.insert(0, {tests!r})
 from crash_harness import make_corpus
 from weaver import Runtime, Settings
@@ -38,6 +38,7 @@ out = {{}}
 for m in msgs:
     r = w.ingest(m["content"], m["kind"], message_id=m["id"])
     out[m["id"]] = {{"kept": r.kept, "node": r.node.id if r.node else "", "dup": r.duplicate}}
+    time.sleep(0.05)  # room for the other writer on a loaded machine, so the two really interleave
 print("RESULT " + json.dumps(out), flush=True)
 """
 

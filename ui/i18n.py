@@ -52,8 +52,6 @@ _S = {
     "demos": ("Scripted demos", "演示脚本"),
     "run_demo": ("Run", "运行"),
     "no_demos": ("No demo scripts found in assets/demo/.", "assets/demo/ 中没有演示脚本。"),
-    "agent_missing": ("The travel agent (weaver.agent) is not installed yet: messages are only filtered and "
-                      "woven into memory.", "旅行智能体（weaver.agent）尚未安装：消息只会被过滤并写入记忆。"),
     "live_graph": ("Live memory graph", "实时记忆图"),
     "scores": ("Filter scores (every message)", "过滤评分（全部消息）"),
     "download_csv": ("Download CSV", "下载 CSV"),
