@@ -96,6 +96,14 @@ with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅
     if hasattr(base, "adjacent_decay"):  # neighbouring turns of a seed (same sitting) inherit this share
         extra["adjacent_decay"] = c[4].slider("adjacent_decay", 0.0, 1.0, float(base.adjacent_decay), 0.05,
                                               key="rd_adjacent")
+    c = st.columns(5)
+    extra["context_decay"] = c[0].slider(
+        "context_decay", 0.0, 1.0, float(base.context_decay), 0.05, key="rd_context",
+        help=T("a memory gains this share of its best same-episode neighbour's relevance",
+               "记忆从同一情节中最相关的相邻记忆获得的相关度份额"))
+    extra["w_speaker"] = c[1].slider("w_speaker", 0.0, 1.0, float(base.w_speaker), 0.05, key="rd_speaker",
+                                     help=T("relevance lost when the query names other speakers",
+                                            "查询点名其他说话人时，该记忆扣除的相关度"))
 cfg = base.with_(seeds=int(seeds), hops=int(hops), expand_limit=int(limit), w_similarity=w_sim, w_lexical=w_lex,
                  w_centrality=w_cent, hop_decay=decay, **extra)
 
@@ -156,7 +164,7 @@ with tab_trace:
     st.dataframe(pd.DataFrame([{
         "rank": n.rank, "role": n.role, "in context": n.included, "score": round(n.score, 4),
         "similarity": round(n.similarity, 4), "lexical": round(n.lexical, 4), "relevance": round(n.relevance, 4),
-        "propagated": round(n.propagated, 4), "centrality": round(n.centrality, 4), "hops": n.hops,
+        "episode context": round(n.context, 4), "propagated": round(n.propagated, 4), "centrality": round(n.centrality, 4), "hops": n.hops,
         "tokens": n.tokens, "cut reason": n.cut_reason, "content": clip(n.content), "id": n.id}
         for n in res.ranked]), hide_index=True, key="rd_rank_table")
     st.markdown("**" + T("Budget cuts", "预算裁剪") + "**")

@@ -241,7 +241,8 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
     """``kills`` rounds of spawn -> kill -> reopen-and-check; returns the summary (``problems`` must be empty)."""
     work = Path(work or tempfile.mkdtemp(prefix="cw-crash-"))
     rng = random.Random(seed)
-    messages = max(120, kills * 12)
+    # enough that no round runs out of corpus: an uninterrupted round ingests ~10-30 messages a second
+    messages = max(240, kills * 24)
     summary = {"kills": 0, "rounds": 0, "injected": 0, "timed": 0, "finished_early": 0, "repairs": 0,
                "lost": 0, "dangling": 0, "problems": [], "checks": 0, "audit_checked": False}
 
@@ -273,7 +274,7 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
         if inject:
             summary["injected"] += 1
             try:
-                proc.wait(timeout=rng.uniform(2.0, 6.0))  # a write it never reaches: kill it on a timer
+                proc.wait(timeout=rng.uniform(1.0, 3.0))  # a write it never reaches: kill it on a timer
             except subprocess.TimeoutExpired:
                 proc.send_signal(signal.SIGKILL)
         else:

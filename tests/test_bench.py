@@ -19,7 +19,7 @@ def test_pack_respects_budget_and_rank_order():
     turns = [Turn(str(i), f"A: sentence number {i} " + "x" * (i * 10)) for i in range(20)]
     picked = pack(turns, list(range(19, -1, -1)), 200)
     assert picked and picked[0] == 19
-    text = "\n".join([HEADERS["en"]] + [line_for(turns[i].attrs("en"), n + 1, []) for n, i in enumerate(picked)])
+    text = "\n".join([HEADERS["en"]] + [line_for(turns[i].attrs("en")) for i in picked])
     assert count_tokens(text) <= 200
     # a longer budget takes strictly more
     assert len(pack(turns, list(range(20)), 400)) > len(pack(turns, list(range(20)), 200))

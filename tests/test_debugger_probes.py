@@ -119,7 +119,7 @@ def test_cli_query_explain_why_trace_and_probe(tmp_path, embedder):
     assert out.returncode == 0, out.stderr
     why = json.loads(out.stdout)
     assert why["reason"] == "filtered_at_ingest" and why["details"]["total"] < why["details"]["keep_threshold"]
-    out = cli(tmp_path, "why", metro, "--query", q, "--budget", "150")
+    out = cli(tmp_path, "why", metro, "--query", q, "--budget", "100")
     assert out.returncode == 0 and out.stdout.startswith(f"{metro}: ")
     assert out.stdout.split(": ")[1].split()[0] in ("budget_cut", "not_reached", "expand_limit")
 

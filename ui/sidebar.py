@@ -30,6 +30,10 @@ KNOBS = [
     ("w_lexical", "retrieval", "float", 0.0, 3.0, 0.05, "weight of BM25"),
     ("w_centrality", "retrieval", "float", 0.0, 1.0, 0.05, "weight of graph centrality"),
     ("hop_decay", "retrieval", "float", 0.0, 1.0, 0.05, "score multiplier per hop away from a seed"),
+    ("context_decay", "retrieval", "float", 0.0, 1.0, 0.05,
+     "share of a same-episode neighbour's relevance a memory gains (decay**distance)"),
+    ("w_speaker", "retrieval", "float", 0.0, 1.0, 0.05,
+     "relevance a memory loses when the query names other speakers than its own"),
 ]
 _GROUPS = {"filter": "filter_knobs", "builder": "builder_knobs", "retrieval": "retrieval_knobs"}
 

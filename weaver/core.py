@@ -25,7 +25,8 @@ from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, judge
 from .lexical import LexicalIndex
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, new_id
-from .retrieval import RetrievalResult, retrieve
+from .neighbourhood import EdgeIndex, NodeFacts
+from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
 from .settings import WeaverConfig
 from .store import SpaceStore
 from .text import clean_text, detect_language
@@ -82,6 +83,9 @@ class ContextWeaver:
         self.nodes: dict[str, MemoryNode] = {}
         self.decisions: dict[str, FilterDecision] = {}
         self._order: list[str] = []
+        self.facts = NodeFacts()  # each node's speaker and episode, aligned with _order
+        self._position: dict[str, int] = {}  # node id -> its index in _order
+        self.edge_index = EdgeIndex()  # usable edges by node position, for retrieval's dependency context
         self._rows: list[np.ndarray] = []
         self._matrix: np.ndarray | None = None
         self._decision_vecs: dict[str, np.ndarray] = {}
@@ -141,7 +145,9 @@ class ContextWeaver:
     # --------------------------------------------------------- local mirrors
     def _add_node_local(self, node: MemoryNode, vec: np.ndarray) -> None:
         self.nodes[node.id] = node
+        self._position[node.id] = len(self._order)
         self._order.append(node.id)
+        self.facts.append(node.meta, node.turn)
         self._rows.append(vec)
         self._matrix = None
         self.lexical.add([node.id], [node.content])
@@ -158,8 +164,21 @@ class ContextWeaver:
 
     def _add_edge_local(self, e: Edge) -> None:
         if e.source in self.graph and e.target in self.graph:
+            if self.graph.has_edge(e.source, e.target):
+                self.edges_changed()  # a replaced edge: its old state is in the index
+            elif e.status != "rejected":
+                self.edge_index.add(self._position[e.source], self._position[e.target], e.confidence)
             self.graph.add_edge(e.source, e.target, relation=e.relation, confidence=e.confidence, origin=e.origin,
                                 rationale=e.rationale, created_at=e.created_at, status=e.status)
+
+    def edges_changed(self) -> None:
+        """Call after editing graph edges in place: retrieval's edge index is rebuilt before the next query."""
+        self.edge_index.stale = True
+
+    def _edge_index(self) -> EdgeIndex:
+        if self.edge_index.stale:
+            self.edge_index.rebuild(self.graph, self._position)
+        return self.edge_index
 
     @property
     def matrix(self) -> np.ndarray | None:
@@ -168,7 +187,7 @@ class ContextWeaver:
         return self._matrix
 
     def _matrix_row(self, nid: str) -> np.ndarray:
-        return self._rows[self._order.index(nid)]
+        return self._rows[self._position[nid]]
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         return self.embedder.embed([t[:_EMBED_CHARS] for t in texts])
@@ -355,7 +374,8 @@ class ContextWeaver:
         cfg = config or self.config
         qvec = self._embed([text])[0]
         result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),
-                          self.lexical, text, qvec, cfg, budget, expand_graph=expand)
+                          self.lexical, text, qvec, cfg, budget, expand_graph=expand, facts=self.facts,
+                          edges=self._edge_index())
         if record_access and result.nodes:
             now = time.time()
             touched = []
@@ -369,7 +389,7 @@ class ContextWeaver:
 
     def vector_top_k(self, text: str, budget: int | None = None) -> RetrievalResult:
         """Plain dense top-k at the same budget (the baseline the debugger compares against)."""
-        cfg = self.config.with_(w_lexical=0.0, w_centrality=0.0)
+        cfg = self.config.with_(**PLAIN_DENSE)
         return self.query(text, budget, expand=False, config=cfg)
 
     # ---------------------------------------------------------------- export

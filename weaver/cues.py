@@ -8,6 +8,8 @@ language in Chinese and English — never phrases from a particular demo.
 (['diet'], True)
 >>> features("ok thanks!").pleasantry
 True
+>>> features("I joined a pottery class last week.").personal, features("Do you like my dog?").personal
+(True, False)
 """
 
 from __future__ import annotations
@@ -108,6 +110,23 @@ _PLEASANTRY = re.compile(
 )
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|myself|we|we're|we've|our|ours|us)\b|我", re.IGNORECASE)
+_ADDRESSEE = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b|你|您", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+
+
+def _personal_statement(text: str) -> bool:
+    """A sentence that is not a question, in the first person, with a few content words: something
+    the speaker tells about themselves ("I joined a pottery class last week", "我下个月要搬家")."""
+    for sentence in _SENTENCE.findall(text):
+        if sentence.rstrip().endswith(("?", "？")) or not _FIRST_PERSON.search(sentence):
+            continue
+        # Chinese words carry more per word: two content words make a statement ("我下周要搬家")
+        if len(content_words(sentence)) >= (2 if re.search(r"[\u4e00-\u9fff]", sentence) else 3):
+            return True
+    return False
+
+
 def has_cue(pattern: re.Pattern, text: str) -> bool:
     return bool(pattern.search(text))
 
@@ -127,6 +146,8 @@ class Features:
     elaborate: bool
     question: bool
     pleasantry: bool
+    personal: bool = False  # the speaker states something about themselves
+    addressed: bool = False  # speaks about or to the other party ("you", "你")
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -151,4 +172,6 @@ def features(text: str) -> Features:
         elaborate=has_cue(_ELABORATE, text),
         question=bool(_QUESTION.search(text)),
         pleasantry=bool(_PLEASANTRY.match(text)) or not text.strip(),
+        personal=_personal_statement(text),
+        addressed=bool(_ADDRESSEE.search(text)),
     )

@@ -24,7 +24,8 @@ import numpy as np
 from .graph import expand
 from .lexical import LexicalIndex
 from .models import WeaverError
-from .retrieval import RankedNode, RetrievalResult, _fused_relevance, retrieve
+from .neighbourhood import EdgeIndex, NodeFacts
+from .retrieval import PLAIN_DENSE, RankedNode, RetrievalResult, relevance_scores, retrieve
 from .settings import WeaverConfig
 from .text import clean_text
 
@@ -196,7 +197,7 @@ def debug_query(w, query: str, budget: int | None = None, config: WeaverConfig |
 
 # --------------------------------------------------------------- why not
 def _relevance_all(w, query: str, cfg: WeaverConfig) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """Dense, lexical and fused relevance of every node, computed exactly as retrieval computes them."""
+    """Dense, lexical and ranking relevance of every node, computed exactly as retrieval computes them."""
     ids = w.node_ids
     if not ids:
         z = np.zeros(0, dtype=np.float32)
@@ -208,7 +209,8 @@ def _relevance_all(w, query: str, cfg: WeaverConfig) -> tuple[list[str], np.ndar
         pos = {x: i for i, x in enumerate(w.lexical.ids)}
         s = w.lexical.scores(query)
         lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    return ids, dense, lex, _fused_relevance(dense, lex, cfg)
+    active = np.array([w.graph.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
+    return ids, dense, lex, relevance_scores(dense, lex, query, cfg, w.facts, active, w._edge_index())[1]
 
 
 def _usable_graph(g: nx.DiGraph) -> nx.Graph:
@@ -403,7 +405,10 @@ def replay_turn(w, turn: AgentTurn, budget: int | None = None, config: WeaverCon
     query = clean_text(turn.query)
     qvec = w._embed([query])[0]
     budget = budget if budget is not None else turn.budget
-    return retrieve(w.graph.subgraph(ids), ids, matrix, lexical, query, qvec, cfg, budget, expand_graph=expand_graph)
+    facts = NodeFacts.of([(w.nodes[n].meta, w.nodes[n].turn) for n in ids])
+    sub = w.graph.subgraph(ids)
+    return retrieve(sub, ids, matrix, lexical, query, qvec, cfg, budget, expand_graph=expand_graph,
+                    facts=facts, edges=EdgeIndex.of(sub, ids))
 
 
 def debug_replay(w, turn: AgentTurn, budget: int | None = None, config: WeaverConfig | None = None) -> DebugTrace:
@@ -411,5 +416,5 @@ def debug_replay(w, turn: AgentTurn, budget: int | None = None, config: WeaverCo
     cfg = config or w.config
     res = replay_turn(w, turn, budget, cfg)
     # the same baseline as ContextWeaver.vector_top_k: dense similarity only, no expansion
-    vec = replay_turn(w, turn, res.budget, cfg.with_(w_lexical=0.0, w_centrality=0.0), expand_graph=False)
+    vec = replay_turn(w, turn, res.budget, cfg.with_(**PLAIN_DENSE), expand_graph=False)
     return DebugTrace(res.query, res, vec, compare_with_vector(res, vec), w.graph)

@@ -1,8 +1,8 @@
 """Render ordered memories as a cause-before-effect narrative with relation connectives.
 
-Each node is one numbered line in its own language; a line that depends on an
-earlier line says how (因为 / 在…前提下 / 随后 / 具体来说; because / provided
-that / then / specifically).
+Each node is one line in its own language; a line that depends on an earlier
+line says how (因为 / 在…前提下 / 随后 / 具体来说; because / provided that / then /
+specifically), naming it by its ``[n]`` label.
 
 >>> import networkx as nx
 >>> g = nx.DiGraph()
@@ -12,7 +12,7 @@ that / then / specifically).
 >>> print(render(g, ["a", "b"]))
 相关记忆（原因在前，结果在后）：
 [1] 用户：我的预算是5000元
-[2] 在[1]的前提下，思考：需要按预算找酒店
+在[1]的前提下，思考：需要按预算找酒店
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import networkx as nx
 
 from .text import count_tokens
 
-__all__ = ["render", "line_for", "estimate_line_tokens", "HEADERS", "CONNECTIVE_LEVELS", "MAX_REFS"]
+__all__ = ["render", "line_for", "estimate_line_tokens", "date_tokens", "date_of", "HEADERS", "CONNECTIVE_LEVELS", "MAX_REFS"]
 
 HEADERS = {"zh": "相关记忆（原因在前，结果在后）：", "en": "Relevant memory (causes first):"}
 CONNECTIVE_LEVELS = ("all", "logic", "none")
@@ -50,58 +50,107 @@ _THEN = {"zh": "随后，", "en": "Then, "}
 _PRIORITY = {"causal": 0, "conditional": 1, "elaborates": 2, "temporal": 3}
 
 
-def line_for(attrs: dict, number: int, parents: list[tuple[int, str]]) -> str:
-    """One narrative line; ``parents`` are (line number, relation) of earlier lines it depends on."""
-    lang = attrs.get("language") if attrs.get("language") in _WHO else "en"
+def _who(attrs: dict, lang: str) -> tuple[str, str]:
+    """The speaker label and its separator ("" when the content names its speaker already)."""
     kind = attrs.get("kind", "user_input")
     who = _WHO[lang].get(kind, kind)
     meta = attrs.get("meta") or {}
     if kind == "tool_result" and meta.get("tool"):
         who += f"({meta['tool']})"
     speaker = meta.get("speaker")
-    if speaker and kind == "user_input" and not str(attrs.get("content", "")).startswith(f"{speaker}:"):
+    content = str(attrs.get("content", ""))
+    if speaker and kind == "user_input":
+        if content.startswith((f"{speaker}:", f"{speaker}：")):
+            return "", ""  # "Caroline: …" names its speaker already; "User: Caroline: …" wastes tokens
         who = f"{who} {speaker}"
-    when = meta.get("date")
-    prefix = ""
-    if parents:
+    return who, "：" if lang == "zh" else ": "
+
+
+def line_for(attrs: dict, label: int | None = None, link: str = "", show_date: bool = True) -> str:
+    """One narrative line: ``[label]`` (only on lines a later line refers to), date, link, speaker, content.
+
+    ``show_date``: prefix the memory's ``meta["date"]``; :func:`render` shows a date
+    once, on the first of a run of lines that share it.
+
+    >>> line_for({"content": "Ann: I adopted a dog.", "meta": {"speaker": "Ann", "date": "8 May 2023"}}, 2)
+    '[2] (8 May 2023) Ann: I adopted a dog.'
+    """
+    lang = attrs.get("language") if attrs.get("language") in _WHO else "en"
+    who, sep = _who(attrs, lang)
+    when = (attrs.get("meta") or {}).get("date")
+    date = f"({when}) " if when and show_date else ""
+    anchor = f"[{label}] " if label is not None else ""
+    return f"{anchor}{date}{link}{who}{sep}{attrs.get('content', '')}"
+
+
+def _links(g: nx.DiGraph, ordered: list[str], connectives: str) -> list[tuple[str | None, list[int]]]:
+    """Per line, the relation it is rendered with and the earlier lines (positions) it names."""
+    position = {n: i for i, n in enumerate(ordered)}
+    out: list[tuple[str | None, list[int]]] = []
+    for n in ordered:
+        parents = [
+            (position[p], g.edges[p, n].get("relation", "temporal"))
+            for p in g.predecessors(n)
+            if p in position and position[p] < position[n] and g.edges[p, n].get("status") != "rejected"
+            and (connectives == "all" or (connectives == "logic" and g.edges[p, n].get("relation") in _LOGIC))
+        ]
+        if not parents:
+            out.append((None, []))
+            continue
         # one connective, for the strongest relation, naming its nearest lines: listing every
         # parent cost up to half of a Chinese budget in references (CrossWOZ bench)
         relation = min((r for _, r in parents), key=lambda r: _PRIORITY.get(r, 9))
-        refs = sorted((n for n, r in parents if r == relation), reverse=True)[:MAX_REFS]
-        if relation == "temporal" and refs == [number - 1]:
-            prefix = _THEN[lang]  # "then" after the line just above needs no reference
-        else:
-            joiner = "、" if lang == "zh" else ", "
-            prefix = _CONNECTIVE[lang][relation].format(refs=joiner.join(f"[{n}]" for n in sorted(refs)))
-    sep = "：" if lang == "zh" else ": "
-    date = f"({when}) " if when else ""
-    return f"[{number}] {date}{prefix}{who}{sep}{attrs.get('content', '')}"
+        refs = sorted((i for i, r in parents if r == relation), reverse=True)[:MAX_REFS]
+        if relation == "temporal" and refs == [position[n] - 1]:
+            refs = []  # "then" after the line just above needs no reference
+        out.append((relation, sorted(refs)))
+    return out
 
 
 def render(g: nx.DiGraph, ordered: list[str], language: str | None = None, connectives: str = "all") -> str:
     """The context text for nodes already in causal order.
 
-    ``connectives``: "all", "logic" (only causal and conditional links) or "none" — retrieval
-    picks the richest level that fits the budget, so a link never costs a memory its place.
+    A line carries a ``[n]`` label only when a later line refers to it: labels are
+    part of what a link costs. ``connectives``: "all", "logic" (only causal and
+    conditional links) or "none" — retrieval picks the richest level that fits the
+    budget, so a link never costs a memory its place.
     """
     if not ordered:
         return ""
     if language not in HEADERS:
         langs = [g.nodes[n].get("language", "en") for n in ordered]
         language = "zh" if langs.count("zh") * 2 >= len(langs) else "en"
-    number = {n: i + 1 for i, n in enumerate(ordered)}
+    links = _links(g, ordered, connectives)
+    referenced = sorted({i for _, refs in links for i in refs})
+    label = {pos: k + 1 for k, pos in enumerate(referenced)}
     lines = [HEADERS[language]]
-    for n in ordered:
-        parents = [
-            (number[p], g.edges[p, n].get("relation", "temporal"))
-            for p in g.predecessors(n)
-            if p in number and number[p] < number[n] and g.edges[p, n].get("status") != "rejected"
-            and (connectives == "all" or (connectives == "logic" and g.edges[p, n].get("relation") in _LOGIC))
-        ]
-        lines.append(line_for(g.nodes[n], number[n], sorted(parents)))
+    shown_date = None
+    for pos, (n, (relation, refs)) in enumerate(zip(ordered, links)):
+        attrs = g.nodes[n]
+        lang = attrs.get("language") if attrs.get("language") in _WHO else "en"
+        link = ""
+        if relation == "temporal" and not refs:
+            link = _THEN[lang]
+        elif relation:
+            joiner = "、" if lang == "zh" else ", "
+            link = _CONNECTIVE[lang][relation].format(refs=joiner.join(f"[{label[i]}]" for i in refs))
+        when = (attrs.get("meta") or {}).get("date")
+        lines.append(line_for(attrs, label.get(pos), link, show_date=when != shown_date))
+        shown_date = when or shown_date
     return "\n".join(lines)
 
 
 def estimate_line_tokens(attrs: dict) -> int:
-    """Tokens of the node's line without a connective (exact for line numbers up to 999)."""
-    return count_tokens(line_for(attrs, 10, []))
+    """Tokens of the node's bare line (no label, link or date), with the newline before it."""
+    return count_tokens(line_for(attrs, show_date=False)) + 1
+
+
+def date_tokens(attrs: dict) -> int:
+    """What showing the node's date adds to its line (paid once per run of lines sharing a date)."""
+    if not (attrs.get("meta") or {}).get("date"):
+        return 0
+    return count_tokens(line_for(attrs)) - count_tokens(line_for(attrs, show_date=False))
+
+
+def date_of(attrs: dict) -> str | None:
+    return (attrs.get("meta") or {}).get("date") or None

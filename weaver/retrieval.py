@@ -17,12 +17,16 @@ import networkx as nx
 import numpy as np
 
 from .graph import Step, causal_order, expand
-from .lexical import LexicalIndex
-from .narrative import CONNECTIVE_LEVELS, estimate_line_tokens, render
+from .lexical import LexicalIndex, lexical_tokens
+from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
+from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_tokens, render
 from .settings import WeaverConfig
 from .text import count_tokens, detect_language
 
-__all__ = ["RankedNode", "RetrievalResult", "retrieve"]
+__all__ = ["RankedNode", "RetrievalResult", "retrieve", "relevance_scores", "PLAIN_DENSE"]
+
+# the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
+PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0)
 
 
 @dataclass
@@ -34,7 +38,8 @@ class RankedNode:
     role: str  # "seed" or "expanded"
     similarity: float
     lexical: float
-    relevance: float
+    relevance: float  # fused similarity, speaker offset and episode context: what ranks it
+    context: float  # the part of ``relevance`` its episode and dependency neighbours lent it
     centrality: float
     hops: int
     seed: str
@@ -45,7 +50,8 @@ class RankedNode:
     propagated: float
     score: float
     rank: int = 0
-    tokens: int = 0
+    tokens: int = 0  # its line without connective or date
+    date_tokens: int = 0  # what its date adds, paid by the first line of that date
     included: bool = False
     cut_reason: str = ""
 
@@ -97,10 +103,50 @@ class RetrievalResult:
         }
 
 
-def _fused_relevance(dense: np.ndarray, lexical: np.ndarray, cfg: WeaverConfig) -> np.ndarray:
-    # BM25 is scaled to [0, 1] by the best hit; halve it so a perfect lexical hit
-    # weighs like a strong (0.5) cosine
-    return cfg.w_similarity * dense + cfg.w_lexical * 0.5 * lexical
+FOCUSED_QUERY_TERMS = 10
+
+
+def lexical_weight(query: str, cfg: WeaverConfig) -> float:
+    """BM25's weight for this query: ``0.5 * w_lexical``, shrinking with the square root of the
+    query's length past 10 distinct terms.
+
+    BM25 is scaled to [0, 1] by the best hit, so a perfect lexical hit weighs like a strong
+    (0.5) cosine; that scaling assumes a focused question. A long query (a whole dialogue
+    history) matches many memories on a few common words each, and its "best hit" is noise:
+    on MADial (dialogue histories) full weight cost 5.7 points of R@5 (docs/benchmarks).
+
+    >>> cfg = WeaverConfig()
+    >>> lexical_weight("What did Caroline paint?", cfg), round(lexical_weight("word " * 64, cfg), 2)
+    (0.5, 0.5)
+    >>> round(lexical_weight(" ".join(f"w{i}" for i in range(40)), cfg), 2)
+    0.25
+    """
+    n = len(set(lexical_tokens(query)))  # distinct terms: repeating a word does not widen a query
+    return cfg.w_lexical * 0.5 * min(1.0, (FOCUSED_QUERY_TERMS / max(n, 1)) ** 0.5)
+
+
+def _fused_relevance(dense: np.ndarray, lexical: np.ndarray, cfg: WeaverConfig, query: str = "") -> np.ndarray:
+    return cfg.w_similarity * dense + lexical_weight(query, cfg) * lexical
+
+
+def relevance_scores(dense: np.ndarray, lex: np.ndarray, query: str, cfg: WeaverConfig, facts: NodeFacts | None,
+                     active: np.ndarray, edges: EdgeIndex | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(own, ranking, speaker offset): every node's fused similarity with the speaker offset
+    (``-inf`` where inactive), then with its episode and dependency neighbours' shares added —
+    what retrieval ranks by."""
+    own = _fused_relevance(dense, lex, cfg, query)
+    offset = speaker_offset(facts, query, cfg.w_speaker)
+    if offset is not None:
+        own = own + offset
+    own = np.where(active, own, -np.inf)
+    # a memory is as relevant as its own words, plus a share of its neighbours' relevance
+    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
+    return own, lifted.astype(own.dtype, copy=False), offset
+
+
+def _lent(lifted: np.ndarray, own: np.ndarray, r: int) -> float:
+    return float(lifted[r] - own[r]) if np.isfinite(own[r]) else 0.0
 
 
 def _same_episode(a: dict, b: dict) -> bool:
@@ -134,8 +180,16 @@ def retrieve(
     cfg: WeaverConfig,
     budget: int | None = None,
     expand_graph: bool = True,
+    facts: NodeFacts | None = None,
+    edges: EdgeIndex | None = None,
 ) -> RetrievalResult:
-    """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``)."""
+    """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
+
+    ``facts``: the nodes' speakers and episodes (aligned with ``ids``) for the
+    speaker and episode-context signals; ``edges``: the usable dependency edges for
+    the dependency-context signal (:mod:`weaver.neighbourhood`); None skips them.
+    Without graph expansion the dependency context is off too: both use the graph.
+    """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
     active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
@@ -148,8 +202,8 @@ def retrieve(
         else:
             pos = {x: i for i, x in enumerate(lexical.ids)}
             lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    relevance = _fused_relevance(dense, lex, cfg)
-    relevance = np.where(active, relevance, -np.inf)
+    own_relevance, relevance, offset = relevance_scores(dense, lex, query, cfg, facts, active,
+                                                        edges if expand_graph else None)
     ranked_rows = np.argsort(-relevance)
     order = ranked_rows[np.isfinite(relevance[ranked_rows])].tolist()
     row = {x: i for i, x in enumerate(ids)}
@@ -188,24 +242,28 @@ def retrieve(
         candidates[nid] = RankedNode(
             id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
             role="seed" if st.hop == 0 else "expanded", similarity=float(dense[r]), lexical=float(lex[r]),
-            relevance=own, centrality=cent, hops=st.hop, seed=st.seed, via=st.via, edge=st.edge,
+            relevance=own, context=_lent(relevance, own_relevance, r), centrality=cent, hops=st.hop, seed=st.seed, via=st.via, edge=st.edge,
             relation=st.relation, direction=st.direction, propagated=propagated if st.hop else own, score=score,
-            tokens=estimate_line_tokens(attrs),
+            tokens=estimate_line_tokens(attrs), date_tokens=date_tokens(attrs),
         )
     included: list[str] = []
     pool = sorted(candidates.values(), key=lambda c: -c.score)
     # when every candidate is packed and room is left, the next hits by own relevance follow
     rest = (ids[i] for i in order[n_seeds:])
     idle_rounds = 0  # rounds in a row in which nothing fitted: after a few, the rest would not fit either
+    dates: set = set()  # dates already shown: the next line of a date does not repeat it
     while pool and used < budget:
         before = used
         for cand in pool:
-            if used + cand.tokens <= budget:
+            date = date_of(g.nodes[cand.id])
+            cost = cand.tokens + (cand.date_tokens if date not in dates else 0)
+            if used + cost <= budget:
                 cand.included = True
                 included.append(cand.id)
-                used += cand.tokens
+                used += cost
+                dates.add(date)
             else:
-                cand.cut_reason = f"budget: needs {cand.tokens} tokens, {budget - used} left"
+                cand.cut_reason = f"budget: needs {cost} tokens, {budget - used} left"
         pool = []
         idle_rounds = 0 if used > before else idle_rounds + 1
         # a full budget, or three rounds in which nothing fitted, takes no more seeds (none left uncut)
@@ -217,9 +275,10 @@ def retrieve(
             own = float(relevance[r])
             cand = RankedNode(
                 id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
-                role="seed", similarity=float(dense[r]), lexical=float(lex[r]), relevance=own, centrality=0.0,
+                role="seed", similarity=float(dense[r]), lexical=float(lex[r]), relevance=own,
+                context=_lent(relevance, own_relevance, r), centrality=0.0,
                 hops=0, seed=nid, via=None, edge=None, relation=None, direction=None, propagated=own, score=own,
-                tokens=estimate_line_tokens(attrs))
+                tokens=estimate_line_tokens(attrs), date_tokens=date_tokens(attrs))
             candidates[nid] = cand
             seeds.append(nid)
             pool.append(cand)
@@ -266,7 +325,10 @@ def retrieve(
         expanded_seeds=seeds[:n_seeds] if expand_graph else [],
         config={"seeds": cfg.seeds, "hops": cfg.hops if expand_graph else 0, "budget": budget,
                 "w_similarity": cfg.w_similarity, "w_lexical": cfg.w_lexical, "w_centrality": cfg.w_centrality,
-                "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit, "connectives": level},
+                "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit, "connectives": level,
+                "w_speaker": cfg.w_speaker if offset is not None else 0.0,
+                "context_decay": cfg.context_decay if facts is not None else 0.0,
+                "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0},
         timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
                     "order_render": (t3 - t2) * 1e3},
     )

@@ -43,6 +43,10 @@ class WeaverConfig:
     hop_decay: float = 0.6
     adjacent_decay: float = 0.7  # >0: a seed's neighbouring turns (same session) inherit this share of its score
     expand_limit: int = 8
+    w_speaker: float = 0.1  # a query naming some speakers: the others' memories lose this much relevance
+    context_decay: float = 0.5  # a memory gains decay**d of its best same-episode neighbour's relevance at distance d
+    context_window: int = 3
+    edge_lift: float = 0.15  # a memory gains this share of a dependency neighbour's relevance (times confidence)
     # review
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
     review_window: int = 30  # newest nodes a pass looks at (at least those added since the last pass)

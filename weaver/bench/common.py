@@ -12,7 +12,7 @@ from typing import Iterator
 import numpy as np
 
 from ..models import Message
-from ..narrative import HEADERS, line_for
+from ..narrative import HEADERS, date_of, date_tokens, estimate_line_tokens
 from ..settings import Settings, WeaverConfig
 from ..text import count_tokens
 
@@ -40,21 +40,24 @@ class Turn:
 def pack(turns: list[Turn], ranking: list[int], budget: int, language: str = "en") -> list[int]:
     """Indices of ``turns`` that fit ``budget`` taken in ``ranking`` order (skipping lines too long).
 
-    Lines are rendered exactly as the weaver renders a memory without parents,
-    under the same header, so every system pays the same tokens per memory.
+    Lines cost exactly what the weaver's rendering of a memory without parents
+    costs, under the same header, a date paid once per date (the memories are
+    shown in time order), so every system pays the same tokens per memory.
 
     >>> ts = [Turn("a", "A: hi there"), Turn("b", "B: " + "word " * 300)]
     >>> pack(ts, [1, 0], 60)
     [0]
     """
     used = count_tokens(HEADERS[language])
-    out = []
+    out, dates = [], set()
     for i in ranking:
-        # the line number costs one token whatever its value (< 1000 lines)
-        cost = count_tokens(line_for(turns[i].attrs(language), 1, []))
+        attrs = turns[i].attrs(language)
+        date = date_of(attrs)
+        cost = estimate_line_tokens(attrs) + (date_tokens(attrs) if date not in dates else 0)
         if used + cost <= budget:
             out.append(i)
             used += cost
+            dates.add(date)
         if budget - used < 8:
             break
     return out

@@ -139,6 +139,7 @@ class Curation(QueueActions):
         return {k: d.get(k) for k in _EDGE_FIELDS}
 
     def _write_edge(self, source: str, target: str, state: dict | None) -> None:
+        self.w.edges_changed()
         if state is None:
             self.w.space.delete_edges([f"{source}->{target}"])
             if self.w.graph.has_edge(source, target):

@@ -1,0 +1,215 @@
+"""Per-node facts retrieval scores with: who spoke a memory, and the episode it belongs to.
+
+Three query-time signals come from them and from the dependency edges:
+
+- **speaker**: a query that names some participants of a conversation ("What did
+  Caroline paint?") is about their own turns, so the others' memories step back;
+- **episode context**: a memory's relevance is lifted by the relevance of its
+  neighbours in the same episode (session, date, or agent turn), decaying with
+  distance. A reply ("It helped me a lot") rarely repeats the words of the
+  question it answers; its neighbours do. On LoCoMo this lifted the share of
+  evidence among the top 30 memories from 73.5 to 83.7 (docs/benchmarks);
+- **dependency context**: a memory also gains a share of the relevance of the
+  memories it depends on or that depend on it, times the edge's confidence.
+
+``NodeFacts`` and ``EdgeIndex`` are kept by the weaver as nodes and edges arrive
+(aligned with its node order), so a query costs a few vector operations, not a
+walk over the graph.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = ["NodeFacts", "EdgeIndex", "named_speakers", "speaker_offset", "context_lift", "edge_lift", "episode_of"]
+
+
+def episode_of(meta: dict | None, turn: int) -> str:
+    """The episode a memory belongs to: its session, else its date, else its agent turn.
+
+    >>> episode_of({"session": 3, "date": "8 May 2023"}, 7), episode_of({}, 7)
+    ('session:3', 'turn:7')
+    """
+    meta = meta or {}
+    if meta.get("session") not in (None, ""):
+        return f"session:{meta['session']}"
+    if meta.get("date"):
+        return f"date:{meta['date']}"
+    return f"turn:{turn}"
+
+
+class NodeFacts:
+    """Speakers and episodes of the nodes, in node order, with cached arrays."""
+
+    def __init__(self) -> None:
+        self.speaker_codes: dict[str, int] = {}  # every speaker seen -> its code
+        self._speakers: list[int] = []  # -1: no speaker
+        self._episode_codes: dict[str, int] = {}
+        self._episodes: list[int] = []
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return len(self._episodes)
+
+    def append(self, meta: dict | None, turn: int) -> None:
+        speaker = (meta or {}).get("speaker")
+        code = self.speaker_codes.setdefault(str(speaker), len(self.speaker_codes)) if speaker else -1
+        self._speakers.append(code)
+        key = episode_of(meta, turn)
+        self._episodes.append(self._episode_codes.setdefault(key, len(self._episode_codes)))
+        self._arrays = None
+
+    def _cached(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._arrays is None:
+            self._arrays = (np.asarray(self._speakers, dtype=np.int64), np.asarray(self._episodes, dtype=np.int64))
+        return self._arrays
+
+    @property
+    def speakers(self) -> np.ndarray:
+        """Each node's speaker code (-1 for none)."""
+        return self._cached()[0]
+
+    @classmethod
+    def of(cls, items: list[tuple[dict | None, int]]) -> "NodeFacts":
+        facts = cls()
+        for meta, turn in items:
+            facts.append(meta, turn)
+        return facts
+
+    @property
+    def episodes(self) -> np.ndarray:
+        """Each node's episode code."""
+        return self._cached()[1]
+
+
+def named_speakers(query: str, speakers: set[str]) -> set[str]:
+    """The conversation participants a query names (whole words; CJK names as substrings).
+
+    >>> sorted(named_speakers("What did Caroline paint?", {"Caroline", "Melanie"}))
+    ['Caroline']
+    >>> named_speakers("小明喜欢什么？", {"小明", "小红"}), named_speakers("What about Carol?", {"Caroline"})
+    ({'小明'}, set())
+    """
+    found = set()
+    for name in speakers:
+        if not name:
+            continue
+        if name.isascii():
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", query, re.IGNORECASE):
+                found.add(name)
+        elif name in query:
+            found.add(name)
+    return found
+
+
+def speaker_offset(facts: NodeFacts | None, query: str, weight: float) -> np.ndarray | None:
+    """Minus ``weight`` for memories spoken by a participant the query does not name.
+
+    Only when the query names some, not all, of the speakers (in LoCoMo 97% of
+    the evidence of a question naming one speaker is that speaker's own turns).
+
+    >>> f = NodeFacts.of([({"speaker": "Ann"}, 1), ({"speaker": "Bo"}, 2), ({}, 3)])
+    >>> speaker_offset(f, "What did Ann say?", 0.1).tolist(), speaker_offset(f, "and Bo and Ann?", 0.1)
+    ([0.0, -0.10000000149011612, 0.0], None)
+    """
+    if facts is None or not weight or len(facts.speaker_codes) < 2:
+        return None
+    named = named_speakers(query, set(facts.speaker_codes))
+    if not named or len(named) == len(facts.speaker_codes):
+        return None
+    codes = facts.speakers
+    others = (codes >= 0) & ~np.isin(codes, [facts.speaker_codes[x] for x in named])
+    return np.where(others, np.float32(-weight), np.float32(0.0)).astype(np.float32)
+
+
+def context_lift(relevance: np.ndarray, facts: NodeFacts | None, decay: float, window: int) -> np.ndarray:
+    """Each memory's relevance plus ``decay**d`` times its best neighbour's at distance ``d``.
+
+    Neighbours are the memories ``d`` places before or after in node order, in
+    the same episode; only positive relevance is lent, and unreachable memories
+    (``-inf``) neither lend nor receive.
+
+    >>> f = NodeFacts.of([({"session": 1}, 1), ({"session": 1}, 2), ({"session": 2}, 3)])
+    >>> context_lift(np.array([0.8, 0.1, 0.5]), f, 0.5, 2).round(2).tolist()
+    [0.85, 0.5, 0.5]
+    """
+    if facts is None or not decay or window < 1 or len(facts) != len(relevance) or len(relevance) < 2:
+        return relevance
+    ep = facts.episodes
+    lend = np.where(np.isfinite(relevance), np.maximum(relevance, 0.0), 0.0)
+    out = relevance.astype(np.float64, copy=True)
+    n = len(relevance)
+    for d in range(1, min(window, n - 1) + 1):
+        same = ep[d:] == ep[:-d]
+        before = np.zeros(n)
+        after = np.zeros(n)
+        before[d:] = np.where(same, lend[:-d], 0.0)  # the memory d places earlier
+        after[:-d] = np.where(same, lend[d:], 0.0)  # the memory d places later
+        out += decay**d * np.maximum(before, after)
+    return out.astype(relevance.dtype, copy=False)
+
+
+class EdgeIndex:
+    """The usable (not rejected) dependency edges as arrays of node positions and confidences.
+
+    New edges are appended as the weaver weaves them; any other change (a curator's
+    edit, a review pass) marks the index stale and it is rebuilt from the graph once.
+    """
+
+    def __init__(self) -> None:
+        self._src: list[int] = []
+        self._dst: list[int] = []
+        self._conf: list[float] = []
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.stale = False
+
+    def __len__(self) -> int:
+        return len(self._src)
+
+    def add(self, source: int, target: int, confidence: float) -> None:
+        self._src.append(source)
+        self._dst.append(target)
+        self._conf.append(float(confidence))
+        self._arrays = None
+
+    def rebuild(self, g, position: dict[str, int]) -> None:
+        self._src, self._dst, self._conf = [], [], []
+        for u, v, d in g.edges(data=True):
+            if d.get("status") != "rejected" and u in position and v in position:
+                self.add(position[u], position[v], d.get("confidence", 1.0))
+        self._arrays = None
+        self.stale = False
+
+    @classmethod
+    def of(cls, g, ids: list[str]) -> "EdgeIndex":
+        index = cls()
+        index.rebuild(g, {x: i for i, x in enumerate(ids)})
+        return index
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._arrays is None:
+            self._arrays = (np.asarray(self._src, dtype=np.int64), np.asarray(self._dst, dtype=np.int64),
+                            np.asarray(self._conf, dtype=np.float64))
+        return self._arrays
+
+
+def edge_lift(relevance: np.ndarray, edges: EdgeIndex | None, weight: float) -> np.ndarray:
+    """What each memory gains from its dependency neighbours: ``weight`` times the best
+    neighbour's relevance times the edge's confidence, over edges in either direction.
+
+    >>> e = EdgeIndex(); e.add(0, 2, 0.8)
+    >>> edge_lift(np.array([1.0, 0.5, 0.1]), e, 0.5).round(2).tolist()
+    [0.04, 0.0, 0.4]
+    """
+    out = np.zeros(len(relevance))
+    if edges is None or not weight or not len(edges) or not len(relevance):
+        return out
+    src, dst, conf = edges.arrays()
+    ok = (src < len(relevance)) & (dst < len(relevance))
+    src, dst, conf = src[ok], dst[ok], conf[ok]
+    lend = np.where(np.isfinite(relevance), np.maximum(relevance, 0.0), 0.0)
+    np.maximum.at(out, dst, lend[src] * conf)  # causes lend to their effects
+    np.maximum.at(out, src, lend[dst] * conf)  # and effects to their causes
+    return weight * out
