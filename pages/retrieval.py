@@ -164,7 +164,8 @@ with tab_trace:
     st.dataframe(pd.DataFrame([{
         "rank": n.rank, "role": n.role, "in context": n.included, "score": round(n.score, 4),
         "similarity": round(n.similarity, 4), "lexical": round(n.lexical, 4), "relevance": round(n.relevance, 4),
-        "episode context": round(n.context, 4), "propagated": round(n.propagated, 4), "centrality": round(n.centrality, 4), "hops": n.hops,
+        "episode context": round(n.context, 4), "propagated": round(n.propagated, 4),
+        "centrality": round(n.centrality, 4), "hops": n.hops,
         "tokens": n.tokens, "cut reason": n.cut_reason, "content": clip(n.content), "id": n.id}
         for n in res.ranked]), hide_index=True, key="rd_rank_table")
     st.markdown("**" + T("Budget cuts", "预算裁剪") + "**")

@@ -25,7 +25,7 @@ from .graph import expand
 from .lexical import LexicalIndex
 from .models import WeaverError
 from .neighbourhood import EdgeIndex, NodeFacts
-from .retrieval import PLAIN_DENSE, RankedNode, RetrievalResult, relevance_scores, retrieve
+from .retrieval import PLAIN_DENSE, RankedNode, RetrievalResult, retrieve, score_nodes
 from .settings import WeaverConfig
 from .text import clean_text
 
@@ -203,14 +203,8 @@ def _relevance_all(w, query: str, cfg: WeaverConfig) -> tuple[list[str], np.ndar
         z = np.zeros(0, dtype=np.float32)
         return ids, z, z, z
     qvec = w._embed([query])[0]  # the cached embedder: the query was embedded moments ago
-    dense = w.matrix @ qvec
-    lex = np.zeros(len(ids), dtype=np.float32)
-    if len(w.lexical) and cfg.w_lexical:
-        pos = {x: i for i, x in enumerate(w.lexical.ids)}
-        s = w.lexical.scores(query)
-        lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    active = np.array([w.graph.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
-    return ids, dense, lex, relevance_scores(dense, lex, query, cfg, w.facts, active, w._edge_index())[1]
+    s = score_nodes(w.graph, ids, w.matrix, w.lexical, query, qvec, cfg, w.facts, w._edge_index())
+    return ids, s.dense, s.lexical, s.ranking
 
 
 def _usable_graph(g: nx.DiGraph) -> nx.Graph:

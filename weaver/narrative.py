@@ -77,7 +77,7 @@ def line_for(attrs: dict, label: int | None = None, link: str = "", show_date: b
     """
     lang = attrs.get("language") if attrs.get("language") in _WHO else "en"
     who, sep = _who(attrs, lang)
-    when = (attrs.get("meta") or {}).get("date")
+    when = date_of(attrs)
     date = f"({when}) " if when and show_date else ""
     anchor = f"[{label}] " if label is not None else ""
     return f"{anchor}{date}{link}{who}{sep}{attrs.get('content', '')}"
@@ -134,7 +134,7 @@ def render(g: nx.DiGraph, ordered: list[str], language: str | None = None, conne
         elif relation:
             joiner = "、" if lang == "zh" else ", "
             link = _CONNECTIVE[lang][relation].format(refs=joiner.join(f"[{label[i]}]" for i in refs))
-        when = (attrs.get("meta") or {}).get("date")
+        when = date_of(attrs)
         lines.append(line_for(attrs, label.get(pos), link, show_date=when != shown_date))
         shown_date = when or shown_date
     return "\n".join(lines)
@@ -147,7 +147,7 @@ def estimate_line_tokens(attrs: dict) -> int:
 
 def date_tokens(attrs: dict) -> int:
     """What showing the node's date adds to its line (paid once per run of lines sharing a date)."""
-    if not (attrs.get("meta") or {}).get("date"):
+    if not date_of(attrs):
         return 0
     return count_tokens(line_for(attrs)) - count_tokens(line_for(attrs, show_date=False))
 

@@ -71,17 +71,17 @@ class NodeFacts:
         """Each node's speaker code (-1 for none)."""
         return self._cached()[0]
 
+    @property
+    def episodes(self) -> np.ndarray:
+        """Each node's episode code."""
+        return self._cached()[1]
+
     @classmethod
     def of(cls, items: list[tuple[dict | None, int]]) -> "NodeFacts":
         facts = cls()
         for meta, turn in items:
             facts.append(meta, turn)
         return facts
-
-    @property
-    def episodes(self) -> np.ndarray:
-        """Each node's episode code."""
-        return self._cached()[1]
 
 
 def named_speakers(query: str, speakers: set[str]) -> set[str]:

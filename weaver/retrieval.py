@@ -23,7 +23,7 @@ from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_to
 from .settings import WeaverConfig
 from .text import count_tokens, detect_language
 
-__all__ = ["RankedNode", "RetrievalResult", "retrieve", "relevance_scores", "PLAIN_DENSE"]
+__all__ = ["RankedNode", "RetrievalResult", "NodeScores", "retrieve", "score_nodes", "PLAIN_DENSE"]
 
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
 PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0)
@@ -125,24 +125,39 @@ def lexical_weight(query: str, cfg: WeaverConfig) -> float:
     return cfg.w_lexical * 0.5 * min(1.0, (FOCUSED_QUERY_TERMS / max(n, 1)) ** 0.5)
 
 
-def _fused_relevance(dense: np.ndarray, lexical: np.ndarray, cfg: WeaverConfig, query: str = "") -> np.ndarray:
-    return cfg.w_similarity * dense + lexical_weight(query, cfg) * lexical
+@dataclass
+class NodeScores:
+    """Every node's scores for one query, aligned with the ids they were computed for."""
+
+    dense: np.ndarray
+    lexical: np.ndarray  # BM25 scaled to [0, 1] by the best hit
+    own: np.ndarray  # fused similarity plus the speaker offset; -inf where inactive
+    ranking: np.ndarray  # own plus what episode and dependency neighbours lend: what retrieval ranks by
+    offset: np.ndarray | None  # the speaker offset, when the query names some speakers
 
 
-def relevance_scores(dense: np.ndarray, lex: np.ndarray, query: str, cfg: WeaverConfig, facts: NodeFacts | None,
-                     active: np.ndarray, edges: EdgeIndex | None = None
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """(own, ranking, speaker offset): every node's fused similarity with the speaker offset
-    (``-inf`` where inactive), then with its episode and dependency neighbours' shares added —
-    what retrieval ranks by."""
-    own = _fused_relevance(dense, lex, cfg, query)
+def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: LexicalIndex | None, query: str,
+                query_vec: np.ndarray, cfg: WeaverConfig, facts: NodeFacts | None = None,
+                edges: EdgeIndex | None = None) -> NodeScores:
+    """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do."""
+    active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
+    dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
+    lex = np.zeros(len(ids), dtype=np.float32)
+    if lexical is not None and len(lexical) and cfg.w_lexical:
+        s = lexical.scores(query)
+        if lexical.ids == ids:  # the usual case: both follow the weaver's node order
+            lex = s.astype(np.float32)
+        else:
+            pos = {x: i for i, x in enumerate(lexical.ids)}
+            lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
+    own = cfg.w_similarity * dense + lexical_weight(query, cfg) * lex
     offset = speaker_offset(facts, query, cfg.w_speaker)
     if offset is not None:
         own = own + offset
     own = np.where(active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
     lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
-    return own, lifted.astype(own.dtype, copy=False), offset
+    return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
 def _lent(lifted: np.ndarray, own: np.ndarray, r: int) -> float:
@@ -192,18 +207,8 @@ def retrieve(
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
-    active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
-    dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
-    lex = np.zeros(len(ids), dtype=np.float32)
-    if lexical is not None and len(lexical) and cfg.w_lexical:
-        s = lexical.scores(query)
-        if lexical.ids == ids:  # the usual case: both follow the weaver's node order
-            lex = s.astype(np.float32)
-        else:
-            pos = {x: i for i, x in enumerate(lexical.ids)}
-            lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    own_relevance, relevance, offset = relevance_scores(dense, lex, query, cfg, facts, active,
-                                                        edges if expand_graph else None)
+    s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None)
+    dense, lex, own_relevance, relevance, offset = s.dense, s.lexical, s.own, s.ranking, s.offset
     ranked_rows = np.argsort(-relevance)
     order = ranked_rows[np.isfinite(relevance[ranked_rows])].tolist()
     row = {x: i for i, x in enumerate(ids)}

@@ -28,16 +28,24 @@ def _budgets(text: str) -> tuple[int, ...]:
     return out
 
 
-def cmd_locomo(settings, args) -> int:
-    from .locomo import run_locomo
-    from .report import locomo_markdown, plot_recall, write_result
+def _publish(args, default: str, res: dict, md: str, plot_suffix: str, plot, summary: str | None = None) -> int:
+    """Write ``<name>.json/.md`` and the plot under ``--out``, print the summary and what was written."""
+    from .report import write_result
 
-    res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions)
-    paths = write_result(args.name or "locomo", res, Path(args.out), locomo_markdown(res),
-                         {f"{args.name or 'locomo'}_recall.png": lambda p: plot_recall(res, p)})
-    print(locomo_summary(res))
+    name = args.name or default
+    paths = write_result(name, res, Path(args.out), md, {f"{name}_{plot_suffix}.png": plot})
+    print(summary if summary is not None else md)
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
+
+
+def cmd_locomo(settings, args) -> int:
+    from .locomo import run_locomo
+    from .report import locomo_markdown, plot_recall
+
+    res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions)
+    return _publish(args, "locomo", res, locomo_markdown(res), "recall", lambda p: plot_recall(res, p),
+                    locomo_summary(res))
 
 
 def locomo_summary(res: dict) -> str:
@@ -49,46 +57,30 @@ def locomo_summary(res: dict) -> str:
 
 def cmd_crosswoz(settings, args) -> int:
     from .crosswoz import run_crosswoz
-    from .report import plot_recall, recall_markdown, write_result
+    from .report import plot_recall, recall_markdown
 
     res = run_crosswoz(args.data, _embedder(), _budgets(args.budgets), args.dialogues, args.per_haystack)
     md = (f"# CrossWOZ constraint recall\n\n{res['description']}\n\n"
           + recall_markdown(res, "all", "## Constraint (evidence) recall (%)")
           + f"\n\nFilter keeps {res['filter']['kept_share']}% of turns and {res['filter']['evidence_kept_share']}%"
           f" of evidence turns. Wall time {res['wall_s']} s.\n")
-    name = args.name or "crosswoz"
-    paths = write_result(name, res, Path(args.out), md,
-                         {f"{name}_recall.png": lambda p: plot_recall(res, p, "all", "CrossWOZ: constraint recall")})
-    print(md)
-    print("wrote " + ", ".join(str(p) for p in paths))
-    return 0
+    return _publish(args, "crosswoz", res, md, "recall",
+                    lambda p: plot_recall(res, p, "all", "CrossWOZ: constraint recall"))
 
 
 def cmd_madial(settings, args) -> int:
     from .madial import madial_markdown, plot_madial, run_madial
-    from .report import write_result
 
     res = run_madial(args.data, _embedder(), args.limit)
-    name = args.name or "madial"
-    md = madial_markdown(res)
-    paths = write_result(name, res, Path(args.out), md, {f"{name}_recall.png": lambda p: plot_madial(res, p)})
-    print(md)
-    print("wrote " + ", ".join(str(p) for p in paths))
-    return 0
+    return _publish(args, "madial", res, madial_markdown(res), "recall", lambda p: plot_madial(res, p))
 
 
 def cmd_scale(settings, args) -> int:
-    from .report import write_result
     from .scale import plot_scale, run_scale, scale_markdown
 
     sizes = tuple(int(x) for x in args.sizes.split(","))
     res = run_scale(sizes, _embedder(), queries=args.queries, one_by_one=args.one_by_one, llm=not args.no_llm)
-    name = args.name or "scale"
-    md = scale_markdown(res)
-    paths = write_result(name, res, Path(args.out), md, {f"{name}_latency.png": lambda p: plot_scale(res, p)})
-    print(md)
-    print("wrote " + ", ".join(str(p) for p in paths))
-    return 0
+    return _publish(args, "scale", res, scale_markdown(res), "latency", lambda p: plot_scale(res, p))
 
 
 def register(sub) -> None:
