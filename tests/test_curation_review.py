@@ -86,53 +86,64 @@ def test_human_decisions_are_never_overridden(runtime):
         cur.set_status(ids["budget"], "superseded", actor="review")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_builder_learns_corrections_on_a_pattern(runtime, lang):
-    plan_text = TRIPS[lang][-1][0]
-    assert _pattern_key("user_input", "agent_thought", features(plan_text)) == \
-        _pattern_key("user_input", "agent_thought", features(NEW_PLAN[lang]))
+def _kept(w, text):
+    """Ingest a thought; a near-duplicate the filter rejects is promoted (a curator weaves it in)."""
+    res = w.ingest(text, "agent_thought")
+    return res if res.kept else w.promote(res.decision.message_id)
 
-    # control: without corrections the builder does not say "conditional" for this pattern
+
+# a restatement of the plan (the same pair, other words) and an unrelated plan after the same constraints
+SAME_PLAN = {
+    "en": "I should recommend restaurants that fit the budget and avoid seafood, because of the allergy.",
+    "zh": "因为预算和海鲜过敏，要选不超过预算、没有海鲜的餐厅。",
+}
+OTHER_PLAN = {
+    "en": "Next I will check which metro line reaches the Summer Palace.",
+    "zh": "接下来查一下去颐和园坐哪条地铁线。",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_correction_reaches_similar_pairs_only(runtime, lang):
     plain = runtime.open(f"plain-{lang}")
-    weave(plain, lang)
-    res = plain.ingest(NEW_PLAN[lang], "agent_thought")
-    control = {e.relation for e in res.edges if plain.nodes[e.source].kind == "user_input"}
-    assert control and "conditional" not in control
+    ids = weave(plain, lang)
+    res = _kept(plain, SAME_PLAN[lang])
+    control = {plain.nodes[e.source].id: e.relation for e in res.edges}
+    assert ids["allergy"] in control, control  # the plan depends on the allergy stated before it
+    want = "temporal" if control[ids["allergy"]] != "temporal" else "elaborates"
 
     w = runtime.open(f"learn-{lang}")
     ids = weave(w, lang)
-    # the curator: a plan holds *under* the user's constraints (conditional), it is not caused by them
-    for tag in ("budget", "allergy"):
-        w.curation.set_edge(ids[tag], ids["plan"], "conditional", "plans hold under constraints")
-    assert len(w.corrections) == 2 and {c.relation for c in w.corrections} == {"conditional"}
-
+    # the curator relabels the allergy -> plan edge
+    w.curation.set_edge(ids["allergy"], ids["plan"], want, "a curator's reading")
+    assert len(w.corrections) == 1 and w.corrections[0].relation == want
     fresh = runtime.open(w.space.name)  # corrections are loaded from the space on open
-    assert len(fresh.corrections) == 2
-    res = fresh.ingest(NEW_PLAN[lang], "agent_thought")
-    learned = [e for e in res.edges if fresh.nodes[e.source].kind == "user_input"]
-    assert learned and all(e.relation == "conditional" for e in learned)
-    assert all("learned" in e.rationale for e in learned)
+    assert len(fresh.corrections) == 1
+    res = _kept(fresh, SAME_PLAN[lang])
+    learned = {e.source: e for e in res.edges}
+    assert learned[ids["allergy"]].relation == want and "curator" in learned[ids["allergy"]].rationale
+    # bounded reach: an unrelated plan after the same constraints is judged as without the correction
+    other = fresh.ingest(OTHER_PLAN[lang], "agent_thought")
+    assert not any("curator" in e.rationale for e in other.edges)
+    twin = plain.ingest(OTHER_PLAN[lang], "agent_thought")
+    assert sorted((plain.nodes[e.source].content, e.relation) for e in twin.edges) == \
+        sorted((fresh.nodes[e.source].content, e.relation) for e in other.edges)
 
-    # the corrections stay in this space: another space on the same runtime is not affected
-    other = runtime.open(f"other-{lang}")
-    weave(other, lang)
-    res = other.ingest(NEW_PLAN[lang], "agent_thought")
-    assert {e.relation for e in res.edges if other.nodes[e.source].kind == "user_input"} == control
 
-
-def test_review_pass_relabels_older_edges_of_a_corrected_pattern(runtime):
+def test_review_pass_relabels_older_edges_of_a_corrected_pair(runtime):
     w = runtime.open("relearn")
     ids = weave(w, "en")
-    old_plan = w.ingest(NEW_PLAN["en"], "agent_thought").node.id  # built before any correction
-    before = {u: d["relation"] for u, _, d in w.graph.in_edges(old_plan, data=True)
-              if w.nodes[u].kind == "user_input"}
-    assert before and "conditional" not in before.values()
-    for tag in ("budget", "allergy"):
-        w.curation.set_edge(ids[tag], ids["plan"], "conditional")
+    old_plan = _kept(w, SAME_PLAN["en"]).node.id  # built before any correction
+    was = w.graph.edges[ids["allergy"], old_plan]["relation"]
+    want = "temporal" if was != "temporal" else "elaborates"
+    unrelated = _kept(w, OTHER_PLAN["en"]).node.id
+    w.curation.set_edge(ids["allergy"], ids["plan"], want)
     w.curation.review(apply=False)
-    relabels = {i.source: i for i in w.curation.items() if i.kind == "relabel" and i.target == old_plan}
-    assert set(relabels) == set(before)
-    assert all(i.relation == "conditional" and "curators corrected" in i.rationale for i in relabels.values())
+    relabels = {(i.source, i.target): i for i in w.curation.items() if i.kind == "relabel"}
+    assert (ids["allergy"], old_plan) in relabels
+    item = relabels[ids["allergy"], old_plan]
+    assert item.relation == want and "curators corrected a similar pair" in item.rationale
+    assert not any(t == unrelated for _, t in relabels)
 
 
 def test_periodic_review_every_n_kept_nodes(runtime):

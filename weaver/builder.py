@@ -1,92 +1,221 @@
-"""The dependency builder: candidate parents by similarity, one relation call, typed edges.
+"""The dependency builder: declared dependencies first, a measured guess otherwise, abstain when unsure.
 
-Candidates are the top-K earlier active nodes by cosine plus shared content
-words and constraint slots (so "need a restaurant within budget and allergy"
-finds the budget and the allergy even when their vectors are far), plus the
-thought a tool result answers. One backend call judges all candidates at
-once; every yes becomes an edge, so a node may get several parents. Edges run
-from earlier to later nodes only, which keeps the graph a DAG.
+A memory gets its parents in one of two ways:
+
+* **declared** (``ingest(..., depends_on=[(node_id, relation)])``): the caller
+  knows why it did something — the travel agent's tool call depends on the
+  constraints that set its arguments, its reply on the results it cites. Such
+  edges carry origin ``agent`` and confidence 1.0, and nothing is guessed beside them;
+* **guessed**: the fitted link model (weaver/relations/) scores the last
+  :data:`~weaver.relations.features.WINDOW` memories as the one this memory
+  depends on, keeps the best only when its calibrated confidence clears the
+  model's threshold (an edge a curator would delete is worse than none), and
+  the type model (or, for agent steps, the kind of step) names the relation.
+  In LLM mode the model's best candidates go to the LLM, which judges them.
+
+Human corrections steer the guess only for pairs like the corrected one (both
+ends similar, same kinds): a correction has a bounded reach.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 
 from .backends.base import Candidate, Correction, Reasoner, RelateRequest, RelateResult
-from .cues import features
 from .models import Edge, MemoryNode
-from .settings import WeaverConfig
+from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, speaker_of, type_features
+from .relations.model import TYPES, LinkModel, default_model
+from .relations.references import LOCATIVE, reference_parent, slot_premises
 
-__all__ = ["select_candidates", "build_edges"]
+__all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "CORRECTION_REACH", "KIND_RELATIONS"]
 
-_CLOSEST = 64  # nearest earlier nodes by cosine considered as parents
-_RECENT = 200  # plus the most recent earlier nodes
+REFERENCE_CONFIDENCE = 0.7  # measured on CrossWOZ (bench relations): see docs/benchmarks/relations.md
+PREMISE_CONFIDENCE = 0.75
+CORRECTION_REACH = 0.85  # a correction applies to pairs whose both ends are at least this similar to it
+LLM_CANDIDATES = 3  # the link model's best candidates an LLM judges
+
+# the relation between agent steps follows from what the steps are (no guess needed)
+KIND_RELATIONS: dict[tuple[str, str], str] = {
+    ("agent_thought", "tool_result"): "temporal",  # the result of the call the thought made
+    ("tool_result", "agent_response"): "causal",  # the reply reports the result
+    ("tool_result", "agent_thought"): "causal",  # the next step reacts to the result
+    ("user_input", "agent_thought"): "causal",  # the agent thinks because the user asked
+    ("agent_thought", "agent_response"): "temporal",
+    ("agent_thought", "agent_thought"): "temporal",
+    ("tool_result", "tool_result"): "temporal",
+}
+
+_READABLE = {
+    "d1": "the turn just before", "same_speaker": "same speaker", "child_names_parent": "names its speaker",
+    "parent_names_child": "was addressed to this speaker", "parent_question": "answers its question",
+    "cosine": "similar content", "shares_words": "shares words", "share_ratio": "shares words",
+    "parent_latest_of_speaker": "that speaker's latest turn", "parent_latest_naming_child": "last to address them",
+    "d1_x_question": "answers the question just before", "named_x_latest": "names that speaker's latest turn",
+    "same_speaker_x_d1": "continues the speaker's own turn",
+}
 
 
-def select_candidates(
-    node: MemoryNode,
-    vec: np.ndarray,
-    earlier: list[MemoryNode],
-    matrix: np.ndarray | None,
-    cfg: WeaverConfig,
-) -> list[Candidate]:
-    """Top-K earlier nodes by cosine + lexical/slot overlap (with the asking thought always in)."""
-    if not earlier or matrix is None:
+@dataclass
+class Guess:
+    """The link model's verdict on one candidate parent."""
+
+    index: int  # into the window
+    probability: float  # the pair's own link probability
+    confidence: float  # calibrated P(this is the right parent), for the best candidate
+    relation: str
+    why: str
+
+
+def _turn(node: MemoryNode, vec: np.ndarray | None) -> Turn:
+    return Turn(node.content, speaker_of(node.kind, node.meta), None if vec is None else np.asarray(vec), node.kind)
+
+
+def _why(model: LinkModel, row: np.ndarray) -> str:
+    contrib = model.link * row
+    names = []
+    for k in np.argsort(-contrib):
+        if contrib[k] <= 0.1 or len(names) == 2:
+            break
+        label = _READABLE.get(LINK_FEATURES[int(k)])
+        if label and label not in names:
+            names.append(label)
+    return ", ".join(names) or "closest fit"
+
+
+def guess_parents(node: MemoryNode, vec: np.ndarray | None, window: list[MemoryNode],
+                  window_vecs: np.ndarray | None, model: LinkModel | None = None) -> list[Guess]:
+    """Every window candidate scored, best first (the best one's ``confidence`` is calibrated).
+
+    ``window`` holds the earlier memories in order, nearest last.
+    """
+    if not window:
         return []
-    sims = matrix @ vec
-    f = features(node.content)
-    # bounded work in large spaces: the closest nodes by cosine plus the recent ones (where a
-    # stated constraint that shares no vocabulary with its consequence usually sits)
-    n = len(earlier)
-    pool = set(range(max(0, n - _RECENT), n))
-    if n > _CLOSEST:
-        pool.update(int(i) for i in np.argpartition(-sims, _CLOSEST)[:_CLOSEST])
-    else:
-        pool.update(range(n))
-    scored = []
-    for i in sorted(pool):
-        other = earlier[i]
-        if other.status != "active":
+    model = model or default_model()
+    vecs = window_vecs if window_vecs is not None else [None] * len(window)
+    turns = [_turn(n, v) for n, v in zip(window, vecs)]
+    child = _turn(node, vec)
+    X = link_features(turns, child, turns + [child], len(turns))
+    p = model.link_probability(X)
+    order = np.argsort(-p)
+    best = int(order[0])
+    conf_best = model.confidence(float(p[best]), float(p[best] / p.sum()))
+    out = []
+    for rank, k in enumerate(order):
+        k = int(k)
+        parent = window[k]
+        rel = KIND_RELATIONS.get((parent.kind, node.kind))
+        if rel is None:
+            probs = model.type_probabilities(type_features(turns[k], child, len(window) - k))
+            rel = TYPES[int(np.argmax(probs))]
+        conf = conf_best if rank == 0 else float(p[k] / p.sum()) * conf_best / max(1e-9, float(p[best] / p.sum()))
+        out.append(Guess(k, float(p[k]), round(min(conf, conf_best), 3), rel, _why(model, X[k])))
+    return out
+
+
+def match_correction(corrections: list[Correction], parent_kind: str, child_kind: str,
+                     parent_vec: np.ndarray | None, child_vec: np.ndarray | None) -> Correction | None:
+    """The human correction of a pair like this one (same kinds, both ends similar), if any: the latest wins."""
+    if parent_vec is None or child_vec is None:
+        return None
+    for c in reversed(corrections):
+        if c.parent_kind != parent_kind or c.child_kind != child_kind or c.parent_vec is None or c.child_vec is None:
             continue
-        of = features(other.content)
-        shared = len(f.words & of.words)
-        slots = len(f.slots & of.slots)
-        # a stated constraint on a slot is a likely premise of anything later on that slot
-        slot_weight = 0.2 if of.constraint else 0.1
-        combined = float(sims[i]) + 0.08 * min(shared, 4) + slot_weight * min(slots, 2)
-        scored.append((combined, i))
-    scored.sort(reverse=True)
-    chosen = [i for c, i in scored[: cfg.top_k_parents] if c >= cfg.min_parent_similarity]
-    asked_by = node.meta.get("thought_id")
-    if node.kind == "tool_result":
-        for i in range(len(earlier) - 1, -1, -1):
-            other = earlier[i]
-            if (asked_by and other.id == asked_by) or (not asked_by and other.kind == "agent_thought"
-                                                        and other.turn == node.turn):
-                if i not in chosen:
-                    chosen.append(i)
-                break
-    return [
-        Candidate(earlier[i].id, earlier[i].content, earlier[i].kind, earlier[i].turn, float(sims[i]), earlier[i].meta)
-        for i in chosen
-    ]
+        if (float(np.dot(parent_vec, c.parent_vec)) >= CORRECTION_REACH
+                and float(np.dot(child_vec, c.child_vec)) >= CORRECTION_REACH):
+            return c
+    return None
 
 
-def build_edges(
-    node: MemoryNode,
-    candidates: list[Candidate],
-    reasoner: Reasoner,
-    corrections: list[Correction] | None = None,
-) -> tuple[list[Edge], RelateResult]:
-    if not candidates:
-        return [], RelateResult([], reasoner.name)
-    req = RelateRequest(node.content, node.kind, node.turn, node.meta, candidates)
-    result = reasoner.relate(req, corrections)
-    origin = "llm" if result.backend == "openai" else "rules"
-    edges = [
-        Edge(source=j.parent_id, target=node.id, relation=j.relation, confidence=float(j.confidence),
-             origin=origin, rationale=j.rationale)
-        for j in result.judgements
-        if j.relation is not None and j.parent_id != node.id
-    ]
+def guess_edges(node: MemoryNode, vec: np.ndarray, window: list[MemoryNode], window_vecs: np.ndarray | None,
+                reasoner: Reasoner, corrections: list[Correction] | None = None,
+                model: LinkModel | None = None, earlier: list[MemoryNode] | None = None,
+                vector_of: Callable[[str], np.ndarray] | None = None) -> tuple[list[Edge], RelateResult]:
+    """The guessed parent edges of ``node`` and the backend's bill.
+
+    At most the local parent (or a tool result's thought) plus one long-range
+    reference into ``earlier`` (every earlier active memory, oldest first).
+    """
+    edges, result = _local_edges(node, vec, window, window_vecs, reasoner, corrections, model)
+    if earlier and node.kind == "user_input":  # a request building on something named earlier
+        ref = reference_parent(node, earlier, {e.source for e in edges})
+        if ref is not None:
+            i, name = ref
+            relation = "conditional" if LOCATIVE.search(node.content) else "elaborates"
+            edges.append(Edge(earlier[i].id, node.id, relation, REFERENCE_CONFIDENCE, "rules",
+                              f"names {name!r}, introduced there"))
+    if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
+        for i, slot in slot_premises(node, earlier, {e.source for e in edges}):
+            edges.append(Edge(earlier[i].id, node.id, "conditional", PREMISE_CONFIDENCE, "rules",
+                              f"the plan names the {slot} stated there"))
+    if corrections and vector_of is not None:
+        edges = _corrected(edges, node, vec, corrections, vector_of, {n.id: n.kind for n in earlier or window})
     return edges, result
+
+
+def _corrected(edges: list[Edge], node: MemoryNode, vec, corrections, vector_of, kinds: dict) -> list[Edge]:
+    """Relabel or drop the guessed edges a curator settled for a similar pair."""
+    out = []
+    for e in edges:
+        c = None if "curator" in e.rationale or e.source not in kinds else \
+            match_correction(corrections, kinds[e.source], node.kind, vector_of(e.source), vec)
+        if c is None:
+            out.append(e)
+        elif c.relation:
+            out.append(Edge(e.source, e.target, c.relation, 0.9, e.origin,
+                            f"a curator made a similar pair {c.relation} (was {c.was or 'none'})"))
+    return out
+
+
+def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -> tuple[list[Edge], RelateResult]:
+    model = model or default_model()
+    corrections = corrections or []
+    guesses = guess_parents(node, vec, window, window_vecs, model)
+    if not guesses:
+        return [], RelateResult([], reasoner.name)
+    edges: list[Edge] = []
+    asked_by = node.meta.get("thought_id")
+    for g in guesses:  # the thought a tool result answers is its parent, whatever the model thinks
+        parent = window[g.index]
+        if node.kind == "tool_result" and parent.kind == "agent_thought" and (
+                parent.id == asked_by or (not asked_by and parent.turn == node.turn)):
+            edges.append(Edge(parent.id, node.id, "temporal", 0.95, "rules", "tool result of the thought that called it"))
+            return edges, RelateResult([], reasoner.name)
+    if getattr(reasoner, "kind", "rules") == "llm":
+        return _llm_edges(node, window, guesses, reasoner, corrections)
+    for g in guesses:
+        parent = window[g.index]
+        pvec = None if window_vecs is None else window_vecs[g.index]
+        c = match_correction(corrections, parent.kind, node.kind, pvec, vec)
+        if c is not None:  # a curator settled a pair like this one
+            if c.relation:
+                edges.append(Edge(parent.id, node.id, c.relation, 0.9, "rules",
+                                  f"a curator made a similar pair {c.relation} (was {c.was or 'none'})"))
+            if c.relation or g is guesses[0]:
+                return edges, RelateResult([], reasoner.name)
+            continue
+        if g is guesses[0] and g.confidence >= model.threshold:
+            edges.append(Edge(parent.id, node.id, g.relation, g.confidence, "rules",
+                              f"link model {g.confidence:.2f}: {g.why}"))
+        break
+    return edges, RelateResult([], reasoner.name)
+
+
+def _llm_edges(node: MemoryNode, window: list[MemoryNode], guesses: list[Guess], reasoner: Reasoner,
+               corrections: list[Correction]) -> tuple[list[Edge], RelateResult]:
+    top = [window[g.index] for g in guesses[:LLM_CANDIDATES]]
+    cands = [Candidate(n.id, n.content, n.kind, n.turn, g.probability, n.meta) for n, g in zip(top, guesses)]
+    result = reasoner.relate(RelateRequest(node.content, node.kind, node.turn, node.meta, cands), corrections)
+    edges = [Edge(j.parent_id, node.id, j.relation, float(j.confidence), "llm", j.rationale)
+             for j in result.judgements if j.relation is not None and j.parent_id != node.id]
+    if result.fallback:  # the endpoint failed: the offline guess stands in for its answer
+        edges, g = [], guesses[0]
+        if g.confidence >= default_model().threshold:
+            edges = [Edge(window[g.index].id, node.id, g.relation, g.confidence, "rules",
+                          f"link model {g.confidence:.2f} (LLM unavailable): {g.why}")]
+    return edges, result
+
+
+__all__ += ["WINDOW", "LLM_CANDIDATES"]

@@ -16,15 +16,16 @@ from typing import Any, Iterable
 import networkx as nx
 import numpy as np
 
-from .backends.base import Correction, Reasoner
-from .builder import build_edges, select_candidates
+from .backends.base import Correction, Reasoner, RelateResult
+from .builder import WINDOW, guess_edges
+from .relations.references import LOOKBACK
 from .curation import Curation
 from .probes import attach_probes
 from .cues import features
 from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, judge
 from .lexical import LexicalIndex
-from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, new_id
+from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts, new_id
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
 from .settings import WeaverConfig
@@ -247,11 +248,47 @@ class ContextWeaver:
         content = clean_text(msg.content)
         if not content:
             raise WeaverError("message is empty")
-        return Message(content, msg.kind, dict(msg.meta), msg.message_id or new_id("msg"), msg.timestamp)
+        return Message(content, msg.kind, dict(msg.meta), msg.message_id or new_id("msg"), msg.timestamp,
+                       list(msg.depends_on))
 
     def ingest(self, content: str, kind: str = "user_input", meta: dict | None = None,
-               message_id: str | None = None, timestamp: float | None = None) -> IngestResult:
-        return self.ingest_many([Message(content, kind, meta or {}, message_id, timestamp)])[0]
+               message_id: str | None = None, timestamp: float | None = None,
+               depends_on: list | None = None) -> IngestResult:
+        """Weave one message. ``depends_on``: what the caller knows it depends on, as ``(node id or
+        message id, relation[, why])`` — recorded as edges of origin ``agent`` (confidence 1.0) instead of
+        guessed ones."""
+        return self.ingest_many([Message(content, kind, meta or {}, message_id, timestamp, depends_on or [])])[0]
+
+    def _check_dependencies(self, prepared: list[Message]) -> None:
+        """Every declared dependency names an earlier memory: a known node or message, or one earlier in the
+        batch (checked before anything is written)."""
+        seen: set[str] = set()
+        for m in prepared:
+            for dep in m.depends_on:
+                ref = dependency_parts(dep)[0]
+                if ref == m.message_id:
+                    raise WeaverError(f"depends_on: message {ref!r} cannot depend on itself (a cycle)")
+                if ref in self.nodes or ref in self.decisions or ref in seen:
+                    continue
+                if any(ref == later.message_id for later in prepared):
+                    raise WeaverError(f"depends_on: {ref!r} comes later in the batch; a memory depends only on "
+                                      "earlier ones")
+                raise WeaverError(f"depends_on: no node or message {ref!r} in space {self.space.name!r}")
+            seen.add(m.message_id)
+
+    def _declared_edges(self, node: MemoryNode, depends_on: list) -> list[Edge]:
+        edges: dict[str, Edge] = {}
+        for dep in depends_on:
+            ref, relation, why = dependency_parts(dep)
+            parent = ref if ref in self.nodes else (self.decisions[ref].node_id if ref in self.decisions else "")
+            if not parent or parent == node.id or parent in edges:
+                continue  # a message the filter did not keep has no node to depend on
+            edges[parent] = Edge(parent, node.id, relation, 1.0, "agent", why or "declared by the caller")
+        return list(edges.values())
+
+    def vector_of(self, node_id: str) -> np.ndarray:
+        """A node's unit vector."""
+        return self._rows[self._position[node_id]]
 
     def ingest_many(self, messages: Iterable[Message]) -> list[IngestResult]:
         """Filter, weave and persist messages in order (their embeddings computed in one batch).
@@ -259,6 +296,7 @@ class ContextWeaver:
         A message whose id was already ingested returns its stored result (idempotent).
         """
         prepared = [self._prepare(m) for m in messages]
+        self._check_dependencies(prepared)
         todo = [m for m in prepared if m.message_id not in self.decisions]
         texts = []
         for m in todo:
@@ -308,7 +346,7 @@ class ContextWeaver:
         node, edges = None, []
         if v.kept:
             node, edges, rel = self._make_node(m.content, m.kind, turn, m.message_id, lang, res.importance, m.meta,
-                                               vec, embed_text, decision.timestamp)
+                                               vec, embed_text, decision.timestamp, m.depends_on)
             decision.node_id = node.id
             decision.llm_calls += rel.llm_calls
             decision.llm_tokens += rel.llm_tokens
@@ -322,14 +360,19 @@ class ContextWeaver:
             self.curation.after_kept()  # the periodic review pass (every config.review_every kept nodes)
         return IngestResult(decision, node, edges)
 
-    def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts):
+    def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts,
+                   depends_on=()):
         node = MemoryNode(id=new_id("n"), content=content, kind=kind, turn=turn, message_id=message_id,
                           timestamp=ts, language=lang, importance=float(importance), meta=meta,
                           embed_text=embed_text[:2000])
-        earlier = [self.nodes[i] for i in self._order]
-        cands = select_candidates(node, vec, earlier, self.matrix, self.config)
-        # always a list: an empty one clears what a shared reasoner learned from another space
-        edges, rel = build_edges(node, cands, self.reasoner, list(self.corrections))
+        if depends_on:  # the caller knows: nothing is guessed beside what it declared
+            edges, rel = self._declared_edges(node, depends_on), RelateResult([], "agent")
+        else:
+            window = self._window()
+            wvecs = np.stack([self.vector_of(n.id) for n in window]) if window else None
+            earlier = [self.nodes[i] for i in self._order[-LOOKBACK:] if self.nodes[i].status == "active"]
+            edges, rel = guess_edges(node, vec, window, wvecs, self.reasoner, list(self.corrections),
+                                     earlier=earlier, vector_of=self.vector_of)
         self.space.put_nodes([node], vec[None, :])
         if edges:
             self.space.put_edges(edges)
@@ -344,6 +387,16 @@ class ContextWeaver:
             self.space.put_meta(self.meta)
         self.focus.observe(vec, float(importance))
         return node, edges, rel
+
+    def _window(self) -> list[MemoryNode]:
+        """The latest active memories, oldest first: where a new memory's parent is guessed."""
+        out: list[MemoryNode] = []
+        for nid in reversed(self._order):
+            if self.nodes[nid].status == "active":
+                out.append(self.nodes[nid])
+                if len(out) == WINDOW:
+                    break
+        return out[::-1]
 
     def promote(self, message_id: str) -> IngestResult:
         """Weave a rejected message into the graph after all (a curator overrides the filter)."""

@@ -25,11 +25,12 @@ __all__ = [
     "Message",
     "WeaverError",
     "new_id",
+    "dependency_parts",
 ]
 
 NODE_KINDS = ("user_input", "agent_thought", "tool_result", "agent_response")
 RELATIONS = ("causal", "temporal", "conditional", "elaborates")
-ORIGINS = ("llm", "rules", "human", "review")
+ORIGINS = ("llm", "rules", "human", "review", "agent")  # agent: declared by the caller (depends_on)
 NODE_STATUSES = ("active", "superseded", "retracted")
 EDGE_STATUSES = ("proposed", "confirmed", "rejected")
 
@@ -164,6 +165,8 @@ class Message:
     meta: dict[str, Any] = field(default_factory=dict)
     message_id: str | None = None
     timestamp: float | None = None
+    # what the caller knows this message depends on: (node id or message id, relation[, why])
+    depends_on: list = field(default_factory=list)
 
     def validate(self) -> None:
         if self.kind not in NODE_KINDS:
@@ -172,3 +175,28 @@ class Message:
             raise WeaverError("content must be a string")
         if not isinstance(self.meta, dict):
             raise WeaverError("meta must be an object")
+        if not isinstance(self.depends_on, (list, tuple)):
+            raise WeaverError("depends_on must be a list of (node id, relation) pairs")
+        for dep in self.depends_on:
+            ref, relation, _ = dependency_parts(dep)
+            if relation not in RELATIONS:
+                raise WeaverError(f"depends_on: unknown relation {relation!r}: expected one of {', '.join(RELATIONS)}")
+            if not ref:
+                raise WeaverError("depends_on: an empty node id")
+
+
+def dependency_parts(dep: Any) -> tuple[str, str, str]:
+    """``(ref, relation[, why])`` or ``{"node_id", "relation", "why"}`` -> (ref, relation, why).
+
+    >>> dependency_parts(("n_1", "causal")), dependency_parts({"node_id": "n_2", "relation": "temporal"})
+    (('n_1', 'causal', ''), ('n_2', 'temporal', ''))
+    """
+    if isinstance(dep, dict):
+        ref, relation, why = dep.get("node_id") or dep.get("id"), dep.get("relation"), dep.get("why", "")
+    elif isinstance(dep, (list, tuple)) and len(dep) in (2, 3):
+        ref, relation, why = dep[0], dep[1], dep[2] if len(dep) == 3 else ""
+    else:
+        raise WeaverError(f"depends_on: expected (node id, relation), not {str(dep)[:60]!r}")
+    if not isinstance(ref, str) or not isinstance(relation, str) or not isinstance(why, str):
+        raise WeaverError(f"depends_on: node id, relation and why must be strings, not {str(dep)[:60]!r}")
+    return ref.strip(), relation.strip().lower(), why

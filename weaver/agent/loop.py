@@ -95,11 +95,13 @@ class TravelAgent:
             save_events(self.weaver, self._unsaved)
             self._unsaved = []
 
-    def _ingest(self, text: str, kind: str, meta: dict, suffix: str):
-        return self.weaver.ingest(text, kind, meta, message_id=f"{self._mid}:{suffix}")
+    def _ingest(self, text: str, kind: str, meta: dict, suffix: str, depends_on: list | None = None):
+        # the agent knows what each step used: it declares those edges (origin "agent") instead of guessing
+        return self.weaver.ingest(text, kind, meta, message_id=f"{self._mid}:{suffix}", depends_on=depends_on)
 
     def thought(self, text: str, meta: dict | None = None) -> AgentEvent:
-        res = self._ingest(text, "agent_thought", {"agent": "travel", **(meta or {})}, "thought")
+        asked = [(self._user_node, "causal", "the user's message this step answers")] if self._user_node else []
+        res = self._ingest(text, "agent_thought", {"agent": "travel", **(meta or {})}, "thought", asked)
         self._thought_id = res.node.id if res.node else None
         return self._event("thought", text, {"ingest": res.to_dict(), **(meta or {})})
 
@@ -125,7 +127,13 @@ class TravelAgent:
         if call_id:
             meta["call_id"] = call_id
         self._ntool += 1
-        res = self._ingest(text, "tool_result", meta, f"tool{self._ntool}")
+        deps = [(self._thought_id, "temporal", f"result of the {tool} call this step made")] if self._thought_id else []
+        set_by = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
+        deps += [(nid, "conditional", f"set the arguments of {tool}({set_by})") for nid in dict.fromkeys(because or [])
+                 if nid and nid != self._user_node]
+        res = self._ingest(text, "tool_result", meta, f"tool{self._ntool}", deps)
+        if res.node:
+            self._result_ids.append(res.node.id)
         if out.error:
             yield self._event("error", text, {"tool": tool, "error": out.error})
         yield self._event("tool_result", text, {"tool": tool, "rows": out.rows, "count": out.count, "ok": out.ok,
@@ -138,7 +146,10 @@ class TravelAgent:
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
             meta["noted"] = noted
             extra = dict(extra or {}, noted=noted)
-        res = self._ingest(text, "agent_response", meta, "reply")
+        deps = [(nid, "causal", "the reply reports this result") for nid in self._result_ids]
+        if not deps and self._thought_id:
+            deps = [(self._thought_id, "temporal", "the reply of this step")]
+        res = self._ingest(text, "agent_response", meta, "reply", deps)
         return self._event("reply", text, {"memory_ids": memory_ids, "ingest": res.to_dict(), "mode": self.mode,
                                            **(extra or {})})
 
@@ -155,6 +166,8 @@ class TravelAgent:
                 return
         self._mid = message_id or new_id("msg")
         self._seq, self._started, self._outputs, self._thought_id, self._ntool = 0, time.time(), [], None, 0
+        self._user_node: str | None = None
+        self._result_ids: list[str] = []
         self._unsaved: list[AgentEvent] = []
         try:
             yield from self._run(text)
@@ -167,6 +180,7 @@ class TravelAgent:
             self.weaver.set_task(_TASK[lang])
         res = self.weaver.ingest(text, "user_input", {"agent": "travel"}, message_id=self._mid)
         self._turn = res.decision.turn
+        self._user_node = res.node.id if res.node else None
         yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
 
         p = parse(text)
@@ -187,7 +201,7 @@ class TravelAgent:
             ok = yield from llm_steps(self, text, lang, result, memory_ids)
             if ok:
                 return
-            self._outputs, self._thought_id = [], None  # fall back to the offline answer after an error event
+            self._outputs, self._thought_id, self._result_ids = [], None, []  # fall back to the offline answer after an error event
         yield from self._offline(p, text, lang, items, known, memory_ids, res)
 
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):

@@ -7,7 +7,7 @@ default) and :class:`~weaver.backends.openai_llm.OpenAIReasoner`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 __all__ = [
     "ScoreRequest",
@@ -92,10 +92,13 @@ class Correction:
     child_content: str
     relation: str | None  # what the human said it is (None: no edge)
     was: str | None  # what the builder had said
+    parent_vec: Any = None  # the corrected pair's unit vectors (the builder applies it only to similar pairs)
+    child_vec: Any = None
 
 
 class Reasoner(Protocol):
     name: str
+    kind: str  # "rules" or "llm": the origin recorded on the edges it judges
 
     def score(self, req: ScoreRequest) -> ScoreResult: ...
 

@@ -104,6 +104,7 @@ def make_client(settings) -> Any:
 
 class OpenAIReasoner:
     name = "openai"
+    kind = "llm"
 
     def __init__(self, client: Any, model: str, fallback: RulesReasoner | None = None, schema_retries: int = 1):
         self.client = client

@@ -63,6 +63,7 @@ def _pattern_key(parent_kind: str, child_kind: str, f: Features) -> tuple:
 
 class RulesReasoner:
     name = "rules"
+    kind = "rules"
 
     # ---------------------------------------------------------------- scoring
     def score(self, req: ScoreRequest) -> ScoreResult:

@@ -1,4 +1,4 @@
-"""``python -m weaver bench {locomo,crosswoz,madial,scale}``: run a benchmark, write its results."""
+"""``python -m weaver bench {locomo,crosswoz,madial,relations,scale}``: run a benchmark, write its results."""
 
 from __future__ import annotations
 
@@ -83,6 +83,21 @@ def cmd_scale(settings, args) -> int:
     return _publish(args, "scale", res, scale_markdown(res), "latency", lambda p: plot_scale(res, p))
 
 
+def cmd_relations(settings, args) -> int:
+    from .relations import relations_markdown, run_relations
+
+    res = run_relations(Path(args.data), _embedder(), args.molweni_dialogues, args.crosswoz_dialogues)
+    if len(res) <= 2:
+        raise WeaverError(f"no relation data under {args.data} (molweni/dev.json, xcopa/val.zh.jsonl, crosswoz/)")
+    from .report import write_result
+
+    md = relations_markdown(res)
+    paths = write_result(args.name or "relations", res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def register(sub) -> None:
     p = sub.add_parser("bench", help="benchmarks of memory quality and speed (writes docs/benchmarks)")
     bsub = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
@@ -113,6 +128,13 @@ def register(sub) -> None:
     s.add_argument("--limit", type=int, help="only the first N dialogues")
     common(s, "madial")
     s.set_defaults(func=cmd_madial)
+
+    s = bsub.add_parser("relations", help="are the edges true: Molweni links, XCOPA causal pairs, CrossWOZ deps")
+    s.add_argument("--data", default=str(_DATA), help="the shared data folder (default ../shared/data)")
+    s.add_argument("--molweni-dialogues", type=int, help="only the first N Molweni dialogues")
+    s.add_argument("--crosswoz-dialogues", type=int, help="only the first N CrossWOZ dialogues with dependencies")
+    common(s, "relations")
+    s.set_defaults(func=cmd_relations)
 
     s = bsub.add_parser("scale", help="latency, throughput, RSS and disk at 1k/10k/100k nodes")
     s.add_argument("--sizes", default="1000,10000,100000")

@@ -342,7 +342,8 @@ class Curation(QueueActions):
                 continue
             p, c = self.w.nodes[s], self.w.nodes[t]
             was = (first_before[key] or {}).get("relation")
-            out.append(Correction(p.kind, c.kind, p.content, c.content, (e.after or {}).get("relation"), was))
+            out.append(Correction(p.kind, c.kind, p.content, c.content, (e.after or {}).get("relation"), was,
+                                  self.w.vector_of(s), self.w.vector_of(t)))
         return out
 
     def _corrections_changed(self, actor: str, key: str = "", ref: str = "") -> None:

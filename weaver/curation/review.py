@@ -24,6 +24,7 @@ import numpy as np
 
 from ..backends.base import Candidate, RelateRequest
 from ..backends.rules import RulesReasoner
+from ..builder import match_correction
 from ..cues import features
 from ..graph import would_create_cycle
 from ..models import WeaverError
@@ -136,12 +137,13 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], _Window]:
             continue
         rel, conf = d.get("relation"), float(d.get("confidence") or 0.0)
         sim = win.sim(u, v)
-        if corrections:
-            j = _judge(learner, w, u, v, sim)
-            if j.rationale.startswith("learned") and j.relation != rel:
-                kind = "prune" if j.relation is None else "relabel"
-                out.append(_item(win, kind, u, v, relation=j.relation, current=rel, confidence=j.confidence,
-                                 rationale=f"curators corrected this pattern ({j.rationale})"))
+        if corrections:  # the same bounded reach as the builder: only pairs like a corrected one
+            c = match_correction(corrections, w.nodes[u].kind, w.nodes[v].kind, w.vector_of(u), w.vector_of(v))
+            if c is not None and c.relation != rel:
+                kind = "prune" if c.relation is None else "relabel"
+                out.append(_item(win, kind, u, v, relation=c.relation, current=rel, confidence=0.9,
+                                 rationale=f"curators corrected a similar pair (was {c.was or 'none'}, "
+                                           f"made {c.relation or 'none'})"))
                 continue
         if conf < LOW_CONFIDENCE:
             out.append(_item(win, "prune", u, v, current=rel, confidence=round(0.55 + (LOW_CONFIDENCE - conf) / 2, 2),
