@@ -118,11 +118,12 @@ def test_a_writer_catches_up_before_weaving(runtime):
 
 
 def test_a_held_lock_gives_a_clear_error_after_the_timeout(runtime, monkeypatch, tmp_path):
-    import weaver.store as store
+    import weaver.chroma_space as chroma_space
 
-    monkeypatch.setattr(store, "LOCK_TIMEOUT", 0.5)
+    monkeypatch.setattr(chroma_space, "LOCK_TIMEOUT", 0.5)
     w = runtime.open("busy space")
-    lock = Path(runtime.settings.data_dir).resolve() / "locks" / f"{w.space.slug}.lock"
+    lock = w.space.lock_path
+    assert lock.parent == Path(runtime.settings.data_dir).resolve() / "locks"
     holder = subprocess.Popen([sys.executable, "-c", (
         "import sys, time; from filelock import FileLock; l = FileLock(sys.argv[1]); l.acquire(); "
         "print('held', flush=True); time.sleep(30)"), str(lock)], stdout=subprocess.PIPE, text=True)
@@ -196,7 +197,7 @@ def test_two_studio_sessions_on_different_spaces_stay_isolated(tmp_path, monkeyp
         assert any("peanuts" in n.content for n in alpha.nodes.values())
         assert not any("peanuts" in n.content for n in beta.nodes.values())
         assert not any("王府井" in d.content for d in alpha.decisions.values() if d.kind == "user_input")
-        assert alpha.space.slug != beta.space.slug
+        assert alpha.space.prefix != beta.space.prefix
         md_beta = "\n".join(m.value for m in sessions["会话-贝塔"].markdown)
         assert "peanuts" not in md_beta and "王府井" in md_beta
     finally:

@@ -136,7 +136,7 @@ def test_space_on_a_chroma_server(chroma_server, tmp_path, embedder):
     s = Settings.from_env(env={"WEAVER_CHROMA_HOST": host, "WEAVER_CHROMA_PORT": str(port)}, secrets_path=None,
                           data_dir=tmp_path / "unused")
     rt = Runtime.from_settings(s, embedder=embedder)
-    assert type(rt.store.client).__name__ != "PersistentClient"
+    assert type(rt.store.client.raw).__name__ != "PersistentClient"
     w = rt.open("server-space")
     _fill(w)
     before = _snapshot(w)

@@ -98,6 +98,7 @@ class ContextWeaver:
         self.repaired: list[str] = []
         self.corrections: list[Correction] = []
         self._rev = ""  # the space's revision this mirror reflects (see writing())
+        self._depth = 0  # nesting of write sections in progress (see writing())
         # under the writer lock: the repairs on open (store, audit log) must never race a live writer
         with space.write_lock():
             self._load()
@@ -203,11 +204,17 @@ class ContextWeaver:
         message id.
         """
         with self.space.write_lock():
-            self.refresh()
+            outer = self._depth == 0
+            if outer:  # a nested section (a curation edit inside another) must not reload mid-way
+                self.refresh()
+            self._depth += 1
             try:
-                yield
+                with self.space.deferred():  # the section lands whole or not at all (see chroma_space)
+                    yield
             finally:
-                self._rev = self.space.bump_revision()
+                self._depth -= 1
+                if outer:
+                    self._rev = self.space.bump_revision()
 
     def refresh(self) -> bool:
         """Reload the mirror if another writer changed the space since it was read (cheap when not)."""
@@ -311,12 +318,14 @@ class ContextWeaver:
         # a batch holds the writer lock and defers its Chroma writes to a few calls at its end
         # (decisions, the commit markers, last); another writer can interleave between batches
         for start in range(0, len(prepared), _WRITE_BATCH):
-            with self.writing(), self.space.deferred():
-                for m in prepared[start : start + _WRITE_BATCH]:
-                    if m.message_id in self.decisions:
-                        out.append(self._existing(m.message_id))
-                    else:
-                        out.append(self._weave(m, *by_id[m.message_id]))
+            with self.writing():
+                batch = [self._existing(m.message_id) if m.message_id in self.decisions
+                         else self._weave(m, *by_id[m.message_id]) for m in prepared[start : start + _WRITE_BATCH]]
+            out += batch
+            if any(r.kept and not r.duplicate for r in batch):
+                # the periodic review pass: after the batch committed, as its own write section, so a crash
+                # mid-batch never leaves an automatic edit whose cause was rolled back
+                self.curation.after_kept()
         return out
 
     def _existing(self, message_id: str) -> IngestResult:
@@ -356,8 +365,6 @@ class ContextWeaver:
         self.space.put_decisions([decision], vec[None, :])
         self.decisions[m.message_id] = decision
         self._decision_vecs[m.message_id] = vec
-        if v.kept:
-            self.curation.after_kept()  # the periodic review pass (every config.review_every kept nodes)
         return IngestResult(decision, node, edges)
 
     def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts,

@@ -103,7 +103,8 @@ def diff_snapshots(probe: Probe, before: dict[str, Any] | None, after: dict[str,
 
 
 def _put(w, probe: Probe) -> None:
-    w.space.put_records(PROBE_RECORDS, {probe.id: probe.to_dict()})
+    with w.writing():  # under the single-writer lock, like every write to the space
+        w.space.put_records(PROBE_RECORDS, {probe.id: probe.to_dict()})
 
 
 def save_probe(w, query: str, expect: list[str] | tuple[str, ...] = (), budget: int | None = None, note: str = "",
@@ -137,7 +138,8 @@ def get_probe(w, probe_id: str) -> Probe:
 
 def delete_probe(w, probe_id: str) -> None:
     get_probe(w, probe_id)
-    w.space.delete_records(PROBE_RECORDS, [probe_id])
+    with w.writing():
+        w.space.delete_records(PROBE_RECORDS, [probe_id])
 
 
 def run_probe(w, probe: Probe, label: str = "", save: bool = True) -> ProbeDiff:

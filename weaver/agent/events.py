@@ -36,7 +36,9 @@ class AgentEvent:
 
 
 def save_events(weaver, events: list[AgentEvent]) -> None:
-    weaver.space.put_records(_KIND, {ev.record_id: ev.to_dict() for ev in events})
+    # a write section like any other: under the single-writer lock, and other processes see a new revision
+    with weaver.writing():
+        weaver.space.put_records(_KIND, {ev.record_id: ev.to_dict() for ev in events})
 
 
 def _all(weaver) -> list[AgentEvent]:

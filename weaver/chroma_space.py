@@ -1,0 +1,497 @@
+"""One space in Chroma: its collections, the single-writer lock, atomic write sections, repair on open.
+
+Collections are found through the registry (:mod:`weaver.registry`): ``<prefix>-meta``
+(the space record, the ``vectors`` pointer), ``-edges``, the node and decision
+collections the pointer names, and record collections ``<prefix>-x-<kind>``.
+
+**Write sections.** ``ContextWeaver.writing()`` holds the lock and buffers every
+write (:meth:`ChromaSpace.deferred`); on exit the buffer becomes a list of raw
+Chroma calls. A section of new messages only (their nodes, edges, builder audit
+entries and decisions) is written nodes -> edges -> audit -> decisions: the
+decision is the commit marker and :meth:`_repair` removes what a kill left
+without one. Any other section of more than one call (a curation edit, a review
+pass, a promote with a status change, a focus shift, deletions...) first writes
+its calls to the ``x-journal`` collection, then applies them, then clears the
+journal: a kill before the journal landed leaves nothing, after it the next
+open (or the next writer) replays it. Either way the section lands whole or
+not at all.
+
+**Reembed** builds new node and decision collections beside the old ones and
+switches the ``vectors`` pointer (one upsert) under the lock; a ``building``
+record written first lets the repair on open remove a half-built generation
+(or the old one, when the kill came after the switch).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .chroma_io import Call, decode_journal, encode_journal, is_missing_collection
+from .models import Edge, FilterDecision, MemoryNode, WeaverError
+from .registry import new_vector_names
+from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all, _vectors,
+                    _with_vectors)
+
+__all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT"]
+
+LOCK_TIMEOUT = 120.0  # seconds a writer waits for another writer before a clear error
+# server mode: writer locks and revisions shared by every space object of this process
+_PROCESS_LOCKS: dict[tuple, threading.RLock] = {}
+_PROCESS_REVS: dict[tuple, str] = {}
+_REGISTRY_LOCK = threading.Lock()
+_COSINE = {"hnsw:space": "cosine"}
+
+
+class SpaceLock:
+    """The writer lock and revision token of one space name (files under the lock directory, or per process)."""
+
+    def __init__(self, key: tuple, label: str, lock_dir: Path | None):
+        self.key, self.label = key, label
+        self.path = self._rev_path = None
+        if lock_dir is None:
+            with _REGISTRY_LOCK:
+                self._plock = _PROCESS_LOCKS.setdefault(key, threading.RLock())
+            self._lock = None
+            return
+        from filelock import FileLock
+
+        Path(lock_dir).mkdir(parents=True, exist_ok=True)
+        self.path = Path(lock_dir) / f"{key[1]}.lock"
+        self._rev_path = Path(lock_dir) / f"{key[1]}.rev"
+        # one lock object per path per process; each thread holds it through its own descriptor
+        self._lock = FileLock(str(self.path), is_singleton=True)  # the timeout is given per acquire
+
+    @contextlib.contextmanager
+    def hold(self, timeout: float | None = None):
+        if self._lock is None:
+            if not self._plock.acquire(timeout=LOCK_TIMEOUT if timeout is None else timeout):
+                raise WeaverError(f"space {self.label!r} is busy: another writer held it for over {LOCK_TIMEOUT:.0f} s")
+            try:
+                yield
+            finally:
+                self._plock.release()
+            return
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=LOCK_TIMEOUT if timeout is None else timeout)
+        except Timeout as exc:
+            raise WeaverError(f"space {self.label!r} is busy: another writer has held {self.path} for over "
+                              f"{LOCK_TIMEOUT:.0f} s") from exc
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def revision(self) -> str:
+        if self._lock is None:
+            return _PROCESS_REVS.get(self.key, "")
+        try:
+            return self._rev_path.read_text()
+        except FileNotFoundError:
+            return ""
+
+    def bump(self) -> str:
+        """A new token (atomic replace: a reader never sees half a token)."""
+        token = uuid.uuid4().hex
+        if self._lock is None:
+            _PROCESS_REVS[self.key] = token
+            return token
+        tmp = self._rev_path.with_name(f"{self._rev_path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(token)
+        os.replace(tmp, self._rev_path)
+        return token
+
+
+def _doc(col, rid: str) -> dict | None:
+    got = col.get(ids=[rid], include=["documents"])
+    return json.loads(got["documents"][0]) if got["ids"] else None
+
+
+class ChromaSpace(SpaceStore):
+    def __init__(self, store, name: str, create: bool):
+        self.store = store
+        self.client = store.client
+        self.name = name
+        self._create = create
+        self._space_lock = store.space_lock(name)
+        self.lock_path = self._space_lock.path
+        self._ef = NoEmbeddingFunction()
+        self._buffer: list[tuple[str, str, tuple]] | None = None  # see deferred()
+        self._sink: list[Call] | None = None  # raw calls of a flush being prepared
+        self._bind()
+
+    # ------------------------------------------------------------ collections
+    def _bind(self) -> None:
+        """Resolve the space's collections (again: another process may have deleted or re-embedded it)."""
+        rec = self.store.resolve(self.name, self._create)
+        self.prefix = rec["prefix"]
+        self._cols: dict[str, Any] = {}
+        self.meta_col = self._col(f"{self.prefix}-meta")
+        self._pointer = _doc(self.meta_col, "vectors") or {}
+        self.nodes_name = self._pointer.get("nodes") or f"{self.prefix}-nodes"
+        self.decisions_name = self._pointer.get("decisions") or f"{self.prefix}-decisions"
+        self.nodes = self._col(self.nodes_name, vectors=True)
+        self.decisions = self._col(self.decisions_name, vectors=True)
+        self.edges = self._col(f"{self.prefix}-edges")
+        if self._create and not self.meta_col.get(ids=["space"])["ids"]:
+            self.put_meta({"name": self.name})
+
+    def _col(self, name: str, vectors: bool = False):
+        col = self._cols.get(name)
+        if col is None:
+            opts = dict(metadata=_COSINE) if vectors else {}
+            col = self.client.get_or_create_collection(name, embedding_function=self._ef, **opts)
+            self._cols[name] = col
+        return col
+
+    def _write(self, collection: str, op: str, **kwargs) -> None:
+        """One raw Chroma write: run now, or collected by the flush being prepared."""
+        if self._sink is not None:
+            self._sink.append(Call(collection, op, kwargs))
+        else:
+            getattr(self._col(collection), op)(**kwargs)
+
+    def _drop_collection(self, name: str) -> None:
+        self._cols.pop(name, None)
+        try:
+            self.client.delete_collection(name)
+        except Exception as exc:
+            if not is_missing_collection(exc):
+                raise
+
+    # ------------------------------------------------------ batched writes
+    # commit order on flush: a crash mid-flush leaves at worst nodes/edges without their decision,
+    # which _repair removes on the next open; decisions (the commit markers) land last
+    _FLUSH_ORDER = ("nodes", "edges", "records", "meta", "decisions")
+
+    @contextlib.contextmanager
+    def deferred(self):
+        """Buffer every write and apply them on exit as one section (see the module docstring).
+
+        Chroma pays a fixed cost per call (~5-30 ms); a batch of messages then costs a
+        handful of calls instead of four or more per message. Reads of records and meta
+        inside the block see the buffered writes. Hold the writer lock around it.
+        """
+        if self._buffer is not None:  # nested: the outer block flushes
+            yield
+            return
+        self._buffer = []
+        try:
+            yield
+        finally:
+            ops, self._buffer = self._buffer, None
+            self._flush(ops)
+
+    def _defer(self, group: str, op: str, *args) -> bool:
+        if self._buffer is None:
+            return False
+        self._buffer.append((group, op, args))
+        return True
+
+    def _flush(self, ops: list[tuple[str, str, tuple]]) -> None:
+        self._sink = []
+        try:
+            for group in self._FLUSH_ORDER:
+                run: list[tuple[tuple, tuple]] = []
+                for g, op, args in ops:
+                    if g != group:
+                        continue
+                    key = (op, args[0] if op.endswith("records") else None)
+                    if run and run[-1][0] != key:
+                        self._apply(run)
+                        run = []
+                    run.append((key, args))
+                if run:
+                    self._apply(run)
+        finally:
+            calls, self._sink = self._sink, None
+        if len(calls) > 1 and not _self_repairing(ops):
+            self._run_journaled(calls)
+        else:
+            for c in calls:
+                self._write(c.collection, c.op, **c.kwargs)
+
+    def _apply(self, run: list[tuple[tuple, tuple]]) -> None:
+        """One Chroma call for consecutive writes of the same kind."""
+        (op, _), first = run[0]
+        if op in ("put_nodes", "put_decisions"):
+            fn = self.put_nodes if op == "put_nodes" else self.put_decisions
+            key = (lambda r: r.id) if op == "put_nodes" else (lambda r: r.message_id)
+            with_vec: dict[str, tuple] = {}  # Chroma refuses an id twice in one call: the last write wins
+            without: dict[str, object] = {}
+            for _, (records, vectors) in run:
+                for i, r in enumerate(records):
+                    if vectors is not None:
+                        with_vec[key(r)] = (r, vectors[i])
+                        without.pop(key(r), None)
+                    else:
+                        without[key(r)] = r
+            if with_vec:
+                fn([r for r, _ in with_vec.values()], np.stack([v for _, v in with_vec.values()]))
+            if without:
+                fn(list(without.values()), None)
+        elif op == "put_edges":
+            self.put_edges(list({e.id: e for _, a in run for e in a[0]}.values()))
+        elif op in ("delete_edges", "delete_nodes"):
+            getattr(self, op)(list(dict.fromkeys(x for _, a in run for x in a[0])))
+        elif op == "put_meta":
+            self.put_meta(run[-1][1][0])
+        elif op == "put_records":
+            merged: dict[str, dict] = {}
+            for _, a in run:
+                merged.update(a[1])
+            self.put_records(first[0], merged)
+        elif op == "delete_records":
+            self.delete_records(first[0], list(dict.fromkeys(x for _, a in run for x in a[1])))
+
+    # -------------------------------------------------------------- journal
+    def _journal(self):
+        return self._col(f"{self.prefix}-x-journal")
+
+    def _run_journaled(self, calls: list[Call]) -> None:
+        self._space_lock.bump()  # another process's weaver reloads (and so replays) should this one die mid-way
+        ids, docs = encode_journal(f"t{time.time_ns():020d}-{uuid.uuid4().hex[:6]}", calls)
+        self._journal().upsert(ids=ids, documents=docs, embeddings=[_UNIT] * len(ids))
+        for c in calls:
+            self._write(c.collection, c.op, **c.kwargs)
+        self._journal().delete(ids=ids)
+
+    def _replay_journal(self, data: SpaceData) -> None:
+        got = self._journal().get(include=["documents"])
+        if not got["ids"]:
+            return
+        sections, ids = decode_journal(got["ids"], got["documents"])
+        for calls in sections:  # idempotent: upserts and deletes of the same records again
+            for c in calls:
+                self._write(c.collection, c.op, **c.kwargs)
+        self._journal().delete(ids=ids)
+        data.repaired.append(f"replayed {len(sections)} journaled write section(s)"
+                             + (f", dropped {len(ids)} incomplete journal record(s)" if not sections else ""))
+
+    # ------------------------------------------------------- single writer
+    def write_lock(self):
+        """Hold the space's writer lock (re-entrant in one thread)."""
+        return self._space_lock.hold()
+
+    def revision(self) -> str:
+        return self._space_lock.revision()
+
+    def bump_revision(self) -> str:
+        """A new token after a write section."""
+        return self._space_lock.bump()
+
+    # ----------------------------------------------------------------- reads
+    def load(self) -> SpaceData:
+        with self.write_lock():  # repair must not race a live writer's half-done message
+            self._bind()
+            return self._load_locked()
+
+    def _load_locked(self) -> SpaceData:
+        data = SpaceData()
+        self._replay_journal(data)  # first: a committed section the repair below must not undo
+        self._repair_generations(data)
+        data.meta = self.get_meta()
+        n = _get_all(self.nodes, ["metadatas"])
+        data.nodes = [MemoryNode.from_record(m) for m in n["metadatas"]]
+        data.node_vectors = _vectors(self.nodes, n)
+        d = _get_all(self.decisions, ["metadatas"])
+        data.decisions = [FilterDecision.from_record(m) for m in d["metadatas"]]
+        data.decision_vectors = _vectors(self.decisions, d)
+        e = _get_all(self.edges, ["metadatas"])
+        data.edges = [Edge.from_record(m) for m in e["metadatas"]]
+        self._repair(data)
+        return data
+
+    def _repair_generations(self, data: SpaceData) -> None:
+        """Remove the vector collections of a reembed that was killed (before or after its switch)."""
+        b = _doc(self.meta_col, "building")
+        if not b:
+            return
+        current = {self.nodes_name, self.decisions_name}
+        for v in (b, b.get("old") or {}):
+            for k in ("nodes", "decisions"):
+                if isinstance(v.get(k), str) and v[k] not in current:
+                    self._drop_collection(v[k])
+                    data.repaired.append(f"removed vector collection {v[k]} of an interrupted reembed")
+        self.meta_col.delete(ids=["building"])
+
+    def _repair(self, data: SpaceData) -> None:
+        """Undo the traces of an ingest that crashed before its decision (commit marker) landed.
+
+        A node is committed when its message's decision names it; a node whose
+        decision is missing, or still says "rejected" (a promote that crashed
+        before its decision update), is removed with its edges.
+        """
+        committed = {d.message_id: d for d in data.decisions}
+
+        def is_committed(nd: MemoryNode) -> bool:
+            d = committed.get(nd.message_id)
+            return d is not None and (d.node_id == nd.id or (d.kept and not d.node_id))
+
+        orphans = [nd.id for nd in data.nodes if not is_committed(nd)]
+        if orphans:
+            keep = [i for i, nd in enumerate(data.nodes) if nd.id not in set(orphans)]
+            data.nodes = [data.nodes[i] for i in keep]
+            data.node_vectors = data.node_vectors[keep] if keep else None
+            self.delete_nodes(orphans)
+            data.repaired += [f"removed uncommitted node {o}" for o in orphans]
+        alive = {nd.id for nd in data.nodes}
+        dangling = [e.id for e in data.edges if e.source not in alive or e.target not in alive]
+        if dangling:
+            data.edges = [e for e in data.edges if e.source in alive and e.target in alive]
+            self.delete_edges(dangling)
+            data.repaired += [f"removed dangling edge {x}" for x in dangling]
+
+    def get_meta(self) -> dict[str, Any]:
+        pending = [args[0] for _, op, args in self._buffer or () if op == "put_meta"]
+        if pending:
+            meta = json.loads(json.dumps(pending[-1]))
+        else:
+            got = self.meta_col.get(ids=["space"], include=["documents"])
+            meta = json.loads(got["documents"][0]) if got["ids"] else {}
+        if self._pointer.get("embedder"):  # the vectors pointer is the authority on what made the vectors
+            meta["embedder"] = dict(self._pointer["embedder"])
+        return meta
+
+    # ---------------------------------------------------------------- writes
+    def _upsert_vectors(self, collection: str, records, vectors, key, document) -> None:
+        for i in range(0, len(records), _BATCH):
+            batch = records[i : i + _BATCH]
+            kwargs = dict(ids=[key(r) for r in batch], metadatas=[r.to_record() for r in batch])
+            if vectors is not None:
+                vecs = np.asarray(vectors[i : i + _BATCH])
+                self._write(collection, "upsert", embeddings=vecs.tolist(),
+                            metadatas=_with_vectors(kwargs["metadatas"], vecs),
+                            ids=kwargs["ids"], documents=[document(r) for r in batch])
+            else:  # metadata only (merged by Chroma, so the vector copy stays; documents would be embedded)
+                self._write(collection, "update", **kwargs)
+
+    def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None:
+        if self._defer("nodes", "put_nodes", list(nodes), None if vectors is None else np.asarray(vectors)):
+            return
+        self._upsert_vectors(self.nodes_name, nodes, vectors, lambda n: n.id, lambda n: n.content)
+
+    def delete_nodes(self, ids: list[str]) -> None:
+        if self._defer("nodes", "delete_nodes", list(ids)):
+            return
+        for batch in _chunks(ids):
+            self._write(self.nodes_name, "delete", ids=batch)
+
+    def put_edges(self, edges: list[Edge]) -> None:
+        if self._defer("edges", "put_edges", list(edges)):
+            return
+        for batch in _chunks(edges):
+            self._write(self.edges.name, "upsert", ids=[e.id for e in batch], embeddings=[_UNIT] * len(batch),
+                        metadatas=[e.to_record() for e in batch], documents=[e.relation for e in batch])
+
+    def delete_edges(self, ids: list[str]) -> None:
+        if self._defer("edges", "delete_edges", list(ids)):
+            return
+        for batch in _chunks(ids):
+            self._write(self.edges.name, "delete", ids=batch)
+
+    def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None:
+        if self._defer("decisions", "put_decisions", list(decisions),
+                       None if vectors is None else np.asarray(vectors)):
+            return
+        self._upsert_vectors(self.decisions_name, decisions, vectors, lambda d: d.message_id, lambda d: d.content)
+
+    def put_meta(self, meta: dict[str, Any]) -> None:
+        if self._defer("meta", "put_meta", json.loads(json.dumps(meta))):
+            return
+        self._write(self.meta_col.name, "upsert", ids=["space"], embeddings=[_UNIT],
+                    documents=[json.dumps(meta, ensure_ascii=False)])
+
+    def _records(self, kind: str) -> str:
+        if not (kind.isascii() and kind.isalpha() and kind.islower() and 2 <= len(kind) <= 20) or kind in (
+                "meta", "nodes", "edges", "decisions", "journal"):
+            raise WeaverError(f"bad record kind {kind!r}")
+        return f"{self.prefix}-x-{kind}"
+
+    def put_records(self, kind: str, records: dict[str, dict]) -> None:
+        if self._defer("records", "put_records", kind, json.loads(json.dumps(records))):
+            return
+        name = self._records(kind)
+        for batch in _chunks(list(records.items())):
+            self._write(name, "upsert", ids=[k for k, _ in batch], embeddings=[_UNIT] * len(batch),
+                        documents=[json.dumps(v, ensure_ascii=False) for _, v in batch])
+
+    def get_records(self, kind: str) -> dict[str, dict]:
+        got = _get_all(self._col(self._records(kind)), ["documents"])
+        out = {i: json.loads(doc) for i, doc in zip(got["ids"], got["documents"])}
+        for _, op, args in self._buffer or ():
+            if op == "put_records" and args[0] == kind:
+                out.update(json.loads(json.dumps(args[1])))
+            elif op == "delete_records" and args[0] == kind:
+                for i in args[1]:
+                    out.pop(i, None)
+        return out
+
+    def delete_records(self, kind: str, ids: list[str]) -> None:
+        if self._defer("records", "delete_records", kind, list(ids)):
+            return
+        name = self._records(kind)
+        for batch in _chunks(ids):
+            self._write(name, "delete", ids=batch)
+
+    # --------------------------------------------------------------- reembed
+    def replace_vectors(self, nodes: list[MemoryNode], node_vectors, decisions: list[FilterDecision],
+                        decision_vectors, embedder: dict[str, Any]) -> None:
+        """Write every node and decision into new collections, then switch to them (hold the writer lock)."""
+        new = new_vector_names()
+        old = {"nodes": self.nodes_name, "decisions": self.decisions_name}
+        self.meta_col.upsert(ids=["building"], embeddings=[_UNIT], documents=[json.dumps(new | {"old": old})])
+        for k in ("nodes", "decisions"):
+            self._col(new[k], vectors=True)
+        if nodes:
+            self._upsert_vectors(new["nodes"], nodes, node_vectors, lambda n: n.id, lambda n: n.content)
+        if decisions:
+            self._upsert_vectors(new["decisions"], decisions, decision_vectors, lambda d: d.message_id,
+                                 lambda d: d.content)
+        # the switch: one upsert names the new collections and the embedder that made them
+        self.meta_col.upsert(ids=["vectors"], embeddings=[_UNIT], documents=[json.dumps(new | {"embedder": embedder})])
+        self._pointer = new | {"embedder": embedder}
+        self.nodes_name, self.decisions_name = new["nodes"], new["decisions"]
+        self.nodes, self.decisions = self._col(new["nodes"]), self._col(new["decisions"])
+        for name in old.values():
+            self._drop_collection(name)
+        self.meta_col.delete(ids=["building"])
+
+
+def _self_repairing(ops: list[tuple[str, str, tuple]]) -> bool:
+    """True when a flush holds only new messages' writes, which the decisions (written last) commit.
+
+    Their nodes are named by a decision of the same section, their edges touch
+    such a node, their audit entries are the builder's for such a node; a kill
+    mid-flush leaves only traces the repair on open removes. Anything else
+    (status changes, edits of older edges, meta, deletions, other records) needs
+    the journal.
+    """
+    decided = {d.message_id: d.node_id for _, op, a in ops if op == "put_decisions" for d in a[0]}
+    new_nodes = {n.id for _, op, a in ops if op == "put_nodes" for n in a[0]}
+    for _, op, a in ops:
+        if op == "put_decisions":
+            continue
+        if op == "put_nodes":
+            if any(decided.get(n.message_id) != n.id for n in a[0]):
+                return False
+        elif op == "put_edges":
+            if any(e.source not in new_nodes and e.target not in new_nodes for e in a[0]):
+                return False
+        elif op == "put_records" and a[0] == "audit":
+            if any(v.get("action") != "build" or decided.get(v.get("message_id")) != v.get("key")
+                   for v in a[1].values()):
+                return False
+        else:
+            return False
+    return True
