@@ -142,10 +142,9 @@ def guess_edges(node: MemoryNode, vec: np.ndarray, window: list[MemoryNode], win
     if earlier and node.kind == "user_input":  # a request building on something named earlier
         ref = reference_parent(node, earlier, {e.source for e in edges})
         if ref is not None:
-            i, name = ref
+            i, why = ref
             relation = "conditional" if LOCATIVE.search(node.content) else "elaborates"
-            edges.append(Edge(earlier[i].id, node.id, relation, REFERENCE_CONFIDENCE, "rules",
-                              f"names {name!r}, introduced there"))
+            edges.append(Edge(earlier[i].id, node.id, relation, REFERENCE_CONFIDENCE, "rules", why))
     if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
         for i, slot in slot_premises(node, earlier, {e.source for e in edges}):
             edges.append(Edge(earlier[i].id, node.id, "conditional", PREMISE_CONFIDENCE, "rules",

@@ -86,7 +86,8 @@ def cmd_scale(settings, args) -> int:
 def cmd_relations(settings, args) -> int:
     from .relations import relations_markdown, run_relations
 
-    res = run_relations(Path(args.data), _embedder(), args.molweni_dialogues, args.crosswoz_dialogues)
+    res = run_relations(Path(args.data), _embedder(), args.molweni_dialogues, args.crosswoz_dialogues,
+                        args.crosswoz_split)
     if len(res) <= 2:
         raise WeaverError(f"no relation data under {args.data} (molweni/dev.json, xcopa/val.zh.jsonl, crosswoz/)")
     from .report import write_result
@@ -133,6 +134,8 @@ def register(sub) -> None:
     s.add_argument("--data", default=str(_DATA), help="the shared data folder (default ../shared/data)")
     s.add_argument("--molweni-dialogues", type=int, help="only the first N Molweni dialogues")
     s.add_argument("--crosswoz-dialogues", type=int, help="only the first N CrossWOZ dialogues with dependencies")
+    s.add_argument("--crosswoz-split", choices=("val", "test", "both"), default="both",
+                   help="CrossWOZ split(s): val (where the reference rules were developed) and test (held out)")
     common(s, "relations")
     s.set_defaults(func=cmd_relations)
 

@@ -263,8 +263,8 @@ def run_crosswoz(path: Path, embedder, systems: dict[str, Predict], limit: int |
     return out
 
 
-def run_relations(data_dir: Path, embedder, molweni_limit: int | None = None, crosswoz_limit: int | None = None
-                  ) -> dict:
+def run_relations(data_dir: Path, embedder, molweni_limit: int | None = None, crosswoz_limit: int | None = None,
+                  crosswoz_split: str = "val") -> dict:
     t0 = time.time()
     res: dict = {"systems": list(SYSTEMS)}
     shipped = {"previous": previous, "cosine": cosine, "legacy": legacy_builder, "weaver": weaver_builder()}
@@ -272,8 +272,11 @@ def run_relations(data_dir: Path, embedder, molweni_limit: int | None = None, cr
         res["molweni"] = run_molweni(data_dir / "molweni" / "dev.json", embedder, molweni_limit)
     if (data_dir / "xcopa" / "val.zh.jsonl").is_file():
         res["xcopa"] = run_xcopa(data_dir / "xcopa" / "val.zh.jsonl", embedder, shipped)
-    if (data_dir / "crosswoz" / "val.json.zip").is_file():
-        res["crosswoz"] = run_crosswoz(data_dir / "crosswoz" / "val.json.zip", embedder, shipped, crosswoz_limit)
+    for split in ("val", "test") if crosswoz_split == "both" else (crosswoz_split,):
+        path = data_dir / "crosswoz" / f"{split}.json.zip"
+        if path.is_file():
+            res["crosswoz" if split == "val" else f"crosswoz_{split}"] = run_crosswoz(path, embedder, shipped,
+                                                                                    crosswoz_limit)
     res["wall_s"] = round(time.time() - t0, 1)
     return res
 
@@ -301,10 +304,12 @@ def relations_markdown(res: dict) -> str:
         parts.append(markdown_table(["system", "pairwise %", "right pair causal %", "wrong pair causal %"],
                                     [[s, v["pairwise"], v["right_causal"], v["wrong_causal"]]
                                      for s, v in x["systems"].items()]))
-    if "crosswoz" in res:
-        c = res["crosswoz"]
-        parts.append(f"\n## CrossWOZ cross-domain dependencies ({c['dialogues']} dialogues, {c['dependencies']} "
-                     "dependencies)\n")
+    for key, split in (("crosswoz", "val"), ("crosswoz_test", "test")):
+        if key not in res:
+            continue
+        c = res[key]
+        parts.append(f"\n## CrossWOZ {split} cross-domain dependencies ({c['dialogues']} dialogues, "
+                     f"{c['dependencies']} dependencies)\n")
         parts.append(markdown_table(["system", "direct edge %", "within 2 hops %", "edges / turn"],
                                     [[s, v["direct"], v["within_2_hops"], v["edges_per_turn"]]
                                      for s, v in c["systems"].items()]))

@@ -11,6 +11,8 @@ phrase is not a reference).
 '天安门广场'
 >>> shared_name("Is the Louvre open late?", "We saw the Louvre on Monday.")
 'Louvre'
+>>> shared_name("在砂锅居（西四店）周边找景点", "推荐您去砂锅居（西四店）。")
+'砂锅居（西四店）'
 >>> shared_name("好的谢谢", "好的谢谢你") is None
 True
 """
@@ -22,6 +24,7 @@ from difflib import SequenceMatcher
 
 from ..cues import features
 from ..models import MemoryNode
+from .features import speaker_of
 
 __all__ = ["shared_name", "reference_parent", "slot_premises", "LOCATIVE", "MIN_CJK", "LOOKBACK", "PREMISE_SLOTS"]
 
@@ -30,29 +33,35 @@ PREMISE_SLOTS = ("budget", "diet", "quiet", "amenity", "rating")
 
 MIN_CJK = 4
 LOOKBACK = 100  # earlier memories searched for the name
-MAX_SHARING = 3  # a name more memories share is a common phrase, not a reference
+MAX_SHARING = 5  # a name more memories share is a common phrase, not a reference
 LOCATIVE = re.compile(r"周边|附近|周围|旁边|不远|\b(?:near|nearby|around|close to|next to)\b", re.IGNORECASE)
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{%d,}" % MIN_CJK)
+# a name: letters, digits and CJK with brackets inside ("砂锅居（西四店）"), no spaces or sentence punctuation
+_NAME_RUN = re.compile(r"[\u4e00-\u9fffA-Za-z0-9·()（）]{%d,}" % MIN_CJK)
+_VALUE = re.compile(r"\d+(?:\.\d+)?\s*(?:分|元|块|小时|天|晚|号|日|月|点|人|岁|%)?(?:以上|以下|以内|左右)?")
+# "among these / 这些景点里 / 他家": the place in focus, or items listed around it
+_AMONG = re.compile(r"这些|那些|这几个|那几个|这家|那家|他家|它家|\b(?:these|those)\b", re.IGNORECASE)
 _PROPER = re.compile(r"(?<![.!?。！？]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 _COMMON = re.compile(r"^(?:可以|推荐|一下|一个|一家|请问|谢谢|您好|你好|没有|什么|哪些|多少|评分|周边|附近|为您|给您|我想|"
-                     r"好的|去|在|的|了|吧|和|就|I|The|This|That|What|When|Where|How|Yes|Thanks)")
+                     r"好的|那就|麻烦|帮我|去|在|的|了|吧|和|就|那|请|I|The|This|That|What|When|Where|How|Yes|Thanks)")
+# where something was put forward or chosen: the agent recommends, the user picks
+_CHOICE = re.compile(r"推荐|建议|为您|不妨|可以去|我去|就去|去[^，。？！,.?!]{2,24}吧|不错|就选|选择|定了|就这|"
+                     r"\b(?:recommend|suggest|how about|try|go with|i'll take|let's go|book)\b", re.IGNORECASE)
 
 
-def _cjk_runs(text: str) -> list[str]:
-    return _CJK_RUN.findall(text)
+def _cjk(text: str) -> int:
+    return sum("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def shared_name(child: str, earlier: str) -> str | None:
     """The longest name both texts hold (see the module docstring), or None."""
     best = ""
-    for run in _cjk_runs(child):
+    for run in _NAME_RUN.findall(child):
         m = SequenceMatcher(None, run, earlier, autojunk=False).find_longest_match(0, len(run), 0, len(earlier))
-        if m.size >= MIN_CJK and m.size > len(best):
-            cand = run[m.a : m.a + m.size]
-            while (c := _COMMON.match(cand)) and c.end() > 0:  # "推荐天安门广场" names 天安门广场
-                cand = cand[c.end():]
-            if len(cand) >= MIN_CJK and len(cand) > len(best):
-                best = cand
+        cand = run[m.a : m.a + m.size]
+        while (c := _COMMON.match(cand)) and c.end() > 0:  # "推荐天安门广场" names 天安门广场
+            cand = cand[c.end():]
+        if _cjk(cand) >= MIN_CJK - 1 and len(cand) >= MIN_CJK and len(cand) > len(best):
+            best = cand
     if best:
         return best
     for word in _PROPER.findall(child):
@@ -62,18 +71,30 @@ def shared_name(child: str, earlier: str) -> str | None:
 
 
 def reference_parent(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> tuple[int, str] | None:
-    """(index into ``earlier``, the shared name) of the newest memory that introduced a name the child uses."""
+    """(index into ``earlier``, why) of the memory that introduced what the child refers to.
+
+    A name another speaker brought up links to its newest mention; a place or list referred to without its name ("这个餐馆周边",
+    "near it") links to the latest memory where something was recommended or chosen.
+    """
     lo = max(0, len(earlier) - LOOKBACK)
+    names: dict[str, list[int]] = {}
     for i in range(len(earlier) - 1, lo - 1, -1):
-        node = earlier[i]
-        if node.id in exclude:
-            continue
-        name = shared_name(child.content, node.content)
-        if not name:
-            continue
-        sharing = sum(name in n.content for n in earlier[lo:])
-        if sharing <= MAX_SHARING:
-            return i, name
+        name = shared_name(child.content, earlier[i].content)
+        if name:
+            names.setdefault(name, []).append(i)
+    me = speaker_of(child.kind, child.meta)
+    for name, where in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        if _cjk(_VALUE.sub("", name)) < MIN_CJK:
+            continue  # "评分4.5分以上", "游玩1小时": a restated value, not a name
+        holders = [i for i in range(lo, len(earlier)) if name in earlier[i].content] or where
+        if len(holders) > MAX_SHARING or speaker_of(earlier[min(holders)].kind, earlier[min(holders)].meta) == me:
+            continue  # a common phrase, or the speaker's own wording again
+        latest = max(holders)  # the newest mention: where the thing stands now
+        return (latest, f"names {name!r}, brought up by another speaker") if earlier[latest].id not in exclude else None
+    if LOCATIVE.search(child.content) or _AMONG.search(child.content):  # near / among: the place in focus
+        for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
+            if earlier[i].id not in exclude and _CHOICE.search(earlier[i].content):
+                return i, "refers to the place put forward or chosen there"
     return None
 
 
