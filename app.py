@@ -14,7 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # `ui` and `weaver` im
 
 from ui.i18n import t  # noqa: E402
 from ui.shell import mark_shell  # noqa: E402
+from ui.render import md_escape  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
+from weaver import WeaverError  # noqa: E402
 
 st.set_page_config(page_title="ContextWeaver studio", page_icon="🕸️", layout="wide")
 
@@ -36,4 +38,7 @@ st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
         "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
         "'WenQuanYi Micro Hei',sans-serif}</style>")
 render_sidebar()
-nav.run()
+try:
+    nav.run()
+except WeaverError as exc:  # e.g. the Chroma server went away mid-turn: one clear line, never a traceback
+    st.error(md_escape(str(exc)))

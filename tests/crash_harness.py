@@ -18,7 +18,11 @@ same node (checked by the child on every round, which starts from message 0).
 
 Run the full campaign (documented in docs/reliability.md)::
 
-    /work/venv/bin/python tests/crash_harness.py --kills 60
+    nice python tests/crash_harness.py --kills 40 --commands 100
+
+``--commands`` adds the campaign over every other writing command
+(``tests/crash_commands.py``: promote, review --apply, accept / reject, edge
+set / rm, undo / redo, status, task, reembed, delete-space, an agent chat turn).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SPACE = "crash 崩溃 test"  # not a valid Chroma name on purpose: goes through space_slug
 INJECT_METHODS = ("put_nodes", "put_edges", "put_records", "put_decisions", "put_meta", "delete_nodes",
-                  "delete_edges", "delete_records")
+                  "delete_edges", "delete_records")  # calls on the space (buffered in a write section)
 
 _CITIES = ["Beijing", "Shanghai", "Xi'an", "Chengdu", "Hangzhou"]
 _CITIES_ZH = ["北京", "上海", "西安", "成都", "杭州"]
@@ -192,6 +196,9 @@ def child(args) -> int:
     if args.inject:
         method, nth, when = args.inject.split(":")
         _inject(w.space, method, int(nth), when)
+    if args.crash_at:  # WEAVER_CRASH_AT's mechanism, armed now so the kill lands in ingest work
+        n, _, when = args.crash_at.partition(":")
+        rt.store.client._crash.arm(int(n), when == "after", simulate=False)
     print("READY", flush=True)
     if not w.meta.get("task"):
         w.set_task("Plan a trip in China within budget and dietary constraints / 规划预算和饮食限制内的中国旅行")
@@ -212,7 +219,8 @@ def child(args) -> int:
 
 
 # --------------------------------------------------------------------- parent
-def _spawn(work: Path, messages: int, seed: int, inject: str | None = None, check_only: bool = False):
+def _spawn(work: Path, messages: int, seed: int, inject: str | None = None, check_only: bool = False,
+           crash_at: str | None = None):
     cmd = [sys.executable, str(Path(__file__).resolve()), "child", "--data-dir", str(work / "data"),
            "--acks", str(work / "acks.jsonl"), "--messages", str(messages), "--seed", str(seed)]
     if inject:
@@ -220,6 +228,8 @@ def _spawn(work: Path, messages: int, seed: int, inject: str | None = None, chec
     if check_only:
         cmd.append("--check-only")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEAVER_"))}
+    if crash_at:
+        cmd += ["--crash-at", crash_at]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -240,6 +250,7 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
                  log=print) -> dict:
     """``kills`` rounds of spawn -> kill -> reopen-and-check; returns the summary (``problems`` must be empty)."""
     work = Path(work or tempfile.mkdtemp(prefix="cw-crash-"))
+    work.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     # enough that no round runs out of corpus: an uninterrupted round ingests ~10-30 messages a second
     messages = max(240, kills * 24)
@@ -259,10 +270,13 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
 
     t0 = time.time()
     for r in range(kills):
-        inject = None
+        inject = crash_at = None
         if rng.random() < 0.5:
-            inject = f"{rng.choice(INJECT_METHODS)}:{rng.randint(1, 4)}:{rng.choice(['before', 'after'])}"
-        proc = _spawn(work, messages, seed, inject)
+            if rng.random() < 0.5:  # at the n-th raw Chroma write after READY (the store's crash point)
+                crash_at = f"{rng.randint(1, 40)}{rng.choice(['', ':after'])}"
+            else:
+                inject = f"{rng.choice(INJECT_METHODS)}:{rng.randint(1, 4)}:{rng.choice(['before', 'after'])}"
+        proc = _spawn(work, messages, seed, inject, crash_at=crash_at)
         check, ready = _read_until_ready(proc)
         absorb(check, f"round {r} open")
         if not ready:
@@ -271,7 +285,7 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
             summary["problems"].append(f"round {r}: the child died before READY: {err[-500:]}")
             continue
         summary["rounds"] += 1
-        if inject:
+        if inject or crash_at:
             summary["injected"] += 1
             try:
                 proc.wait(timeout=rng.uniform(1.0, 3.0))  # a write it never reaches: kill it on a timer
@@ -289,7 +303,7 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
         else:
             summary["problems"].append(f"round {r}: child exited {proc.returncode}: {out[-300:]} {err[-800:]}")
         summary["problems"] += [f"round {r}: {x}" for x in out.splitlines() if x.startswith("VIOLATION")]
-        log(f"round {r + 1}/{kills} {inject or 'timed'}: rc={proc.returncode} "
+        log(f"round {r + 1}/{kills} {inject or (crash_at and 'write ' + crash_at) or 'timed'}: rc={proc.returncode} "
             f"acked={len(read_acks(work / 'acks.jsonl'))} repairs={len(check['repaired']) if check else '?'}")
     # a last open after the last kill, then the rest of the corpus without interruption
     proc = _spawn(work, messages, seed, check_only=True)
@@ -313,14 +327,28 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--messages", type=int, default=200)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--inject")
+    c.add_argument("--crash-at")
     c.add_argument("--check-only", action="store_true")
     p.add_argument("--kills", type=int, default=60)
+    p.add_argument("--commands", type=int, default=0,
+                   help="also kill this many rounds of the other writing commands (see tests/crash_commands.py)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--work", help="keep the space here (default: a new temporary directory)")
     args = p.parse_args(argv)
     if args.cmd == "child":
         return child(args)
-    summary = run_campaign(args.kills, Path(args.work) if args.work else None, args.seed)
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="cw-crash-"))
+    summary = run_campaign(args.kills, work / "ingest", args.seed) if args.kills else {
+        "problems": [], "lost": 0, "dangling": 0}
+    if args.commands:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from crash_commands import run_commands_campaign
+
+        cmds = run_commands_campaign(args.commands, work / "commands", args.seed)
+        print(json.dumps({k: v for k, v in cmds.items() if k != "problems"}, ensure_ascii=False))
+        summary["problems"] = summary["problems"] + [f"commands: {p}" for p in cmds["problems"]]
+        summary["lost"] += cmds["lost"]
+        summary["dangling"] += cmds["dangling"]
     print(json.dumps({k: v for k, v in summary.items() if k != "problems"}, ensure_ascii=False))
     for prob in summary["problems"]:
         print("PROBLEM", prob)

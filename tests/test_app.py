@@ -204,3 +204,26 @@ def test_chinese_interface(studio):
     _say(at, "我们一家三口下个月去北京，不吃辣。")
     assert "我们一家三口" in _md(at)
     assert any("保留 ·" in m.value or "拒绝 ·" in m.value for m in at.markdown)  # the badge speaks Chinese too
+
+
+def test_pages_reload_after_another_process_writes_the_space(studio, tmp_path):
+    """A CLI ingest into the studio's open space: the next page run shows its nodes, not the stale mirror."""
+    import json
+    import subprocess
+    import sys
+
+    at = studio()
+    at.switch_page("pages/graph.py").run()
+    assert any("graph is empty" in i.value for i in at.info)
+    lines = ["My total budget for the trip is 5000 yuan.", "我对花生过敏。", "I need a quiet hotel near the metro."]
+    src = tmp_path / "other.jsonl"
+    src.write_text("\n".join(json.dumps({"kind": "user_input", "content": c}, ensure_ascii=False) for c in lines))
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("OPENAI_", "WEAVER_"))}
+    done = subprocess.run([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "demo",
+                           "ingest", str(src)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not any("graph is empty" in i.value for i in at.info)
+    options = at.selectbox(key="gp_a").options
+    assert len(options) == 1 + len(lines)  # "—" and every node the other process wrote

@@ -1,7 +1,10 @@
 """Crash safety: SIGKILL the ingesting process at random points, reopen, nothing acknowledged is lost.
 
-The campaign runs ``CW_CRASH_KILLS`` kills (5 by default so CI stays quick;
-docs/reliability.md records a full run of 60 with ``tests/crash_harness.py``).
+The ingest campaign runs ``CW_CRASH_KILLS`` kills (3 by default) and the campaign
+over every other writing command ``CW_CRASH_COMMANDS`` rounds (4 by default), so CI
+stays near 90 s; docs/reliability.md records the long run of
+``tests/crash_harness.py --kills 40 --commands 100``. ``tests/test_crash_store.py``
+kills reembed, delete-space and a batch with a review pass at every store write.
 The in-process tests below lay down the exact on-disk state each kind of crash
 leaves (node without decision, promote without decision update, edges to a
 node that never committed) and check the repair on open.
@@ -19,8 +22,22 @@ from weaver.models import Edge, MemoryNode
 
 
 @pytest.mark.slow
+def test_sigkill_campaign_over_every_writing_command(tmp_path):
+    """Kill promote, review --apply, accept/reject, edge set/rm, undo/redo, status, task, reembed, delete-space..."""
+    from crash_commands import run_commands_campaign
+
+    rounds = int(os.environ.get("CW_CRASH_COMMANDS", "4"))
+    summary = run_commands_campaign(rounds, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "4")),
+                                    log=lambda *_: None)
+    assert summary["problems"] == [], summary["problems"][:5]
+    assert summary["lost"] == 0 and summary["dangling"] == 0
+    assert summary["rounds"] == summary["checks"] == rounds
+    assert summary["kills"] >= rounds // 2  # most rounds really were killed (the others finished or refused)
+
+
+@pytest.mark.slow
 def test_sigkill_campaign_loses_nothing_acknowledged(tmp_path):
-    kills = int(os.environ.get("CW_CRASH_KILLS", "5"))
+    kills = int(os.environ.get("CW_CRASH_KILLS", "3"))
     summary = run_campaign(kills, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "1")), log=lambda *_: None)
     assert summary["problems"] == [], summary["problems"][:10]
     assert summary["lost"] == 0 and summary["dangling"] == 0

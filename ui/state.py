@@ -58,6 +58,9 @@ def get_weaver(space: str | None = None) -> ContextWeaver:
         if space not in cache:
             cache[space] = get_runtime().open(space)
         weaver = cache[space]
+        # another process (a CLI ingest, another studio) may have written since this weaver was read:
+        # every page run catches up, so no page draws a stale graph
+        weaver.refresh()
     weaver.config = current_config()
     return weaver
 

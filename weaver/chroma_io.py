@@ -30,7 +30,7 @@ import numpy as np
 
 from .models import WeaverError
 
-__all__ = ["Guarded", "CrashPoint", "Call", "encode_journal", "decode_journal", "is_missing_collection"]
+__all__ = ["Guarded", "CrashPoint", "SimulatedCrash", "Call", "encode_journal", "decode_journal", "is_missing_collection"]
 
 _RECORD_WRITES = frozenset({"add", "upsert", "update", "delete"})
 _CLIENT_WRITES = frozenset({"create_collection", "get_or_create_collection", "delete_collection"})
@@ -38,13 +38,33 @@ _RETURNS_COLLECTION = frozenset({"create_collection", "get_or_create_collection"
 _JOURNAL_PART = 4_000_000  # characters per journal record (a batch of big messages spans several)
 
 
+class SimulatedCrash(BaseException):
+    """Raised instead of SIGKILL by an in-process crash point (``CrashPoint.simulate``)."""
+
+
 @dataclass
 class CrashPoint:
-    """Kill the process at the N-th Chroma write of this process (a test hook; off unless configured)."""
+    """Kill the process at the N-th Chroma write of this process (a test hook; off unless configured).
+
+    ``simulate``: raise :class:`SimulatedCrash` instead, and refuse every later write
+    too (the "dead" process writes nothing more), so in-process tests can reopen the
+    store and check what a kill at that write would leave.
+    """
 
     at: int = 0
     after: bool = False
     writes: int = 0
+    simulate: bool = False
+    dead: bool = False
+
+    def arm(self, at: int, after: bool = False, simulate: bool = True) -> None:
+        self.at, self.after, self.simulate, self.dead, self.writes = at, after, simulate, False, 0
+
+    def _die(self):
+        if not self.simulate:
+            os.kill(os.getpid(), signal.SIGKILL)
+        self.dead = True
+        raise SimulatedCrash(f"crash at write {self.at}{' (after)' if self.after else ''}")
 
     @classmethod
     def parse(cls, value: str | None) -> "CrashPoint":
@@ -58,13 +78,15 @@ class CrashPoint:
         return cls(at, when == "after")
 
     def write(self, run):
+        if self.dead:
+            raise SimulatedCrash("the process is dead")
         self.writes += 1
         hit = self.at > 0 and self.writes == self.at
         if hit and not self.after:
-            os.kill(os.getpid(), signal.SIGKILL)
+            self._die()
         out = run()
         if hit:
-            os.kill(os.getpid(), signal.SIGKILL)
+            self._die()
         return out
 
 

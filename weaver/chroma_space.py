@@ -4,8 +4,8 @@ Collections are found through the registry (:mod:`weaver.registry`): ``<prefix>-
 (the space record, the ``vectors`` pointer), ``-edges``, the node and decision
 collections the pointer names, and record collections ``<prefix>-x-<kind>``.
 
-**Write sections.** ``ContextWeaver.writing()`` holds the lock and buffers every
-write (:meth:`ChromaSpace.deferred`); on exit the buffer becomes a list of raw
+**Write sections** (the machinery is in :mod:`weaver.sections`). ``ContextWeaver.writing()``
+holds the lock and buffers every write (``ChromaSpace.deferred``); on exit the buffer becomes a list of raw
 Chroma calls. A section of new messages only (their nodes, edges, builder audit
 entries and decisions) is written nodes -> edges -> audit -> decisions: the
 decision is the commit marker and :meth:`_repair` removes what a kill left
@@ -28,16 +28,16 @@ import contextlib
 import json
 import os
 import threading
-import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .chroma_io import Call, decode_journal, encode_journal, is_missing_collection
+from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
+from .sections import WriteSections
 from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all, _vectors,
                     _with_vectors)
 
@@ -117,7 +117,7 @@ def _doc(col, rid: str) -> dict | None:
     return json.loads(got["documents"][0]) if got["ids"] else None
 
 
-class ChromaSpace(SpaceStore):
+class ChromaSpace(WriteSections, SpaceStore):
     def __init__(self, store, name: str, create: bool):
         self.store = store
         self.client = store.client
@@ -168,115 +168,6 @@ class ChromaSpace(SpaceStore):
         except Exception as exc:
             if not is_missing_collection(exc):
                 raise
-
-    # ------------------------------------------------------ batched writes
-    # commit order on flush: a crash mid-flush leaves at worst nodes/edges without their decision,
-    # which _repair removes on the next open; decisions (the commit markers) land last
-    _FLUSH_ORDER = ("nodes", "edges", "records", "meta", "decisions")
-
-    @contextlib.contextmanager
-    def deferred(self):
-        """Buffer every write and apply them on exit as one section (see the module docstring).
-
-        Chroma pays a fixed cost per call (~5-30 ms); a batch of messages then costs a
-        handful of calls instead of four or more per message. Reads of records and meta
-        inside the block see the buffered writes. Hold the writer lock around it.
-        """
-        if self._buffer is not None:  # nested: the outer block flushes
-            yield
-            return
-        self._buffer = []
-        try:
-            yield
-        finally:
-            ops, self._buffer = self._buffer, None
-            self._flush(ops)
-
-    def _defer(self, group: str, op: str, *args) -> bool:
-        if self._buffer is None:
-            return False
-        self._buffer.append((group, op, args))
-        return True
-
-    def _flush(self, ops: list[tuple[str, str, tuple]]) -> None:
-        self._sink = []
-        try:
-            for group in self._FLUSH_ORDER:
-                run: list[tuple[tuple, tuple]] = []
-                for g, op, args in ops:
-                    if g != group:
-                        continue
-                    key = (op, args[0] if op.endswith("records") else None)
-                    if run and run[-1][0] != key:
-                        self._apply(run)
-                        run = []
-                    run.append((key, args))
-                if run:
-                    self._apply(run)
-        finally:
-            calls, self._sink = self._sink, None
-        if len(calls) > 1 and not _self_repairing(ops):
-            self._run_journaled(calls)
-        else:
-            for c in calls:
-                self._write(c.collection, c.op, **c.kwargs)
-
-    def _apply(self, run: list[tuple[tuple, tuple]]) -> None:
-        """One Chroma call for consecutive writes of the same kind."""
-        (op, _), first = run[0]
-        if op in ("put_nodes", "put_decisions"):
-            fn = self.put_nodes if op == "put_nodes" else self.put_decisions
-            key = (lambda r: r.id) if op == "put_nodes" else (lambda r: r.message_id)
-            with_vec: dict[str, tuple] = {}  # Chroma refuses an id twice in one call: the last write wins
-            without: dict[str, object] = {}
-            for _, (records, vectors) in run:
-                for i, r in enumerate(records):
-                    if vectors is not None:
-                        with_vec[key(r)] = (r, vectors[i])
-                        without.pop(key(r), None)
-                    else:
-                        without[key(r)] = r
-            if with_vec:
-                fn([r for r, _ in with_vec.values()], np.stack([v for _, v in with_vec.values()]))
-            if without:
-                fn(list(without.values()), None)
-        elif op == "put_edges":
-            self.put_edges(list({e.id: e for _, a in run for e in a[0]}.values()))
-        elif op in ("delete_edges", "delete_nodes"):
-            getattr(self, op)(list(dict.fromkeys(x for _, a in run for x in a[0])))
-        elif op == "put_meta":
-            self.put_meta(run[-1][1][0])
-        elif op == "put_records":
-            merged: dict[str, dict] = {}
-            for _, a in run:
-                merged.update(a[1])
-            self.put_records(first[0], merged)
-        elif op == "delete_records":
-            self.delete_records(first[0], list(dict.fromkeys(x for _, a in run for x in a[1])))
-
-    # -------------------------------------------------------------- journal
-    def _journal(self):
-        return self._col(f"{self.prefix}-x-journal")
-
-    def _run_journaled(self, calls: list[Call]) -> None:
-        self._space_lock.bump()  # another process's weaver reloads (and so replays) should this one die mid-way
-        ids, docs = encode_journal(f"t{time.time_ns():020d}-{uuid.uuid4().hex[:6]}", calls)
-        self._journal().upsert(ids=ids, documents=docs, embeddings=[_UNIT] * len(ids))
-        for c in calls:
-            self._write(c.collection, c.op, **c.kwargs)
-        self._journal().delete(ids=ids)
-
-    def _replay_journal(self, data: SpaceData) -> None:
-        got = self._journal().get(include=["documents"])
-        if not got["ids"]:
-            return
-        sections, ids = decode_journal(got["ids"], got["documents"])
-        for calls in sections:  # idempotent: upserts and deletes of the same records again
-            for c in calls:
-                self._write(c.collection, c.op, **c.kwargs)
-        self._journal().delete(ids=ids)
-        data.repaired.append(f"replayed {len(sections)} journaled write section(s)"
-                             + (f", dropped {len(ids)} incomplete journal record(s)" if not sections else ""))
 
     # ------------------------------------------------------- single writer
     def write_lock(self):
@@ -466,32 +357,3 @@ class ChromaSpace(SpaceStore):
         for name in old.values():
             self._drop_collection(name)
         self.meta_col.delete(ids=["building"])
-
-
-def _self_repairing(ops: list[tuple[str, str, tuple]]) -> bool:
-    """True when a flush holds only new messages' writes, which the decisions (written last) commit.
-
-    Their nodes are named by a decision of the same section, their edges touch
-    such a node, their audit entries are the builder's for such a node; a kill
-    mid-flush leaves only traces the repair on open removes. Anything else
-    (status changes, edits of older edges, meta, deletions, other records) needs
-    the journal.
-    """
-    decided = {d.message_id: d.node_id for _, op, a in ops if op == "put_decisions" for d in a[0]}
-    new_nodes = {n.id for _, op, a in ops if op == "put_nodes" for n in a[0]}
-    for _, op, a in ops:
-        if op == "put_decisions":
-            continue
-        if op == "put_nodes":
-            if any(decided.get(n.message_id) != n.id for n in a[0]):
-                return False
-        elif op == "put_edges":
-            if any(e.source not in new_nodes and e.target not in new_nodes for e in a[0]):
-                return False
-        elif op == "put_records" and a[0] == "audit":
-            if any(v.get("action") != "build" or decided.get(v.get("message_id")) != v.get("key")
-                   for v in a[1].values()):
-                return False
-        else:
-            return False
-    return True

@@ -218,6 +218,8 @@ class ContextWeaver:
 
     def refresh(self) -> bool:
         """Reload the mirror if another writer changed the space since it was read (cheap when not)."""
+        if self.space.revision() == self._rev:  # a file read, no lock: a page run never waits for a writer
+            return False
         with self.space.write_lock():
             if self.space.revision() == self._rev:
                 return False
