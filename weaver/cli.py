@@ -14,21 +14,71 @@ import os
 import sys
 from pathlib import Path
 
-from .models import NODE_KINDS, Message, WeaverError
+from .models import Message, WeaverError
 from .runtime import Runtime
 from .settings import Settings
+from .validation import check_budget, check_space_name, check_task, prepare_message
 
-__all__ = ["main", "read_jsonl"]
+__all__ = ["main", "read_jsonl", "positive_int", "OneLineParser"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
 COMMAND_MODULES: list[str] = ["weaver.cli_debug", "weaver.curation.cli", "weaver.agent.cli", "weaver.bench.cli"]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), like every other error of the CLI."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
+def positive_int(text: str) -> int:
+    """argparse type for budgets and counts: a positive integer, or a one-line usage error."""
+    try:
+        return check_budget(int(text))
+    except (ValueError, WeaverError):
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+
+
+def _line_item(path: str, lineno: int, text: str) -> dict:
+    """One ingest-file line, checked against every rule ingest applies (weaver/validation.py)."""
+    try:
+        obj = json.loads(text, strict=False)  # raw control characters: accepted, stripped on ingest
+    except json.JSONDecodeError as exc:
+        raise WeaverError(f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
+    except RecursionError as exc:
+        raise WeaverError("JSON nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer literal of more than 4,300 digits
+        raise WeaverError(f"not valid JSON ({str(exc).splitlines()[0]})") from exc
+    if not isinstance(obj, dict):
+        raise WeaverError("expected a JSON object")
+    if "task" in obj:
+        if not isinstance(obj["task"], str) or not obj["task"].strip():
+            raise WeaverError("task must be a non-empty string")
+        return {"task": check_task(obj["task"]), "line": lineno}
+    kind = obj.get("kind", "user_input")
+    content = obj.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise WeaverError("content must be a non-empty string")
+    meta = obj.get("meta")
+    meta = {} if meta is None else meta
+    mid = obj.get("id")
+    if isinstance(mid, int) and not isinstance(mid, bool):
+        mid = str(mid)
+    elif mid is not None and not isinstance(mid, str):
+        raise WeaverError(f"id must be a string, not {type(mid).__name__}")
+    # a stable id makes re-ingesting the same file idempotent
+    mid = mid or "m_" + hashlib.sha1(f"{Path(path).name}:{lineno}:{text}".encode()).hexdigest()[:16]
+    # the same checks (and cleaning) ingest runs: nothing can fail later, after earlier lines were committed
+    return {"message": prepare_message(Message(content, kind, meta, mid)), "line": lineno}
+
+
 def read_jsonl(path: str) -> list[dict]:
-    """Parse an ingest file completely before anything is ingested.
+    """Parse and validate an ingest file completely before anything is ingested.
 
     Each line: ``{"kind", "content", "meta"?, "id"?}`` or ``{"task": ...}``. A bad
-    line raises an error naming it, and nothing from the file is ingested.
+    line raises an error naming the file and the line, and nothing from the file
+    is ingested: every rule of ``ingest`` and ``set_task`` is checked here first.
     """
     try:
         raw = Path(path).read_bytes() if path != "-" else sys.stdin.buffer.read()
@@ -43,28 +93,10 @@ def read_jsonl(path: str) -> list[dict]:
         except UnicodeDecodeError as exc:
             raise WeaverError(f"{path}, line {lineno}: not valid UTF-8 (byte {exc.start})") from exc
         try:
-            obj = json.loads(text, strict=False)  # raw control characters: accepted, stripped on ingest
-        except json.JSONDecodeError as exc:
-            raise WeaverError(f"{path}, line {lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
-        if not isinstance(obj, dict):
-            raise WeaverError(f"{path}, line {lineno}: expected a JSON object")
-        if "task" in obj:
-            if not isinstance(obj["task"], str) or not obj["task"].strip():
-                raise WeaverError(f"{path}, line {lineno}: task must be a non-empty string")
-            items.append({"task": obj["task"], "line": lineno})
-            continue
-        kind = obj.get("kind", "user_input")
-        content = obj.get("content")
-        if kind not in NODE_KINDS:
-            raise WeaverError(f"{path}, line {lineno}: unknown kind {kind!r} (expected {', '.join(NODE_KINDS)})")
-        if not isinstance(content, str) or not content.strip():
-            raise WeaverError(f"{path}, line {lineno}: content must be a non-empty string")
-        meta = obj.get("meta") or {}
-        if not isinstance(meta, dict):
-            raise WeaverError(f"{path}, line {lineno}: meta must be an object")
-        # a stable id makes re-ingesting the same file idempotent
-        mid = obj.get("id") or "m_" + hashlib.sha1(f"{Path(path).name}:{lineno}:{text}".encode()).hexdigest()[:16]
-        items.append({"message": Message(content, kind, meta, str(mid)), "line": lineno})
+            item = _line_item(path, lineno, text)
+        except WeaverError as exc:
+            raise WeaverError(f"{path}, line {lineno}: {exc}") from exc
+        items.append(item)
     return items
 
 
@@ -79,6 +111,7 @@ def cmd_spaces(rt: Runtime, args) -> int:
 
 
 def cmd_delete_space(rt: Runtime, args) -> int:
+    check_space_name(args.name)
     if not args.yes:
         raise WeaverError(f"deleting space {args.name!r} removes all its memory: add --yes to confirm")
     rt.store.delete_space(args.name)
@@ -140,7 +173,10 @@ def cmd_export(rt: Runtime, args) -> int:
     text = weaver.export_graphml() if args.format == "graphml" else json.dumps(
         weaver.export_node_link(), ensure_ascii=False, indent=1)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise WeaverError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         print(text)
@@ -174,7 +210,7 @@ def cmd_reembed(rt: Runtime, args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m weaver", description="ContextWeaver memory CLI")
+    p = OneLineParser(prog="python -m weaver", description="ContextWeaver memory CLI")
     p.add_argument("--space", default=os.environ.get("WEAVER_SPACE", "default"), help="memory space (default: default)")
     p.add_argument("--data-dir", help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -194,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_ingest)
     s = sub.add_parser("query", help="retrieve the context for a query")
     s.add_argument("text")
-    s.add_argument("--budget", type=int, default=None)
+    s.add_argument("--budget", type=positive_int, default=None, help="token budget (a positive integer)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--explain", action="store_true", help="print the retrieval trace")
     s.set_defaults(func=cmd_query)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from .cli import positive_int
 from .debugger import debug_query, why_not
 from .explain import format_trace, format_why
 from .models import WeaverError
@@ -87,19 +88,19 @@ def register(sub) -> None:
     s = sub.add_parser("why", help="why a node is (not) in a query's context")
     s.add_argument("node_id", help="a node id, or the message id of a rejected message")
     s.add_argument("--query", required=True)
-    s.add_argument("--budget", type=int, default=None)
+    s.add_argument("--budget", type=positive_int, default=None)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_why)
     s = sub.add_parser("trace", help="the full retrieval trace next to plain vector top-k")
     s.add_argument("text")
-    s.add_argument("--budget", type=int, default=None)
+    s.add_argument("--budget", type=positive_int, default=None)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_trace)
     s = sub.add_parser("probe", help="saved retrieval probes: add QUERY --expect ID..., list, run, rm ID")
     s.add_argument("action", choices=["add", "list", "run", "rm"])
     s.add_argument("query", nargs="?", help="add: the query; rm: the probe id")
     s.add_argument("--expect", nargs="*", help="node ids the query should surface")
-    s.add_argument("--budget", type=int, default=None)
+    s.add_argument("--budget", type=positive_int, default=None)
     s.add_argument("--label", default="cli", help="run: what changed since the last run (shown in diffs)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_probe)

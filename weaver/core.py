@@ -31,10 +31,10 @@ from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
 from .settings import WeaverConfig
 from .store import SpaceStore
 from .text import clean_text, detect_language
+from .validation import MAX_MESSAGE_CHARS, check_budget, check_task, prepare_message
 
 __all__ = ["ContextWeaver", "IngestResult", "MAX_MESSAGE_CHARS"]
 
-MAX_MESSAGE_CHARS = 1_000_000  # longer messages are refused with a clear error
 _EMBED_CHARS = 4000  # the embedded text is cut here (the node keeps everything)
 _WRITE_BATCH = 32  # messages per deferred write batch in ingest_many
 
@@ -240,9 +240,7 @@ class ContextWeaver:
 
     def set_task(self, text: str) -> None:
         """Set the task focus (kept in the space's focus history)."""
-        text = clean_text(text or "")
-        if not text:
-            raise WeaverError("the task text is empty")
+        text = check_task(text)
         vec = self._embed([text])[0]
         with self.writing():
             self.focus.set_task(text, vec)
@@ -251,14 +249,7 @@ class ContextWeaver:
             self.space.put_meta(self.meta)
 
     def _prepare(self, msg: Message) -> Message:
-        msg.validate()
-        if len(msg.content) > MAX_MESSAGE_CHARS:
-            raise WeaverError(f"message is {len(msg.content):,} characters; the limit is {MAX_MESSAGE_CHARS:,}")
-        content = clean_text(msg.content)
-        if not content:
-            raise WeaverError("message is empty")
-        return Message(content, msg.kind, dict(msg.meta), msg.message_id or new_id("msg"), msg.timestamp,
-                       list(msg.depends_on))
+        return prepare_message(msg)  # every rule, before any write (weaver/validation.py)
 
     def ingest(self, content: str, kind: str = "user_input", meta: dict | None = None,
                message_id: str | None = None, timestamp: float | None = None,
@@ -433,6 +424,7 @@ class ContextWeaver:
         text = clean_text(text or "")
         if not text:
             raise WeaverError("the query is empty")
+        budget = check_budget(budget)
         cfg = config or self.config
         qvec = self._embed([text])[0]
         result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),

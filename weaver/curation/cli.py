@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 
-from ..models import NODE_STATUSES, RELATIONS
+from ..models import NODE_STATUSES, RELATIONS, WeaverError
 
 __all__ = ["register"]
 
@@ -105,6 +105,8 @@ def cmd_log(rt, args) -> int:
     w = _open(rt, args)
     log = w.curation.log
     entries = [e for e in log.entries if args.all or e.action != "build"]
+    if args.limit < 0:
+        raise WeaverError(f"--limit must be 0 (all) or a positive number of entries, not {args.limit}")
     if args.limit:
         entries = entries[-args.limit:]
     for e in entries:
@@ -175,5 +177,5 @@ def register(sub) -> None:
     s = sub.add_parser("log", help="the audit log (edits; --all adds the builder's entries)")
     s.add_argument("--json", action="store_true", help="one JSON object per entry")
     s.add_argument("--all", action="store_true")
-    s.add_argument("--limit", type=int, default=0)
+    s.add_argument("--limit", type=int, default=0, help="only the latest N entries (0: all)")
     s.set_defaults(func=cmd_log)

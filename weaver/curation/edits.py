@@ -21,6 +21,7 @@ from typing import Any, Callable
 from ..backends.base import Correction
 from ..graph import would_create_cycle
 from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
+from ..validation import check_prefix
 from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
 from .cascade import dependents
 from .queue import ReviewItem, evidence_for
@@ -174,6 +175,7 @@ class Curation(QueueActions):
         """A node id from an id, a unique id prefix or a message id (for the CLI)."""
         if ref in self.w.nodes:
             return ref
+        ref = check_prefix(ref, "node id")  # "" prefixes every id: never a match
         hits = [n for n in self.w.nodes if n.startswith(ref)] or [
             n.id for n in self.w.nodes.values() if n.message_id == ref]
         if len(hits) == 1:
@@ -310,7 +312,8 @@ class Curation(QueueActions):
     @_writes
     def undo(self, entry_id: str | None = None) -> AuditEntry:
         """Revert the latest human edit (or the named human / review entry); returns the undo entry."""
-        entry = self.log.by_id(entry_id) if entry_id else self.log.undo_target()
+        entry = (self.log.by_id(check_prefix(entry_id, "audit entry id")) if entry_id is not None
+                 else self.log.undo_target())
         if entry is None:
             raise WeaverError("nothing to undo" if not entry_id else f"no audit entry {entry_id!r}")
         if entry.action not in EDIT_ACTIONS or entry.actor == "builder":

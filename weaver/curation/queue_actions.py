@@ -6,6 +6,7 @@ import functools
 import time
 
 from ..models import RELATIONS, WeaverError
+from ..validation import check_prefix
 from .queue import ReviewItem
 
 __all__ = ["QueueActions"]
@@ -34,6 +35,7 @@ class QueueActions:
         return {i.target for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"}
 
     def _item(self, item_id: str) -> ReviewItem:
+        item_id = check_prefix(item_id, "review item id")  # "" prefixes every id: never a match
         item = self.queue.get(item_id) or next((i for i in self.queue.values() if i.id.startswith(item_id)), None)
         if item is None:
             raise WeaverError(f"no review item {item_id!r}")
