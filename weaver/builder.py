@@ -30,7 +30,7 @@ from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, spea
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
 
-__all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "CORRECTION_REACH", "KIND_RELATIONS"]
+__all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "same_episode", "CORRECTION_REACH", "KIND_RELATIONS"]
 
 REFERENCE_CONFIDENCE = 0.7  # measured on CrossWOZ (bench relations): see docs/benchmarks/relations.md
 PREMISE_CONFIDENCE = 0.75
@@ -115,6 +115,20 @@ def guess_parents(node: MemoryNode, vec: np.ndarray | None, window: list[MemoryN
     return out
 
 
+def same_episode(a: MemoryNode, b: MemoryNode) -> bool:
+    """False only when both memories name their session (or date) and the two differ.
+
+    >>> n = lambda meta: MemoryNode("x", "", "user_input", 1, "m", meta=meta)
+    >>> same_episode(n({"session": 1}), n({"session": 2})), same_episode(n({"date": "May 1"}), n({}))
+    (False, True)
+    """
+    for key in ("session", "date"):
+        x, y = a.meta.get(key), b.meta.get(key)
+        if x not in (None, "") and y not in (None, ""):
+            return x == y
+    return True
+
+
 def match_correction(corrections: list[Correction], parent_kind: str, child_kind: str,
                      parent_vec: np.ndarray | None, child_vec: np.ndarray | None) -> Correction | None:
     """The human correction of a pair like this one (same kinds, both ends similar), if any: the latest wins."""
@@ -138,6 +152,10 @@ def guess_edges(node: MemoryNode, vec: np.ndarray, window: list[MemoryNode], win
     At most the local parent (or a tool result's thought) plus one long-range
     reference into ``earlier`` (every earlier active memory, oldest first).
     """
+    keep = [i for i, n in enumerate(window) if same_episode(n, node)]
+    if len(keep) < len(window):  # attachment is within a conversation: another session or date is not "just before"
+        window = [window[i] for i in keep]
+        window_vecs = None if window_vecs is None or not keep else window_vecs[keep]
     edges, result = _local_edges(node, vec, window, window_vecs, reasoner, corrections, model)
     if earlier and node.kind == "user_input":  # a request building on something named earlier
         ref = reference_parent(node, earlier, {e.source for e in edges})
