@@ -35,7 +35,7 @@ from ..models import MemoryNode
 from ..relations import legacy
 from ..relations.features import WINDOW
 from ..relations.model import LinkModel, default_model
-from ..relations.train import MOLWENI_TYPES, Dialogue, fit, load_molweni
+from ..relations.train import MOLWENI_TYPES, Dialogue, fit, load_molweni, score
 from ..settings import WeaverConfig
 
 __all__ = ["run_relations", "relations_markdown", "SYSTEMS"]
@@ -92,23 +92,8 @@ def _molweni_nodes(dl: Dialogue):
 
 
 def molweni_scores(dialogues: list[Dialogue], edges_of: dict[str, list]) -> dict:
-    tp = fp = gold = mapped = ok = utterances = 0
-    for dl in dialogues:
-        gold += len(dl.parents)
-        utterances += len(dl.turns)
-        for i, j, rel, _ in edges_of[dl.id]:
-            g = dl.parents.get(j)
-            if g and g[0] == i:
-                tp += 1
-                if g[1] in MOLWENI_TYPES:
-                    mapped += 1
-                    ok += rel == MOLWENI_TYPES[g[1]]
-            else:
-                fp += 1
-    p, r = tp / max(1, tp + fp), tp / max(1, gold)
-    return {"precision": round(100 * p, 1), "recall": round(100 * r, 1),
-            "f1": round(100 * 2 * p * r / max(1e-9, p + r), 1), "edges_per_utterance": round((tp + fp) / utterances, 3),
-            "relation_accuracy": round(100 * ok / max(1, mapped), 1)}
+    """The training module's scorer over one edge list per dialogue (several edges into a child count each)."""
+    return score([(dl, {}) for dl in dialogues], extra={dl.id: edges_of[dl.id] for dl in dialogues})
 
 
 def _calibration(dialogues: list[Dialogue], edges_of: dict[str, list]) -> list[dict]:

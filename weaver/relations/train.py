@@ -147,13 +147,18 @@ def fit_confidence(model: LinkModel, dialogues: list[Dialogue], folds: int = 5) 
     return fit_logistic(np.asarray(X), np.asarray(y, dtype=np.float64), l2=0.1)
 
 
-def score(predictions: list[tuple[Dialogue, dict]], threshold: float = 0.0) -> dict:
-    """Link P/R/F1, edges per utterance and mapped-relation accuracy at an abstention threshold."""
+def score(predictions: list[tuple[Dialogue, dict]], threshold: float = 0.0, extra: dict | None = None) -> dict:
+    """Link P/R/F1, edges per utterance and mapped-relation accuracy at an abstention threshold.
+
+    ``predictions``: (dialogue, {child: (parent, confidence, relation)}); or ``extra``: dialogue id -> a list of
+    (parent, child, relation, confidence) edges (the benchmark's systems, which may give a child several parents).
+    """
     tp = fp = gold = mapped = mapped_ok = utterances = 0
     for dl, pred in predictions:
         gold += len(dl.parents)
         utterances += len(dl.turns)
-        for j, (i, p, rel) in pred.items():
+        edges = [(i, j, rel, p) for j, (i, p, rel) in pred.items()] + list((extra or {}).get(dl.id, []))
+        for i, j, rel, p in edges:
             if p < threshold:
                 continue
             g = dl.parents.get(j)
