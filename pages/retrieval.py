@@ -115,7 +115,7 @@ if not (query or "").strip():
 try:
     trace = debug_replay(w, turn, int(budget), cfg) if turn else debug_query(w, query, int(budget), cfg)
 except WeaverError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 res, vec, cmp = trace.result, trace.vector, trace.comparison
 roles = node_roles(w.graph, res)
@@ -221,7 +221,7 @@ with tab_vec:
     if cmp.displaced:
         st.markdown("**" + T("Why the graph left out what vector top-k kept", "图检索为何没有选入向量检索选中的记忆") + "**")
         for i in cmp.displaced:
-            st.markdown(f"- `{i}`: {md_escape(why_not(w, res, i).summary)}")
+            st.markdown(f"- {md_escape(i)}: {md_escape(why_not(w, res, i).summary)}")
     with st.expander(T("Both contexts as text", "两份上下文原文")):
         a, b = st.columns(2)
         a.code(res.context or "(empty)", language=None, wrap_lines=True)
@@ -245,7 +245,7 @@ with tab_why:
                           placeholder=T("Choose a memory…", "选择一条记忆…"))
     if chosen:
         why = why_not(w, res, chosen)
-        st.badge(why.reason, color="green" if why.reason == "included" else "orange")
+        st.badge(md_escape(why.reason), color="green" if why.reason == "included" else "orange")
         st.markdown(md_escape(why.summary))
         st.caption(T("Reason classes: ", "原因类别：") + "; ".join(f"{k} = {v}" for k, v in WHY_NOT_REASONS.items()))
         st.json(why.details, expanded=False)
@@ -262,9 +262,9 @@ with tab_probes:
         try:
             with space_lock(space):
                 p = save_probe(w, query, expect, budget=int(budget))
-            st.success(T(f"Saved probe {p.id}.", f"已保存探针 {p.id}。"))
+            st.success(md_escape(T(f"Saved probe {p.id}.", f"已保存探针 {p.id}。")))
         except WeaverError as exc:
-            st.error(str(exc))
+            st.error(md_escape(str(exc)))
     rerun = c2.button(T("Re-run all probes now", "立即重跑所有探针"), key="rd_run_probes")
     if rerun:
         with space_lock(space):

@@ -16,6 +16,7 @@ from ui.shell import require_shell
 require_shell('review')  # a deep link on a fresh server must not bypass app.py
 
 from ui.i18n import lang
+from ui.render import md_escape
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
@@ -75,7 +76,8 @@ st.caption(t("intro"))
 
 msg = st.session_state.pop("review_msg", None)
 if msg:
-    (st.success if msg[0] == "ok" else st.error)(msg[1])
+    # the outcome can hold an endpoint's error body or a model's rationale: shown as text, never as Markdown
+    (st.success if msg[0] == "ok" else st.error)(md_escape(msg[1]))
 
 if not w.nodes:
     st.info(t("empty"))
@@ -87,7 +89,7 @@ if left.button(t("run"), type="primary", key="review_run"):
     st.rerun()
 runs = cur.state.get("runs") or []
 last = f"{t('last')}: {ReviewSummary(**runs[-1]).text()} · " if runs else ""
-right.caption(f"{last}{cur.pending_review()} {t('pending')}")
+right.caption(md_escape(f"{last}{cur.pending_review()} {t('pending')}"))  # the summary quotes endpoint errors
 
 q_tab, e_tab, n_tab, l_tab = st.tabs([f"{t('queue')} ({len(cur.items())})", t("edges"), t("nodes"), t("log")])
 
@@ -98,9 +100,9 @@ with q_tab:
         st.info(t("queue_empty"))
     for item in items[:50]:
         with st.container(border=True):
-            st.markdown(f"**{item.kind}** · {item.confidence:.2f} · {item.origin}")
+            st.markdown(f"**{md_escape(item.kind)}** · {item.confidence:.2f} · {md_escape(item.origin)}")
             st.text(item.summary())
-            st.caption(item.rationale)
+            st.caption(md_escape(item.rationale))  # a model's words: an image in it must not be fetched
             for role in ("source", "target"):
                 ev = item.evidence.get(role)
                 if ev:
@@ -184,9 +186,9 @@ with l_tab:
     c1, c2, c3 = st.columns([1, 1, 3])
     undo_to, redo_to = cur.log.undo_target(), cur.log.redo_target()
     c1.button(t("undo"), key="undo_btn", disabled=undo_to is None, on_click=_act, args=(cur.undo,),
-              help=f"{undo_to.action} {undo_to.key}" if undo_to else None)
+              help=md_escape(f"{undo_to.action} {undo_to.key}") if undo_to else None)
     c2.button(t("redo"), key="redo_btn", disabled=redo_to is None, on_click=_act, args=(cur.redo,),
-              help=f"{redo_to.action} {redo_to.key}" if redo_to else None)
+              help=md_escape(f"{redo_to.action} {redo_to.key}") if redo_to else None)
     show_builder = c3.toggle(t("builder"), key="log_builder")
     rows = [r for r in cur.log.to_rows() if show_builder or r["action"] != "build"]
     if rows:

@@ -26,12 +26,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_studio(data_dir: Path, log_path: Path, start_timeout: float = 90):
-    """Yield the base URL of a studio serving ``data_dir``, offline, with no LLM configured."""
+def running_studio(data_dir: Path, log_path: Path, start_timeout: float = 90, extra_env: dict | None = None):
+    """Yield the base URL of a studio serving ``data_dir``, offline, with no LLM configured.
+
+    ``extra_env`` adds variables after that (e.g. ``OPENAI_BASE_URL`` of a local stub endpoint).
+    """
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST")}
     env.update(WEAVER_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env.update(extra_env or {})
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),

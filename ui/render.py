@@ -2,7 +2,9 @@
 
 ``st.markdown`` already refuses raw HTML, but Markdown itself is live: an image link in a tool
 result would make the browser fetch it. Untrusted text therefore goes through :func:`md_escape`
-(every Markdown punctuation backslash-escaped) or ``st.text``/``st.code``/``st.json``.
+(every Markdown punctuation backslash-escaped, autolinks broken) or ``st.text``/``st.code``/``st.json``.
+Every page uses it for every ``st.markdown`` / ``caption`` / ``success`` / ``info`` / ``warning`` /
+``error`` / ``toast`` / label / help text that holds user- or model-derived text.
 """
 
 from __future__ import annotations
@@ -17,15 +19,22 @@ from .i18n import t
 __all__ = ["md_escape", "show_text", "badge", "decisions_frame"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'])")
+# GFM's autolink literals are found in the parsed *text* (escapes already resolved), so backslashes
+# cannot stop them: a WORD JOINER (U+2060, invisible) inside "://", "www." and after "@" does
+_WJ = "\u2060"
+_AUTOLINK = re.compile(r"(?i)(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)")
 
 
 def md_escape(text: str) -> str:
     r"""Text that Markdown renders literally (line breaks kept).
 
     >>> md_escape("![x](http://a.b/c.png) <b>hi</b>")
-    '\\!\\[x\\]\\(http\\:\\/\\/a\\.b\\/c\\.png\\) \\<b\\>hi\\<\\/b\\>'
+    '\\!\\[x\\]\\(http\\:\u2060\\/\\/a\\.b\\/c\\.png\\) \\<b\\>hi\\<\\/b\\>'
+    >>> md_escape("www.a.b me@a.b").replace(_WJ, "|")
+    'www|\\.a\\.b me@|a\\.b'
     """
-    s = _MD_SPECIAL.sub(r"\\\1", str(text or "")).replace("/", "\\/")
+    s = _AUTOLINK.sub(_WJ, str(text or ""))
+    s = _MD_SPECIAL.sub(r"\\\1", s).replace("/", "\\/")
     return s.replace("\r\n", "\n").replace("\n", "  \n")
 
 

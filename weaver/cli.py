@@ -68,7 +68,9 @@ def _line_item(path: str, lineno: int, text: str) -> dict:
     elif mid is not None and not isinstance(mid, str):
         raise WeaverError(f"id must be a string, not {type(mid).__name__}")
     # a stable id makes re-ingesting the same file idempotent
-    mid = mid or "m_" + hashlib.sha1(f"{Path(path).name}:{lineno}:{text}".encode()).hexdigest()[:16]
+    # (surrogateescape: a file name with undecodable bytes arrives from argv with lone surrogates)
+    seed = f"{Path(path).name}:{lineno}:{text}".encode("utf-8", "surrogateescape")
+    mid = mid or "m_" + hashlib.sha1(seed).hexdigest()[:16]
     # the same checks (and cleaning) ingest runs: nothing can fail later, after earlier lines were committed
     return {"message": prepare_message(Message(content, kind, meta, mid)), "line": lineno}
 
@@ -83,7 +85,9 @@ def read_jsonl(path: str) -> list[dict]:
     try:
         raw = Path(path).read_bytes() if path != "-" else sys.stdin.buffer.read()
     except OSError as exc:
-        raise WeaverError(f"cannot read {path}: {exc.strerror}") from exc
+        raise WeaverError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    path = "stdin" if path == "-" else path
+    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark (Windows editors) is not content
     items = []
     for lineno, line in enumerate(raw.split(b"\n"), 1):
         if not line.strip():
@@ -97,6 +101,8 @@ def read_jsonl(path: str) -> list[dict]:
         except WeaverError as exc:
             raise WeaverError(f"{path}, line {lineno}: {exc}") from exc
         items.append(item)
+    if not items:
+        raise WeaverError(f"{path}: no messages or task to ingest (the file is empty)")
     return items
 
 
@@ -261,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         rt = Runtime.from_settings(settings)
         return args.func(rt, args)
     except WeaverError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        # one line, printable on any stream (a file name from argv may hold undecodable bytes)
+        text = " ".join(str(exc).split("\n")).encode("utf-8", "backslashreplace").decode("utf-8")
+        print(f"error: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

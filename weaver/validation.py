@@ -64,7 +64,7 @@ def check_turn(turn) -> int:
     return int(turn)
 
 
-def _clean_json(value, depth: int = 0):
+def _clean_json(value, where: str = "meta", depth: int = 0):
     """A JSON-storable copy of ``value``: strings lose lone surrogates (as content does); NaN/inf refused."""
     if depth > MAX_META_DEPTH:
         raise WeaverError(f"meta is nested more than {MAX_META_DEPTH} levels deep")
@@ -74,18 +74,19 @@ def _clean_json(value, depth: int = 0):
         return value
     if isinstance(value, numbers.Real):
         if not math.isfinite(value):
-            raise WeaverError(f"meta holds a non-finite number ({value!r})")
+            raise WeaverError(f"{where} holds a non-finite number ({value!r})")
         return float(value)
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
             if not isinstance(k, str):
                 raise WeaverError(f"meta keys must be strings, not {_describe(k)}")
-            out[_SURROGATE.sub("\ufffd", k)] = _clean_json(v, depth + 1)
+            key = _SURROGATE.sub("\ufffd", k)
+            out[key] = _clean_json(v, f"{where}.{key}", depth + 1)
         return out
     if isinstance(value, (list, tuple)):
-        return [_clean_json(v, depth + 1) for v in value]
-    raise WeaverError(f"meta values must be JSON (strings, numbers, lists, objects), not {type(value).__name__}")
+        return [_clean_json(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    raise WeaverError(f"{where} must be JSON (a string, number, list or object), not {type(value).__name__}")
 
 
 def check_meta(meta, kind: str = "user_input") -> dict:
