@@ -34,9 +34,10 @@ from functools import lru_cache
 
 from .numerals import Numeral, find_numbers, small_number
 from .slots_diet import read_diet
-from .text import content_words
+from .text import content_words, tokenize
 
-__all__ = ["SlotValue", "SLOTS", "read_slots", "changes", "CHANGE_CUES", "asks_history", "is_change"]
+__all__ = ["SlotValue", "SLOTS", "read_slots", "changes", "CHANGE_CUES", "asks_history", "is_change", "is_another",
+           "residue"]
 
 SLOTS = ("budget", "date", "party", "nights", "diet", "rating", "location")
 
@@ -54,6 +55,38 @@ _HISTORY = re.compile(
     r"chang(?:e|ed|es)|was my|were my)\b",
     re.IGNORECASE,
 )
+
+
+# a second thing of the same kind ("再推荐一个…的餐馆", "another hotel"): its constraints are its own
+_ANOTHER = re.compile(r"再推荐|再找|再帮|再来|另一|另外一|还想找|还要找|还想去|又想|\b(?:another|one more|a second|also)\b",
+                      re.IGNORECASE)
+
+
+def residue(text: str) -> set[str]:
+    """Content words of ``text`` beyond its slot values and the words that frame them.
+
+    What an earlier statement would lose if it were superseded as a whole.
+
+    >>> sorted(residue("我的总预算是五千元。")), sorted(residue("My budget is 5000, and my daughter loves pandas"))
+    ([], ['daughter', 'loves', 'pandas'])
+    """
+    from .cues import SLOT_CUES
+
+    spans = sorted(v.span for v in read_slots(text))
+    rest, pos = [], 0
+    for s, e in spans:
+        rest.append(text[pos:s])
+        pos = max(pos, e)
+    rest.append(text[pos:])
+    t = " ".join(rest)
+    for pat in (_MAX, _MIN, _ABOUT, _NAMED, _TOTAL, _NIGHT, _PERSON, _TICKET, CHANGE_CUES, *SLOT_CUES.values()):
+        t = pat.sub(" ", t)
+    t = re.sub(r"元|块|yuan|rmb|hotels?|酒店|trip|行程|旅行|我们|my|our|总|整个|is|are|am|i'm|whole", " ", t, flags=re.I)
+    return {w for w in content_words(t) if not re.fullmatch(r"[\d.,]+|[一二两三四五六七八九十百千万]+", w)}
+
+
+def is_another(text: str) -> bool:
+    return bool(_ANOTHER.search(text)) and not is_change(text)
 
 
 def asks_history(query: str) -> bool:
@@ -343,6 +376,22 @@ _PARTY = _re(
 _NIGHTS = _re(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
 _RATING = _re(r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,8}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
               r"(\d(?:\.\d)?|[一二三四五])\s*(?:分|颗星|星|stars?)(?!钟)")
+_SIGHT = _re(r"景点|景区|游玩|公园|博物馆|门票|attraction|sight|museum|park|tour")
+_SENTENCE = re.compile(r"[^。！？!?\n]*[。！？!?\n]?")
+
+
+def _domain(text: str, start: int) -> str:
+    """What the sentence around ``start`` is about: hotel / restaurant / attraction ("" when unsaid)."""
+    pos = 0
+    for s in _SENTENCE.findall(text):
+        if pos <= start < pos + len(s) or not s:
+            hits = [(m.start(), d) for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
+                    for m in [pat.search(s)] if m]
+            return min(hits)[1] if len(hits) == 1 else ""  # two domains in one sentence: unsure
+        pos += len(s)
+    return ""
+
+
 _RATING_BELOW = _re(r"^\D{0,6}?(?:以下|below|under|or less|at most)")
 
 
@@ -359,9 +408,9 @@ def _counts(text: str) -> list[SlotValue]:
     for m in _RATING.finditer(text):
         raw = m.group(1) or m.group(2)
         v = float(raw) if raw[0].isdigit() else float(small_number(raw) or 0)
-        if 0 < v <= 5:
+        if 1 <= v <= 5:
             bound = "max" if _RATING_BELOW.match(text[m.end() : m.end() + 12]) else "min"
-            out.append(SlotValue("rating", v, bound, "stars", "", m.span(), m.group(0)))
+            out.append(SlotValue("rating", v, bound, "stars", _domain(text, m.start()), m.span(), m.group(0)))
     return out
 
 
@@ -369,9 +418,14 @@ def _counts(text: str) -> list[SlotValue]:
 _ZH_NEAR = re.compile(r"(?:在|住在|住|靠近|离|到|去|换到|改到|于|找|选|挨着)?([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:的)?"
                       r"(?:附近|周边|旁边|一带|周围)")
 _ZH_CLOSE = re.compile(r"(?:靠近|挨着|离)([\u4e00-\u9fff]{2,8}?)(?:近|比较近|很近|不远|的|[，,。！!？?]|$)")
-_EN_NEAR = _re(r"\b(?:near|close to|next to|around|by|walking distance (?:of|to|from))\s+(?:the\s+)?"
-               r"([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})")
+# "near the Forbidden City" / "close to the station"; "around" / "in" only before a name ("a hotel around Sanlitun")
+_EN_NEAR = re.compile(r"\b(?:[Nn]ear|[Cc]lose to|[Nn]ext to|[Ww]alking distance (?:of|to|from))\s+(?:the\s+)?"
+                      r"([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
+                      r"|\b(?:around|in)\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]*){0,2})")
 _PLACE_TRIM = re.compile(r"^(?:我|我们|想|要|希望|最好|能|可以|就|还是|换|改|住|在|的)+")
+# "它家附近" / "这个景点周边" / "酒店周边" point at something said before: not a place name
+_REFERENCE = re.compile(r"[这那它他她哪其该此]|^(?:酒店|宾馆|餐馆|餐厅|饭店|景点|景区|地方|家|店|住处|住的地方)$")
+_STAY = _re(r"住|入住|stay|staying|sleep")
 _STOP_EN = {"the", "a", "an", "it", "there", "here", "me", "us", "please", "and", "or", "if", "so", "my", "our",
             "that", "this", "then", "now", "instead", "budget", "time", "noon", "midnight"}
 
@@ -381,8 +435,16 @@ def _locations(text: str) -> list[SlotValue]:
     seen: set[str] = set()
     for pat in (_ZH_NEAR, _ZH_CLOSE, _EN_NEAR):
         for m in pat.finditer(text):
-            place = _PLACE_TRIM.sub("", m.group(1)).strip()
+            group = 1 if m.group(1) else 2
+            place = _PLACE_TRIM.sub("", m.group(group)).strip()
+            if pat is not _EN_NEAR:
+                words = [t for t in tokenize(place) if t not in ("的", "在", "住", "到")]
+                place = "".join(words[-2:] if len(words) >= 2 and len(words[-1]) == 1 else words[-1:])
+                if _REFERENCE.search(place):
+                    continue
             if pat is _EN_NEAR:
+                if group == 2 and not _HOTEL.search(text):
+                    continue  # "in Paris" is where something happened; a place to stay near is a slot
                 words = place.split()
                 while words and words[-1].lower() in _STOP_EN:
                     words.pop()
@@ -394,9 +456,11 @@ def _locations(text: str) -> list[SlotValue]:
             seen.add(place.lower())
             b, a = _around(text, m.start(), m.end(), 30, 20)
             clause = b + m.group(0) + a
-            scope = "hotel" if _HOTEL.search(clause) or re.search("住", clause) else (
+            # where to stay is one place; a question about what is near something is no preference
+            question = bool(re.search(r"[?？吗]|有没有|有什么|有哪些|有啥", clause))
+            scope = "" if question else "hotel" if _STAY.search(clause) or _HOTEL.search(clause) else (
                 "restaurant" if _FOOD.search(clause) else "")
-            out.append(SlotValue("location", place, "eq", "", scope, m.span(1), place))
+            out.append(SlotValue("location", place, "eq", "", scope, m.span(group), place))
     return out
 
 
@@ -440,6 +504,8 @@ def changes(old: list[SlotValue], new: list[SlotValue], change_cue: bool = False
                 continue
             if a.slot in ("budget", "date") and not ((a.explicit and b.explicit) or change_cue):
                 continue
+            if a.slot == "rating" and not (a.scope or change_cue):
+                continue  # a rating for what? only a stated domain (or an explicit change) compares
             if a.slot == "location" and not (change_cue or a.scope == b.scope == "hotel"):
                 continue  # a hotel has one location; restaurants and sights have many
             out.append((a, b))
