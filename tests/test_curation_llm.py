@@ -22,6 +22,7 @@ def _is_review(body: dict) -> bool:
 
 def test_llm_review_uses_the_review_model_and_queues_checked_proposals(runtime, llm_settings, openai_stub, embedder):
     w = runtime.open("llm-review")  # woven offline; reviewed by the model
+    w.config = w.config.with_(supersede_on_arrival=False)  # a space woven before supersede on arrival: the review pass finds the change
     ids = weave(w, "en")
     new = w.ingest(CHANGED["en"], "user_input").node.id
     human_edge = next(iter(w.graph.in_edges(ids["plan"])))
@@ -71,6 +72,7 @@ def test_llm_review_uses_the_review_model_and_queues_checked_proposals(runtime, 
 
 def test_llm_review_falls_back_to_rules_on_a_bad_reply(runtime, llm_settings, openai_stub, embedder):
     w = runtime.open("llm-fallback")
+    w.config = w.config.with_(supersede_on_arrival=False)  # a space woven before supersede on arrival: the review pass finds the change
     ids = weave(w, "zh")
     w.ingest(CHANGED["zh"], "user_input")
     openai_stub.push("I think the graph looks fine!", "```json\n{\"proposals\": [{\"action\": \"explode\"}]}\n```")

@@ -31,7 +31,7 @@ def review_page(tmp_path, monkeypatch, embedder):
     rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"),
                                embedder=embedder)
     w = rt.open("demo")  # the studio's default space
-    w.config = w.config.with_(review_every=0)
+    w.config = w.config.with_(review_every=0, supersede_on_arrival=False)  # the pass finds the change
     ids = weave(w, "en")
     ids["new"] = w.ingest(CHANGED["en"], "user_input").node.id
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)

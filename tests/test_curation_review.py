@@ -23,6 +23,7 @@ NEW_PLAN = {
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_changed_value_is_proposed_superseded_with_evidence(runtime, lang):
     w = runtime.open(f"supersede-{lang}")
+    w.config = w.config.with_(supersede_on_arrival=False)  # a space woven before supersede on arrival
     ids = weave(w, lang)
     new = w.ingest(CHANGED[lang], "user_input").node.id
     summary = w.curation.review(apply=False)
@@ -48,6 +49,7 @@ def test_changed_value_is_proposed_superseded_with_evidence(runtime, lang):
 
 def test_auto_apply_above_threshold_is_recorded_and_undoable(runtime):
     w = runtime.open("auto")
+    w.config = w.config.with_(supersede_on_arrival=False)
     ids = weave(w, "en")
     w.ingest(CHANGED["en"], "user_input")
     w.config = w.config.with_(review_auto_apply=0.8)
@@ -62,6 +64,24 @@ def test_auto_apply_above_threshold_is_recorded_and_undoable(runtime):
     w.curation.undo(entry.id)
     assert w.nodes[ids["budget"]].status == "active"
     assert w.curation.verify() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_review_does_not_repeat_what_arrival_did(runtime, lang):
+    w = runtime.open(f"arrived-{lang}")
+    ids = weave(w, lang)
+    new = w.ingest(CHANGED[lang], "user_input").node.id
+    assert w.nodes[ids["budget"]].status == "superseded" and w.nodes[ids["budget"]].meta["superseded_by"] == new
+    w.curation.review(apply=True)
+    assert not [i for i in w.curation.items(None) if i.kind == "supersede"]
+    # undone by a curator, it is not proposed again by the pass either (the same reader, the same decision)
+    entry = next(e for e in w.curation.log.entries if e.action == "node.status" and e.key == ids["budget"])
+    w.curation.undo(entry.id)
+    assert w.nodes[ids["budget"]].status == "active"
+    assert w.graph.edges[ids["budget"], new]["relation"] != "supersedes" if w.graph.has_edge(ids["budget"], new) \
+        else True
+    w.curation.review(apply=False)
+    assert not [i for i in w.curation.items(None) if i.kind == "supersede"]
 
 
 def test_human_decisions_are_never_overridden(runtime):

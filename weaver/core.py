@@ -380,6 +380,8 @@ class ContextWeaver:
         self._add_node_local(node, vec)
         for e in edges:
             self._add_edge_local(e)
+        # a restated slot value (budget 5000 -> 8000) supersedes the earlier statement in this same write
+        edges = self.curation.supersede_on_arrival(node, edges)
         if kind == "user_input" and self.focus.is_shift(vec, content):
             # a user message far from the current focus starts a new topic: the focus follows it
             self.meta.setdefault("focus_history", []).append(

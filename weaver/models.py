@@ -30,7 +30,9 @@ __all__ = [
 ]
 
 NODE_KINDS = ("user_input", "agent_thought", "tool_result", "agent_response")
-RELATIONS = ("causal", "temporal", "conditional", "elaborates")
+# supersedes: the later memory restates a slot of the earlier one with a new value (set on arrival from the
+# slot reader, weaver.slots, never guessed by a relation model)
+RELATIONS = ("causal", "temporal", "conditional", "elaborates", "supersedes")
 ORIGINS = ("llm", "rules", "human", "review", "agent")  # agent: declared by the caller (depends_on)
 NODE_STATUSES = ("active", "superseded", "retracted")
 EDGE_STATUSES = ("proposed", "confirmed", "rejected")

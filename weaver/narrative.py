@@ -25,7 +25,7 @@ __all__ = ["render", "line_for", "estimate_line_tokens", "date_tokens", "date_of
 
 HEADERS = {"zh": "相关记忆（原因在前，结果在后）：", "en": "Relevant memory (causes first):"}
 CONNECTIVE_LEVELS = ("all", "logic", "none")
-_LOGIC = {"causal", "conditional"}
+_LOGIC = {"causal", "conditional", "supersedes"}
 MAX_REFS = 2  # earlier lines a line refers to, at most (the nearest of its strongest relation)
 
 _WHO = {
@@ -38,16 +38,20 @@ _CONNECTIVE = {
         "conditional": "在{refs}的前提下，",
         "temporal": "随后（接{refs}），",
         "elaborates": "具体来说（补充{refs}），",
+        "supersedes": "更新{refs}：",
     },
     "en": {
         "causal": "Because of {refs}, ",
         "conditional": "Provided that {refs}, ",
         "temporal": "Then (after {refs}), ",
         "elaborates": "Specifically (on {refs}), ",
+        "supersedes": "Updating {refs}: ",
     },
 }
 _THEN = {"zh": "随后，", "en": "Then, "}
-_PRIORITY = {"causal": 0, "conditional": 1, "elaborates": 2, "temporal": 3}
+_PRIORITY = {"supersedes": 0, "causal": 1, "conditional": 2, "elaborates": 3, "temporal": 4}
+# a superseded memory is shown only to a question about history, and then says it is no longer current
+_EARLIER = {"zh": "（已更新前）", "en": "(earlier, superseded) "}
 
 
 def _who(attrs: dict, lang: str) -> tuple[str, str]:
@@ -74,13 +78,16 @@ def line_for(attrs: dict, label: int | None = None, link: str = "", show_date: b
 
     >>> line_for({"content": "Ann: I adopted a dog.", "meta": {"speaker": "Ann", "date": "8 May 2023"}}, 2)
     '[2] (8 May 2023) Ann: I adopted a dog.'
+    >>> line_for({"content": "预算五千", "language": "zh", "status": "superseded"}, 1)
+    '[1] （已更新前）用户：预算五千'
     """
     lang = attrs.get("language") if attrs.get("language") in _WHO else "en"
     who, sep = _who(attrs, lang)
     when = date_of(attrs)
     date = f"({when}) " if when and show_date else ""
     anchor = f"[{label}] " if label is not None else ""
-    return f"{anchor}{date}{link}{who}{sep}{attrs.get('content', '')}"
+    earlier = _EARLIER[lang] if attrs.get("status") == "superseded" else ""
+    return f"{anchor}{date}{link}{earlier}{who}{sep}{attrs.get('content', '')}"
 
 
 def _links(g: nx.DiGraph, ordered: list[str], connectives: str) -> list[tuple[str | None, list[int]]]:

@@ -21,6 +21,7 @@ from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
 from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_tokens, render
 from .settings import WeaverConfig
+from .slots import asks_history
 from .text import count_tokens, detect_language
 
 __all__ = ["RankedNode", "RetrievalResult", "NodeScores", "retrieve", "score_nodes", "PLAIN_DENSE"]
@@ -140,7 +141,9 @@ def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: Lexi
                 query_vec: np.ndarray, cfg: WeaverConfig, facts: NodeFacts | None = None,
                 edges: EdgeIndex | None = None) -> NodeScores:
     """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do."""
-    active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
+    # superseded memories answer only a question about history ("what was my budget before?")
+    shown = ("active", "superseded") if asks_history(query) else ("active",)
+    active = np.array([g.nodes[i].get("status", "active") in shown for i in ids], dtype=bool)
     dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
     lex = np.zeros(len(ids), dtype=np.float32)
     if lexical is not None and len(lexical) and cfg.w_lexical:
@@ -229,6 +232,8 @@ def retrieve(
         if expand_graph
         else {s: Step(s, 0, s, None, None, None, None) for s in seeds}
     )
+    for s_id in seeds:  # expansion walks active memories only: a superseded seed of a history query stays
+        steps.setdefault(s_id, Step(s_id, 0, s_id, None, None, None, None))
     if expand_graph and cfg.adjacent_decay > 0:
         _add_adjacent(g, ids, row, seeds, steps)
     # every node competes on one scale: its own relevance, or what a seed lends it over an edge

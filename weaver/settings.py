@@ -51,6 +51,7 @@ class WeaverConfig:
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
     review_window: int = 30  # newest nodes a pass looks at (at least those added since the last pass)
     review_auto_apply: float = 0.9  # proposals at or above this confidence apply themselves (undoable)
+    supersede_on_arrival: bool = True  # a restated slot value supersedes the earlier statement at once
 
     def with_(self, **changes) -> "WeaverConfig":
         return replace(self, **changes)

@@ -25,6 +25,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .numerals import cn_numeral_value, find_numbers
+
 __all__ = [
     "count_tokens",
     "estimate_tokens",
@@ -204,30 +206,29 @@ def content_words(text: str) -> set[str]:
     return words
 
 
-_NUM_RE = re.compile(r"(?<![A-Za-z])(\d+(?:[.,]\d+)*)(?:\s*(k|千|万|w))?", re.IGNORECASE)
-
-
 def extract_numbers(text: str) -> list[float]:
-    """Numbers with k / 千 / 万 multipliers applied.
+    """Numbers with k / 千 / 万 multipliers applied; Chinese numerals with a unit read too.
+
+    English number words count only from a hundred up ("five thousand"): "two dogs" and "one of
+    them" would otherwise make unrelated sentences share numbers.
 
     >>> extract_numbers("budget 5k, 预算8千 or 1.2万")
     [5000.0, 8000.0, 12000.0]
+    >>> extract_numbers("预算五千，后来改成八千；每晚六百；千万别超支; five thousand, two dogs")
+    [5000.0, 8000.0, 600.0, 5000.0]
     """
     out = []
-    for num, mult in _NUM_RE.findall(text):
-        try:
-            value = float(num.replace(",", ""))
-        except ValueError:
+    for n in find_numbers(text):
+        if n.text[:1].isalpha() and n.text[:1].isascii() and n.value < 100:
             continue
-        m = (mult or "").lower()
-        value *= {"k": 1e3, "千": 1e3, "万": 1e4, "w": 1e4}.get(m, 1)
-        out.append(value)
+        out.append(n.value)
     return out
 
 
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+_MD = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"  # a month or day in digits or Chinese characters
 _DATE_PATTERNS = [
-    re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"),
+    re.compile(_MD + r"\s*月\s*" + _MD + r"\s*[日号]"),
     re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"),
     re.compile(
         r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
@@ -240,6 +241,10 @@ _DATE_PATTERNS = [
 ]
 
 
+def _md(s: str) -> int:
+    return int(s) if s.isdigit() else int(cn_numeral_value(s) or 0)
+
+
 def extract_dates(text: str) -> list[tuple[int, int]]:
     """(month, day) pairs mentioned in the text, in either language.
 
@@ -247,11 +252,13 @@ def extract_dates(text: str) -> list[tuple[int, int]]:
     [(5, 1), (5, 3)]
     >>> extract_dates("from May 1st to 3 May")
     [(5, 1), (5, 3)]
+    >>> extract_dates("五月一号出发，十月二十一日回来")
+    [(5, 1), (10, 21)]
     """
     found: list[tuple[int, tuple[int, int]]] = []
     p_cn, p_iso, p_en1, p_en2 = _DATE_PATTERNS
     for m in p_cn.finditer(text):
-        found.append((m.start(), (int(m.group(1)), int(m.group(2)))))
+        found.append((m.start(), (_md(m.group(1)), _md(m.group(2)))))
     for m in p_iso.finditer(text):
         found.append((m.start(), (int(m.group(2)), int(m.group(3)))))
     for m in p_en1.finditer(text):
@@ -259,8 +266,8 @@ def extract_dates(text: str) -> list[tuple[int, int]]:
     for m in p_en2.finditer(text):
         found.append((m.start(), (_MONTHS.index(m.group(2).lower()[:3]) + 1, int(m.group(1)))))
     # "5月1号到3号": a bare day after a Chinese date inherits its month
-    for m in re.finditer(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?\s*(?:到|至|-|~)\s*(\d{1,2})\s*[日号]", text):
-        found.append((m.end(), (int(m.group(1)), int(m.group(3)))))
+    for m in re.finditer(_MD + r"\s*月\s*" + _MD + r"\s*[日号]?\s*(?:到|至|-|~)\s*" + _MD + r"\s*[日号]", text):
+        found.append((m.end(), (_md(m.group(1)), _md(m.group(3)))))
     seen, out = set(), []
     for _, md in sorted(found):
         if md not in seen and 1 <= md[0] <= 12 and 1 <= md[1] <= 31:

@@ -67,7 +67,8 @@ KIND_COLORS = {
     "agent_response": "#ea580c",
 }
 KIND_SHAPES = {"user_input": "dot", "agent_thought": "diamond", "tool_result": "square", "agent_response": "triangle"}
-RELATION_COLORS = {"causal": "#dc2626", "temporal": "#64748b", "conditional": "#d97706", "elaborates": "#0891b2"}
+RELATION_COLORS = {"causal": "#dc2626", "temporal": "#64748b", "conditional": "#d97706", "elaborates": "#0891b2",
+                   "supersedes": "#7c3aed"}
 _OTHER = "#94a3b8"
 _KIND_LANE = {"user_input": 0, "agent_thought": 1, "tool_result": 2, "agent_response": 3}
 _TURNS_PER_ROW = 8
@@ -95,7 +96,7 @@ _LABELS = {
         "kinds": {"user_input": "user input", "agent_thought": "agent thought", "tool_result": "tool result",
                   "agent_response": "agent reply"},
         "relations": {"causal": "causal", "temporal": "temporal", "conditional": "conditional",
-                      "elaborates": "elaborates"},
+                      "elaborates": "elaborates", "supersedes": "supersedes"},
         "styles": {"new": "new", "seed": "seed", "expanded": "reached by expansion", "cut": "cut (not used)",
                    "match": "search hit", "path": "path", "selected": "selected", "dim": "other"},
         "node_kinds": "Node kinds", "relations_title": "Edge relations", "styles_title": "Highlights",
@@ -105,7 +106,8 @@ _LABELS = {
     "zh": {
         "kinds": {"user_input": "用户输入", "agent_thought": "智能体思考", "tool_result": "工具结果",
                   "agent_response": "智能体回复"},
-        "relations": {"causal": "因果", "temporal": "时序", "conditional": "条件", "elaborates": "补充说明"},
+        "relations": {"causal": "因果", "temporal": "时序", "conditional": "条件", "elaborates": "补充说明",
+                      "supersedes": "更新取代"},
         "styles": {"new": "新增", "seed": "种子", "expanded": "扩展到达", "cut": "被裁剪（未使用）",
                    "match": "搜索命中", "path": "路径", "selected": "选中", "dim": "其他"},
         "node_kinds": "节点类型", "relations_title": "边的关系", "styles_title": "高亮",

@@ -22,6 +22,7 @@ from ..backends.base import Correction
 from ..graph import would_create_cycle
 from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
 from ..validation import check_prefix
+from .arrival import linked_edits, supersede_on_arrival, uncommitted_edits
 from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
 from .cascade import dependents
 from .queue import ReviewItem, evidence_for
@@ -63,6 +64,11 @@ class Curation(QueueActions):
         # its decision update left a "rejected" decision: the store removed that node)
         dropped = [e.id for e in entries if e.action == "build"
                    and (e.message_id not in decisions or decisions[e.message_id].node_id != e.key)]
+        for e in uncommitted_edits(entries, decisions):  # a supersede on arrival of that ingest: roll it back
+            dropped.append(e.id)
+            node = self.w.nodes.get(e.key)
+            if node is not None and e.before and node.status == (e.after or {}).get("status"):
+                self._write_status(e.key, e.before)
         if dropped:  # the ingest crashed before its decision: the store removed its node, drop its record
             space.delete_records("audit", dropped)
             self.repaired += [f"dropped audit entry {x} of an uncommitted ingest" for x in dropped]
@@ -132,6 +138,10 @@ class Curation(QueueActions):
         self._record(self.log.new("builder", "build", node.id, None, after, f"ingest of {node.message_id}",
                                   message_id=node.message_id))
 
+    def supersede_on_arrival(self, node, edges: list[Edge]) -> list[Edge]:
+        """A new user statement restating a slot supersedes the earlier one now (see :mod:`.arrival`)."""
+        return supersede_on_arrival(self, node, edges)
+
     # ------------------------------------------------------------- the graph
     def edge_state(self, source: str, target: str) -> dict[str, Any] | None:
         if not self.w.graph.has_edge(source, target):
@@ -195,7 +205,7 @@ class Curation(QueueActions):
     # ---------------------------------------------------------------- edits
     @_writes
     def set_edge(self, source: str, target: str, relation: str, why: str = "", actor: str = "human",
-                 confidence: float | None = None, ref: str = "") -> AuditEntry:
+                 confidence: float | None = None, ref: str = "", message_id: str = "") -> AuditEntry:
         """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations."""
         self._node(source), self._node(target)
         if relation not in RELATIONS:
@@ -217,7 +227,7 @@ class Curation(QueueActions):
             "status": "confirmed" if actor == "human" else "proposed",
         }
         action = "edge.update" if before else "edge.add"
-        entry = self._record(self.log.new(actor, action, key, before, after, why, ref=ref))
+        entry = self._record(self.log.new(actor, action, key, before, after, why, ref=ref, message_id=message_id))
         self._write_edge(source, target, after)
         self._corrections_changed(actor, key, ref)
         return entry
@@ -245,7 +255,7 @@ class Curation(QueueActions):
 
     @_writes
     def set_status(self, node_id: str, status: str, why: str = "", actor: str = "human", by: str = "",
-                   ref: str = "") -> AuditEntry:
+                   ref: str = "", message_id: str = "") -> AuditEntry:
         """Mark a node active / superseded / retracted; flags its causal and conditional dependents."""
         node = self._node(node_id)
         if status not in NODE_STATUSES:
@@ -255,7 +265,8 @@ class Curation(QueueActions):
         self._guard(node_id, actor)
         before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
         after = {"status": status, "superseded_by": by if status == "superseded" else ""}
-        entry = self._record(self.log.new(actor, "node.status", node_id, before, after, why, ref=ref))
+        entry = self._record(self.log.new(actor, "node.status", node_id, before, after, why, ref=ref,
+                                          message_id=message_id))
         self._write_status(node_id, after)
         if status == "active":
             self._withdraw_flags(node_id)
@@ -311,23 +322,32 @@ class Curation(QueueActions):
 
     @_writes
     def undo(self, entry_id: str | None = None) -> AuditEntry:
-        """Revert the latest human edit (or the named human / review entry); returns the undo entry."""
+        """Revert the latest human edit (or the named entry: a human, review or arrival edit); returns the undo entry.
+
+        Undoing either half of a supersede on arrival (its edge, its status change) undoes both.
+        """
         entry = (self.log.by_id(check_prefix(entry_id, "audit entry id")) if entry_id is not None
                  else self.log.undo_target())
         if entry is None:
             raise WeaverError("nothing to undo" if not entry_id else f"no audit entry {entry_id!r}")
-        if entry.action not in EDIT_ACTIONS or entry.actor == "builder":
+        if entry.action not in EDIT_ACTIONS:
             raise WeaverError(f"entry {entry.id} ({entry.actor} {entry.action}) cannot be undone")
         if self.log.undone(entry.id):
             raise WeaverError(f"entry {entry.id} is already undone")
-        return self._revert_to(entry, entry.before, "undo")
+        # the status first, then the edge: the edge's undo then restores what the builder had guessed
+        pair = sorted([entry] + linked_edits(self.log, entry), key=lambda e: e.action != "node.status")
+        recs = [self._revert_to(e, e.before, "undo") for e in pair]
+        return next(r for r, e in zip(recs, pair) if e.id == entry.id)
 
     @_writes
     def redo(self) -> AuditEntry:
         entry = self.log.redo_target()
         if entry is None:
             raise WeaverError("nothing to redo")
-        return self._revert_to(entry, entry.after, "redo")
+        # an arrival pair comes back whole: the edge first, then the status it justified
+        pair = sorted([entry] + linked_edits(self.log, entry, undone=True), key=lambda e: e.action == "node.status")
+        recs = [self._revert_to(e, e.after, "redo") for e in pair]
+        return next(r for r, e in zip(recs, pair) if e.id == entry.id)
 
     # ----------------------------------------------------------- corrections
     def corrections(self) -> list[Correction]:

@@ -7,7 +7,9 @@ general heuristics —
 - a relation the space's human corrections contradict (the learned pattern) -> relabel / prune;
 - a low-confidence edge, or endpoints that are barely similar and share nothing -> prune;
 - a temporal / elaborating edge implied by a longer path (transitively redundant) -> prune;
-- two user statements about the same slot with different values -> the older is superseded;
+- two user statements about the same slot with different values -> the older is superseded (the slot
+  reader of :mod:`weaver.slots`, as on arrival: the pass proposes only what arrival did not do, e.g. in a
+  space woven before it or with ``supersede_on_arrival`` off);
 - a strongly similar earlier node on the same slot with no path between them -> add the missing edge.
 
 Human decisions are never touched; a proposal already rejected is not made again.
@@ -15,7 +17,6 @@ Human decisions are never touched; a proposal already rejected is not made again
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -29,17 +30,12 @@ from ..cues import features
 from ..graph import would_create_cycle
 from ..models import WeaverError
 from ..prompts.review import REVIEW_PROMPT_VERSION, ReviewReply, review_messages
+from ..slots import CHANGE_CUES
+from .arrival import plan_supersedes
 from .queue import ReviewItem, evidence_for
 
 __all__ = ["ReviewSummary", "run_review", "rules_proposals", "llm_proposals", "CHANGE_CUES"]
 
-# a later statement that revises an earlier one (bilingual, general)
-CHANGE_CUES = re.compile(
-    r"改成|改为|换成|变成|调整|提高到|提高|增加到|降到|降低|更新|不再|改到|其实|现在|变了|"
-    r"\b(?:instead|now|actually|changed?|increased?|raised?|lowered?|updated?|revised?|no longer|switch(?:ed)?)\b",
-    re.IGNORECASE,
-)
-_VALUED_SLOTS = ("budget", "dates", "rating")
 LOW_CONFIDENCE = 0.5
 WEAK_SIMILARITY = 0.12
 ADD_SIMILARITY = 0.62
@@ -168,32 +164,17 @@ def _redundant(g: nx.DiGraph, u: str, v: str, depth: int = 3) -> bool:
 
 
 def _supersede_proposals(win: _Window) -> list[ReviewItem]:
+    """What supersede on arrival would have done and did not (same reader, same decision)."""
     w = win.w
+    log = win.cur.log
+    # a supersede on arrival a curator undid is their decision: not proposed again
+    undone = {e.key for e in log.entries if e.actor == "builder" and e.action != "build" and log.undone(e.id)}
     out = []
     for new in win.ids:
-        nn = w.nodes[new]
-        if nn.kind != "user_input" or nn.status != "active":
-            continue
-        fn = features(nn.content)
-        if not fn.numbers:
-            continue
-        for _, old in win.nearest_earlier(new, 25):  # a restated value is near the statement it replaces
-            if w.nodes[old].kind != "user_input" or w.nodes[old].status != "active" or w.nodes[old].turn > nn.turn:
-                continue
-            fo = features(w.nodes[old].content)
-            slots = fn.slots & fo.slots & set(_VALUED_SLOTS)
-            if not slots or not fo.numbers or set(fo.numbers) & set(fn.numbers):
-                continue
-            changed = bool(CHANGE_CUES.search(nn.content))
-            if not (changed or (fo.constraint and fn.constraint)):
-                continue
-            conf = 0.7 + (0.15 if changed else 0.0) + (0.05 if win.sim(old, new) > 0.5 else 0.0)
-            vals = lambda f: "/".join(f"{x:g}" for x in f.numbers[:3])  # noqa: E731
-            out.append(_item(win, "supersede", new, old, confidence=round(conf, 2),
-                             rationale=f"same {'/'.join(sorted(slots))} stated again with a different value "
-                                       f"({vals(fo)} -> {vals(fn)})" + ("; the later one says it changed"
-                                                                        if changed else "")))
-            break  # one per new statement: the closest earlier value it replaces
+        for plan in plan_supersedes(w, new):
+            if plan.full and plan.old not in undone and f"{plan.old}->{new}" not in undone:
+                out.append(_item(win, "supersede", new, plan.old, confidence=plan.confidence,
+                                 rationale=plan.rationale))
     return out
 
 

@@ -1,0 +1,153 @@
+"""Supersede on arrival: a user statement that gives a slot a new value replaces the earlier one at once.
+
+When a kept user message restates a slot (budget 5000 -> 8000, 每晚六百 -> 每晚八百,
+五月一号 -> 五月二号, vegetarian -> no longer), the weaver links each earlier *active*
+statement of that slot to it with a ``supersedes`` edge (origin ``rules``) and
+marks the earlier one ``superseded`` — in the same write as the new node, before
+its commit marker, as audit entries of actor ``builder`` that ``undo`` reverts
+(both entries of a pair together). Slot values come from :mod:`weaver.slots`,
+the one reader the review pass uses too, so the two never disagree.
+
+An earlier statement that also holds other slots nobody restated ("预算五千，两个人"),
+or more than a few words beyond its slots (:func:`weaver.slots.residue`), keeps its
+status: the edge records the change, retrieval still needs the rest.
+Statements of different speakers never supersede each other; human decisions stand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..models import Edge, WeaverError
+from ..slots import SlotValue, changes, is_another, is_change, read_slots, residue
+
+__all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
+
+RELATION = "supersedes"
+MAX_RESIDUE = 3  # content words beyond its slots an earlier statement may hold and still be superseded whole
+
+
+@dataclass
+class Supersede:
+    old: str  # the earlier node whose value is replaced
+    new: str  # the node that states the new value
+    pairs: list[tuple[SlotValue, SlotValue]]
+    full: bool  # every slot the old node states has been restated since: it is superseded as a whole
+    confidence: float
+
+    @property
+    def rationale(self) -> str:
+        parts = [f"{a.slot}{'/' + a.scope if a.scope and a.slot != 'diet' else ''}"
+                 f"{' ' + a.scope if a.slot == 'diet' else ''}: {_said(a)} -> {_said(b)}" for a, b in self.pairs]
+        tail = "" if self.full else "; its other slots still hold, so it stays active"
+        return "restated with a new value: " + "; ".join(parts) + tail
+
+
+def _said(v: SlotValue) -> str:
+    return f"{v.bound} {v.shown()}" if v.slot in ("budget", "rating") or v.slot == "diet" else v.shown()
+
+
+def _statements(w, nid: str) -> tuple[SlotValue, ...]:
+    node = w.nodes[nid]
+    return tuple(read_slots(node.content)) if node.kind == "user_input" else ()
+
+
+def plan_supersedes(w, node_id: str) -> list[Supersede]:
+    """The earlier active statements the node ``node_id`` gives new values (newest first)."""
+    node = w.nodes[node_id]
+    new_vals = list(_statements(w, node_id))
+    if not new_vals or node.status != "active" or is_another(node.content):
+        return []  # "another restaurant, 500-1000 per person": a second request, not a revision
+    order = w.node_ids
+    pos = order.index(node_id)
+    speaker = node.meta.get("speaker")
+    cue = is_change(node.content)
+    keys = {v.key for v in new_vals if v.known}
+    out = []
+    for i in range(pos - 1, -1, -1):
+        old = w.nodes[order[i]]
+        if old.kind != "user_input" or old.status != "active" or old.meta.get("speaker") != speaker:
+            continue
+        old_vals = _statements(w, old.id)
+        if not keys & {v.key for v in old_vals}:
+            continue
+        pairs = changes(list(old_vals), new_vals, cue)
+        if not pairs:
+            continue
+        # restated since: by this node or any user statement of the same speaker between the two
+        restated = set(keys)
+        for j in range(i + 1, pos):
+            other = w.nodes[order[j]]
+            if other.kind == "user_input" and other.status != "retracted" and other.meta.get("speaker") == speaker:
+                restated |= {v.key for v in _statements(w, other.id)}
+        # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
+        full = {v.key for v in old_vals} <= restated and len(residue(old.content) - residue(node.content)) <= MAX_RESIDUE
+        explicit = all(a.explicit and b.explicit for a, b in pairs)
+        conf = 0.8 + (0.1 if cue else 0.0) + (0.05 if explicit else 0.0)
+        out.append(Supersede(old.id, node_id, pairs, full, round(conf, 2)))
+    return out
+
+
+def supersede_on_arrival(cur, node, edges: list) -> list:
+    """Apply :func:`plan_supersedes` for a node just kept; returns its edges including the new ones.
+
+    Runs inside the ingest's write section, so the audit entries, the edge and the
+    status change land with the node, before its decision (the commit marker); on
+    open, entries of a message whose decision never landed are rolled back.
+    """
+    w = cur.w
+    if not getattr(w.config, "supersede_on_arrival", True):
+        return edges
+    human = cur.human_pairs()
+    made = []
+    for plan in plan_supersedes(w, node.id):
+        key = f"{plan.old}->{plan.new}"
+        why = f"on arrival: {plan.rationale}"
+        try:
+            entry = cur.set_edge(plan.old, plan.new, RELATION, why, actor="builder", confidence=plan.confidence,
+                                 message_id=node.message_id)
+            if plan.full and plan.old not in human:
+                cur.set_status(plan.old, "superseded", why, actor="builder", by=plan.new, ref=entry.id,
+                               message_id=node.message_id)
+        except WeaverError:  # a human decided this edge or node: it stands
+            continue
+        made.append(key)
+    if not made:
+        return edges
+    kept = [e for e in edges if e.id not in made]
+    for key in made:
+        s, t = key.split("->", 1)
+        d = w.graph.edges[s, t]
+        kept.append(Edge(s, t, d["relation"], d["confidence"], d["origin"], d.get("rationale", ""),
+                         d.get("created_at", 0.0), d.get("status", "proposed")))
+    return kept
+
+
+def uncommitted_edits(entries: list, decisions: dict) -> list:
+    """Builder edits (arrival supersedes) of a message whose ingest never committed (crash repair).
+
+    The store removes the uncommitted node and its edges; the caller drops these
+    entries and restores the status an entry changed.
+    """
+    out = []
+    for e in entries:
+        if e.actor != "builder" or e.action == "build" or not e.message_id:
+            continue
+        d = decisions.get(e.message_id)
+        if d is None or not d.node_id:
+            out.append(e)
+    return out
+
+
+def linked_edits(log, entry, undone: bool = False) -> list:
+    """The other half of an arrival pair (the edge and the status change it justified) that is
+    in force (``undone`` False) or undone (True)."""
+    if entry.actor != "builder":
+        return []
+    out = []
+    for e in log.entries:
+        if e.id == entry.id or e.actor != "builder" or e.action not in ("edge.add", "edge.update", "node.status"):
+            continue
+        if (e.ref == entry.id or entry.ref == e.id) and log.undone(e.id) == undone:
+            out.append(e)
+    return out

@@ -1,0 +1,119 @@
+"""Diet statements for :mod:`weaver.slots`: which item or style is restricted, and which is lifted.
+
+An item (spicy food, seafood, peanuts ...) is *restricted* by an allergy or by
+not eating it, and *lifted* by being able to eat it again ("现在可以吃辣了",
+"I'm not allergic to shellfish anymore"). A style (vegetarian, vegan,
+pescatarian) is one value at a time: stating one restricts, negating it
+("I'm no longer vegetarian", "我不吃素了", "I eat meat now") lifts it (value
+``none``). A food only mentioned ("推荐海鲜餐厅", "I'd love some seafood") is
+no diet statement.
+
+>>> [(v.scope, v.bound) for v in read_diet("现在可以吃辣了")]
+[('spicy', 'lift')]
+>>> [(v.scope, v.bound, v.value) for v in read_diet("我是素食者，对花生过敏")]
+[('style', 'restrict', 'vegetarian'), ('peanut', 'restrict', 'peanut')]
+>>> [(v.scope, v.bound, v.value) for v in read_diet("我现在开始吃肉了")]
+[('style', 'lift', 'none')]
+>>> read_diet("推荐一家海鲜餐厅"), read_diet("I'd love some seafood tonight")
+([], [])
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["read_diet", "DIET_ITEMS", "DIET_STYLES"]
+
+DIET_STYLES = {
+    "vegan": r"纯素|全素|vegan",
+    "vegetarian": r"素食者|素食主义者|素食|吃素|vegetarian|veggie",
+    "pescatarian": r"pescatarian|pescetarian",
+}
+DIET_ITEMS = {
+    "spicy": r"辣|spicy|chil(?:l?i|e)s?|hot food",
+    "shellfish": r"贝类|虾|螃蟹|蟹|shellfish|shrimps?|prawns?|crabs?|lobsters?",
+    "seafood": r"海鲜|seafood|fish|鱼",
+    "peanut": r"花生|peanuts?",
+    "nuts": r"坚果|tree nuts|nuts",
+    "gluten": r"麸质|面筋|麦麸|gluten",
+    "dairy": r"乳制品|奶制品|牛奶|乳糖|dairy|lactose|milk",
+    "egg": r"鸡蛋|蛋类|eggs?",
+    "pork": r"猪肉|pork",
+    "beef": r"牛肉|beef",
+    "halal": r"清真|halal",
+    "meat": r"吃肉|肉类|荤|meat",
+}
+_MENTION = re.compile("|".join(f"(?P<{k}>{v})" for k, v in {**DIET_STYLES, **DIET_ITEMS}.items()), re.IGNORECASE)
+
+_ALLERGY = re.compile(r"过敏|不耐受|allerg(?:y|ic|ies)|intoleran(?:t|ce)", re.IGNORECASE)
+_HEALED = re.compile(r"好了|痊愈|没事了|不过敏|outgr[eo]w|outgrown|cured|gone", re.IGNORECASE)
+_NEG = re.compile(r"不|没|别|无|非|免|去掉|\bno\b|\bnot\b|n't|\bnever\b|no longer|\bwithout\b|stopped|quit|\bfree\b|"
+                  r"\bavoid", re.IGNORECASE)
+_LIFT = re.compile(r"不再|no longer|anymore|any more|不.{0,4}了|已经不", re.IGNORECASE)
+_EAT = re.compile(r"吃|能吃|敢吃|eat|eating|have|handle|tolerate|fine with|ok(?:ay)? with|no problem with", re.IGNORECASE)
+_MAY = re.compile(r"可以|能|敢|现在|开始|又|也行|没问题|没事|\bcan\b|\bnow\b|\bagain\b|\bfine\b|\bok(?:ay)?\b|"
+                  r"no problem|start(?:ed)?|back to", re.IGNORECASE)
+_AVOID = re.compile(r"忌口|不碰|别点|别放|不要|不放|免|去掉|avoid|\bno\b|without|-free|\bfree\b|keep (?:it|them) away",
+                    re.IGNORECASE)
+_NO_NEED = re.compile(r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid",
+                      re.IGNORECASE)
+_CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过|而且")
+
+
+def _window(text: str, start: int, end: int) -> tuple[str, str]:
+    before = _CLAUSE.split(text[max(0, start - 24) : start])[-1]
+    after = _CLAUSE.split(text[end : end + 16])[0]
+    return before, after
+
+
+def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
+    """"restrict", "lift" or None (only mentioned) for one mention, from the words around it."""
+    near = before[-10:] + " " + after
+    if _ALLERGY.search(before[-16:] + " " + after):
+        if _HEALED.search(after) or _LIFT.search(near) or re.search(r"\bnot\b|n't|不再|不", before[-8:]):
+            return "lift"
+        return "restrict"
+    if kind == "style" or item == "halal":
+        return "lift" if _NEG.search(before[-10:]) or _LIFT.search(near) else "restrict"
+    if _NO_NEED.search(before):
+        return "lift"
+    eat = _EAT.search(before[-10:] + item)
+    if eat and _NEG.search(before[-10:]):
+        return "restrict"  # 不吃辣 / 不能吃辣 / I don't eat pork / no longer eat beef
+    if _AVOID.search(before[-8:]) or re.match(r"\s*-?free\b", after, re.I):
+        return "restrict"
+    if eat and _MAY.search(before + " " + after):
+        return "lift"  # 现在可以吃辣了 / I can eat spicy food now / fine with shellfish
+    return None
+
+
+def read_diet(text: str) -> list:
+    from .slots import SlotValue  # the dataclass lives with the reader's public API
+
+    out = []
+    for m in _MENTION.finditer(text):
+        name = m.lastgroup
+        kind = "style" if name in DIET_STYLES else "item"
+        before, after = _window(text, m.start(), m.end())
+        if name == "meat":
+            # eating meat again lifts a vegetarian style; refusing it states one
+            pol = _polarity("item", m.group(0), before, after)
+            if pol is None:
+                continue
+            value = "none" if pol == "lift" else "vegetarian"
+            out.append(SlotValue("diet", value, pol, "", "style", m.span(), m.group(0)))
+            continue
+        pol = _polarity(kind, m.group(0), before, after)
+        if pol is None:
+            continue
+        if kind == "style":
+            value = name if pol == "restrict" else "none"
+            out.append(SlotValue("diet", value, pol, "", "style", m.span(), m.group(0)))
+        else:
+            unit = "allergy" if _ALLERGY.search(before[-16:] + " " + after) else "preference"
+            out.append(SlotValue("diet", name, pol, unit, name, m.span(), m.group(0)))
+    # one value per key: the last word said about it in the message wins
+    last: dict[tuple, object] = {}
+    for v in out:
+        last[v.key] = v
+    return sorted(last.values(), key=lambda v: v.span)
