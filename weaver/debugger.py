@@ -260,8 +260,9 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
     if status != "active":
         meta = attrs.get("meta") or {}
         by = meta.get("superseded_by") or meta.get("replaced_by")
-        summary = f"{status}: inactive memories are never retrieved" + (f" (superseded by {_short(g, by)})"
-                                                                         if by else "")
+        rule = ("superseded memories are retrieved only for questions about history" if status == "superseded"
+                else "inactive memories are never retrieved")
+        summary = f"{status}: {rule}" + (f" (superseded by {_short(g, by)})" if by else "")
         return Why(nid, "inactive", summary, content, {"status": status, "superseded_by": by})
     if cand is not None:
         summary = (f"cut by the budget at rank {cand.rank} (score {cand.score:.3f}, {cand.tokens} tokens; "

@@ -62,6 +62,15 @@ _ANOTHER = re.compile(r"再推荐|再找|再帮|再来|另一|另外一|还想�
                       re.IGNORECASE)
 
 
+# courtesy, requests and the kinds of place a preference is for: nothing a superseded statement would lose
+_FILLER = re.compile(
+    r"元|块|yuan|rmb|trip|行程|旅行|我们|总|整个|请|麻烦|记得|注意|考虑|推荐|点菜|订|选|时候|一下|吧|"
+    r"酒店|宾馆|餐厅|餐馆|饭店|景点|\b(?:my|our|is|are|am|i'm|we're|whole|please|keep|mind|remember|note|that|when|"
+    r"pick(?:ing)?|choos(?:e|ing)|book(?:ing)?|order(?:ing)?|recommend(?:ing)?|hotels?|restaurants?|dishes|"
+    r"attractions?|sights?|so|also|just|fine|ok|okay|let's|let|dinner|lunch|meals?|for|me|us)\b",
+    re.IGNORECASE)
+
+
 def residue(text: str) -> set[str]:
     """Content words of ``text`` beyond its slot values and the words that frame them.
 
@@ -81,7 +90,7 @@ def residue(text: str) -> set[str]:
     t = " ".join(rest)
     for pat in (_MAX, _MIN, _ABOUT, _NAMED, _TOTAL, _NIGHT, _PERSON, _TICKET, CHANGE_CUES, *SLOT_CUES.values()):
         t = pat.sub(" ", t)
-    t = re.sub(r"元|块|yuan|rmb|hotels?|酒店|trip|行程|旅行|我们|my|our|总|整个|is|are|am|i'm|whole", " ", t, flags=re.I)
+    t = _FILLER.sub(" ", t)
     return {w for w in content_words(t) if not re.fullmatch(r"[\d.,]+|[一二两三四五六七八九十百千万]+", w)}
 
 
@@ -190,7 +199,7 @@ _NOT_MONEY_AFTER = _re(
     r"|nights?\b|days?\b|people\b|persons?\b|adults?\b|guests?\b|stars?\b|years?\b|hours?\b|minutes?\b|km\b|"
     r"miles?\b|st\b|nd\b|rd\b|th\b|am\b|pm\b|of us\b)")
 _NAMED = _re(r"预算|经费|价位|价格区间|budget|price range")
-_MAX = _re(r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|低于|少于|不到|"
+_MAX = _re(r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|(?<!不)低于|(?<!不)少于|不到|"
            r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|less than|or less|cap|tops")
 _MIN = _re(r"不低于|不少于|至少|起码|最低|以上|or more|at least|minimum|no less than|more than|over|above")
 _ABOUT = _re(r"左右|上下|大约|大概|约|差不多|around|about|roughly|approximately|approx|~")

@@ -57,7 +57,7 @@ _AVOID = re.compile(r"忌口|不碰|别点|别放|不要|不放|免|去掉|avoid
                     re.IGNORECASE)
 _NO_NEED = re.compile(r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid",
                       re.IGNORECASE)
-_CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过|而且")
+_CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!敏)|而且")
 
 
 def _window(text: str, start: int, end: int) -> tuple[str, str]:

@@ -24,7 +24,7 @@ from ..slots import SlotValue, changes, is_another, is_change, read_slots, resid
 __all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
 
 RELATION = "supersedes"
-MAX_RESIDUE = 3  # content words beyond its slots an earlier statement may hold and still be superseded whole
+MAX_RESIDUE = 4  # content words beyond its slots an earlier statement may hold and still be superseded whole
 
 
 @dataclass
