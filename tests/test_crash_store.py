@@ -193,7 +193,7 @@ def test_a_kill_at_every_write_of_a_batch_leaves_no_effect_of_its_unacknowledged
     revise = lambda w: w.ingest_many([Message(REVISION, "user_input", {}, "revision")])  # noqa: E731
     total = _writes(runtime, lambda: revise(probe))
     old = probe.decisions["c0"].node_id
-    assert probe.nodes[old].status == "superseded"  # the uncut run: the review pass supersedes the 5000
+    assert probe.nodes[old].status == "superseded"  # the uncut run: the new budget supersedes the 5000
     outcomes = set()
     for n in range(1, total + 1):
         w = _budget_space(runtime, f"budget-{n}")
@@ -216,7 +216,9 @@ def test_a_kill_at_every_write_of_a_batch_leaves_no_effect_of_its_unacknowledged
             if status == "superseded":  # with its cause and its audit entry, so it can be undone
                 assert again.nodes[old].meta["superseded_by"] == new
                 entry = next(e for e in again.curation.log.entries if e.action == "node.status" and e.key == old)
-                assert entry.actor == "review"
+                assert entry.actor in ("builder", "review")  # on arrival, or by the review pass
                 again.curation.undo(entry.id)
                 assert again.nodes[old].status == "active"
-    assert {"rolled back", "committed, active"} <= outcomes, outcomes
+    # committed either superseded at once (on arrival, in the message's own section) or still active with the
+    # review pass to come (when arrival is off): both with their audit entries
+    assert "rolled back" in outcomes and any(o.startswith("committed") for o in outcomes), outcomes

@@ -62,8 +62,12 @@ def test_probe_diff_across_an_edge_edit(trip):
         w.curation.remove_edge(*n.edge, why="not a real dependency")
     [d] = run_probes(w, label="edge edits")
     assert d.after["label"] == "edge edits" and d.before["label"] == "saved"
-    assert d.changed and d.expected_lost, d.to_dict()
+    assert d.changed, d.to_dict()
     assert set(d.lost) <= {n.id for n in reached}
+    # what stays in the context stays on its own relevance, no longer through a removed edge
+    after = {n.id: n for n in w.query(q, budget=150).nodes}
+    for n in reached:
+        assert n.id not in after or tuple(after[n.id].edge or ()) != tuple(n.edge), (n.id, after[n.id].edge)
     for n in d.expected_lost:
         assert n not in d.after["node_ids"]
     assert seed in d.after["node_ids"]
