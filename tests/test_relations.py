@@ -34,6 +34,7 @@ def test_declared_dependencies_become_agent_edges_and_nothing_is_guessed_beside(
     ([("self-msg", "causal")], "cannot depend on itself"),
     ([("later-msg", "causal")], "comes later in the batch"),
     ([("PARENT", "because")], "unknown relation"),
+    ([("PARENT", "supersedes")], "not declared"),
     ([("PARENT",)], "expected (node id, relation)"),
     ([("", "causal")], "empty node id"),
     ("PARENT", "must be a list"),

@@ -191,6 +191,8 @@ def check_dependencies(depends_on: Any) -> list:
             raise WeaverError(f"depends_on: unknown relation {relation!r}: expected one of {', '.join(RELATIONS)}")
         if not ref:
             raise WeaverError("depends_on: an empty node id")
+        if relation == "supersedes":
+            raise WeaverError("depends_on: 'supersedes' is set when a restated value arrives, not declared")
     return list(depends_on)
 
 
