@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import shutil
 import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from chroma_server import free_port, start_chroma
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -99,12 +97,6 @@ def llm_settings(tmp_path, openai_stub) -> Settings:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory):
     """(host, port) of a Chroma server: the one .ci/run started, or one started here."""
@@ -113,23 +105,8 @@ def chroma_server(tmp_path_factory):
         host, port = url.rsplit(":", 1)
         yield host, int(port)
         return
-    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-    if not Path(exe).exists():
-        pytest.skip("the chroma server binary is not installed")
-    port = _free_port()
-    path = tmp_path_factory.mktemp("chroma-server")
-    proc = subprocess.Popen([exe, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("chroma server did not start")
+    port = free_port()
+    proc = start_chroma(tmp_path_factory.mktemp("chroma-server"), port)
     yield "127.0.0.1", port
     proc.terminate()
     proc.wait(timeout=10)

@@ -4,42 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from chroma_server import free_port, start_chroma
 
 from weaver import Runtime, Settings
 from weaver.models import WeaverError
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start(path: Path, port: int) -> subprocess.Popen:
-    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-    if not Path(exe).exists():
-        pytest.skip("the chroma server binary is not installed")
-    proc = subprocess.Popen([exe, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    pytest.fail("chroma server did not start")
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -49,8 +25,8 @@ def _kill(proc: subprocess.Popen) -> None:
 
 @pytest.mark.slow
 def test_server_killed_mid_ingest_is_one_clear_line_and_acknowledged_data_survives(tmp_path, embedder):
-    port = _free_port()
-    server = _start(tmp_path / "server", port)
+    port = free_port()
+    server = start_chroma(tmp_path / "server", port)
     env = {"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)}
     settings = Settings.from_env(env=env, secrets_path=None, data_dir=tmp_path / "unused", backend="rules")
     try:
@@ -79,7 +55,7 @@ def test_server_killed_mid_ingest_is_one_clear_line_and_acknowledged_data_surviv
     finally:
         if server.poll() is None:
             _kill(server)
-    server = _start(tmp_path / "server", port)
+    server = start_chroma(tmp_path / "server", port)
     try:
         again = Runtime.from_settings(settings, embedder=embedder).open("served 服务器", create=False)
         for res in acked:
