@@ -30,7 +30,8 @@ from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, spea
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
 
-__all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "same_episode", "CORRECTION_REACH", "KIND_RELATIONS"]
+__all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "same_episode", "WINDOW", "CORRECTION_REACH",
+           "KIND_RELATIONS"]
 
 REFERENCE_CONFIDENCE = 0.7  # measured on CrossWOZ (bench relations): see docs/benchmarks/relations.md
 PREMISE_CONFIDENCE = 0.75
@@ -234,5 +235,3 @@ def _llm_edges(node: MemoryNode, window: list[MemoryNode], guesses: list[Guess],
                           f"link model {g.confidence:.2f} (LLM unavailable): {g.why}")]
     return edges, result
 
-
-__all__ += ["WINDOW", "LLM_CANDIDATES"]

@@ -23,7 +23,8 @@ import numpy as np
 from .features import WINDOW, Turn, link_features, type_features
 from .model import TYPES, WEIGHTS_PATH, LinkModel, confidence_features, fit_logistic, fit_softmax, sigmoid
 
-__all__ = ["Dialogue", "load_molweni", "MOLWENI_TYPES", "link_dataset", "fit", "cross_validate", "main"]
+__all__ = ["Dialogue", "load_molweni", "MOLWENI_TYPES", "link_dataset", "fit", "cross_validate", "predict_parents",
+           "score", "calibration", "choose_threshold", "main"]
 
 DEFAULT_MOLWENI = Path("../shared/data/molweni/dev.json")
 # the data README's mapping of Molweni's relations onto ours (the rest have no counterpart)
@@ -228,5 +229,3 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     raise SystemExit(main())
 
-
-__all__ += ["predict_parents", "score", "calibration", "choose_threshold", "sigmoid"]
