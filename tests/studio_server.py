@@ -19,6 +19,14 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+_LAST: list[subprocess.Popen] = []
+
+
+def last_process() -> subprocess.Popen:
+    """The streamlit process of the innermost ``running_studio`` (the crash campaign SIGKILLs it)."""
+    return _LAST[-1]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -41,6 +49,7 @@ def running_studio(data_dir: Path, log_path: Path, start_timeout: float = 90, ex
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        _LAST.append(proc)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.time() + start_timeout
@@ -55,6 +64,7 @@ def running_studio(data_dir: Path, log_path: Path, start_timeout: float = 90, ex
                 pytest.fail("streamlit did not start: " + Path(log_path).read_text()[-2000:])
             yield base
         finally:
+            _LAST.remove(proc)
             proc.terminate()
             try:
                 proc.wait(timeout=15)

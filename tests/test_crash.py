@@ -5,7 +5,8 @@ over every other writing command ``CW_CRASH_COMMANDS`` rounds (3 by default), (~
 here); docs/reliability.md records the long run of
 ``tests/crash_harness.py --kills 40 --commands 100``. ``tests/test_crash_store.py``
 kills reembed, delete-space and a batch with a review pass at every store write.
-The in-process tests below lay down the exact on-disk state each kind of crash
+``tests/crash_studio.py`` kills the studio itself mid chat turn (``CW_CRASH_STUDIO``
+rounds, 2 by default). The in-process tests below lay down the exact on-disk state each kind of crash
 leaves (node without decision, promote without decision update, edges to a
 node that never committed) and check the repair on open.
 """
@@ -33,6 +34,23 @@ def test_sigkill_campaign_over_every_writing_command(tmp_path):
     assert summary["lost"] == 0 and summary["dangling"] == 0
     assert summary["rounds"] == summary["checks"] == rounds
     assert summary["kills"] >= rounds // 2  # most rounds really were killed (the others finished or refused)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_sigkill_the_studio_mid_turn(tmp_path):
+    """The studio killed while a chat turn runs: every turn whose reply was shown is there, whole, after restart."""
+    pytest.importorskip("playwright")
+    from crash_studio import run_studio_campaign
+
+    rounds = int(os.environ.get("CW_CRASH_STUDIO", "2"))
+    summary = run_studio_campaign(rounds, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "3")),
+                                  log=lambda *_: None)
+    assert summary["problems"] == [], summary["problems"][:5]
+    assert summary["rounds"] == summary["checks"] == rounds
+    assert summary["kills"] == rounds  # the server was alive, mid-turn, when it was killed
+    assert summary["acked"] == rounds
+    assert summary["shown_again"] == rounds * (rounds - 1) // 2  # each restart showed every earlier turn
 
 
 @pytest.mark.slow
