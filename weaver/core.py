@@ -121,8 +121,6 @@ class ContextWeaver:
             meta["embedder"] = {"name": self.embedder.name, "dim": self.embedder.dim}
             self.space.put_meta(meta)
         self.meta = meta
-        nodes = sorted(zip(data.nodes, data.node_vectors if data.node_vectors is not None else []),
-                       key=lambda p: (p[0].turn, p[0].timestamp))
         m = self.mirror
         vecs = data.node_vectors if data.node_vectors is not None else []
         for i in sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp)):
