@@ -123,8 +123,11 @@ class ContextWeaver:
         self.meta = meta
         m = self.mirror
         vecs = data.node_vectors if data.node_vectors is not None else []
+        cache = self.space.read_cache("derived") if data.nodes else {}
         for i in sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp)):
-            m.add_node(data.nodes[i], vecs[i])
+            m.add_node(data.nodes[i], vecs[i], cache.get(data.nodes[i].id))
+        if m.derived_misses or len(cache) > len(m.derived):  # new nodes (or removed ones): the next open reuses it
+            self.space.write_cache("derived", m.derived)
         for e in data.edges:
             m.add_edge(e)
         vecs = data.decision_vectors if data.decision_vectors is not None else []

@@ -68,8 +68,12 @@ class LexicalIndex:
         return len(self.ids)
 
     def add(self, ids: list[str], texts: list[str]) -> None:
-        for nid, text in zip(ids, texts):
-            self._add(nid, lexical_tokens(text) or ["<empty>"])  # bm25s indexes an empty text as one token
+        self.add_tokens(ids, [lexical_tokens(t) for t in texts])
+
+    def add_tokens(self, ids: list[str], tokens: list[list[str]]) -> None:
+        """Add memories already tokenised by :func:`lexical_tokens` (a cache of them makes opening cheap)."""
+        for nid, toks in zip(ids, tokens):
+            self._add(nid, list(toks) or ["<empty>"])  # bm25s indexes an empty text as one token
         self._len_array = None
 
     def _add(self, nid: str, tokens: list[str]) -> None:

@@ -133,6 +133,13 @@ class SpaceStore(ABC):
     def bump_revision(self) -> str:
         return ""
 
+    # a local cache of facts derived from records (never the record itself: Chroma stays the system of record)
+    def read_cache(self, kind: str) -> dict:
+        return {}
+
+    def write_cache(self, kind: str, data: dict) -> None:
+        return None
+
 
 class Store(ABC):
     @abstractmethod
