@@ -38,8 +38,8 @@ from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
-from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all, _vectors,
-                    _with_vectors)
+from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all,
+                    _get_with_vectors, _with_vectors)
 
 __all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT"]
 
@@ -221,12 +221,8 @@ class ChromaSpace(WriteSections, SpaceStore):
         self._replay_journal(data)  # first: a committed section the repair below must not undo
         self._repair_generations(data)
         data.meta = self.get_meta()
-        n = _get_all(self.nodes, ["metadatas"])
-        data.nodes = [MemoryNode.from_record(m) for m in n["metadatas"]]
-        data.node_vectors = _vectors(self.nodes, n)
-        d = _get_all(self.decisions, ["metadatas"])
-        data.decisions = [FilterDecision.from_record(m) for m in d["metadatas"]]
-        data.decision_vectors = _vectors(self.decisions, d)
+        data.nodes, data.node_vectors = _get_with_vectors(self.nodes, MemoryNode.from_record)
+        data.decisions, data.decision_vectors = _get_with_vectors(self.decisions, FilterDecision.from_record)
         e = _get_all(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
         self._repair(data)

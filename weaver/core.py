@@ -191,7 +191,7 @@ class ContextWeaver:
 
     def decision_vector(self, message_id: str) -> np.ndarray:
         """The embedding of a message (kept or not)."""
-        return self.mirror.decision_vecs[message_id]
+        return self.mirror.decision_vector(message_id)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of texts with the space's embedder (cut where the weaver cuts what it embeds)."""

@@ -122,8 +122,18 @@ class Mirror:
 
     def add_decision(self, d: FilterDecision, vec: np.ndarray) -> None:
         self.decisions[d.message_id] = d
-        self.decision_vecs[d.message_id] = np.asarray(vec, dtype=np.float32)
+        if d.node_id:
+            # a kept message's vector is its node's: a second copy per decision cost 200 MB at 100k nodes
+            self.decision_vecs.pop(d.message_id, None)
+        else:  # a rejected message keeps its own, for a promote
+            self.decision_vecs[d.message_id] = np.asarray(vec, dtype=np.float32)
         self.turn = max(self.turn, d.turn)
+
+    def decision_vector(self, message_id: str) -> np.ndarray:
+        got = self.decision_vecs.get(message_id)
+        if got is None:
+            got = self.vector_of(self.decisions[message_id].node_id)
+        return got
 
     def set_status(self, nid: str, status: str, meta: dict) -> None:
         """A node's status changed (a curator, a review pass, a supersede): node, graph and mask agree."""
