@@ -250,6 +250,10 @@ class ContextWeaver:
     def node_count(self) -> int:
         return len(self.mirror)
 
+    def position_of(self, node_id: str) -> int:
+        """A node's index in ``node_ids`` (arrival order)."""
+        return self.mirror.position[node_id]
+
     def edges(self) -> list[Edge]:
         return [Edge(u, v, d["relation"], d["confidence"], d["origin"], d.get("rationale", ""),
                      d.get("created_at", 0.0), d.get("status", "proposed"))
