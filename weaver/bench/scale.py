@@ -228,6 +228,8 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
         out["throughput"][name] = {"batched_turns_per_s": round(r["batched_turns_per_s"], 1),
                                    "one_by_one_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
                                    "batched_n": n_batched, "one_by_one_n": one_by_one}
+        if progress:
+            print(json.dumps({name: out["throughput"][name]}), file=sys.stderr, flush=True)
     into_texts = synthetic_texts(into, seed=11)
     for n in tqdm(sizes, desc="scale sizes", disable=not progress):
         with temp_runtime(embedder) as rt:
@@ -251,6 +253,8 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
                              "into_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
                              "disk_mb_after": disk_after}
             out["rows"].append(row)
+            if progress:  # a long run's finished sizes are visible before it ends
+                print(json.dumps(row), file=sys.stderr, flush=True)
     if "baseline" in trees:
         t, b = out["throughput"]["weaver"], out["throughput"]["baseline"]
         out["ratios"] = {"one_by_one": _ratio(t["one_by_one_turns_per_s"], b["one_by_one_turns_per_s"]),
