@@ -22,15 +22,15 @@ refresh builds a new mirror from the store and swaps it in whole.
 
 from __future__ import annotations
 
+import zlib
+
 import networkx as nx
 import numpy as np
 
-import zlib
-
 from .lexical import LexicalIndex, lexical_tokens
 from .models import Edge, FilterDecision, MemoryNode
-from .text import content_words, extract_numbers
 from .neighbourhood import EdgeIndex, NodeFacts
+from .text import content_words, extract_numbers
 
 __all__ = ["Mirror", "STATUS_CODES", "derived_of"]
 

@@ -64,7 +64,7 @@ class _SlotIndex:
         self.upto = 0
         self.by_key: dict[str, list[int]] = {}
 
-    def update(self, w) -> "_SlotIndex":
+    def update(self, w) -> _SlotIndex:
         order = w.node_ids if self.upto < w.node_count else ()
         for pos in range(self.upto, len(order)):
             for key in {v.key for v in _statements(w, order[pos])}:
@@ -73,7 +73,7 @@ class _SlotIndex:
         return self
 
 
-_INDEXES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # a mirror swapped out takes its index along
+_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a mirror swapped out takes its index along
 
 
 def _slot_index(w) -> _SlotIndex:
