@@ -126,7 +126,7 @@ def check_space(w, acks: dict[str, dict], chroma_vectors: bool = False) -> dict:
         if len(vec) != w.embedder.dim or not any(vec):
             problems.append(f"node {nid}: bad vector in Chroma")
     for nid in w.nodes:
-        vec = w._matrix_row(nid)
+        vec = w.vector_of(nid)
         if vec.shape != (w.embedder.dim,) or not np.isfinite(vec).all() or not vec.any():
             problems.append(f"node {nid}: bad vector")
     by_message: dict[str, list[str]] = {}

@@ -69,8 +69,7 @@ def test_the_agent_forgets_what_the_weaver_forgets(weaver):
     assert {n.kind for n in carriers} == {"user_input", "agent_response", "agent_thought"}
     # retract them (as a curator would): the constraint is no longer retrieved, so no longer applied
     for n in carriers:
-        weaver.graph.nodes[n.id]["status"] = "retracted"
-        n.status = "retracted"
+        weaver.curation.set_status(n.id, "retracted", why="the allergy was a mistake")
     call = next(e for e in run(agent, "推荐一家王府井附近的餐厅") if e.type == "tool_call")
     assert "avoid" not in call.data["arguments"]
 

@@ -99,10 +99,14 @@ def test_madial_smoke(shared_data, embedder):
 def test_scale_smoke(embedder):
     from weaver.bench.scale import run_scale, scale_markdown
 
-    res = run_scale((50,), embedder, queries=5, one_by_one=5, llm=True, progress=False)
+    res = run_scale((50,), embedder, queries=5, one_by_one=5, llm=True, progress=False, into=3)
     row = res["rows"][0]
-    assert row["nodes"] == 50 and row["edges"] > 0 and row["query_ms"]["p95"] > 0 and row["disk_mb"] > 0
-    assert res["throughput"]["batched_turns_per_s"] > 0
+    assert row["nodes"] == 50 and row["edges"] > 0 and row["disk_mb"] > 0
+    w = row["weaver"]  # measured in a fresh process on a copy of the space
+    assert w["query_ms"]["p95"] > 0 and w["open_s"] > 0 and w["into_turns_per_s"] > 0 and w["open_rss_mb"] > 0
+    assert w["disk_mb_after"] >= row["disk_mb"]  # ingesting into the copy wrote to it
+    assert res["throughput"]["weaver"]["batched_turns_per_s"] > 0
+    assert res["throughput"]["weaver"]["one_by_one_turns_per_s"] > 0
     llm = res["llm_mode"]
     assert llm["requests_seen_by_server"] > 0 and llm["llm_calls_per_message"] >= 1
     assert "nodes" in scale_markdown(res)

@@ -38,8 +38,8 @@ from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
-from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all, _vectors,
-                    _with_vectors)
+from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all,
+                    _get_with_vectors, _with_vectors)
 
 __all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT"]
 
@@ -181,6 +181,35 @@ class ChromaSpace(WriteSections, SpaceStore):
         """A new token after a write section."""
         return self._space_lock.bump()
 
+    # ------------------------------------------------------------- caches
+    def _cache_file(self, kind: str) -> Path | None:
+        """``<data_dir>/cache/<space key>-<prefix>.<kind>.json`` in local mode (none with a server: no local
+        files). The prefix names the space's collections, so a space deleted and made again never reads the
+        old one's cache."""
+        if self.lock_path is None:
+            return None
+        return Path(self.lock_path).parent.parent / "cache" / f"{Path(self.lock_path).stem}-{self.prefix}.{kind}.json"
+
+    def read_cache(self, kind: str) -> dict:
+        path = self._cache_file(kind)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8")) if path else {}
+        except (OSError, ValueError):
+            return {}  # missing or torn: rebuilt from the records
+        return data if isinstance(data, dict) else {}
+
+    def write_cache(self, kind: str, data: dict) -> None:
+        path = self._cache_file(kind)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, path)  # atomic: a reader sees the old cache or the new one
+        except OSError:
+            pass  # a cache: the next open computes what it lacks
+
     # ----------------------------------------------------------------- reads
     def load(self) -> SpaceData:
         with self.write_lock():  # repair must not race a live writer's half-done message
@@ -192,12 +221,8 @@ class ChromaSpace(WriteSections, SpaceStore):
         self._replay_journal(data)  # first: a committed section the repair below must not undo
         self._repair_generations(data)
         data.meta = self.get_meta()
-        n = _get_all(self.nodes, ["metadatas"])
-        data.nodes = [MemoryNode.from_record(m) for m in n["metadatas"]]
-        data.node_vectors = _vectors(self.nodes, n)
-        d = _get_all(self.decisions, ["metadatas"])
-        data.decisions = [FilterDecision.from_record(m) for m in d["metadatas"]]
-        data.decision_vectors = _vectors(self.decisions, d)
+        data.nodes, data.node_vectors = _get_with_vectors(self.nodes, MemoryNode.from_record)
+        data.decisions, data.decision_vectors = _get_with_vectors(self.decisions, FilterDecision.from_record)
         e = _get_all(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
         self._repair(data)

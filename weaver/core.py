@@ -1,9 +1,10 @@
 """The facade: ``ContextWeaver(space_store, embedder, reasoner, config)``.
 
 Data flows one way: message -> filter -> node -> relations -> store; query ->
-seeds -> expansion -> rank -> order -> context. The in-memory graph, vector
-matrix and BM25 index mirror the space's Chroma collections (the system of
-record) and are rebuilt from them on open.
+seeds -> expansion -> rank -> order -> context. The in-memory view (graph, vectors,
+status mask, BM25, edge index: :class:`~weaver.mirror.Mirror`) mirrors the
+space's Chroma collections (the system of record); it is built from them on open
+and swapped whole when another writer changed the space.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from .builder import WINDOW, guess_edges
 from .relations.references import LOOKBACK
 from .curation import Curation
 from .probes import attach_probes
-from .cues import features
 from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, judge
 from .lexical import LexicalIndex
+from .mirror import Mirror
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts, new_id
 from .neighbourhood import EdgeIndex, NodeFacts
-from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
+from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult, retrieve, score_nodes
+from .slots import asks_history
 from .settings import WeaverConfig
 from .store import SpaceStore
 from .text import clean_text, detect_language
@@ -80,36 +82,28 @@ class ContextWeaver:
         self.reasoner = reasoner
         self.config = config or WeaverConfig()
         self.summarizer = summarizer  # optional: (tool, output) -> (summary | None, calls, tokens)
-        self.graph = nx.DiGraph()
-        self.nodes: dict[str, MemoryNode] = {}
-        self.decisions: dict[str, FilterDecision] = {}
-        self._order: list[str] = []
-        self.facts = NodeFacts()  # each node's speaker and episode, aligned with _order
-        self._position: dict[str, int] = {}  # node id -> its index in _order
-        self.edge_index = EdgeIndex()  # usable edges by node position, for retrieval's dependency context
-        self._rows: list[np.ndarray] = []
-        self._matrix: np.ndarray | None = None
-        self._decision_vecs: dict[str, np.ndarray] = {}
-        self.lexical = LexicalIndex()
-        self.focus = TaskFocus(self.config.focus_window)
-        self.turn = 0
-        self._words: set[str] = set()
-        self._numbers: set[float] = set()
-        self.repaired: list[str] = []
-        self.corrections: list[Correction] = []
-        self._rev = ""  # the space's revision this mirror reflects (see writing())
+        # review pass backend (Runtime sets the review model; None: the builder's reasoner)
+        self.review_reasoner = None
         self._depth = 0  # nesting of write sections in progress (see writing())
-        # under the writer lock: the repairs on open (store, audit log) must never race a live writer
-        with space.write_lock():
+        self._open()
+
+    # ------------------------------------------------------------------ load
+    def _open(self) -> None:
+        """Build the in-memory view from the store and its collaborators over it (on open and on refresh).
+
+        Under the writer lock: the repairs on open (store, audit log) must never race a live writer.
+        """
+        with self.space.write_lock():
+            self.mirror = Mirror(self.embedder.dim)
+            self.focus = TaskFocus(self.config.focus_window)
+            self.repaired: list[str] = []
+            self.corrections: list[Correction] = []
+            self._rev = ""  # the space's revision this mirror reflects (see writing())
             self._load()
-            # review pass backend (Runtime sets the review model; None: the builder's reasoner); kept across
-            # refresh()
-            self.review_reasoner = getattr(self, "review_reasoner", None)
             # audit log, review queue and the space's human corrections (loaded into self.corrections)
             self.curation = Curation(self)
             attach_probes(self)  # saved retrieval probes re-run after every review pass
 
-    # ------------------------------------------------------------------ load
     def _load(self) -> None:
         with self.space.write_lock():  # a consistent snapshot: no writer is mid-message
             data = self.space.load()
@@ -127,72 +121,92 @@ class ContextWeaver:
             meta["embedder"] = {"name": self.embedder.name, "dim": self.embedder.dim}
             self.space.put_meta(meta)
         self.meta = meta
-        nodes = sorted(zip(data.nodes, data.node_vectors if data.node_vectors is not None else []),
-                       key=lambda p: (p[0].turn, p[0].timestamp))
-        for node, vec in nodes:
-            self._add_node_local(node, np.asarray(vec, dtype=np.float32))
+        m = self.mirror
+        vecs = data.node_vectors if data.node_vectors is not None else []
+        cache = self.space.read_cache("derived") if data.nodes else {}
+        for i in sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp)):
+            m.add_node(data.nodes[i], vecs[i], cache.get(data.nodes[i].id))
+        if m.derived_misses or len(cache) > len(m.derived):  # new nodes (or removed ones): the next open reuses it
+            self.space.write_cache("derived", m.derived)
         for e in data.edges:
-            self._add_edge_local(e)
+            m.add_edge(e)
         vecs = data.decision_vectors if data.decision_vectors is not None else []
-        for d, v in sorted(zip(data.decisions, vecs), key=lambda p: p[0].timestamp):
-            self.decisions[d.message_id] = d
-            self._decision_vecs[d.message_id] = np.asarray(v, dtype=np.float32)
-            self.turn = max(self.turn, d.turn)
+        for i in sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp):
+            m.add_decision(data.decisions[i], vecs[i])
         task = meta.get("task")
         if task:
-            self.focus.set_task(task, self._embed([task])[0])
-        for nid in self._order[-self.focus.window:]:
-            self.focus.observe(self._matrix_row(nid), self.nodes[nid].importance)
+            self.focus.set_task(task, self.embed([task])[0])
+        for nid in m.order[-self.focus.window:]:
+            self.focus.observe(m.vector_of(nid), m.nodes[nid].importance)
 
-    # --------------------------------------------------------- local mirrors
-    def _add_node_local(self, node: MemoryNode, vec: np.ndarray) -> None:
-        self.nodes[node.id] = node
-        self._position[node.id] = len(self._order)
-        self._order.append(node.id)
-        self.facts.append(node.meta, node.turn)
-        self._rows.append(vec)
-        self._matrix = None
-        self.lexical.add([node.id], [node.content])
-        self.graph.add_node(node.id, **self._attrs(node))
-        f = features(node.content)
-        self._words |= f.words
-        self._numbers |= set(f.numbers)
+    # ------------------------------------------------ reads of the mirror
+    # what other modules read; the mirror itself is written only here
+    @property
+    def graph(self) -> nx.DiGraph:
+        return self.mirror.graph
 
-    @staticmethod
-    def _attrs(node: MemoryNode) -> dict:
-        return dict(content=node.content, kind=node.kind, turn=node.turn, timestamp=node.timestamp,
-                    language=node.language, status=node.status, meta=node.meta, importance=node.importance,
-                    message_id=node.message_id)
+    @property
+    def nodes(self) -> dict[str, MemoryNode]:
+        return self.mirror.nodes
 
-    def _add_edge_local(self, e: Edge) -> None:
-        if e.source in self.graph and e.target in self.graph:
-            if self.graph.has_edge(e.source, e.target):
-                self.edges_changed()  # a replaced edge: its old state is in the index
-            elif e.status != "rejected":
-                self.edge_index.add(self._position[e.source], self._position[e.target], e.confidence)
-            self.graph.add_edge(e.source, e.target, relation=e.relation, confidence=e.confidence, origin=e.origin,
-                                rationale=e.rationale, created_at=e.created_at, status=e.status)
+    @property
+    def decisions(self) -> dict[str, FilterDecision]:
+        return self.mirror.decisions
+
+    @property
+    def facts(self) -> NodeFacts:
+        """Each node's speaker and episode, in node order."""
+        return self.mirror.facts
+
+    @property
+    def lexical(self) -> LexicalIndex:
+        return self.mirror.lexical
+
+    @property
+    def edge_index(self) -> EdgeIndex:
+        """Retrieval's usable edges by node position (rebuilt here first if an edit made it stale)."""
+        return self.mirror.usable_edges()
+
+    @property
+    def turn(self) -> int:
+        return self.mirror.turn
+
+    @turn.setter
+    def turn(self, value: int) -> None:
+        self.mirror.turn = value
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Node vectors in node order (a read-only view, no copy)."""
+        return self.mirror.matrix
 
     def edges_changed(self) -> None:
         """Call after editing graph edges in place: retrieval's edge index is rebuilt before the next query."""
-        self.edge_index.stale = True
+        self.mirror.edge_index.stale = True
+
+    def set_node_status(self, node_id: str, status: str, meta: dict | None = None) -> None:
+        """Change a node's status in the mirror (curation persists it): graph, node and query mask agree."""
+        node = self.nodes[node_id]
+        self.mirror.set_status(node_id, status, dict(node.meta if meta is None else meta))
+
+    def decision_vector(self, message_id: str) -> np.ndarray:
+        """The embedding of a message (kept or not)."""
+        return self.mirror.decision_vector(message_id)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of texts with the space's embedder (cut where the weaver cuts what it embeds)."""
+        return self.embedder.embed([t[:_EMBED_CHARS] for t in texts])
+
+    def vector_of(self, node_id: str) -> np.ndarray:
+        """A node's unit vector."""
+        return self.mirror.vector_of(node_id)
+
+    # kept one release for callers written before the mirror had an owner: use vector_of / edge_index / embed
+    _matrix_row = vector_of
+    _embed = embed
 
     def _edge_index(self) -> EdgeIndex:
-        if self.edge_index.stale:
-            self.edge_index.rebuild(self.graph, self._position)
-        return self.edge_index
-
-    @property
-    def matrix(self) -> np.ndarray | None:
-        if self._matrix is None and self._rows:
-            self._matrix = np.stack(self._rows).astype(np.float32)
-        return self._matrix
-
-    def _matrix_row(self, nid: str) -> np.ndarray:
-        return self._rows[self._position[nid]]
-
-    def _embed(self, texts: list[str]) -> np.ndarray:
-        return self.embedder.embed([t[:_EMBED_CHARS] for t in texts])
+        return self.mirror.usable_edges()
 
     # ------------------------------------------------------- single writer
     @contextlib.contextmanager
@@ -223,15 +237,22 @@ class ContextWeaver:
         with self.space.write_lock():
             if self.space.revision() == self._rev:
                 return False
-            # re-run the constructor: every mirror (graph, vectors, BM25, focus, audit log, corrections...)
-            # rebuilt from the store
-            ContextWeaver.__init__(self, self.space, self.embedder, self.reasoner, self.config, self.summarizer)
+            # a new mirror (graph, vectors, BM25, focus, audit log, corrections...) from the store, swapped in
+            self._open()
             return True
 
     # ---------------------------------------------------------------- public
     @property
     def node_ids(self) -> list[str]:
-        return list(self._order)
+        return list(self.mirror.order)
+
+    @property
+    def node_count(self) -> int:
+        return len(self.mirror)
+
+    def position_of(self, node_id: str) -> int:
+        """A node's index in ``node_ids`` (arrival order)."""
+        return self.mirror.position[node_id]
 
     def edges(self) -> list[Edge]:
         return [Edge(u, v, d["relation"], d["confidence"], d["origin"], d.get("rationale", ""),
@@ -241,7 +262,7 @@ class ContextWeaver:
     def set_task(self, text: str) -> None:
         """Set the task focus (kept in the space's focus history)."""
         text = check_task(text)
-        vec = self._embed([text])[0]
+        vec = self.embed([text])[0]
         with self.writing():
             self.focus.set_task(text, vec)
             self.meta["task"] = text
@@ -286,10 +307,6 @@ class ContextWeaver:
             edges[parent] = Edge(parent, node.id, relation, 1.0, "agent", why or "declared by the caller")
         return list(edges.values())
 
-    def vector_of(self, node_id: str) -> np.ndarray:
-        """A node's unit vector."""
-        return self._rows[self._position[node_id]]
-
     def ingest_many(self, messages: Iterable[Message]) -> list[IngestResult]:
         """Filter, weave and persist messages in order (their embeddings computed in one batch).
 
@@ -305,7 +322,7 @@ class ContextWeaver:
                 if summary:
                     m.meta["summary"] = summary
             texts.append(embed_text_for(m.content, m.kind, m.meta, self.config.embed_prefix))
-        vecs = self._embed(texts) if texts else []
+        vecs = self.embed(texts) if texts else []
         by_id = {m.message_id: (v, t) for m, v, t in zip(todo, vecs, texts)}
         out = []
         # a batch holds the writer lock and defers its Chroma writes to a few calls at its end
@@ -333,8 +350,9 @@ class ContextWeaver:
             self.turn += 1
         turn = int(m.meta.get("turn", self.turn))
         self.turn = max(self.turn, turn)
-        v = judge(self.reasoner, cfg, m.content, m.kind, vec, self.focus, self.matrix,
-                  [self.nodes[i].content for i in self._order], frozenset(self._words), frozenset(self._numbers))
+        mirror = self.mirror
+        v = judge(self.reasoner, cfg, m.content, m.kind, vec, self.focus, mirror.matrix if len(mirror) else None,
+                  _Contents(mirror), frozenset(mirror.words), frozenset(mirror.numbers))
         res = v.result
         lang = detect_language(m.content)
         decision = FilterDecision(
@@ -356,8 +374,7 @@ class ContextWeaver:
                 decision.fallback = "; ".join(x for x in (decision.fallback, "relations: " + rel.fallback) if x)
         # the decision is the commit marker: written last
         self.space.put_decisions([decision], vec[None, :])
-        self.decisions[m.message_id] = decision
-        self._decision_vecs[m.message_id] = vec
+        mirror.add_decision(decision, vec)
         return IngestResult(decision, node, edges)
 
     def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts,
@@ -370,16 +387,16 @@ class ContextWeaver:
         else:
             window = self._window()
             wvecs = np.stack([self.vector_of(n.id) for n in window]) if window else None
-            earlier = [self.nodes[i] for i in self._order[-LOOKBACK:] if self.nodes[i].status == "active"]
+            earlier = [self.nodes[i] for i in self.mirror.order[-LOOKBACK:] if self.nodes[i].status == "active"]
             edges, rel = guess_edges(node, vec, window, wvecs, self.reasoner, list(self.corrections),
                                      earlier=earlier, vector_of=self.vector_of)
         self.space.put_nodes([node], vec[None, :])
         if edges:
             self.space.put_edges(edges)
         self.curation.record_build(node, edges)  # audit before the decision (the commit marker)
-        self._add_node_local(node, vec)
+        self.mirror.add_node(node, vec)
         for e in edges:
-            self._add_edge_local(e)
+            self.mirror.add_edge(e)
         # a restated slot value (budget 5000 -> 8000) supersedes the earlier statement in this same write
         edges = self.curation.supersede_on_arrival(node, edges)
         if kind == "user_input" and self.focus.is_shift(vec, content):
@@ -392,13 +409,7 @@ class ContextWeaver:
 
     def _window(self) -> list[MemoryNode]:
         """The latest active memories, oldest first: where a new memory's parent is guessed."""
-        out: list[MemoryNode] = []
-        for nid in reversed(self._order):
-            if self.nodes[nid].status == "active":
-                out.append(self.nodes[nid])
-                if len(out) == WINDOW:
-                    break
-        return out[::-1]
+        return self.mirror.latest_active(WINDOW)
 
     def promote(self, message_id: str) -> IngestResult:
         """Weave a rejected message into the graph after all (a curator overrides the filter)."""
@@ -411,7 +422,7 @@ class ContextWeaver:
             raise WeaverError(f"no message {message_id!r} in this space")
         if d.kept:
             return self._existing(message_id)
-        vec = self._decision_vecs[message_id]
+        vec = self.decision_vector(message_id)
         text = embed_text_for(d.content, d.kind, d.meta, self.config.embed_prefix)
         node, edges, _ = self._make_node(d.content, d.kind, d.turn, message_id, d.language, d.importance, d.meta,
                                          vec, text, d.timestamp)
@@ -428,10 +439,11 @@ class ContextWeaver:
             raise WeaverError("the query is empty")
         budget = check_budget(budget)
         cfg = config or self.config
-        qvec = self._embed([text])[0]
-        result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),
-                          self.lexical, text, qvec, cfg, budget, expand_graph=expand, facts=self.facts,
-                          edges=self._edge_index())
+        qvec = self.embed([text])[0]
+        m = self.mirror
+        result = retrieve(m.graph, m.order, m.matrix, m.lexical, text, qvec, cfg, budget, expand_graph=expand,
+                          facts=m.facts, edges=m.usable_edges(), shown=m.shown(asks_history(text)),
+                          position=m.position)
         if record_access and result.nodes:
             now = time.time()
             touched = []
@@ -442,6 +454,14 @@ class ContextWeaver:
                 touched.append(node)
             self.space.put_nodes(touched)
         return result
+
+    def score_nodes(self, query: str, config: WeaverConfig | None = None,
+                    query_vec: np.ndarray | None = None) -> NodeScores:
+        """Every node's scores for a query, as retrieval computes them (aligned with ``node_ids``)."""
+        m = self.mirror
+        qvec = self.embed([query])[0] if query_vec is None else query_vec
+        return score_nodes(m.graph, m.order, m.matrix, m.lexical, query, qvec, config or self.config, m.facts,
+                           m.usable_edges(), shown=m.shown(asks_history(query)))
 
     def vector_top_k(self, text: str, budget: int | None = None) -> RetrievalResult:
         """Plain dense top-k at the same budget (the baseline the debugger compares against)."""
@@ -454,14 +474,14 @@ class ContextWeaver:
             "space": self.space.name,
             "embedder": self.meta.get("embedder"),
             "task": self.meta.get("task"),
-            "nodes": [self.nodes[i].to_record() | {"meta": self.nodes[i].meta} for i in self._order],
+            "nodes": [self.nodes[i].to_record() | {"meta": self.nodes[i].meta} for i in self.mirror.order],
             "edges": [e.to_record() for e in self.edges()],
             "decisions": [d.to_record() | {"meta": d.meta} for d in self.decisions.values()],
         }
 
     def export_graphml(self) -> str:
         g = nx.DiGraph()
-        for i in self._order:
+        for i in self.mirror.order:
             n = self.nodes[i]
             g.add_node(i, content=n.content, kind=n.kind, turn=n.turn, status=n.status, language=n.language,
                        timestamp=n.timestamp, message_id=n.message_id)
@@ -469,3 +489,21 @@ class ContextWeaver:
             g.add_edge(e.source, e.target, relation=e.relation, origin=e.origin, confidence=e.confidence,
                        status=e.status, rationale=e.rationale, created_at=e.created_at)
         return "\n".join(nx.generate_graphml(g))
+
+
+class _Contents:
+    """The kept memories' texts in node order, read lazily (the filter reads a few, never all of them)."""
+
+    def __init__(self, mirror: Mirror) -> None:
+        self._m = mirror
+
+    def __len__(self) -> int:
+        return len(self._m.order)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._m.nodes[x].content for x in self._m.order[i]]
+        return self._m.nodes[self._m.order[i]].content
+
+    def __iter__(self):
+        return (self._m.nodes[x].content for x in self._m.order)

@@ -25,7 +25,7 @@ from .graph import expand
 from .lexical import LexicalIndex
 from .models import WeaverError
 from .neighbourhood import EdgeIndex, NodeFacts
-from .retrieval import PLAIN_DENSE, RankedNode, RetrievalResult, retrieve, score_nodes
+from .retrieval import PLAIN_DENSE, RankedNode, RetrievalResult, retrieve
 from .settings import WeaverConfig
 from .text import clean_text
 
@@ -202,8 +202,8 @@ def _relevance_all(w, query: str, cfg: WeaverConfig) -> tuple[list[str], np.ndar
     if not ids:
         z = np.zeros(0, dtype=np.float32)
         return ids, z, z, z
-    qvec = w._embed([query])[0]  # the cached embedder: the query was embedded moments ago
-    s = score_nodes(w.graph, ids, w.matrix, w.lexical, query, qvec, cfg, w.facts, w._edge_index())
+    qvec = w.embed([query])[0]  # the cached embedder: the query was embedded moments ago
+    s = w.score_nodes(query, cfg, qvec)
     return ids, s.dense, s.lexical, s.ranking
 
 
@@ -398,7 +398,7 @@ def replay_turn(w, turn: AgentTurn, budget: int | None = None, config: WeaverCon
     lexical = LexicalIndex()
     lexical.add(ids, [w.nodes[n].content for n in ids])
     query = clean_text(turn.query)
-    qvec = w._embed([query])[0]
+    qvec = w.embed([query])[0]
     budget = budget if budget is not None else turn.budget
     facts = NodeFacts.of([(w.nodes[n].meta, w.nodes[n].turn) for n in ids])
     sub = w.graph.subgraph(ids)

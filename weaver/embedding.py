@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 from collections import OrderedDict
 from typing import Any, Protocol, Sequence, runtime_checkable
@@ -24,6 +23,7 @@ __all__ = [
     "CachedEmbedder",
     "embed_text_for",
     "condense_tool_output",
+    "DEFAULT_EMBED_THREADS",
 ]
 
 
@@ -47,6 +47,25 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 
 _USE_MODELS: dict[int, Any] = {}
 _USE_LOCK = threading.Lock()
+# Threads per encode. Measured on the 2-core box under load (docs/benchmarks/scale.md): USE with 1 thread
+# embeds one turn at 169/s, with 2 threads at 18/s (the threads contend with each other and with every other
+# process); batched 501/s against 161/s. So the default is one thread, and BLAS is held to the same count.
+DEFAULT_EMBED_THREADS = 1
+_BLAS = None  # one threadpoolctl controller per process (building it inspects every loaded library)
+
+
+def _blas_limit(threads: int):
+    """Hold numpy's BLAS pool to ``threads`` for one encode (a no-op context when threadpoolctl is missing)."""
+    global _BLAS
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - pinned in requirements.txt
+        import contextlib
+
+        return contextlib.nullcontext()
+    if _BLAS is None:
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=threads, user_api="blas")
 
 
 class USEEmbedder:
@@ -56,7 +75,8 @@ class USEEmbedder:
     dim = 512
 
     def __init__(self, threads: int | None = None, batch_size: int = 64):
-        self.threads = threads or os.cpu_count() or 1
+        # bounded: more threads than this were measured slower on a shared 2-core machine (see above)
+        self.threads = max(1, int(threads or DEFAULT_EMBED_THREADS))
         self.batch_size = batch_size
         self._model = None
 
@@ -78,9 +98,10 @@ class USEEmbedder:
         # similar lengths in a batch waste less padding
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            out[idx] = np.asarray(model.encode([texts[i] for i in idx]), dtype=np.float32)
+        with _blas_limit(self.threads):
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start : start + self.batch_size]
+                out[idx] = np.asarray(model.encode([texts[i] for i in idx]), dtype=np.float32)
         return _normalise(out)
 
 

@@ -24,7 +24,7 @@ from .settings import WeaverConfig
 from .slots import asks_history
 from .text import count_tokens, detect_language
 
-__all__ = ["RankedNode", "RetrievalResult", "NodeScores", "retrieve", "score_nodes", "PLAIN_DENSE"]
+__all__ = ["RankedNode", "RetrievalResult", "NodeScores", "retrieve", "score_nodes", "shown_mask", "PLAIN_DENSE"]
 
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
 PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0)
@@ -137,18 +137,59 @@ class NodeScores:
     offset: np.ndarray | None  # the speaker offset, when the query names some speakers
 
 
+def shown_mask(g: nx.DiGraph, ids: list[str], query: str) -> np.ndarray:
+    """Which nodes may answer: the active ones; superseded ones too for a question about history
+    ("what was my budget before?"). A scan of every node: the weaver passes its mirror's mask instead."""
+    shown = ("active", "superseded") if asks_history(query) else ("active",)
+    return np.array([g.nodes[i].get("status", "active") in shown for i in ids], dtype=bool)
+
+
+class _Ranking:
+    """Rows by descending relevance (finite only), sorted lazily: argpartition for the head that retrieval
+    reads, the rest sorted only if the packing loop reaches it (a full sort cost ~10 ms at 100k nodes)."""
+
+    def __init__(self, relevance: np.ndarray) -> None:
+        self._neg = -relevance
+        self._finite = np.flatnonzero(np.isfinite(relevance))
+        self._sorted = np.zeros(0, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self._finite)
+
+    def _grow(self, k: int) -> None:
+        n = len(self._finite)
+        k = min(n, max(k, 2 * len(self._sorted), 256))
+        vals = self._neg[self._finite]
+        idx = np.argpartition(vals, k - 1)[:k] if k < n else np.arange(n)
+        self._sorted = self._finite[idx[np.argsort(vals[idx], kind="stable")]]
+
+    def head(self, k: int) -> list[int]:
+        if k > len(self._sorted):
+            self._grow(k)
+        return self._sorted[:k].tolist()
+
+    def after(self, start: int):
+        i = start
+        while i < len(self._finite):
+            if i >= len(self._sorted):
+                self._grow(i + 1)
+            yield int(self._sorted[i])
+            i += 1
+
+
 def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: LexicalIndex | None, query: str,
                 query_vec: np.ndarray, cfg: WeaverConfig, facts: NodeFacts | None = None,
-                edges: EdgeIndex | None = None) -> NodeScores:
-    """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do."""
-    # superseded memories answer only a question about history ("what was my budget before?")
-    shown = ("active", "superseded") if asks_history(query) else ("active",)
-    active = np.array([g.nodes[i].get("status", "active") in shown for i in ids], dtype=bool)
+                edges: EdgeIndex | None = None, shown: np.ndarray | None = None) -> NodeScores:
+    """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do.
+
+    ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given).
+    """
+    active = shown_mask(g, ids, query) if shown is None else shown
     dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
     lex = np.zeros(len(ids), dtype=np.float32)
     if lexical is not None and len(lexical) and cfg.w_lexical:
         s = lexical.scores(query)
-        if lexical.ids == ids:  # the usual case: both follow the weaver's node order
+        if lexical.ids is ids or lexical.ids == ids:  # the usual case: both follow the weaver's node order
             lex = s.astype(np.float32)
         else:
             pos = {x: i for i, x in enumerate(lexical.ids)}
@@ -200,6 +241,8 @@ def retrieve(
     expand_graph: bool = True,
     facts: NodeFacts | None = None,
     edges: EdgeIndex | None = None,
+    shown: np.ndarray | None = None,
+    position: dict[str, int] | None = None,
 ) -> RetrievalResult:
     """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
 
@@ -207,14 +250,16 @@ def retrieve(
     speaker and episode-context signals; ``edges``: the usable dependency edges for
     the dependency-context signal (:mod:`weaver.neighbourhood`); None skips them.
     Without graph expansion the dependency context is off too: both use the graph.
+    ``shown`` (which nodes may answer) and ``position`` (id -> row) are the
+    weaver's incrementally kept ones; without them they are derived here.
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
-    s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None)
+    s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None,
+                    shown)
     dense, lex, own_relevance, relevance, offset = s.dense, s.lexical, s.own, s.ranking, s.offset
-    ranked_rows = np.argsort(-relevance)
-    order = ranked_rows[np.isfinite(relevance[ranked_rows])].tolist()
-    row = {x: i for i, x in enumerate(ids)}
+    order = _Ranking(relevance)
+    row = position if position is not None else {x: i for i, x in enumerate(ids)}
     t1 = time.perf_counter()
     use_centrality = bool(cfg.w_centrality and expand_graph)
     scale = 1.0 / max(1, g.number_of_nodes() - 1)  # degree centrality, computed for candidates only
@@ -223,10 +268,10 @@ def retrieve(
     used = header
     # seeds: enough top hits to fill the budget twice over (short memories need more of them)
     n_seeds = max(1, cfg.seeds)
-    if cfg.adaptive_seeds and order:
-        avg = np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order[: 4 * n_seeds]])
+    if cfg.adaptive_seeds and len(order):
+        avg = np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order.head(4 * n_seeds)])
         n_seeds = max(n_seeds, int(cfg.adaptive_seeds * budget / max(avg, 1.0)))
-    seeds = [ids[i] for i in order[:n_seeds]]
+    seeds = [ids[i] for i in order.head(n_seeds)]
     steps: dict[str, Step] = (
         expand(g, seeds, cfg.hops, cfg.expand_limit)
         if expand_graph
@@ -259,7 +304,7 @@ def retrieve(
     included: list[str] = []
     pool = sorted(candidates.values(), key=lambda c: -c.score)
     # when every candidate is packed and room is left, the next hits by own relevance follow
-    rest = (ids[i] for i in order[n_seeds:])
+    rest = (ids[i] for i in order.after(n_seeds))
     idle_rounds = 0  # rounds in a row in which nothing fitted: after a few, the rest would not fit either
     dates: set = set()  # dates already shown: the next line of a date does not repeat it
     while pool and used < budget:

@@ -133,6 +133,13 @@ class SpaceStore(ABC):
     def bump_revision(self) -> str:
         return ""
 
+    # a local cache of facts derived from records (never the record itself: Chroma stays the system of record)
+    def read_cache(self, kind: str) -> dict:
+        return {}
+
+    def write_cache(self, kind: str, data: dict) -> None:
+        return None
+
 
 class Store(ABC):
     @abstractmethod
@@ -202,6 +209,31 @@ def _get_all(col, include: list[str], page: int = 5000) -> dict:
         if len(got["ids"]) < page:
             return out
         offset += page
+
+
+def _get_with_vectors(col, from_record, page: int = 5000) -> tuple[list, np.ndarray | None]:
+    """Every record of a vector collection, parsed and with its vector, one page at a time.
+
+    Each page's metadata (with its base64 vector copies, ~2.7 kB a record) is
+    turned into records and one float32 block before the next page is read, so
+    opening a big space never holds every record's raw metadata at once.
+    """
+    records: list = []
+    blocks: list[np.ndarray] = []
+    offset = 0
+    while True:
+        got = col.get(include=["metadatas"], limit=page, offset=offset)
+        metas = got["metadatas"] or []
+        if metas:
+            records += [from_record(m) for m in metas]
+            vecs = _vectors(col, {"ids": got["ids"], "metadatas": metas})
+            if vecs is not None:
+                blocks.append(vecs)
+        del got, metas
+        if len(records) < offset + page:
+            break
+        offset += page
+    return records, (np.concatenate(blocks) if blocks else None)
 
 
 def _chunks(seq: list, n: int = _BATCH) -> Iterable[list]:

@@ -79,7 +79,8 @@ def cmd_scale(settings, args) -> int:
     from .scale import plot_scale, run_scale, scale_markdown
 
     sizes = tuple(int(x) for x in args.sizes.split(","))
-    res = run_scale(sizes, _embedder(), queries=args.queries, one_by_one=args.one_by_one, llm=not args.no_llm)
+    res = run_scale(sizes, _embedder(), queries=args.queries, one_by_one=args.one_by_one, llm=not args.no_llm,
+                    baseline=args.baseline, into=args.into)
     return _publish(args, "scale", res, scale_markdown(res), "latency", lambda p: plot_scale(res, p))
 
 
@@ -144,5 +145,7 @@ def register(sub) -> None:
     s.add_argument("--queries", type=int, default=100)
     s.add_argument("--one-by-one", type=int, default=300, help="messages ingested one by one per size")
     s.add_argument("--no-llm", action="store_true", help="skip the LLM-mode run against the local stub")
+    s.add_argument("--baseline", help="a source tree of earlier code (git archive) measured back to back")
+    s.add_argument("--into", type=int, default=50, help="messages ingested one by one into each big space")
     common(s, "scale")
     s.set_defaults(func=cmd_scale)

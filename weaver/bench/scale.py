@@ -2,12 +2,19 @@
 
 - **ingest throughput** is measured on the real path (filter, relation builder,
   Chroma writes): ``ingest_many`` in batches and ``ingest`` one message at a time,
-  on a fresh space;
+  on a fresh space, with short bilingual task-like turns (:func:`synthetic_texts`:
+  "I need a hotel near Sanlitun under 800 yuan", "我对花生过敏", ~30-45 characters);
 - **latency** needs big spaces fast, so they are written through the store in
   bulk (the benchmark's own path, not a weaver feature): synthetic bilingual
   memories with random unit vectors, each linked to 1-2 recent nodes, plus their
   commit-marker decisions; the space is then opened by a real ``ContextWeaver``
-  (load time reported) and queried with real embedded queries at 1,024 tokens;
+  in a fresh process (open time and that process's peak RSS reported), queried
+  with real embedded queries at 1,024 tokens, then fed messages one by one
+  (ingest into a big space, review passes included);
+- **baseline**: with ``baseline=<a source tree>`` (e.g. ``git archive`` of an
+  earlier commit) every measurement above also runs on that tree's code, in its
+  own processes, on a copy of the same space, back to back, and the report gives
+  the ratios (this code / baseline);
 - **LLM mode** ingests messages with the ``openai`` backend against the
   OpenAI-protocol test server (``tests/openai_server.py``) started in-process,
   and reports LLM calls and tokens per message.
@@ -18,8 +25,10 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -56,20 +65,17 @@ def synthetic_texts(n: int, seed: int = 0) -> list[str]:
     return out
 
 
-def _rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
 def _disk_mb(path: str) -> float:
     total = sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
     return round(total / 2**20, 1)
 
 
-def _bulk_space(w, n: int, dim: int, seed: int) -> None:
-    """Write n nodes (+ edges + decisions) through the space store in batches."""
+def _bulk_space(w, n: int, dim: int, seed: int) -> int:
+    """Write n nodes (+ edges + decisions) through the space store in batches; returns the edge count."""
     rng = np.random.default_rng(seed)
     texts = synthetic_texts(n, seed)
     now = time.time()
+    n_edges = 0
     for start in range(0, n, 5000):
         stop = min(n, start + 5000)
         vecs = rng.standard_normal((stop - start, dim)).astype(np.float32)
@@ -87,21 +93,72 @@ def _bulk_space(w, n: int, dim: int, seed: int) -> None:
         w.space.put_nodes(nodes, vecs)
         w.space.put_edges(edges)
         w.space.put_decisions(decisions, vecs)
+        n_edges += len(edges)
+    return n_edges
 
 
-def _throughput(rt, n_batched: int, n_single: int) -> dict:
-    texts = synthetic_texts(n_batched + n_single, seed=7)
-    w = rt.open("throughput")
+# Run in a fresh interpreter with PYTHONPATH at a source tree (this one or a baseline): only names that every
+# release of the weaver has (Settings, Runtime, CachedEmbedder, USEEmbedder, Message, ingest, query).
+_CHILD = r"""
+import json, resource, sys, time
+from dataclasses import replace
+from pathlib import Path
+from weaver.embedding import CachedEmbedder, USEEmbedder
+from weaver.models import Message
+from weaver.runtime import Runtime
+from weaver.settings import Settings
+
+job = json.loads(sys.argv[1])
+emb = CachedEmbedder(USEEmbedder())
+emb.embed(job["queries"] + job["texts"])  # warm: what is measured is the weaver, not first-time embedding
+rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+s = Settings.from_env(env={}, secrets_path=None)
+rt = Runtime.from_settings(replace(s, data_dir=Path(job["data_dir"])), embedder=emb)
+out = {}
+t0 = time.perf_counter()
+w = rt.open(job["space"])
+out["open_s"] = time.perf_counter() - t0
+out["open_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["rss_before_open_mb"] = rss0
+lat = []
+for q in job["queries"]:
     t0 = time.perf_counter()
-    for s in range(0, n_batched, 64):
-        w.ingest_many([Message(t) for t in texts[s : min(n_batched, s + 64)]])
-    batched = n_batched / (time.perf_counter() - t0)
+    w.query(q, budget=1024)
+    lat.append((time.perf_counter() - t0) * 1e3)
+out["query_ms"] = lat
+texts = job["texts"]
+nb = job.get("batched", 0)
+if nb:
     t0 = time.perf_counter()
-    for t in texts[n_batched:]:
-        w.ingest(t)
-    single = n_single / (time.perf_counter() - t0)
-    return {"batched_turns_per_s": round(batched, 1), "one_by_one_turns_per_s": round(single, 1),
-            "batched_n": n_batched, "one_by_one_n": n_single}
+    for i in range(0, nb, 64):
+        w.ingest_many([Message(t) for t in texts[i:min(nb, i + 64)]])
+    out["batched_turns_per_s"] = nb / (time.perf_counter() - t0)
+t0 = time.perf_counter()
+for t in texts[nb:]:
+    w.ingest(t)
+out["one_by_one_turns_per_s"] = (len(texts) - nb) / max(time.perf_counter() - t0, 1e-9)
+if job.get("reopen"):
+    t0 = time.perf_counter()
+    rt.open(job["space"])
+    out["reopen_s"] = time.perf_counter() - t0
+out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print("\nRESULT " + json.dumps(out))
+"""
+
+
+def _child(tree: Path, job: dict, timeout: float = 3600) -> dict:
+    """Run :data:`_CHILD` on the code of ``tree`` (a fresh process: its RSS is the job's own)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(job)], env=env, capture_output=True,
+                          text=True, timeout=timeout, cwd=str(tree), check=False)
+    lines = [x for x in proc.stdout.splitlines() if x.startswith("RESULT ")]
+    if proc.returncode != 0 or not lines:
+        raise WeaverError(f"scale job on {tree} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+    return json.loads(lines[-1][7:])
+
+
+def _ratio(new, old) -> float | None:
+    return round(new / old, 2) if new and old else None
 
 
 def _llm_mode(embedder, n: int = 30) -> dict:
@@ -145,35 +202,69 @@ def _llm_mode(embedder, n: int = 30) -> dict:
 
 
 def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, one_by_one: int = 300,
-              llm: bool = True, progress: bool = True) -> dict:
+              llm: bool = True, progress: bool = True, baseline: str | Path | None = None,
+              into: int = 50) -> dict:
+    """``into``: messages ingested one by one into each big space after its queries."""
     if not sizes or min(sizes) < 10:
         raise WeaverError("scale sizes must be at least 10 nodes")
+    here = Path(__file__).resolve().parents[2]
+    trees = {"weaver": here}
+    if baseline:
+        base = Path(baseline).resolve()
+        if not (base / "weaver" / "core.py").is_file():
+            raise WeaverError(f"--baseline {baseline}: no weaver/core.py there (give a source tree)")
+        trees["baseline"] = base
     t_start = time.perf_counter()
-    out = {"benchmark": "scale", "sizes": list(sizes), "rows": [], "cpus": os.cpu_count()}
+    out = {"benchmark": "scale", "sizes": list(sizes), "rows": [], "cpus": os.cpu_count(),
+           "texts": "synthetic_texts(): short bilingual task-like turns", "systems": list(trees)}
     qtexts = synthetic_texts(queries, seed=99)
-    qvecs = embedder.embed(qtexts)  # warm the cache: latency below is retrieval, not first-time embedding
-    with temp_runtime(embedder) as rt:
-        out["throughput"] = _throughput(rt, max(one_by_one, 64), one_by_one)
+    n_batched = max(one_by_one, 64)
+    texts = synthetic_texts(n_batched + one_by_one, seed=7)
+    out["throughput"] = {}
+    for name, tree in trees.items():  # a fresh space each: batched, then one by one
+        with tempfile.TemporaryDirectory(prefix="weaver-scale-") as tmp:
+            r = _child(tree, {"data_dir": tmp, "space": "throughput", "queries": [], "texts": texts,
+                              "batched": n_batched})
+        out["throughput"][name] = {"batched_turns_per_s": round(r["batched_turns_per_s"], 1),
+                                   "one_by_one_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
+                                   "batched_n": n_batched, "one_by_one_n": one_by_one}
+        if progress:
+            print(json.dumps({name: out["throughput"][name]}), file=sys.stderr, flush=True)
+    into_texts = synthetic_texts(into, seed=11)
     for n in tqdm(sizes, desc="scale sizes", disable=not progress):
         with temp_runtime(embedder) as rt:
             w = rt.open(f"scale-{n}")
             t0 = time.perf_counter()
-            _bulk_space(w, n, embedder.dim, seed=n)
+            edges = _bulk_space(w, n, embedder.dim, seed=n)
             bulk_s = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            w = rt.open(f"scale-{n}")
-            load_s = time.perf_counter() - t0
-            lat = []
-            for q in qtexts:
-                t0 = time.perf_counter()
-                w.query(q, budget=1024)
-                lat.append((time.perf_counter() - t0) * 1e3)
-            out["rows"].append({"nodes": n, "edges": w.graph.number_of_edges(), "bulk_write_s": round(bulk_s, 1),
-                                "bulk_nodes_per_s": round(n / bulk_s, 1), "open_s": round(load_s, 2),
-                                "query_ms": percentiles(lat), "peak_rss_mb": _rss_mb(),
-                                "disk_mb": _disk_mb(rt.tmp_dir)})
             del w
-    del qvecs
+            row = {"nodes": n, "edges": edges, "bulk_write_s": round(bulk_s, 1),
+                   "bulk_nodes_per_s": round(n / bulk_s, 1), "disk_mb": _disk_mb(rt.tmp_dir)}
+            for name, tree in trees.items():  # each on its own copy of the same space
+                with tempfile.TemporaryDirectory(prefix="weaver-scale-") as copy:
+                    shutil.copytree(rt.tmp_dir, copy, dirs_exist_ok=True)
+                    r = _child(tree, {"data_dir": copy, "space": f"scale-{n}", "queries": qtexts,
+                                      "texts": into_texts, "reopen": True})
+                    disk_after = _disk_mb(copy)
+                row[name] = {"open_s": round(r["open_s"], 2), "reopen_s": round(r.get("reopen_s", 0), 2),
+                             "query_ms": percentiles(r["query_ms"]),
+                             "open_rss_mb": round(r["open_rss_mb"], 1),
+                             "open_rss_added_mb": round(r["open_rss_mb"] - r["rss_before_open_mb"], 1),
+                             "into_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
+                             "disk_mb_after": disk_after}
+            out["rows"].append(row)
+            if progress:  # a long run's finished sizes are visible before it ends
+                print(json.dumps(row), file=sys.stderr, flush=True)
+    if "baseline" in trees:
+        t, b = out["throughput"]["weaver"], out["throughput"]["baseline"]
+        out["ratios"] = {"one_by_one": _ratio(t["one_by_one_turns_per_s"], b["one_by_one_turns_per_s"]),
+                         "batched": _ratio(t["batched_turns_per_s"], b["batched_turns_per_s"]),
+                         "by_size": {r["nodes"]: {
+                             "query_p95_speedup": _ratio(r["baseline"]["query_ms"]["p95"],
+                                                         r["weaver"]["query_ms"]["p95"]),
+                             "open_speedup": _ratio(r["baseline"]["open_s"], r["weaver"]["open_s"]),
+                             "into_speedup": _ratio(r["weaver"]["into_turns_per_s"],
+                                                    r["baseline"]["into_turns_per_s"])} for r in out["rows"]}}
     if llm:
         out["llm_mode"] = _llm_mode(embedder)
     out["wall_s"] = round(time.perf_counter() - t_start, 1)
@@ -181,15 +272,24 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
 
 
 def scale_markdown(res: dict) -> str:
-    rows = [[r["nodes"], r["edges"], r["query_ms"]["p50"], r["query_ms"]["p95"], r["open_s"], r["bulk_nodes_per_s"],
-             r["peak_rss_mb"], r["disk_mb"]] for r in res["rows"]]
-    t = res["throughput"]
-    md = ["# Scale", "", f"{res['cpus']} CPUs. Wall time {res['wall_s']} s.", "",
-          markdown_table(["nodes", "edges", "query p50 ms", "query p95 ms", "open s", "bulk write nodes/s",
-                          "peak RSS MB", "disk MB"], rows), "",
-          f"Real ingest path (filter + relations + Chroma): {t['batched_turns_per_s']} turns/s batched "
-          f"(ingest_many, {t['batched_n']} msgs), {t['one_by_one_turns_per_s']} turns/s one by one "
-          f"({t['one_by_one_n']} msgs)."]
+    systems = res.get("systems", ["weaver"])
+    md = ["# Scale", "", f"{res['cpus']} CPUs. Wall time {res['wall_s']} s. Turns: {res.get('texts', '')}.", ""]
+    head = ["system", "turns/s one by one", "turns/s batched"]
+    md += [markdown_table(head, [[s, res["throughput"][s]["one_by_one_turns_per_s"],
+                                  res["throughput"][s]["batched_turns_per_s"]] for s in systems]), ""]
+    rows = []
+    for r in res["rows"]:
+        for s in systems:
+            x = r[s]
+            rows.append([r["nodes"], s, x["query_ms"]["p50"], x["query_ms"]["p95"], x["open_s"], x["reopen_s"],
+                         x["open_rss_mb"], x["into_turns_per_s"], r["disk_mb"]])
+    md += [markdown_table(["nodes", "system", "query p50 ms", "query p95 ms", "open s", "reopen s",
+                           "peak RSS MB (open+queries)", "ingest into it, turns/s", "disk MB (as built)"], rows)]
+    if res.get("ratios"):
+        ra = res["ratios"]
+        md += ["", f"Ratios (this code vs baseline): one by one x{ra['one_by_one']}, batched x{ra['batched']}; "
+               + "; ".join(f"{n} nodes: query p95 x{v['query_p95_speedup']} faster, open x{v['open_speedup']}, "
+                           f"ingest into it x{v['into_speedup']}" for n, v in ra["by_size"].items()) + "."]
     llm = res.get("llm_mode")
     if llm and "skipped" not in llm:
         md += ["", f"LLM mode (openai backend against the local test server, {llm['messages']} messages): "
@@ -206,8 +306,9 @@ def plot_scale(res: dict, path: Path) -> None:
 
     ns = [r["nodes"] for r in res["rows"]]
     fig, ax = plt.subplots(figsize=(6, 3.8), dpi=110)
-    ax.plot(ns, [r["query_ms"]["p50"] for r in res["rows"]], "-o", label="p50")
-    ax.plot(ns, [r["query_ms"]["p95"] for r in res["rows"]], "-s", label="p95")
+    for sys_name in res.get("systems", ["weaver"]):
+        ax.plot(ns, [r[sys_name]["query_ms"]["p50"] for r in res["rows"]], "-o", label=f"{sys_name} p50")
+        ax.plot(ns, [r[sys_name]["query_ms"]["p95"] for r in res["rows"]], "-s", label=f"{sys_name} p95")
     ax.set_xscale("log")
     ax.set_xlabel("nodes in the space")
     ax.set_ylabel("query latency at 1,024 tokens (ms)")

@@ -16,6 +16,7 @@ Statements of different speakers never supersede each other; human decisions sta
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from ..models import Edge, WeaverError
@@ -52,6 +53,36 @@ def _statements(w, nid: str) -> tuple[SlotValue, ...]:
     return tuple(read_slots(node.content)) if node.kind == "user_input" else ()
 
 
+class _SlotIndex:
+    """Slot key -> positions of the user statements holding it, kept per mirror as nodes arrive.
+
+    Without it every arrival re-read the slots of every earlier user statement
+    (the reader's cache holds 20k texts): O(space) per message, seconds at 100k.
+    """
+
+    def __init__(self) -> None:
+        self.upto = 0
+        self.by_key: dict[str, list[int]] = {}
+
+    def update(self, w) -> _SlotIndex:
+        order = w.node_ids if self.upto < w.node_count else ()
+        for pos in range(self.upto, len(order)):
+            for key in {v.key for v in _statements(w, order[pos])}:
+                self.by_key.setdefault(key, []).append(pos)
+        self.upto = max(self.upto, len(order))
+        return self
+
+
+_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a mirror swapped out takes its index along
+
+
+def _slot_index(w) -> _SlotIndex:
+    idx = _INDEXES.get(w.mirror)
+    if idx is None:
+        idx = _INDEXES[w.mirror] = _SlotIndex()
+    return idx.update(w)
+
+
 def plan_supersedes(w, node_id: str) -> list[Supersede]:
     """The earlier active statements the node ``node_id`` gives new values (newest first)."""
     node = w.nodes[node_id]
@@ -59,12 +90,20 @@ def plan_supersedes(w, node_id: str) -> list[Supersede]:
     if not new_vals or node.status != "active" or is_another(node.content):
         return []  # "another restaurant, 500-1000 per person": a second request, not a revision
     order = w.node_ids
-    pos = order.index(node_id)
+    pos = w.position_of(node_id)
     speaker = node.meta.get("speaker")
     cue = is_change(node.content)
     keys = {v.key for v in new_vals if v.known}
+    index = _slot_index(w)
+
+    def states(j: int) -> bool:  # a user statement of the same speaker that still counts
+        other = w.nodes[order[j]]
+        return other.kind == "user_input" and other.status != "retracted" and other.meta.get("speaker") == speaker
+
+    # only earlier statements sharing a slot key can be restated (newest first, as a scan would meet them)
+    candidates = sorted({i for k in keys for i in index.by_key.get(k, ()) if i < pos}, reverse=True)
     out = []
-    for i in range(pos - 1, -1, -1):
+    for i in candidates:
         old = w.nodes[order[i]]
         if old.kind != "user_input" or old.status != "active" or old.meta.get("speaker") != speaker:
             continue
@@ -74,12 +113,12 @@ def plan_supersedes(w, node_id: str) -> list[Supersede]:
         pairs = changes(list(old_vals), new_vals, cue)
         if not pairs:
             continue
-        # restated since: by this node or any user statement of the same speaker between the two
+        # restated since: by this node or any user statement of the same speaker between the two (only the old
+        # statement's own keys matter for "full" below)
         restated = set(keys)
-        for j in range(i + 1, pos):
-            other = w.nodes[order[j]]
-            if other.kind == "user_input" and other.status != "retracted" and other.meta.get("speaker") == speaker:
-                restated |= {v.key for v in _statements(w, other.id)}
+        for k in {v.key for v in old_vals} - restated:
+            if any(i < j < pos and states(j) for j in index.by_key.get(k, ())):
+                restated.add(k)
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
         full = {v.key for v in old_vals} <= restated and len(residue(old.content) - residue(node.content)) <= MAX_RESIDUE
         explicit = all(a.explicit and b.explicit for a, b in pairs)

@@ -117,19 +117,30 @@ class AuditLog:
         _, redo = self._stacks()
         return self.by_id(redo[-1]) if redo else None
 
+    def _undone_map(self) -> dict[str, bool]:
+        """Entry id -> whether its last undo/redo is an undo (one pass: ``undone`` per entry was quadratic, and
+        the builder asks on every message)."""
+        state: dict[str, bool] = {}
+        for e in self.entries:
+            if e.action in ("undo", "redo"):
+                state[e.ref] = e.action == "undo"
+        return state
+
     def human_edits(self) -> list[AuditEntry]:
         """Human edits in force (not undone), oldest first."""
-        undone = {e.id for e in self.entries if e.action in EDIT_ACTIONS and self.undone(e.id)}
-        return [e for e in self.entries if e.actor == "human" and e.action in EDIT_ACTIONS and e.id not in undone]
+        undone = self._undone_map()
+        return [e for e in self.entries if e.actor == "human" and e.action in EDIT_ACTIONS
+                and not undone.get(e.id, False)]
 
     def to_rows(self) -> list[dict[str, Any]]:
         """Flat rows for display and export (newest first)."""
         rows = []
+        undone = self._undone_map()
         for e in reversed(self.entries):
             rows.append({
                 "id": e.id, "seq": e.seq, "at": e.at, "actor": e.actor, "action": e.action, "key": e.key,
                 "before": _short(e.before), "after": _short(e.after), "why": e.why, "ref": e.ref,
-                "undone": self.undone(e.id) if e.action in EDIT_ACTIONS else False,
+                "undone": undone.get(e.id, False) if e.action in EDIT_ACTIONS else False,
             })
         return rows
 

@@ -163,17 +163,14 @@ class Curation(QueueActions):
         self.w.graph.add_edge(source, target, **{k: getattr(e, k) for k in _EDGE_FIELDS})
 
     def _write_status(self, nid: str, state: dict) -> None:
-        node = self.w.nodes[nid]
-        node.status = state["status"]
-        node.meta = dict(node.meta)
+        meta = dict(self.w.nodes[nid].meta)
         if state.get("superseded_by"):
-            node.meta["superseded_by"] = state["superseded_by"]
+            meta["superseded_by"] = state["superseded_by"]
         else:
-            node.meta.pop("superseded_by", None)
+            meta.pop("superseded_by", None)
+        self.w.set_node_status(nid, state["status"], meta)  # node, graph and the query mask together
         # with its vector: a metadata-only update makes Chroma try to embed the document itself
-        self.w.space.put_nodes([node], self.w._matrix_row(nid)[None, :])
-        self.w.graph.nodes[nid]["status"] = node.status
-        self.w.graph.nodes[nid]["meta"] = node.meta
+        self.w.space.put_nodes([self.w.nodes[nid]], self.w.vector_of(nid)[None, :])
 
     def _node(self, nid: str):
         node = self.w.nodes.get(nid)
@@ -382,7 +379,7 @@ class Curation(QueueActions):
     # ---------------------------------------------------------------- review
     def pending_review(self) -> int:
         """Kept nodes since the last review pass."""
-        return len(self.w.node_ids) - int(self.state.get("reviewed_upto", 0))
+        return self.w.node_count - int(self.state.get("reviewed_upto", 0))
 
     def after_kept(self) -> Any:
         """The periodic trigger: a review pass every ``config.review_every`` newly kept nodes."""

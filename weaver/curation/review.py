@@ -270,6 +270,9 @@ def _authorised(win: _Window, item: ReviewItem) -> bool:
     return not (g.has_edge(item.source, item.target) and g.edges[item.source, item.target].get("origin") == "human")
 
 
+MAX_REVIEW_WINDOW = 300  # newest nodes one pass reads at most
+
+
 def run_review(cur, apply: bool | None = None, mode: str | None = None) -> ReviewSummary:
     """One review pass over the newest nodes.
 
@@ -279,7 +282,10 @@ def run_review(cur, apply: bool | None = None, mode: str | None = None) -> Revie
     """
     w = cur.w
     cfg = w.config
-    size = max(int(getattr(cfg, "review_window", 30) or 30), cur.pending_review())
+    window = int(getattr(cfg, "review_window", 30) or 30)
+    # at least what arrived since the last pass, but never the whole of a large space (a 10k space built in
+    # bulk once reviewed all of itself on its first ingest: 155 s); older nodes stay reviewable on demand
+    size = min(max(window, cur.pending_review()), max(window, MAX_REVIEW_WINDOW))
     reasoner = getattr(w, "review_reasoner", None) or w.reasoner
     use_llm = (mode or ("llm" if getattr(reasoner, "name", "") == "openai" else "rules")) == "llm"
     if use_llm and not hasattr(reasoner, "_call"):
