@@ -66,8 +66,10 @@ def test_put_get_search_delete_with_namespaces(store, runtime):
     store.delete(user, "allergy")
     assert store.get(user, "allergy") is None
     assert "allergy" not in {i.key for i in store.search(("users",))}
-    assert any(e.action == "node.status" and e.after.get("status") == "retracted"
-               for e in runtime.open("lg", create=False).curation.log.entries)
+    assert any(
+        e.action == "node.status" and e.after.get("status") == "retracted"
+        for e in runtime.open("lg", create=False).curation.log.entries
+    )
     # putting the same value again brings the same memory back
     store.put(user, "allergy", {"content": "I am allergic to peanuts.", "topic": "diet", "priority": 5})
     assert store.get(user, "allergy").value["priority"] == 5
@@ -114,8 +116,9 @@ class State(TypedDict):
 def build_graph(model: ScriptedModel, store: BaseStore):
     def remember(state: State, *, store: BaseStore) -> dict:
         if state.get("remember"):
-            store.put(("users", state["user"], "memories"), f"m{len(state['remember'])}",
-                      {"content": state["remember"]})
+            store.put(
+                ("users", state["user"], "memories"), f"m{len(state['remember'])}", {"content": state["remember"]}
+            )
         return {}
 
     def recall(state: State, *, store: BaseStore) -> dict:
@@ -124,8 +127,11 @@ def build_graph(model: ScriptedModel, store: BaseStore):
 
     def answer(state: State) -> dict:
         system = "What you remember about the user:\n" + "\n".join(state["memories"])
-        return {"answer": model.invoke([{"role": "system", "content": system},
-                                        {"role": "user", "content": state["question"]}])}
+        return {
+            "answer": model.invoke(
+                [{"role": "system", "content": system}, {"role": "user", "content": state["question"]}]
+            )
+        }
 
     g = StateGraph(State)
     g.add_node("remember", remember)
@@ -142,13 +148,19 @@ def test_inside_a_real_langgraph_graph(store):
     model = ScriptedModel()
     app = build_graph(model, store)
     # thread 1 learns the allergy; thread 2, a new conversation, recalls it from the store
-    app.invoke({"user": "u1", "remember": "I'm allergic to peanuts, 我对花生过敏。", "question": "hi"},
-               {"configurable": {"thread_id": "t1"}})
-    out = app.invoke({"user": "u1", "remember": "", "question": "Which dishes should I avoid tonight?"},
-                     {"configurable": {"thread_id": "t2"}})
+    app.invoke(
+        {"user": "u1", "remember": "I'm allergic to peanuts, 我对花生过敏。", "question": "hi"},
+        {"configurable": {"thread_id": "t1"}},
+    )
+    out = app.invoke(
+        {"user": "u1", "remember": "", "question": "Which dishes should I avoid tonight?"},
+        {"configurable": {"thread_id": "t2"}},
+    )
     assert "peanuts" in out["memories"][0] and out["answer"].startswith("Noted: no peanuts")
     assert "花生" in model.prompts[-1]
     # another user shares nothing
-    other = app.invoke({"user": "u2", "remember": "", "question": "Which dishes should I avoid tonight?"},
-                       {"configurable": {"thread_id": "t3"}})
+    other = app.invoke(
+        {"user": "u2", "remember": "", "question": "Which dishes should I avoid tonight?"},
+        {"configurable": {"thread_id": "t3"}},
+    )
     assert other["memories"] == [] and other["answer"].startswith("Tell me more")

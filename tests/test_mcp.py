@@ -69,9 +69,14 @@ def test_every_tool_in_process(runtime):
                 return res.content[0].text if error else res.structured_content
 
             # a declared dependency becomes an agent edge; graph shows it from either end
-            thought = await call("remember", {"content": "需要查询每晚六百元以内、靠近地铁的酒店。",
-                                              "kind": "agent_thought",
-                                              "depends_on": [[ids[2], "conditional", "sets max_price"]]})
+            thought = await call(
+                "remember",
+                {
+                    "content": "需要查询每晚六百元以内、靠近地铁的酒店。",
+                    "kind": "agent_thought",
+                    "depends_on": [[ids[2], "conditional", "sets max_price"]],
+                },
+            )
             assert any(e["source"] == ids[2] and e["target"] == thought["node_id"] for e in thought["edges"])
             hood = await call("graph", {"node": thought["node_id"], "hops": 1})
             assert {n["id"] for n in hood["nodes"]} >= {ids[2], thought["node_id"]}
@@ -86,11 +91,19 @@ def test_every_tool_in_process(runtime):
             assert any(c["slot"] == "party" and c["value"] == 2 for c in cons), described
             assert any(c["describe"].startswith("budget/night") and c["value"] == 600 for c in cons), described
 
-            edge = await call("edge_set", {"source": ids[0], "target": ids[2], "relation": "conditional",
-                                           "why": "the nightly cap comes from the total"})
+            edge = await call(
+                "edge_set",
+                {
+                    "source": ids[0],
+                    "target": ids[2],
+                    "relation": "conditional",
+                    "why": "the nightly cap comes from the total",
+                },
+            )
             assert edge["action"] in ("edge.add", "edge.update") and edge["key"] == f"{ids[0]}->{ids[2]}"
-            cycle = await call("edge_set", {"source": thought["node_id"], "target": ids[0], "relation": "causal"},
-                               error=True)
+            cycle = await call(
+                "edge_set", {"source": thought["node_id"], "target": ids[0], "relation": "causal"}, error=True
+            )
             assert "cycle" in cycle and "\n" not in cycle
 
             # forget: recall stops using it; restore brings it back
@@ -135,16 +148,22 @@ def test_every_tool_in_process(runtime):
 
 
 def _server_env(tmp_path: Path) -> dict[str, str]:
-    return {"PYTHONPATH": os.environ.get("PYTHONPATH", ""), "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path),
-            "WEAVER_BACKEND": "rules"}
+    return {
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        "HF_HUB_OFFLINE": "1",
+        "HOME": str(tmp_path),
+        "WEAVER_BACKEND": "rules",
+    }
 
 
 @pytest.mark.slow
 def test_stdio_session_with_the_sdk_client(tmp_path):
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "stdio",
-                                         "mcp"],
-                                   env=_server_env(tmp_path), cwd=str(tmp_path))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "stdio", "mcp"],
+        env=_server_env(tmp_path),
+        cwd=str(tmp_path),
+    )
 
     async def session():
         async with Client(params, read_timeout_seconds=180) as c:
@@ -181,9 +200,14 @@ def _listening_on(port: int) -> set[str]:
 @pytest.mark.slow
 def test_streamable_http_session_with_the_sdk_client(tmp_path):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "mcp", "--http",
-                             "--port", str(port)], cwd=tmp_path, env=_server_env(tmp_path) | {"PATH": "/usr/bin:/bin"},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "mcp", "--http", "--port", str(port)],
+        cwd=tmp_path,
+        env=_server_env(tmp_path) | {"PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         _wait_for_port(port, proc)
         assert _listening_on(port) == {"127.0.0.1"}  # loopback only, never 0.0.0.0

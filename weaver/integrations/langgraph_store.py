@@ -43,8 +43,14 @@ except ImportError as exc:  # the extra is missing: say how to get it, in one li
 __all__ = ["WeaverStore", "META_KEY"]
 
 META_KEY = "store"  # node.meta["store"] = {"namespace": [...], "key": ..., "value": {...}}
-_OPS = {"$eq": lambda a, b: a == b, "$ne": lambda a, b: a != b, "$gt": lambda a, b: a > b,
-        "$gte": lambda a, b: a >= b, "$lt": lambda a, b: a < b, "$lte": lambda a, b: a <= b}
+_OPS = {
+    "$eq": lambda a, b: a == b,
+    "$ne": lambda a, b: a != b,
+    "$gt": lambda a, b: a > b,
+    "$gte": lambda a, b: a >= b,
+    "$lt": lambda a, b: a < b,
+    "$lte": lambda a, b: a <= b,
+}
 
 
 def _text(value: dict[str, Any]) -> str:
@@ -78,7 +84,7 @@ def _ns_matches(ns: tuple[str, ...], cond: MatchCondition) -> bool:
     path = tuple(cond.path)
     if len(path) > len(ns):
         return False
-    part = ns[: len(path)] if cond.match_type == "prefix" else ns[len(ns) - len(path):]
+    part = ns[: len(path)] if cond.match_type == "prefix" else ns[len(ns) - len(path) :]
     return all(p == "*" or p == n for p, n in zip(path, part))
 
 
@@ -109,8 +115,14 @@ class WeaverStore(BaseStore):
 
     def _item(self, ns: tuple[str, ...], key: str, nodes: list, cls=Item, **extra):
         cur = self._current(nodes)
-        return cls(namespace=ns, key=key, value=cur.meta[META_KEY]["value"], created_at=_when(nodes[0].timestamp),
-                   updated_at=_when(cur.timestamp), **extra)
+        return cls(
+            namespace=ns,
+            key=key,
+            value=cur.meta[META_KEY]["value"],
+            created_at=_when(nodes[0].timestamp),
+            updated_at=_when(cur.timestamp),
+            **extra,
+        )
 
     # ------------------------------------------------------------------ operations
     def _get(self, w: ContextWeaver, op: GetOp) -> Item | None:
@@ -130,8 +142,9 @@ class WeaverStore(BaseStore):
             if not isinstance(op.value, dict):
                 raise WeaverError(f"a store value must be a dict, not {type(op.value).__name__}")
             value = dict(op.value)
-            kind = value.get("kind") if value.get("kind") in ("user_input", "agent_thought", "tool_result",
-                                                               "agent_response") else "user_input"
+            kind = value.get("kind")
+            if kind not in ("user_input", "agent_thought", "tool_result", "agent_response"):
+                kind = "user_input"  # a value's own "kind" field may mean something else: only a message kind counts
             meta = {META_KEY: {"namespace": list(ns), "key": op.key, "value": value}}
             seed = json.dumps([list(ns), op.key, value], ensure_ascii=False, sort_keys=True, default=str)
             mid = "lg_" + hashlib.sha1(seed.encode("utf-8", "surrogatepass")).hexdigest()[:20]
@@ -145,17 +158,24 @@ class WeaverStore(BaseStore):
                 w.curation.set_status(node.id, "active", f"put again into the LangGraph store ({op.key})")
             for old in before:
                 if old.id != node.id:
-                    w.curation.set_status(old.id, "superseded", f"new value for {op.key} in the LangGraph store",
-                                          by=node.id)
+                    w.curation.set_status(
+                        old.id, "superseded", f"new value for {op.key} in the LangGraph store", by=node.id
+                    )
 
     def _search(self, w: ContextWeaver, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
-        found = [(ns, key, nodes) for (ns, key), nodes in self._records(w).items()
-                 if ns[: len(prefix)] == prefix and self._current(nodes) is not None
-                 and _matches(self._current(nodes).meta[META_KEY]["value"], op.filter)]
+        found = [
+            (ns, key, nodes)
+            for (ns, key), nodes in self._records(w).items()
+            if ns[: len(prefix)] == prefix
+            and self._current(nodes) is not None
+            and _matches(self._current(nodes).meta[META_KEY]["value"], op.filter)
+        ]
         if not op.query:
             found.sort(key=lambda f: -self._current(f[2]).timestamp)  # newest first
-            return [self._item(ns, key, nodes, SearchItem) for ns, key, nodes in found[op.offset: op.offset + op.limit]]
+            return [
+                self._item(ns, key, nodes, SearchItem) for ns, key, nodes in found[op.offset : op.offset + op.limit]
+            ]
         # the weaver's own ranking; memories it did not consider follow by plain cosine
         res = w.query(op.query, budget=max(w.config.budget, 4096))
         ranked = {n.id: n.score for n in res.ranked}
@@ -168,7 +188,7 @@ class WeaverStore(BaseStore):
             return (0, float(w.vector_of(cur.id) @ qvec))
 
         scored = sorted(((score(nodes), ns, key, nodes) for ns, key, nodes in found), key=lambda s: s[0], reverse=True)
-        page = scored[op.offset: op.offset + op.limit]
+        page = scored[op.offset : op.offset + op.limit]
         return [self._item(ns, key, nodes, SearchItem, score=round(s[1], 4)) for s, ns, key, nodes in page]
 
     def _list_namespaces(self, w: ContextWeaver, op: ListNamespacesOp) -> list[tuple[str, ...]]:
@@ -177,7 +197,7 @@ class WeaverStore(BaseStore):
             spaces = {ns for ns in spaces if all(_ns_matches(ns, c) for c in op.match_conditions)}
         if op.max_depth is not None:
             spaces = {ns[: op.max_depth] for ns in spaces}
-        return sorted(spaces)[op.offset: op.offset + op.limit]
+        return sorted(spaces)[op.offset : op.offset + op.limit]
 
     def batch(self, ops: Iterable[Any]) -> list[Any]:
         """Run LangGraph's operations in order against the space (one lock: graph nodes may run in threads)."""
@@ -190,7 +210,8 @@ class WeaverStore(BaseStore):
                 elif isinstance(op, SearchOp):
                     out.append(self._search(w, op))
                 elif isinstance(op, PutOp):
-                    out.append(self._put(w, op))
+                    self._put(w, op)
+                    out.append(None)  # LangGraph's result for a put
                 elif isinstance(op, ListNamespacesOp):
                     out.append(self._list_namespaces(w, op))
                 else:

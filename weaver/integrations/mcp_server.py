@@ -22,8 +22,19 @@ from .service import MemoryService
 __all__ = ["build_server", "serve", "TOOL_NAMES", "DEFAULT_PORT"]
 
 DEFAULT_PORT = 8766  # beside 8765, the Chroma server .ci/run starts
-TOOL_NAMES = ("remember", "recall", "why", "graph", "constraints", "edge_set", "edge_remove", "forget",
-              "supersede", "restore", "spaces")
+TOOL_NAMES = (
+    "remember",
+    "recall",
+    "why",
+    "graph",
+    "constraints",
+    "edge_set",
+    "edge_remove",
+    "forget",
+    "supersede",
+    "restore",
+    "spaces",
+)
 
 
 def _require_mcp():
@@ -43,9 +54,11 @@ def build_server(service: MemoryService):
         name="contextweaver",
         version=_version(),
         log_level="WARNING",  # the SDK configures the root logger; on stdio only the protocol goes to stdout
-        instructions=("Selective, dependency-structured memory. `remember` every user message and agent step; "
-                      "`recall` before answering; `why` explains a recall; `constraints` lists what the user "
-                      "asked for (budget, dates, diet...). Every tool takes an optional `space`."),
+        instructions=(
+            "Selective, dependency-structured memory. `remember` every user message and agent step; "
+            "`recall` before answering; `why` explains a recall; `constraints` lists what the user "
+            "asked for (budget, dates, diet...). Every tool takes an optional `space`."
+        ),
     )
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -60,8 +73,13 @@ def build_server(service: MemoryService):
         return wrapped
 
     @tool
-    def remember(content: str, kind: str = "user_input", space: str | None = None, message_id: str | None = None,
-                 depends_on: list[list[str]] | None = None) -> dict[str, Any]:
+    def remember(
+        content: str,
+        kind: str = "user_input",
+        space: str | None = None,
+        message_id: str | None = None,
+        depends_on: list[list[str]] | None = None,
+    ) -> dict[str, Any]:
         """Remember one message. kind: user_input | agent_thought | tool_result | agent_response.
         depends_on: [[node or message id, relation, why?], ...] this message is known to depend on
         (relations: causal, temporal, conditional, elaborates). A message_id makes a retry idempotent.

@@ -33,20 +33,45 @@ MAX_GRAPH_NODES = 200  # a neighbourhood larger than this is cut (nearest first)
 
 def _node(w: ContextWeaver, nid: str) -> dict[str, Any]:
     n = w.nodes[nid]
-    return {"id": n.id, "content": n.content, "kind": n.kind, "turn": n.turn, "status": n.status,
-            "message_id": n.message_id}
+    return {
+        "id": n.id,
+        "content": n.content,
+        "kind": n.kind,
+        "turn": n.turn,
+        "status": n.status,
+        "message_id": n.message_id,
+    }
 
 
 def trace_summary(res: RetrievalResult, limit: int = 10) -> dict[str, Any]:
     """The trace in brief: seeds with their similarity, what expansion added and over which edge, what the
     budget cut (the first ``limit`` of each), and which signals were on."""
-    seeds = [{"id": n.id, "similarity": round(n.similarity, 4), "score": round(n.score, 4)}
-             for n in res.ranked if n.role == "seed" and n.included][:limit]
-    expanded = [{"id": n.id, "hops": n.hops, "via": n.via, "relation": n.relation, "direction": n.direction,
-                 "score": round(n.score, 4)} for n in res.ranked if n.role == "expanded" and n.included][:limit]
+    seeds = [
+        {"id": n.id, "similarity": round(n.similarity, 4), "score": round(n.score, 4)}
+        for n in res.ranked
+        if n.role == "seed" and n.included
+    ][:limit]
+    expanded = [
+        {
+            "id": n.id,
+            "hops": n.hops,
+            "via": n.via,
+            "relation": n.relation,
+            "direction": n.direction,
+            "score": round(n.score, 4),
+        }
+        for n in res.ranked
+        if n.role == "expanded" and n.included
+    ][:limit]
     cut = [{"id": n.id, "reason": n.cut_reason} for n in res.ranked if not n.included and n.cut_reason][:limit]
-    return {"seeds": seeds, "expanded": expanded, "cut": cut, "candidates": len(res.ranked),
-            "included": len(res.nodes), "signals": res.config}
+    return {
+        "seeds": seeds,
+        "expanded": expanded,
+        "cut": cut,
+        "candidates": len(res.ranked),
+        "included": len(res.nodes),
+        "signals": res.config,
+    }
 
 
 class MemoryService:
@@ -87,9 +112,15 @@ class MemoryService:
         return w.curation.resolve_node(ref.strip())
 
     # ------------------------------------------------------------------ memory
-    def remember(self, content: str, kind: str = "user_input", space: str | None = None,
-                 message_id: str | None = None, depends_on: Iterable[Iterable[str]] | None = None,
-                 meta: dict | None = None) -> dict[str, Any]:
+    def remember(
+        self,
+        content: str,
+        kind: str = "user_input",
+        space: str | None = None,
+        message_id: str | None = None,
+        depends_on: Iterable[Iterable[str]] | None = None,
+        meta: dict | None = None,
+    ) -> dict[str, Any]:
         """Ingest one message; ``depends_on``: ``[node or message id, relation(, why)]`` pairs it depends on."""
         deps = [tuple(d) for d in depends_on or []]
         with self.lock:
@@ -121,10 +152,18 @@ class MemoryService:
             nid = self._resolve(w, node)
             dist = nx.single_source_shortest_path_length(w.graph.to_undirected(as_view=True), nid, cutoff=hops)
             keep = sorted(dist, key=lambda n: (dist[n], w.nodes[n].turn))[:MAX_GRAPH_NODES]
-            edges = [e.to_record() for e in w.edges() if e.source in dist and e.target in dist
-                     and e.source in keep and e.target in keep]
-            return {"center": nid, "hops": hops, "nodes": [_node(w, n) | {"distance": dist[n]} for n in keep],
-                    "edges": edges, "truncated": len(dist) > len(keep)}
+            edges = [
+                e.to_record()
+                for e in w.edges()
+                if e.source in dist and e.target in dist and e.source in keep and e.target in keep
+            ]
+            return {
+                "center": nid,
+                "hops": hops,
+                "nodes": [_node(w, n) | {"distance": dist[n]} for n in keep],
+                "edges": edges,
+                "truncated": len(dist) > len(keep),
+            }
 
     def constraints(self, space: str | None = None) -> dict[str, Any]:
         """What the user's active messages say about each slot (budget, dates, party, diet, rating, place):
@@ -139,14 +178,24 @@ class MemoryService:
                 for v in read_slots(n.content):
                     # diet items are independent statements: each keeps its own entry
                     key = (v.slot, v.scope, str(v.value) if v.slot == "diet" else "")
-                    latest[key] = {"slot": v.slot, "scope": v.scope, "bound": v.bound, "value": v.value,
-                                   "high": v.high, "unit": v.unit, "text": v.text, "describe": v.describe(),
-                                   "node_id": n.id, "turn": n.turn}
+                    latest[key] = {
+                        "slot": v.slot,
+                        "scope": v.scope,
+                        "bound": v.bound,
+                        "value": v.value,
+                        "high": v.high,
+                        "unit": v.unit,
+                        "text": v.text,
+                        "describe": v.describe(),
+                        "node_id": n.id,
+                        "turn": n.turn,
+                    }
             return {"space": w.space.name, "constraints": sorted(latest.values(), key=lambda c: c["turn"])}
 
     # ---------------------------------------------------------------- curation
-    def set_edge(self, source: str, target: str, relation: str, why: str = "",
-                 space: str | None = None) -> dict[str, Any]:
+    def set_edge(
+        self, source: str, target: str, relation: str, why: str = "", space: str | None = None
+    ) -> dict[str, Any]:
         """Add or relabel the edge ``source -> target`` (a curator's edit: audited, undoable, cycles refused)."""
         with self.lock:
             w = self.weaver(space, create=False)
@@ -159,8 +208,9 @@ class MemoryService:
             s, t = self._resolve(w, source), self._resolve(w, target)
             return w.curation.remove_edge(s, t, why or "removed over the MCP server").to_dict()
 
-    def set_status(self, node: str, status: str, why: str = "", by: str = "",
-                   space: str | None = None) -> dict[str, Any]:
+    def set_status(
+        self, node: str, status: str, why: str = "", by: str = "", space: str | None = None
+    ) -> dict[str, Any]:
         """``retracted`` forgets a memory (retrieval skips it; undoable); ``superseded`` with ``by`` names the
         memory that replaces it; ``active`` restores it."""
         if status not in NODE_STATUSES:
