@@ -14,6 +14,7 @@ one-line message; any other exception stays in the server's log.
 from __future__ import annotations
 
 import functools
+import logging
 from typing import Any, Callable
 
 from ..models import WeaverError
@@ -157,6 +158,8 @@ def _version() -> str:
 
 def serve(service: MemoryService, transport: str = "stdio", port: int = DEFAULT_PORT) -> None:
     """Run until the client leaves (stdio) or the process is stopped (HTTP on 127.0.0.1:``port``/mcp)."""
+    # the SDK's handler on the root logger would print bm25s's debug lines (bm25s sets its logger to DEBUG)
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
     server = build_server(service)
     if transport == "stdio":
         server.run("stdio")
