@@ -299,7 +299,7 @@ class ContextWeaver:
         self._check_dependencies(prepared)
         todo = [m for m in prepared if m.message_id not in self.decisions]
         texts = []
-        summary_cost: dict[str, tuple[int, int]] = {}  # LLM calls and tokens, counted on the message's decision
+        summary_cost: dict[str | None, tuple[int, int]] = {}  # LLM calls and tokens, counted on its decision
         for m in todo:
             if m.kind == "tool_result" and self.summarizer and len(m.content) > 400 and "summary" not in m.meta:
                 summary, calls, tokens = self.summarizer(m.meta.get("tool", ""), m.content)
