@@ -5,18 +5,16 @@ A thin shell: navigation and the sidebar; every page is a view over the `weaver`
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import streamlit as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # `ui` and `weaver` importable from any cwd
-
-from ui.i18n import t  # noqa: E402
-from ui.shell import mark_shell  # noqa: E402
-from ui.render import md_escape  # noqa: E402
-from ui.sidebar import render_sidebar  # noqa: E402
-from weaver import WeaverError  # noqa: E402
+# `streamlit run app.py` puts this folder first on the import path, so `ui` (and `weaver`, installed or not) import
+from ui.i18n import t
+from ui.shell import mark_shell
+from ui.render import md_escape
+from ui.sidebar import render_sidebar
+from weaver import WeaverError
 
 st.set_page_config(page_title="ContextWeaver studio", page_icon="🕸️", layout="wide")
 

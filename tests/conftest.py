@@ -9,19 +9,20 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-import sys
 from pathlib import Path
 
 import pytest
 from chroma_server import free_port, start_chroma
 
+from weaver import Runtime, Settings, WeaverConfig
+from weaver.embedding import CachedEmbedder, USEEmbedder
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).parent))
-
-from weaver import Runtime, Settings, WeaverConfig  # noqa: E402
-from weaver.embedding import CachedEmbedder, USEEmbedder  # noqa: E402
+# Child processes (`python -m weaver`, the crash harness, the studio server) import the same checkout and the same
+# test helpers as this run, whether or not the package is installed (pytest.ini's `pythonpath` covers this process).
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")) if p)
 
 _real_connect = socket.socket.connect
 

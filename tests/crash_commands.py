@@ -69,7 +69,6 @@ def corpus_lines(start: int, n: int, seed: int) -> list[dict]:
 
 # ----------------------------------------------------------------- checks
 def _runtime(data: Path):
-    sys.path.insert(0, str(ROOT))
     from weaver import Runtime, Settings
 
     settings = Settings.from_env(env={}, secrets_path=None, data_dir=data, backend="rules")
@@ -446,5 +445,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
     sys.exit(main())

@@ -177,7 +177,6 @@ def _inject(space, method: str, nth: int, when: str) -> None:
 
 
 def child(args) -> int:
-    sys.path.insert(0, str(ROOT))
     from weaver import Runtime, Settings
 
     settings = Settings.from_env(env={}, secrets_path=None, data_dir=Path(args.data_dir), backend="rules")
@@ -341,7 +340,6 @@ def main(argv: list[str] | None = None) -> int:
     summary = run_campaign(args.kills, work / "ingest", args.seed) if args.kills else {
         "problems": [], "lost": 0, "dangling": 0}
     if args.commands:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         from crash_commands import run_commands_campaign
 
         cmds = run_commands_campaign(args.commands, work / "commands", args.seed)

@@ -30,10 +30,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SPACE = "demo"  # the studio's default space (ui/state.py DEFAULT_SPACE)
-LINES = ["我下个月想去北京玩三天，预算五千元。", "Find me a quiet hotel near a metro station, under 600 yuan a night.",
-         "我对海鲜过敏，推荐一家吃晚饭的餐厅。", "Any museum you'd suggest for tomorrow morning?",
-         "预算改成八千吧。", "颐和园门票多少钱？", "I'm vegetarian, where can we have lunch?",
-         "帮我找一家故宫附近的酒店。"]
+LINES = [
+    "我下个月想去北京玩三天，预算五千元。",
+    "Find me a quiet hotel near a metro station, under 600 yuan a night.",
+    "我对海鲜过敏，推荐一家吃晚饭的餐厅。",
+    "Any museum you'd suggest for tomorrow morning?",
+    "预算改成八千吧。",
+    "颐和园门票多少钱？",
+    "I'm vegetarian, where can we have lunch?",
+    "帮我找一家故宫附近的酒店。",
+]
 
 
 # ----------------------------------------------------------------- checker
@@ -67,8 +73,13 @@ def check(data: Path, acked: list[str]) -> dict:
             report["problems"].append(f"acknowledged message {text}: its node is missing")
         if not any(e.type == "reply" and e.message_id == d.message_id for e in events):
             report["problems"].append(f"acknowledged turn {text}: its reply is missing")
-    report.update(nodes=len(w.nodes), edges=w.graph.number_of_edges(), decisions=len(w.decisions),
-                  repaired=list(w.repaired), events=len(events))
+    report.update(
+        nodes=len(w.nodes),
+        edges=w.graph.number_of_edges(),
+        decisions=len(w.decisions),
+        repaired=list(w.repaired),
+        events=len(events),
+    )
     return report
 
 
@@ -89,13 +100,12 @@ _COUNTS = """() => { const t = document.body.innerText; const c = s => t.split(s
 def _wait_turn_shown(page, before: list[int], timeout_ms: int = 240_000) -> None:
     """Until one more finished turn is on the page than ``before``: its agent steps and the reply's filter badge."""
     page.wait_for_function(
-        f"b => {{ const n = ({_COUNTS})(); return n[0] > b[0] && n[1] >= b[1] + 2; }}",
-        arg=before, timeout=timeout_ms)
+        f"b => {{ const n = ({_COUNTS})(); return n[0] > b[0] && n[1] >= b[1] + 2; }}", arg=before, timeout=timeout_ms
+    )
     page.wait_for_timeout(1000)
 
 
-def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float = 4.0,
-                        log=print) -> dict:
+def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float = 4.0, log=print) -> dict:
     from playwright.sync_api import sync_playwright
     from studio_server import CHROMIUM, CHROMIUM_ARGS
 
@@ -140,8 +150,10 @@ def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float
             rep = _check_in_child(data, acked)
             summary["checks"] += 1
             summary["problems"] += [f"round {r} (kill after {delay:.2f}s): {x}" for x in rep["problems"]]
-            log(f"round {r}: killed after {delay:.2f}s; {rep.get('nodes')} nodes, {rep.get('edges')} edges, "
-                f"repaired {rep.get('repaired')}, problems {len(rep['problems'])}")
+            log(
+                f"round {r}: killed after {delay:.2f}s; {rep.get('nodes')} nodes, {rep.get('edges')} edges, "
+                f"repaired {rep.get('repaired')}, problems {len(rep['problems'])}"
+            )
         browser.close()
     summary["acked"] = len(acked)
     return summary
@@ -149,8 +161,14 @@ def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float
 
 def _check_in_child(data: Path, acked: list[str]) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEAVER_"))}
-    out = subprocess.run([sys.executable, str(Path(__file__)), "--check", str(data), json.dumps(acked)],
-                         cwd=ROOT, env=env | {"HF_HUB_OFFLINE": "1"}, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__)), "--check", str(data), json.dumps(acked)],
+        cwd=ROOT,
+        env=env | {"HF_HUB_OFFLINE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     for line in out.stdout.splitlines():
         if line.startswith("CHECK "):
             return json.loads(line[6:])
@@ -175,5 +193,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [str(HERE), str(ROOT)]
     raise SystemExit(main())

@@ -1,4 +1,9 @@
-"""The CLI as a user runs it: a real subprocess, JSON contracts, clear errors."""
+"""The CLI as a user runs it: JSON contracts, clear errors.
+
+The ingest runs as a real ``python -m weaver`` process (the entry point, exit codes, stdout as a user
+sees them); every other command calls ``main(argv)`` in-process (tests/cli_run.py), so the embedder is
+loaded once, not once per command.
+"""
 
 import json
 import socket
@@ -8,6 +13,7 @@ import sys
 import networkx as nx
 import pytest
 
+from cli_run import run_cli
 from conftest import ROOT
 
 SCENARIO = [
@@ -22,10 +28,14 @@ SCENARIO = [
 ]
 
 
-def run(tmp_path, *args, stdin=None):
+def run_process(tmp_path, *args, stdin=None):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), *args],
                           capture_output=True, text=True, input=stdin, env=env, timeout=180, cwd=tmp_path)
+
+
+def run(tmp_path, *args, stdin=""):
+    return run_cli("--data-dir", str(tmp_path / "data"), *args, stdin=stdin, cwd=tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +43,7 @@ def ingested(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cli")
     path = tmp / "trip.jsonl"
     path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in SCENARIO), encoding="utf-8")
-    out = run(tmp, "--space", "trip", "ingest", str(path), "--json")
+    out = run_process(tmp, "--space", "trip", "ingest", str(path), "--json")
     assert out.returncode == 0, out.stderr
     return tmp, path, [json.loads(line) for line in out.stdout.splitlines()]
 
@@ -123,14 +133,13 @@ def test_invalid_utf8_names_the_line(tmp_path):
     assert out.returncode == 2 and "bin.jsonl, line 2" in out.stderr and "UTF-8" in out.stderr
 
 
-def test_missing_space_and_server_errors_are_one_line(tmp_path):
+def test_missing_space_and_server_errors_are_one_line(tmp_path, monkeypatch):
     out = run(tmp_path, "--space", "nothing-here", "query", "hi")
     assert out.returncode == 2 and "does not exist" in out.stderr and "Traceback" not in out.stderr
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env_run = subprocess.run(
-        [sys.executable, "-m", "weaver", "spaces"], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "WEAVER_CHROMA_HOST": "127.0.0.1",
-             "WEAVER_CHROMA_PORT": str(port)})
+    monkeypatch.setenv("WEAVER_CHROMA_HOST", "127.0.0.1")  # a server that is not there
+    monkeypatch.setenv("WEAVER_CHROMA_PORT", str(port))
+    env_run = run_cli("spaces", cwd=tmp_path)
     assert env_run.returncode == 2 and "Chroma server" in env_run.stderr and "Traceback" not in env_run.stderr

@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 WRITER = """
 import json, random, sys, time
-sys.path.insert(0, {root!r}); sys.path.insert(0, {tests!r})
 from crash_harness import make_corpus
 from weaver import Runtime, Settings
 rt = Runtime.from_settings(Settings.from_env(env={{}}, secrets_path=None, data_dir={data!r}, backend="rules"))
@@ -44,7 +43,7 @@ print("RESULT " + json.dumps(out), flush=True)
 
 
 def _writer(data: Path, n: int, seed: int) -> subprocess.Popen:
-    code = WRITER.format(root=str(ROOT), tests=str(ROOT / "tests"), data=str(data), n=n, seed=seed)
+    code = WRITER.format(data=str(data), n=n, seed=seed)
     return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
 

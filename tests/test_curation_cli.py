@@ -1,20 +1,20 @@
-"""Curation from the command line, each command a separate process: edits persist across processes."""
+"""Curation from the command line, each command a fresh runtime over the store: edits persist between commands.
+
+Commands call ``main(argv)`` in-process (tests/cli_run.py): each builds its own runtime and reads the space
+back from Chroma, as a separate process would, without reloading the embedder every time.
+"""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from conftest import ROOT
+from cli_run import run_cli
 from test_curation import weave
 from test_curation_review import CHANGED
 
 
 def cli(tmp_path, *args):
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "trip",
-                           *args], capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path)
+    return run_cli("--data-dir", str(tmp_path / "data"), "--space", "trip", *args, cwd=tmp_path)
 
 
 def test_edge_set_rm_undo_log_review_from_the_cli(runtime, tmp_path):

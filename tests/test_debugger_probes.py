@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT
+from cli_run import run_cli
 from debugger_data import CONV, weave
 from weaver.models import WeaverError
 from weaver.probes import delete_probe, get_probe, list_probes, run_probes, save_probe
@@ -96,12 +94,10 @@ def test_probe_bad_input_and_delete(trip):
 
 # --------------------------------------------------------------------- CLI
 def cli(tmp_path, *args):
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "trip",
-                           *args], capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path)
+    """In-process (``main(argv)``): eleven commands in one embedder load, not eleven processes."""
+    return run_cli("--data-dir", str(tmp_path / "data"), "--space", "trip", *args, cwd=tmp_path)
 
 
-@pytest.mark.slow
 def test_cli_query_explain_why_trace_and_probe(tmp_path, embedder):
     from weaver import Runtime, Settings
 

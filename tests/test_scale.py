@@ -27,8 +27,11 @@ def test_incremental_bm25_equals_a_fresh_bm25s_index():
     ref.index([lexical_tokens(t) or ["<empty>"] for t in texts], show_progress=False)
     for q in ["hotel near Wangfujing hotel", "预算 王府井 餐馆", "allergic to peanuts on day 3", "no such word"]:
         tokens = lexical_tokens(q)
-        expected = (np.asarray(ref.get_scores(tokens), dtype=np.float32) if ref.get_tokens_ids(tokens)
-                    else np.zeros(len(texts), dtype=np.float32))
+        expected = (
+            np.asarray(ref.get_scores(tokens), dtype=np.float32)
+            if ref.get_tokens_ids(tokens)
+            else np.zeros(len(texts), dtype=np.float32)
+        )
         np.testing.assert_allclose(index.raw_scores(tokens), expected, rtol=1e-5, atol=1e-6)
     assert index.scores("hotel Wangfujing").max() == pytest.approx(1.0)
     index.remove({"n0", "n5"})  # removal rebuilds the postings: the scores follow the remaining texts
@@ -47,8 +50,12 @@ def test_lazy_ranking_is_the_full_sort():
 
 
 def test_mirror_vectors_status_mask_and_queries(weaver):
-    res = weaver.ingest_many([Message(t) for t in ["I'm allergic to peanuts", "我的预算是五千元",
-                                                   "Book a hotel near Sanlitun", "第二天去颐和园参观"]])
+    res = weaver.ingest_many(
+        [
+            Message(t)
+            for t in ["I'm allergic to peanuts", "我的预算是五千元", "Book a hotel near Sanlitun", "第二天去颐和园参观"]
+        ]
+    )
     kept = [r.node.id for r in res if r.node]
     assert len(kept) >= 3
     # the growable array holds exactly the stored vectors, in node order

@@ -52,8 +52,7 @@ def test_second_process_sees_same_graph_and_decisions(runtime, settings):
     _fill(w)
     expected = _snapshot(w)
     code = f"""
-import json, sys
-sys.path.insert(0, {str(ROOT)!r})
+import json
 from weaver import Runtime, Settings
 rt = Runtime.from_settings(Settings.from_env(env={{}}, secrets_path=None, data_dir={str(settings.data_dir)!r}))
 w = rt.open("shared", create=False)

@@ -226,7 +226,7 @@ def _llm_edges(node: MemoryNode, window: list[MemoryNode], guesses: list[Guess],
     top = [window[g.index] for g in guesses[:LLM_CANDIDATES]]
     cands = [Candidate(n.id, n.content, n.kind, n.turn, g.probability, n.meta) for n, g in zip(top, guesses)]
     result = reasoner.relate(RelateRequest(node.content, node.kind, node.turn, node.meta, cands), corrections)
-    edges = [Edge(j.parent_id, node.id, j.relation, float(j.confidence), "llm", j.rationale)
+    edges = [Edge(j.parent_id, node.id, j.relation, float(j.confidence), reasoner.kind, j.rationale)
              for j in result.judgements if j.relation is not None and j.parent_id != node.id]
     if result.fallback:  # the endpoint failed: the offline guess stands in for its answer
         edges, g = [], guesses[0]

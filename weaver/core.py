@@ -316,9 +316,11 @@ class ContextWeaver:
         self._check_dependencies(prepared)
         todo = [m for m in prepared if m.message_id not in self.decisions]
         texts = []
+        summary_cost: dict[str | None, tuple[int, int]] = {}  # LLM calls and tokens, counted on its decision
         for m in todo:
             if m.kind == "tool_result" and self.summarizer and len(m.content) > 400 and "summary" not in m.meta:
-                summary, _, _ = self.summarizer(m.meta.get("tool", ""), m.content)
+                summary, calls, tokens = self.summarizer(m.meta.get("tool", ""), m.content)
+                summary_cost[m.message_id] = (calls, tokens)
                 if summary:
                     m.meta["summary"] = summary
             texts.append(embed_text_for(m.content, m.kind, m.meta, self.config.embed_prefix))
@@ -330,7 +332,8 @@ class ContextWeaver:
         for start in range(0, len(prepared), _WRITE_BATCH):
             with self.writing():
                 batch = [self._existing(m.message_id) if m.message_id in self.decisions
-                         else self._weave(m, *by_id[m.message_id]) for m in prepared[start : start + _WRITE_BATCH]]
+                         else self._weave(m, *by_id[m.message_id], summary_cost.get(m.message_id, (0, 0)))
+                         for m in prepared[start : start + _WRITE_BATCH]]
             out += batch
             if any(r.kept and not r.duplicate for r in batch):
                 # the periodic review pass: after the batch committed, as its own write section, so a crash
@@ -344,7 +347,7 @@ class ContextWeaver:
         edges = [e for e in self.edges() if node and e.target == node.id]
         return IngestResult(d, node, edges, duplicate=True)
 
-    def _weave(self, m: Message, vec: np.ndarray, embed_text: str) -> IngestResult:
+    def _weave(self, m: Message, vec: np.ndarray, embed_text: str, summary_cost: tuple[int, int] = (0, 0)) -> IngestResult:
         cfg = self.config
         if m.kind == "user_input" and "turn" not in m.meta:
             self.turn += 1
@@ -359,8 +362,8 @@ class ContextWeaver:
             message_id=m.message_id, kind=m.kind, content=m.content, turn=turn, coarse=round(v.coarse, 4),
             relevance=res.relevance, novelty=res.novelty, importance=res.importance, total=v.total,
             coarse_threshold=cfg.coarse_threshold, keep_threshold=cfg.keep_threshold, kept=v.kept,
-            reason=v.reason, backend=res.backend, latency_ms=round(v.latency_ms, 2), llm_calls=res.llm_calls,
-            llm_tokens=res.llm_tokens, fallback=res.fallback, timestamp=m.timestamp or time.time(), language=lang,
+            reason=v.reason, backend=res.backend, latency_ms=round(v.latency_ms, 2),
+            llm_calls=res.llm_calls + summary_cost[0], llm_tokens=res.llm_tokens + summary_cost[1], fallback=res.fallback, timestamp=m.timestamp or time.time(), language=lang,
             meta=m.meta,
         )
         node, edges = None, []

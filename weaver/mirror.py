@@ -40,9 +40,17 @@ _OTHER = 3  # an unknown status is never shown
 
 
 def node_attrs(node: MemoryNode) -> dict:
-    return dict(content=node.content, kind=node.kind, turn=node.turn, timestamp=node.timestamp,
-                language=node.language, status=node.status, meta=node.meta, importance=node.importance,
-                message_id=node.message_id)
+    return dict(
+        content=node.content,
+        kind=node.kind,
+        turn=node.turn,
+        timestamp=node.timestamp,
+        language=node.language,
+        status=node.status,
+        meta=node.meta,
+        importance=node.importance,
+        message_id=node.message_id,
+    )
 
 
 def derived_of(content: str) -> list:
@@ -52,8 +60,12 @@ def derived_of(content: str) -> list:
     parsing, for every node); a memory's text never changes, so the store keeps
     these in a cache file and the next open reads them (checked by the crc).
     """
-    return [zlib.crc32(content.encode("utf-8")), lexical_tokens(content), sorted(content_words(content)),
-            extract_numbers(content)]
+    return [
+        zlib.crc32(content.encode("utf-8")),
+        lexical_tokens(content),
+        sorted(content_words(content)),
+        extract_numbers(content),
+    ]
 
 
 class Mirror:
@@ -117,8 +129,16 @@ class Mirror:
             self.edge_index.stale = True  # a replaced edge: its old state is in the index
         elif e.status != "rejected":
             self.edge_index.add(self.position[e.source], self.position[e.target], e.confidence)
-        self.graph.add_edge(e.source, e.target, relation=e.relation, confidence=e.confidence, origin=e.origin,
-                            rationale=e.rationale, created_at=e.created_at, status=e.status)
+        self.graph.add_edge(
+            e.source,
+            e.target,
+            relation=e.relation,
+            confidence=e.confidence,
+            origin=e.origin,
+            rationale=e.rationale,
+            created_at=e.created_at,
+            status=e.status,
+        )
 
     def add_decision(self, d: FilterDecision, vec: np.ndarray) -> None:
         self.decisions[d.message_id] = d

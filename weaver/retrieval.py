@@ -362,7 +362,7 @@ def retrieve(
         context = render(g, ordered, lang, level)
         tokens = count_tokens(context)
     keep = set(ordered)
-    edges = [
+    shown_edges = [
         {"source": u, "target": v, "relation": d.get("relation"), "confidence": d.get("confidence"),
          "origin": d.get("origin")}
         for u, v, d in g.subgraph(keep).edges(data=True)
@@ -375,7 +375,7 @@ def retrieve(
         budget=budget,
         nodes=[candidates[n] for n in ordered],
         ranked=ranked,
-        edges=edges,
+        edges=shown_edges,
         seeds=seeds,
         expanded_seeds=seeds[:n_seeds] if expand_graph else [],
         config={"seeds": cfg.seeds, "hops": cfg.hops if expand_graph else 0, "budget": budget,

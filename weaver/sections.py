@@ -11,10 +11,14 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .chroma_io import Call, decode_journal, encode_journal
+
+if TYPE_CHECKING:  # store imports chroma_space, which mixes this module in: a runtime import would be circular
+    from .store import SpaceData
 
 __all__ = ["WriteSections"]
 

@@ -24,9 +24,18 @@ from pathlib import Path
 
 from ..models import WeaverError
 
-__all__ = ["Database", "load_database", "parse_range", "in_range", "all_present", "data_dir", "base_name"]
+__all__ = ["Database", "load_database", "assets_dir", "parse_range", "in_range", "all_present", "data_dir", "base_name"]
 
 _ROOT = Path(__file__).resolve().parents[2]
+
+
+def assets_dir() -> Path:
+    """The copy an installed wheel carries as ``weaver/assets`` (see pyproject.toml), else the checkout's
+    ``assets/`` (a source tree or an editable install has no ``weaver/assets``)."""
+    packaged = Path(__file__).resolve().parents[1] / "assets"
+    return packaged if packaged.is_dir() else _ROOT / "assets"
+
+
 TABLES = {"hotel": "hotel_db.json", "restaurant": "restaurant_db.json", "attraction": "attraction_db.json",
           "metro": "metro_db.json"}
 _RANGE = re.compile(r"^\s*(?:(<|>)\s*(-?\d+(?:\.\d+)?)|(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?))\s*$")
@@ -35,7 +44,7 @@ _RANGE = re.compile(r"^\s*(?:(<|>)\s*(-?\d+(?:\.\d+)?)|(-?\d+(?:\.\d+)?)\s*-\s*(
 def data_dir() -> Path:
     """The shipped copy under assets/, or $WEAVER_CROSSWOZ_DIR, or ../shared/data/crosswoz as a last resort."""
     env = os.environ.get("WEAVER_CROSSWOZ_DIR")
-    for cand in ([Path(env)] if env else []) + [_ROOT / "assets" / "crosswoz", _ROOT.parent / "shared" / "data" / "crosswoz"]:
+    for cand in ([Path(env)] if env else []) + [assets_dir() / "crosswoz", _ROOT.parent / "shared" / "data" / "crosswoz"]:
         if (cand / TABLES["hotel"]).is_file():
             return cand
     raise WeaverError("the CrossWOZ database is missing: expected assets/crosswoz/*.json (or set WEAVER_CROSSWOZ_DIR)")

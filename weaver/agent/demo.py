@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..models import WeaverError
-from .db import _ROOT
+from .db import assets_dir
 from .events import AgentEvent
 from .lexicon import dish_matches
 
 __all__ = ["DemoScript", "load_script", "check_turn", "run_script", "DEMO_DIR"]
 
-DEMO_DIR = _ROOT / "assets" / "demo"
+DEMO_DIR = assets_dir() / "demo"
 
 
 @dataclass

@@ -63,7 +63,7 @@ DOMAIN_CUES = {
 _REQUEST = _cue("推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
                 "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
                 r"any|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
-                "would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?")
+                r"would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?")
 _PREFER = _cue("喜欢|希望|偏好|倾向|最好|注意|记住|记得|请留意|prefer|like|love|would rather|keep in mind|remember|"
                "note that|please note")
 _WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what went wrong|reason")

@@ -1,7 +1,10 @@
-"""The reasoning-backend protocol: fine filter scores and relation judgements.
+"""The reasoning-backend protocol: fine filter scores and relation judgements, and the one LLM call.
 
 Two implementations: :class:`~weaver.backends.rules.RulesReasoner` (offline
-default) and :class:`~weaver.backends.openai_llm.OpenAIReasoner`.
+default) and :class:`~weaver.backends.openai_llm.OpenAIReasoner`. Every LLM task
+(scores, relations, tool summaries, the review pass) goes through one public
+call, :meth:`Completer.complete` ``(messages, schema) -> Completion``: another
+model client plugs in by implementing it (see README, "Plugging in").
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ __all__ = [
     "RelateResult",
     "Correction",
     "Reasoner",
+    "Completion",
+    "Completer",
 ]
 
 
@@ -94,6 +99,36 @@ class Correction:
     was: str | None  # what the builder had said
     parent_vec: Any = None  # the corrected pair's unit vectors (the builder applies it only to similar pairs)
     child_vec: Any = None
+
+
+@dataclass
+class Completion:
+    """One structured LLM call and its provenance: what answered, what it cost, what went wrong.
+
+    ``parsed`` is the reply validated against the schema, or None when the call failed (``error`` says why,
+    and the caller falls back); ``calls`` counts every request made, schema retries included.
+    """
+
+    parsed: Any
+    backend: str
+    model: str = ""
+    calls: int = 0
+    tokens: int = 0
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.parsed is not None
+
+
+class Completer(Protocol):
+    """A model client the weaver can use: chat messages in, a reply validated against ``schema`` out."""
+
+    name: str
+    kind: str  # "llm": the origin recorded on what it produces
+    model: str
+
+    def complete(self, messages: list[dict], schema: type) -> Completion: ...
 
 
 class Reasoner(Protocol):

@@ -24,7 +24,7 @@ from ..prompts import (
     relation_messages,
     tool_summary_messages,
 )
-from .base import Correction, Judgement, RelateRequest, RelateResult, ScoreRequest, ScoreResult
+from .base import Completion, Correction, Judgement, RelateRequest, RelateResult, ScoreRequest, ScoreResult
 from .rules import RulesReasoner
 
 __all__ = ["OpenAIReasoner", "ReplyError", "parse_reply", "extract_json", "make_client", "describe_error"]
@@ -130,18 +130,22 @@ class OpenAIReasoner:
                 last = exc
         raise _Failed(str(last), calls, tokens)
 
-    def _call(self, messages, schema):
+    def complete(self, messages: list[dict], schema: type[BaseModel]) -> Completion:
+        """The one LLM call every task makes (:class:`~weaver.backends.base.Completer`): never raises; a failed
+        call has ``parsed`` None and the reason in ``error`` (the API key redacted)."""
         try:
             parsed, calls, tokens = self._ask(messages, schema)
-            return parsed, calls, tokens, ""
+            return Completion(parsed, self.name, self.model, calls, tokens)
         except _Failed as exc:
-            return None, exc.calls, exc.tokens, f"invalid reply: {exc}"
+            return Completion(None, self.name, self.model, exc.calls, exc.tokens, f"invalid reply: {exc}")
         except Exception as exc:  # transport errors after the SDK's retries: fall back, never crash
-            return None, 1, 0, describe_error(exc, getattr(self.client, "api_key", None))
+            error = describe_error(exc, getattr(self.client, "api_key", None))
+            return Completion(None, self.name, self.model, 1, 0, error)
 
     def score(self, req: ScoreRequest) -> ScoreResult:
         msgs = filter_messages(req.task, req.content, req.kind, [req.nearest_content] if req.nearest_content else [])
-        parsed, calls, tokens, error = self._call(msgs, FilterScores)
+        c = self.complete(msgs, FilterScores)
+        parsed, calls, tokens, error = c.parsed, c.calls, c.tokens, c.error
         if parsed is None:
             res = self.fallback.score(req)
             res.llm_calls, res.llm_tokens, res.fallback = calls, tokens, error
@@ -171,7 +175,8 @@ class OpenAIReasoner:
             [{"kind": c.kind, "text": c.content} for c in req.candidates],
             examples,
         )
-        parsed, calls, tokens, error = self._call(msgs, RelationReply)
+        c = self.complete(msgs, RelationReply)
+        parsed, calls, tokens, error = c.parsed, c.calls, c.tokens, c.error
         if parsed is None:
             return RelateResult(shortcut, "rules (fallback)", calls, tokens, error)
         by_label = {f"C{i + 1}": c for i, c in enumerate(req.candidates)}
@@ -195,8 +200,8 @@ class OpenAIReasoner:
         return RelateResult(out, self.name, calls, tokens)
 
     def summarize_tool(self, tool: str, output: str) -> tuple[str | None, int, int]:
-        parsed, calls, tokens, _ = self._call(tool_summary_messages(tool, output), ToolSummary)
-        return (parsed.summary if parsed else None), calls, tokens
+        c = self.complete(tool_summary_messages(tool, output), ToolSummary)
+        return (c.parsed.summary if c.ok else None), c.calls, c.tokens
 
 
 class _Failed(Exception):

@@ -22,9 +22,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -165,11 +167,11 @@ def _llm_mode(embedder, n: int = 30) -> dict:
     tests = Path(__file__).resolve().parents[2] / "tests"
     if not (tests / "openai_server.py").is_file():
         return {"skipped": "tests/openai_server.py not found"}
-    sys.path.insert(0, str(tests))
-    try:
-        from openai_server import OpenAIStub
-    finally:
-        sys.path.remove(str(tests))
+    # the suite's scripted OpenAI-protocol server, loaded from its file (a checkout only; never installed)
+    spec = importlib.util.spec_from_file_location("_weaver_bench_openai_server", tests / "openai_server.py")
+    stub_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stub_module)
+    OpenAIStub = stub_module.OpenAIStub
     from ..settings import Settings
 
     def reply(body):

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import TYPE_CHECKING
 
 from ..models import RELATIONS, WeaverError
 from ..validation import check_prefix
 from .queue import ReviewItem
+
+if TYPE_CHECKING:  # used in annotations only (this module never builds an entry itself)
+    from .audit import AuditEntry
 
 __all__ = ["QueueActions"]
 

@@ -222,8 +222,9 @@ def llm_proposals(cur, size: int, reasoner) -> tuple[list[ReviewItem], _Window, 
     examples = [{"earlier": {"kind": c.parent_kind, "text": c.parent_content[:200]},
                  "later": {"kind": c.child_kind, "text": c.child_content[:200]},
                  "was": c.was or "none", "corrected_to": c.relation or "none"} for c in (w.corrections or [])]
-    parsed, calls, tokens, error = reasoner._call(review_messages(nodes, edges, examples), ReviewReply)
-    info = {"calls": calls, "tokens": tokens, "error": error, "invalid": 0}
+    c = reasoner.complete(review_messages(nodes, edges, examples), ReviewReply)
+    parsed = c.parsed
+    info = {"calls": c.calls, "tokens": c.tokens, "error": c.error, "invalid": 0}
     if parsed is None:
         return [], win, info
     out = []
@@ -287,8 +288,8 @@ def run_review(cur, apply: bool | None = None, mode: str | None = None) -> Revie
     # bulk once reviewed all of itself on its first ingest: 155 s); older nodes stay reviewable on demand
     size = min(max(window, cur.pending_review()), max(window, MAX_REVIEW_WINDOW))
     reasoner = getattr(w, "review_reasoner", None) or w.reasoner
-    use_llm = (mode or ("llm" if getattr(reasoner, "name", "") == "openai" else "rules")) == "llm"
-    if use_llm and not hasattr(reasoner, "_call"):
+    use_llm = (mode or ("llm" if getattr(reasoner, "kind", "") == "llm" else "rules")) == "llm"
+    if use_llm and not callable(getattr(reasoner, "complete", None)):
         raise WeaverError("LLM review needs an OpenAI-compatible endpoint (set OPENAI_BASE_URL / OPENAI_API_KEY)")
     summary = ReviewSummary("llm" if use_llm else "rules")
     if use_llm:

@@ -82,7 +82,7 @@ def build_edges(
         return [], RelateResult([], reasoner.name)
     req = RelateRequest(node.content, node.kind, node.turn, node.meta, candidates)
     result = reasoner.relate(req, corrections)
-    origin = "llm" if result.backend == "openai" else "rules"
+    origin = "rules" if result.fallback else reasoner.kind  # the backend's declared kind, not its name
     edges = [
         Edge(source=j.parent_id, target=node.id, relation=j.relation, confidence=float(j.confidence),
              origin=origin, rationale=j.rationale)

@@ -1,0 +1,166 @@
+"""The LangGraph store adapter: BaseStore operations on a real space, and a real LangGraph graph using it.
+
+The graph runs two conversations (threads) with a scripted model: what the first one
+stored is what the second one recalls, in Chinese and in English.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+pytest.importorskip("langgraph")
+from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
+from langgraph.graph import END, START, StateGraph  # noqa: E402
+from langgraph.store.base import BaseStore  # noqa: E402
+
+from weaver.integrations import MemoryService  # noqa: E402
+from weaver.integrations.langgraph_store import WeaverStore  # noqa: E402
+
+
+@pytest.fixture
+def store(runtime):
+    return WeaverStore(MemoryService(runtime), space="lg")
+
+
+def test_put_get_search_delete_with_namespaces(store, runtime):
+    user = ("users", "u1", "memories")
+    store.put(user, "budget", {"content": "我的预算总共是5000元。", "topic": "budget", "priority": 3})
+    store.put(user, "allergy", {"content": "I am allergic to peanuts.", "topic": "diet", "priority": 5})
+    store.put(("users", "u2", "memories"), "pet", {"text": "My cat is called Mochi.", "priority": 1})
+    store.put(user, "note", {"rating": 4.5})  # no text field: the value's JSON is what is embedded
+
+    item = store.get(user, "budget")
+    assert item.value == {"content": "我的预算总共是5000元。", "topic": "budget", "priority": 3}
+    assert item.namespace == user and item.key == "budget" and item.created_at <= item.updated_at
+    assert store.get(user, "nothing") is None and store.get(("users", "u3"), "budget") is None
+
+    # a new value for a key supersedes the old memory; created_at is the first put's
+    store.put(user, "budget", {"content": "预算改成八千元了。", "topic": "budget", "priority": 4})
+    again = store.get(user, "budget")
+    assert again.value["content"] == "预算改成八千元了。" and again.created_at == item.created_at
+    w = runtime.open("lg", create=False)
+    old = [n for n in w.nodes.values() if n.content == "我的预算总共是5000元。"]
+    assert [n.status for n in old] == ["superseded"]  # kept, audited, undoable: never erased
+
+    # search: by prefix, by filter, and by meaning (the weaver's own ranking)
+    assert {i.key for i in store.search(("users",))} == {"budget", "allergy", "note", "pet"}
+    assert {i.key for i in store.search(("users", "u1"))} == {"budget", "allergy", "note"}
+    assert [i.key for i in store.search(("users",), filter={"topic": "diet"})] == ["allergy"]
+    assert {i.key for i in store.search(("users",), filter={"priority": {"$gte": 4}})} == {"budget", "allergy"}
+    assert store.search(("users",), filter={"priority": {"$gt": 9}}) == []
+    hits = store.search(("users",), query="what can't I eat? peanuts", limit=2)
+    assert hits[0].key == "allergy" and hits[0].score is not None and len(hits) == 2
+    hits = store.search(("users", "u1"), query="预算是多少", limit=1)
+    assert hits[0].key == "budget" and hits[0].value["content"] == "预算改成八千元了。"
+    assert len(store.search(("users",), limit=2)) == 2 and len(store.search(("users",), limit=2, offset=3)) == 1
+
+    assert store.list_namespaces() == [("users", "u1", "memories"), ("users", "u2", "memories")]
+    assert store.list_namespaces(prefix=("users", "u2")) == [("users", "u2", "memories")]
+    assert store.list_namespaces(suffix=("memories",), max_depth=2) == [("users", "u1"), ("users", "u2")]
+
+    # delete retracts: gone from get and search, still in the audit log and undoable
+    store.delete(user, "allergy")
+    assert store.get(user, "allergy") is None
+    assert "allergy" not in {i.key for i in store.search(("users",))}
+    assert any(
+        e.action == "node.status" and e.after.get("status") == "retracted"
+        for e in runtime.open("lg", create=False).curation.log.entries
+    )
+    # putting the same value again brings the same memory back
+    store.put(user, "allergy", {"content": "I am allergic to peanuts.", "topic": "diet", "priority": 5})
+    assert store.get(user, "allergy").value["priority"] == 5
+
+
+def test_a_filler_value_is_kept_anyway_and_async_works(store, runtime):
+    ns = ("agent", "scratch")
+
+    async def run():
+        await store.aput(ns, "ack", {"content": "ok"})  # the filter would drop this chit-chat: a put keeps it
+        got = await store.aget(ns, "ack")
+        found = await store.asearch(("agent",), query="ok")
+        await store.adelete(ns, "ack")
+        return got, found, await store.aget(ns, "ack")
+
+    got, found, gone = asyncio.run(run())
+    assert got.value == {"content": "ok"} and [i.key for i in found] == ["ack"] and gone is None
+    (d,) = runtime.open("lg", create=False).decisions.values()
+    assert d.promoted and "promoted" in d.reason  # the filter's verdict is recorded, and overridden
+
+
+class ScriptedModel:
+    """A chat model with a script: it answers from the memories in its prompt, and records every prompt."""
+
+    def __init__(self):
+        self.prompts: list[str] = []
+
+    def invoke(self, messages: list[dict]) -> str:
+        prompt = "\n".join(m["content"] for m in messages)
+        self.prompts.append(prompt)
+        if "peanut" in prompt.lower() or "花生" in prompt:
+            return "Noted: no peanuts. / 好的，不放花生。"
+        return "Tell me more. / 请多说一点。"
+
+
+class State(TypedDict):
+    user: str
+    question: str
+    remember: str
+    memories: Annotated[list[str], operator.add]
+    answer: str
+
+
+def build_graph(model: ScriptedModel, store: BaseStore):
+    def remember(state: State, *, store: BaseStore) -> dict:
+        if state.get("remember"):
+            store.put(
+                ("users", state["user"], "memories"), f"m{len(state['remember'])}", {"content": state["remember"]}
+            )
+        return {}
+
+    def recall(state: State, *, store: BaseStore) -> dict:
+        hits = store.search(("users", state["user"], "memories"), query=state["question"], limit=3)
+        return {"memories": [h.value["content"] for h in hits]}
+
+    def answer(state: State) -> dict:
+        system = "What you remember about the user:\n" + "\n".join(state["memories"])
+        return {
+            "answer": model.invoke(
+                [{"role": "system", "content": system}, {"role": "user", "content": state["question"]}]
+            )
+        }
+
+    g = StateGraph(State)
+    g.add_node("remember", remember)
+    g.add_node("recall", recall)
+    g.add_node("answer", answer)
+    g.add_edge(START, "remember")
+    g.add_edge("remember", "recall")
+    g.add_edge("recall", "answer")
+    g.add_edge("answer", END)
+    return g.compile(checkpointer=InMemorySaver(), store=store)
+
+
+def test_inside_a_real_langgraph_graph(store):
+    model = ScriptedModel()
+    app = build_graph(model, store)
+    # thread 1 learns the allergy; thread 2, a new conversation, recalls it from the store
+    app.invoke(
+        {"user": "u1", "remember": "I'm allergic to peanuts, 我对花生过敏。", "question": "hi"},
+        {"configurable": {"thread_id": "t1"}},
+    )
+    out = app.invoke(
+        {"user": "u1", "remember": "", "question": "Which dishes should I avoid tonight?"},
+        {"configurable": {"thread_id": "t2"}},
+    )
+    assert "peanuts" in out["memories"][0] and out["answer"].startswith("Noted: no peanuts")
+    assert "花生" in model.prompts[-1]
+    # another user shares nothing
+    other = app.invoke(
+        {"user": "u2", "remember": "", "question": "Which dishes should I avoid tonight?"},
+        {"configurable": {"thread_id": "t3"}},
+    )
+    assert other["memories"] == [] and other["answer"].startswith("Tell me more")
