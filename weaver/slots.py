@@ -198,12 +198,12 @@ _NOT_MONEY_AFTER = _re(
     r"^\s*(?:个|晚|天|日|号|月|年|人|位|口|岁|点|分钟|小时|公里|千米|米|颗|星|层|间|张|次|%|％|:|："
     r"|nights?\b|days?\b|people\b|persons?\b|adults?\b|guests?\b|stars?\b|years?\b|hours?\b|minutes?\b|km\b|"
     r"miles?\b|st\b|nd\b|rd\b|th\b|am\b|pm\b|of us\b)")
-_NAMED = _re(r"预算|经费|价位|价格区间|budget|price range")
+_NAMED = _re(r"预算|经费|价位|价格区间|价格|价钱|房价|budget|price range|price")
 _MAX = _re(r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|(?<!不)低于|(?<!不)少于|不到|"
            r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|less than|or less|cap|tops")
 _MIN = _re(r"不低于|不少于|至少|起码|最低|以上|or more|at least|minimum|no less than|more than|over|above")
 _ABOUT = _re(r"左右|上下|大约|大概|约|差不多|around|about|roughly|approximately|approx|~")
-_NIGHT = _re(r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|/night|nightly|room rate")
+_NIGHT = _re(r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|each night|every night|/night|nightly|room rate")
 _PERSON = _re(r"人均|每人|一人|每位|per person|a head|per head|each|/person|\bpp\b")
 _TICKET = _re(r"门票|票价|ticket|entrance|admission")
 _TOTAL = _re(r"总共|一共|总预算|总计|整个|全部|全程|总|total|overall|altogether|whole trip|in all|all in")
@@ -228,11 +228,23 @@ def _money(text: str, start: int, end: int) -> bool:
                 or _MAX.search(before[-8:] + " " + after[:6]) or _MIN.search(before[-8:] + " " + after[:6]))
 
 
+_PRICE = _re(r"价格|价钱|price")
+_BUDGET_WORD = _re(r"预算|经费|budget")
+
+
 def _budget_scope(local: str, clause: str) -> str:
     if _NIGHT.search(local):
         return "night"
     if _PERSON.search(local):
         return "person"
+    if _PRICE.search(local) and not _BUDGET_WORD.search(local):
+        # a price is the price of something: the hotel's is per night, a meal's per person
+        if _HOTEL.search(clause):
+            return "night"
+        if _FOOD.search(clause):
+            return "person"
+        if _TICKET.search(clause):
+            return "ticket"
     if not _NAMED.search(local) and not _TOTAL.search(local):
         if _NIGHT.search(clause):  # "per night, I can now go up to 800"
             return "night"
