@@ -43,6 +43,9 @@ _LABELS = {
            "diet/style": "diet"},
 }
 _BOUND = {"max": "≤", "min": "≥", "about": "≈", "eq": "", "range": ""}
+_DIET_ZH = {"spicy": "辣", "shellfish": "虾蟹贝类", "seafood": "海鲜", "peanut": "花生", "nuts": "坚果", "gluten": "麸质",
+            "dairy": "乳制品", "egg": "鸡蛋", "pork": "猪肉", "beef": "牛肉", "halal": "清真", "meat": "肉",
+            "vegetarian": "素食", "vegan": "纯素", "pescatarian": "只吃鱼素"}
 _HOTEL_TYPES_ZH = {"economy": "经济型", "comfort": "舒适型", "upscale": "高档型", "luxury": "豪华型"}
 
 
@@ -120,9 +123,10 @@ class ConstraintRecord:
             return f"{name}{'' if zh else ' '}{self.shown()}"
         if self.slot == "diet":
             why = ("（过敏）" if zh else " (allergy)") if self.unit == "allergy" else ""
+            item = _DIET_ZH.get(str(self.value), self.value) if zh else self.value
             if self.scope == "style":
-                return f"{'饮食' if zh else 'diet'}{'：' if zh else ': '}{self.value}"
-            return f"{'不吃' if zh else 'no'}{'' if zh else ' '}{self.value}{why}"
+                return f"{'饮食' if zh else 'diet'}{'：' if zh else ': '}{item}"
+            return f"{'不吃' if zh else 'no'}{'' if zh else ' '}{item}{why}"
         if self.slot == "hotel_type" and zh:
             return f"{name}：{_HOTEL_TYPES_ZH.get(str(self.value), self.value)}"
         if self.slot == "quiet":

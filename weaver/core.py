@@ -28,6 +28,9 @@ from .lexical import LexicalIndex
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts, new_id
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
+from .constraints import constraint_records
+from .decision_context import apply_block, decision_for, revision_count
+from .tool_records import tool_records
 from .settings import WeaverConfig
 from .store import SpaceStore
 from .text import clean_text, detect_language
@@ -429,9 +432,14 @@ class ContextWeaver:
         budget = check_budget(budget)
         cfg = config or self.config
         qvec = self._embed([text])[0]
+        # a decision's constraints in force come first, their tokens reserved (weaver/decision_context.py)
+        budget = cfg.budget if budget is None else budget
+        block = decision_for(self, text, cfg, budget) if expand and cfg.decision_context else None
         result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),
-                          self.lexical, text, qvec, cfg, budget, expand_graph=expand, facts=self.facts,
-                          edges=self._edge_index())
+                          self.lexical, text, qvec, cfg, budget - block.tokens if block else budget,
+                          expand_graph=expand, facts=self.facts, edges=self._edge_index())
+        if block is not None:
+            result = apply_block(self.graph, result, block, budget)
         if record_access and result.nodes:
             now = time.time()
             touched = []
@@ -442,6 +450,18 @@ class ContextWeaver:
                 touched.append(node)
             self.space.put_nodes(touched)
         return result
+
+    def constraints(self, include_lifted: bool = False) -> list:
+        """The user's constraint records: current value, provenance node, history (weaver/constraints.py)."""
+        return constraint_records(self, include_lifted)
+
+    def tool_records(self, tool: str | None = None, domain: str | None = None) -> list:
+        """Entities the tools returned, with their fields and provenance node (weaver/tool_records.py)."""
+        return tool_records(self, tool, domain)
+
+    def revisions(self) -> int:
+        """How often the user revised a constraint (supersedes edges): what personalised weighting counts."""
+        return revision_count(self)
 
     def vector_top_k(self, text: str, budget: int | None = None) -> RetrievalResult:
         """Plain dense top-k at the same budget (the baseline the debugger compares against)."""

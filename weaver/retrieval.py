@@ -76,6 +76,8 @@ class RetrievalResult:
     timings_ms: dict = field(default_factory=dict)
     # the seeds expansion walked from (later seeds only fill leftover room); the debugger's "why not"
     expanded_seeds: list[str] = field(default_factory=list)
+    # the constraints in force put before the narrative (weaver.decision_context.DecisionBlock), when any
+    decision: object = None
 
     @property
     def node_ids(self) -> list[str]:
@@ -101,6 +103,7 @@ class RetrievalResult:
             "trace": [n.to_dict() for n in self.ranked],
             "config": self.config,
             "timings_ms": self.timings_ms,
+            "decision": self.decision.to_dict() if self.decision is not None else None,
         }
 
 
