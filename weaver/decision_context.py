@@ -5,9 +5,10 @@ plan) needs certain slots: a restaurant needs the per-person budget, the diet, t
 meal, where, the party and the dates. :func:`needed` names them; :func:`build_block`
 renders the current records of those slots (:mod:`weaver.constraints`) as one
 compact block whose tokens are reserved before the narrative is packed, so the
-budget can never cut them in favour of chit-chat. A user statement whose every
-slot is in the block, and that says little else, is left out of the narrative (the
-block carries its current values; an outdated value it held would only mislead).
+budget can never cut them in favour of chit-chat. A user statement that holds an
+outdated value, whose every slot is in the block and that says little else, is left
+out of the narrative (the block carries its current values; the outdated one would
+only mislead).
 
 >>> from weaver.constraints import records_from_statements
 >>> recs = records_from_statements([("n1", 1, "预算五千，五月一号出发，两个人"), ("n2", 2, "我对海鲜过敏"),
@@ -26,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from .constraints import ConstraintRecord, statement_values
-from .slots import residue
+from .slots import asks_history, residue
 from .slots_prefs import meal_of
 from .text import count_tokens, detect_language
 
@@ -126,16 +127,20 @@ def build_block(records: list[ConstraintRecord], query: str, lang: str | None = 
     return DecisionBlock(text, tokens, domain, meal, recs)
 
 
-def covered_statement(content: str, block: DecisionBlock) -> bool:
-    """A user statement whose every slot value is a key of the block and that says little else:
-    the block already says what of it still holds."""
+def covered_statement(content: str, block: DecisionBlock, node_id: str = "") -> bool:
+    """A user statement that holds an outdated value, whose every slot is a key of the block and that says
+    little else: the block says what of it still holds, and its outdated value would only mislead. (A
+    statement whose values are all current stays: it is cheap, and later steps link to it.)"""
     vals = statement_values(content)
     if not vals:
         return False
-    keys = {r.key for r in block.records}
-    if not all((f"{v.slot}/{v.scope}" if v.scope else v.slot) in keys for v in vals):
+    current = {r.key: r for r in block.records}
+    keys = [f"{v.slot}/{v.scope}" if v.scope else v.slot for v in vals]
+    if not all(k in current for k in keys):
         return False
-    return len(residue(content)) <= 4
+    outdated = any(current[k].node_id != node_id and (current[k].value, current[k].bound, current[k].high)
+                   != (v.value, v.bound, v.high) for k, v in zip(keys, vals))
+    return outdated and len(residue(content)) <= 4
 
 
 def apply_block(g, result, block: DecisionBlock, budget: int):
@@ -143,13 +148,13 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
     the statements it covers. Mutates and returns ``result``; the trace says why a node was left out."""
     from .narrative import render
 
-    covered = {n.id for n in result.nodes if n.kind == "user_input" and covered_statement(n.content, block)}
+    covered = {n.id for n in result.nodes if n.kind == "user_input" and covered_statement(n.content, block, n.id)}
     if covered:
         keep = [n for n in result.nodes if n.id not in covered]
         for n in result.nodes:
             if n.id in covered:
                 n.included = False
-                n.cut_reason = "covered by the constraint block (its current values are shown there)"
+                n.cut_reason = "covered by the constraint block (it holds an outdated value; the current ones are shown there)"
         level = result.config.get("connectives", "all")
         lang = detect_language(result.query)
         result.nodes = keep
@@ -172,8 +177,10 @@ def decision_for(weaver, query: str, cfg, budget: int) -> DecisionBlock | None:
     """The block for ``query`` over ``weaver``'s constraint records, at most half the budget."""
     from .constraints import constraint_records
 
-    if needed(query)[0] is None:
-        return None  # cheap: no records are read for a query that decides nothing
+    if needed(query)[0] is None or asks_history(query):
+        # cheap: no records are read for a query that decides nothing; a question about what was said
+        # before is answered by the narrative, which labels the superseded statements
+        return None
     block = build_block(constraint_records(weaver), query, limit_tokens=max(16, budget // 2))
     if block is not None:
         block.revisions = revision_count(weaver)

@@ -43,7 +43,7 @@ AMENITIES = {
     "hair dryer": r"吹风机|hair ?dryer",
     "business centre": r"商务中心|business cent(?:re|er)",
     "meeting room": r"会议室|meeting room",
-    "spa": r"\bspa\b|水疗",
+    "spa": r"(?<![A-Za-z])spa(?![A-Za-z])|水疗",
     "sauna": r"桑拿|sauna",
     "hot spring": r"温泉|hot spring",
     "heating": r"暖气|heating",
@@ -73,7 +73,7 @@ _ASKS = re.compile(r"[吗？?]|有没有|是否|does|is there|do they", re.IGNOR
 _CLAUSE = re.compile(r"[。！!；;\n]|(?<=[A-Za-z])\.\s")
 _QUIET = re.compile(r"安静|清静|僻静|不吵|别太吵|不要太吵|quiet|peaceful|not noisy", re.IGNORECASE)
 _DISH_ZH = re.compile(r"(?:想吃|要吃|想尝尝|想尝|推荐菜(?:要|得|最好)?(?:有|是)|有道菜叫|最好能吃到|能吃到)"
-                      r"([\u4e00-\u9fff]{2,8}?)(?=的|这道菜|[，,。！!；;？?\s]|$|吧|了)")
+                      r"([\u4e00-\u9fff]{2,8}?|[A-Za-z][A-Za-z' ]{1,24}?)(?=的|这道菜|[，,。！!；;？?]|$|吧|了)")
 _DISH_EN = re.compile(r"\b(?:serves?|serving|a dish called|the dish|on the menu:?|craving|want to (?:eat|try))\s+"
                       r"([\u4e00-\u9fff]{2,8}|[A-Za-z][A-Za-z' -]{2,30}?)(?=[,.;!?]|\s+(?:and|please|for|if)\b|$)",
                       re.IGNORECASE)
