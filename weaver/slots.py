@@ -198,7 +198,8 @@ _NOT_MONEY_AFTER = _re(
     r"^\s*(?:个|晚|天|日|号|月|年|人|位|口|岁|点|分钟|小时|公里|千米|米|颗|星|层|间|张|次|%|％|:|："
     r"|nights?\b|days?\b|people\b|persons?\b|adults?\b|guests?\b|stars?\b|years?\b|hours?\b|minutes?\b|km\b|"
     r"miles?\b|st\b|nd\b|rd\b|th\b|am\b|pm\b|of us\b)")
-_NAMED = _re(r"预算|经费|价位|价格区间|价格|价钱|房价|budget|price range|price")
+_NAMED = _re(r"预算|经费|价位|价格区间|价格|价钱|房价|可以花|能花|打算花|budget|price range|price|"
+             r"(?:can|could|will|want to|plan to|going to) spend")
 _MAX = _re(r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|(?<!不)低于|(?<!不)少于|不到|"
            r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|(?<!no )(?<!not )less than|or less|"
            r"cap|tops")

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from .events import AgentEvent, events_for, save_events
-from .memory import MemoryItem, items_from_result, read_constraints
+from .memory import MemoryItem, items_from_result, read_constraints, with_records
 from .planner import plan_turn
 from .replies import ack_text, honest_text, results_text, thought_text, tool_memory_text
 from .tools import ToolBox
@@ -207,6 +207,8 @@ class TravelAgent:
         items = items_from_result(self.weaver, result)
         current = {res.node.id} if res.node else set()
         known = read_constraints(items, skip_ids=current)
+        if result.decision is not None:  # the constraints in force the weaver put before the narrative
+            known = with_records(known, result.decision.records, skip_ids=current)
         yield self._event("memory", result.context, {
             "context": result.context, "tokens": result.tokens, "node_ids": result.node_ids,
             "query": result.query, "constraints": [

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..models import WeaverError
 from .db import Database, all_present, base_name, in_range, load_database
+from .meals import serves_meal
 from .lexicon import (
     AREAS_ZH,
     DISH_ALIASES,
@@ -43,6 +44,9 @@ class _Search(BaseModel):
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
+    budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan: what a row costs "
+                                                        "(x nights / x people) must fit what the plan has left")
+    people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
 
 
 class SearchHotels(_Search):
@@ -52,6 +56,7 @@ class SearchHotels(_Search):
                                                                    "e.g. ['wifi', '健身房']")
     quiet: bool = Field(False, description="prefer quieter surroundings (fewer venues nearby: the database has "
                                            "no noise data)")
+    nights: int | None = Field(None, ge=1, le=60, description="nights of the stay (for the budget check)")
 
 
 class SearchRestaurants(_Search):
@@ -59,6 +64,8 @@ class SearchRestaurants(_Search):
     dishes: list[str] = Field(default_factory=list, description="recommended dishes that must all be present")
     avoid: list[str] = Field(default_factory=list, description="dish words or diet categories to exclude, e.g. "
                                                               "['seafood'] for an allergy, ['spicy'], ['花生']")
+    meal: Literal["breakfast", "lunch", "dinner", "late-night"] | None = Field(
+        None, description="the meal: only places open then that serve it (no bakeries or canteens for dinner)")
 
 
 class SearchAttractions(_Search):
@@ -243,6 +250,14 @@ class ToolBox:
         out.rows = [compact_row(r, domain) for r in rows[:limit]]
         return out
 
+    def _fits_budget(self, rows: list[dict], a: _Search, price_key: str, times: int, out: ToolOutput) -> list[dict]:
+        """Rows whose cost (price x nights or x people) fits what the plan leaves of the total budget."""
+        if not a.budget:
+            return rows
+        left = a.budget - self._spent()
+        out.facts["budget_left"] = left
+        return [r for r in rows if r.get(price_key) is None or float(r[price_key]) * times <= left]
+
     def search_hotels(self, a: SearchHotels) -> ToolOutput:
         out = ToolOutput("search_hotels", a.model_dump(exclude_defaults=True))
         rows = self._common(self.db.hotel, a, "hotel", out)
@@ -260,6 +275,7 @@ class ToolBox:
             cut = statistics.median(busy.values())
             rows = [r for r in rows if busy[r["名称"]] <= cut]
             out.notes.append("quiet_proxy")
+        rows = self._fits_budget(rows, a, "价格", (a.nights or 1) * max(1, -(-(a.people or 1) // 2)), out)
         return self._finish(out, rows, "hotel", a.limit, "价格")
 
     def search_restaurants(self, a: SearchRestaurants) -> ToolOutput:
@@ -274,6 +290,11 @@ class ToolBox:
             rows = [r for r in rows if not any(dish_matches(d, t) for t in a.avoid
                                                for d in list(r.get("推荐菜") or []) + [r["名称"]])]
             out.facts["excluded"] = before - len(rows)
+        if a.meal:
+            before = len(rows)
+            rows = [r for r in rows if serves_meal(r, a.meal)]
+            out.facts["not_for_meal"] = before - len(rows)
+        rows = self._fits_budget(rows, a, "人均消费", a.people or 1, out)
         return self._finish(out, rows, "restaurant", a.limit, "人均消费")
 
     def search_attractions(self, a: SearchAttractions) -> ToolOutput:
@@ -283,6 +304,7 @@ class ToolBox:
             rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
         if a.max_hours:
             rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
+        rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 
     def metro_station(self, a: MetroStation) -> ToolOutput:
