@@ -198,11 +198,12 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
     return sorted(list(current.values()) + unread, key=lambda r: (r.status != "current", r.turn))
 
 
-def constraint_records(weaver, include_lifted: bool = False) -> list[ConstraintRecord]:
-    """The space's constraint records (current and unread; lifted diet items with ``include_lifted``)."""
+def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[ConstraintRecord]:
+    """The space's constraint records (current and unread; lifted diet items with ``include_lifted``);
+    ``ids``: from these nodes only (the memory as it stood at a past turn)."""
     sup = {(u, v) for u, v, d in weaver.graph.edges(data=True) if d.get("relation") == "supersedes"}
     statements = []
-    for nid in weaver.node_ids:
+    for nid in (weaver.node_ids if ids is None else ids):
         n = weaver.nodes[nid]
         if n.kind != "user_input" or n.status not in ("active", "superseded"):
             continue  # a deleted or retracted statement states nothing

@@ -29,7 +29,7 @@ from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, depe
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
 from .constraints import constraint_records
-from .decision_context import apply_block, decision_for, revision_count
+from .decision_context import apply_block, constraint_boost, decision_for, revision_count
 from .tool_records import tool_records
 from .settings import WeaverConfig
 from .store import SpaceStore
@@ -435,9 +435,11 @@ class ContextWeaver:
         # a decision's constraints in force come first, their tokens reserved (weaver/decision_context.py)
         budget = cfg.budget if budget is None else budget
         block = decision_for(self, text, cfg, budget) if expand and cfg.decision_context else None
+        boost = constraint_boost(self, cfg) if expand else None  # a user who revises often: constraints weigh more
         result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),
                           self.lexical, text, qvec, cfg, budget - block.tokens if block else budget,
-                          expand_graph=expand, facts=self.facts, edges=self._edge_index())
+                          expand_graph=expand, facts=self.facts, edges=self._edge_index(), boost=boost)
+        result.config["revisions"] = block.revisions if block else (revision_count(self) if boost else 0)
         if block is not None:
             result = apply_block(self.graph, result, block, budget)
         if record_access and result.nodes:

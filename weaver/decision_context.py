@@ -32,7 +32,7 @@ from .slots_prefs import meal_of
 from .text import count_tokens, detect_language
 
 __all__ = ["needed", "build_block", "DecisionBlock", "apply_block", "covered_statement", "DOMAIN_SLOTS", "decision_for",
-           "revision_count"]
+           "revision_count", "constraint_boost", "MAX_REVISIONS"]
 
 _DOMAINS = {
     "hotel": re.compile(r"酒店|宾馆|住宿|住哪|入住|民宿|房间|hotels?|stay|room|accommodation|hostel", re.I),
@@ -167,21 +167,43 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
     return result
 
 
-def revision_count(weaver) -> int:
-    """Revisions the user made: ``supersedes`` edges between user statements (the slot reader's, a curator's)."""
+def revision_count(weaver, ids=None) -> int:
+    """Revisions the user made: ``supersedes`` edges between user statements (the slot reader's, a curator's);
+    ``ids``: only among these nodes (the memory as it stood at a past turn)."""
+    within = set(ids) if ids is not None else None
     return sum(1 for u, v, d in weaver.graph.edges(data=True)
-               if d.get("relation") == "supersedes" and d.get("status") != "rejected")
+               if d.get("relation") == "supersedes" and d.get("status") != "rejected"
+               and (within is None or (u in within and v in within)))
 
 
-def decision_for(weaver, query: str, cfg, budget: int) -> DecisionBlock | None:
-    """The block for ``query`` over ``weaver``'s constraint records, at most half the budget."""
+def decision_for(weaver, query: str, cfg, budget: int, ids=None) -> DecisionBlock | None:
+    """The block for ``query`` over ``weaver``'s constraint records (of the nodes ``ids`` only, when given),
+    at most half the budget."""
     from .constraints import constraint_records
 
     if needed(query)[0] is None or asks_history(query):
         # cheap: no records are read for a query that decides nothing; a question about what was said
         # before is answered by the narrative, which labels the superseded statements
         return None
-    block = build_block(constraint_records(weaver), query, limit_tokens=max(16, budget // 2))
+    block = build_block(constraint_records(weaver, ids=ids), query, limit_tokens=max(16, budget // 2))
     if block is not None:
-        block.revisions = revision_count(weaver)
+        block.revisions = revision_count(weaver, ids)
     return block
+
+
+MAX_REVISIONS = 5  # the lift stops growing here: a user who revised five times is a reviser
+
+
+def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
+    """Personalised weighting: each active user statement that holds a constraint gains
+    ``w_revision * min(revisions, MAX_REVISIONS)`` relevance (None when the user never revised or it is off).
+    Shown in the trace as ``config["boost"]`` with ``config["revisions"]``."""
+    if not cfg.w_revision:
+        return None
+    n = min(revision_count(weaver, ids), MAX_REVISIONS)
+    if n == 0:
+        return None
+    lift = cfg.w_revision * n
+    return {nid: lift for nid in (weaver.node_ids if ids is None else ids)
+            if weaver.nodes[nid].kind == "user_input" and weaver.nodes[nid].status == "active"
+            and any(v.known for v in statement_values(weaver.nodes[nid].content))}

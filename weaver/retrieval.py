@@ -142,7 +142,7 @@ class NodeScores:
 
 def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: LexicalIndex | None, query: str,
                 query_vec: np.ndarray, cfg: WeaverConfig, facts: NodeFacts | None = None,
-                edges: EdgeIndex | None = None) -> NodeScores:
+                edges: EdgeIndex | None = None, boost: dict[str, float] | None = None) -> NodeScores:
     """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do."""
     # superseded memories answer only a question about history ("what was my budget before?")
     shown = ("active", "superseded") if asks_history(query) else ("active",)
@@ -160,6 +160,8 @@ def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: Lexi
     offset = speaker_offset(facts, query, cfg.w_speaker)
     if offset is not None:
         own = own + offset
+    if boost:  # a caller's per-node lift (personalised weighting of constraint memories)
+        own = own + np.array([boost.get(i, 0.0) for i in ids], dtype=own.dtype)
     own = np.where(active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
     lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
@@ -203,6 +205,7 @@ def retrieve(
     expand_graph: bool = True,
     facts: NodeFacts | None = None,
     edges: EdgeIndex | None = None,
+    boost: dict[str, float] | None = None,
 ) -> RetrievalResult:
     """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
 
@@ -213,7 +216,7 @@ def retrieve(
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
-    s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None)
+    s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None, boost)
     dense, lex, own_relevance, relevance, offset = s.dense, s.lexical, s.own, s.ranking, s.offset
     ranked_rows = np.argsort(-relevance)
     order = ranked_rows[np.isfinite(relevance[ranked_rows])].tolist()
@@ -341,7 +344,8 @@ def retrieve(
                 "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit, "connectives": level,
                 "w_speaker": cfg.w_speaker if offset is not None else 0.0,
                 "context_decay": cfg.context_decay if facts is not None else 0.0,
-                "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0},
+                "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
+                "boosted": len(boost or {}), "boost": max((boost or {0: 0.0}).values())},
         timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
                     "order_render": (t3 - t2) * 1e3},
     )

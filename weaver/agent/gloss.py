@@ -3,7 +3,7 @@
 >>> gloss_name("7天优品酒店(北京国贸劲松地铁站店)")
 '7天优品酒店(北京国贸劲松地铁站店) (7 Tianyoupin Hotel, Beijing Guomao Jingsong Ditiezhan branch)'
 >>> gloss_station("劲松地铁站D口"), gloss_type("经济型"), gloss_duration("2小时 - 3小时"), gloss_duration("3天")
-('Jingsong station, exit D', 'economy', '2-3 hours', '3 days')
+('劲松地铁站D口 (Jingsong station, exit D)', 'economy', '2-3 hours', '3 days')
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["pinyin", "gloss_name", "gloss_station", "gloss_type", "gloss_duration", "gloss_text"]
+__all__ = ["pinyin", "gloss_name", "gloss_station", "gloss_type", "gloss_duration", "gloss_text", "gloss_hours"]
 
 _KINDS = [("大酒店", "Grand Hotel"), ("酒店", "Hotel"), ("宾馆", "Hotel"), ("饭店", "Restaurant"), ("餐厅", "Restaurant"),
           ("餐馆", "Restaurant"), ("饭庄", "Restaurant"), ("烤鸭店", "Roast Duck"), ("火锅", "Hotpot"),
@@ -62,7 +62,7 @@ def gloss_station(value: str | None) -> str:
     if not m:
         return pinyin(value)
     exit_ = f", exit {m.group(2)}" if m.group(2) else ""
-    return f"{pinyin(m.group(1))} station{exit_}"
+    return f"{value} ({pinyin(m.group(1))} station{exit_})"  # the sign says the Chinese: keep it
 
 
 def gloss_type(value: str | None) -> str:
@@ -86,3 +86,15 @@ def gloss_duration(value: str | None) -> str:
 def gloss_text(text: str) -> str:
     """Any Chinese run in an English sentence, in pinyin (for a field the data holds only in Chinese)."""
     return re.sub(r"[\u4e00-\u9fff]+", lambda m: pinyin(m.group(0)), text or "")
+
+
+_DAYS = {"周一": "Mon", "周二": "Tue", "周三": "Wed", "周四": "Thu", "周五": "Fri", "周六": "Sat", "周日": "Sun",
+         "周末": "weekends", "节假日": "holidays", "全天": "all day", "次日": "next day", "至": "-", "到": "-", "和": " and "}
+
+
+def gloss_hours(value: str | None) -> str:
+    """"周一至周日 11:00-14:00" -> "Mon-Sun 11:00-14:00"."""
+    text = value or ""
+    for zh, en in _DAYS.items():
+        text = text.replace(zh, en)
+    return gloss_text(text)

@@ -172,6 +172,9 @@ def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
         tp.target = target
         tool = {"hotel": "search_hotels", "restaurant": "search_restaurants", "attraction": "search_attractions"}
         tp.calls.append(Call(tool[p.domain], {"name": target, "limit": 1}))
+    elif p.intent == "side":
+        names = [e[0] for e in p.entities if e[1] in ("hotel", "restaurant", "attraction", "area")][:4]
+        tp.calls.append(Call("place_facts", {"names": names, "ask": p.side}))
     elif p.intent == "metro":
         place = next((e[0] for e in p.entities), None) or (known.latest("place", ("any", "hotel", "restaurant",
                                                                                   "attraction")) or Constraint(

@@ -9,7 +9,7 @@ from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
 from .tools import ToolOutput
 from .understanding import Constraint
 
-__all__ = ["constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
+__all__ = ["display_name", "constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
            "fmt_money"]
 
 _EN_NAME = {}
@@ -19,6 +19,11 @@ for _en, _zh in PLACE_ALIASES.items():
 
 def fmt_money(x) -> str:
     return f"¥{float(x):,.0f}" if x is not None else "?"
+
+
+def display_name(name: str, lang: str) -> str:
+    """A database name as shown to the user: glossed in English, as it is in Chinese."""
+    return _name(name, lang)
 
 
 def _name(name: str, lang: str) -> str:
@@ -33,6 +38,8 @@ def _range(r: str, lang: str) -> str:
     if r.startswith("<"):
         return (f"低于{r[1:]}元" if lang == "zh" else f"under ¥{r[1:]}")
     lo, _, hi = r.partition("-")
+    if hi == "100000":  # a floor ("不低于1000"), written as a closed range for the database
+        return f"{lo}元以上" if lang == "zh" else f"¥{lo} or more"
     if lo in ("0", "0.0"):
         return f"不超过{hi}元" if lang == "zh" else f"at most ¥{hi}"
     return f"{lo}-{hi}元" if lang == "zh" else f"¥{lo}-{hi}"

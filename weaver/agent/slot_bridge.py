@@ -72,6 +72,7 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
     avoid: list[str] = []
     avoid_by: ConstraintRecord | None = None
     start: ConstraintRecord | None = None
+    end: ConstraintRecord | None = None
     nights: ConstraintRecord | None = None
     for r in sorted(records, key=lambda r: r.turn):
         if r.status != "current":
@@ -92,6 +93,8 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             c = Constraint("people", int(float(r.value)))
         elif r.slot == "date" and r.scope == "start":
             start = r
+        elif r.slot == "date" and r.scope == "end":
+            end = r
         elif r.slot == "nights":
             nights = r
         elif r.slot == "rating":
@@ -119,6 +122,17 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             value["check_in"] = f"{int(str(start.value)[:2])}-{int(str(start.value)[3:])}"
         if nights is not None:
             value["nights"] = int(float(nights.value))
+        elif end is not None and "check_in" in value and not str(end.value).startswith("--"):
+            from datetime import date
+
+            try:  # "5月1日到3日": the nights between arrival and departure
+                n = (date(2024, int(str(end.value)[:2]), int(str(end.value)[3:]))
+                     - date(2024, int(str(start.value)[:2]), int(str(start.value)[3:]))).days
+            except ValueError:
+                n = 0
+            if n > 0:
+                value["check_out"] = f"{int(str(end.value)[:2])}-{int(str(end.value)[3:])}"
+                value["nights"] = n
         src = start or nights
         if value:
             out.append(Constraint("dates", value, "any", src.turn, src.node_id, src.text))

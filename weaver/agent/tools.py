@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 from ..models import WeaverError
 from .db import Database, all_present, base_name, in_range, load_database
 from .meals import serves_meal
+from .side import place_facts
 from .lexicon import (
     AREAS_ZH,
     DISH_ALIASES,
@@ -44,8 +45,9 @@ class _Search(BaseModel):
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
-    budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan: what a row costs "
-                                                        "(x nights / x people) must fit what the plan has left")
+    budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan: one unit of a row "
+                                                        "(a night; a meal or tickets for the party) must fit what "
+                                                        "the plan has left")
     people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
 
 
@@ -56,7 +58,8 @@ class SearchHotels(_Search):
                                                                    "e.g. ['wifi', '健身房']")
     quiet: bool = Field(False, description="prefer quieter surroundings (fewer venues nearby: the database has "
                                            "no noise data)")
-    nights: int | None = Field(None, ge=1, le=60, description="nights of the stay (for the budget check)")
+    nights: int | None = Field(None, ge=1, le=60, description="nights of the stay (booking checks the whole stay "
+                                                              "against the budget)")
 
 
 class SearchRestaurants(_Search):
@@ -92,6 +95,13 @@ class AddToPlan(BaseModel):
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
 
+class PlaceFacts(BaseModel):
+    names: list[str] = Field(default_factory=list, max_length=4, description="the places asked about")
+    ask: Literal["distance", "hours", "reserve", "crowd", "evening"] = Field(
+        ..., description="what is asked: distance between two places, opening hours, booking ahead, crowds, "
+                         "evening visits")
+
+
 class BudgetTally(BaseModel):
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
@@ -108,6 +118,9 @@ TOOL_MODELS: dict[str, tuple[type[BaseModel], str]] = {
                               "(no real reservation is made)."),
     "add_to_plan": (AddToPlan, "Add a restaurant meal or an attraction visit to the trip plan, checking the budget."),
     "budget_tally": (BudgetTally, "Total what the plan has chosen so far against the budget."),
+    "place_facts": (PlaceFacts, "What the database says about places for a side question (nearby lists and "
+                                "metro for distance; hours; tickets; phone). It has no coordinates, sight hours, "
+                                "booking rules or crowd data."),
 }
 
 
@@ -275,7 +288,9 @@ class ToolBox:
             cut = statistics.median(busy.values())
             rows = [r for r in rows if busy[r["名称"]] <= cut]
             out.notes.append("quiet_proxy")
-        rows = self._fits_budget(rows, a, "价格", (a.nights or 1) * max(1, -(-(a.people or 1) // 2)), out)
+        # one night must fit what is left of the total budget; the whole stay is checked when it is booked
+        # (book_hotel fails with the sum, which the user can then see and change)
+        rows = self._fits_budget(rows, a, "价格", 1, out)
         return self._finish(out, rows, "hotel", a.limit, "价格")
 
     def search_restaurants(self, a: SearchRestaurants) -> ToolOutput:
@@ -361,6 +376,14 @@ class ToolBox:
         self._budget_check(out, cost, a.budget, row["名称"])
         if out.ok:
             out.plan_item = {"kind": a.kind, "name": row["名称"], "cost": cost, "people": a.people, "unit": unit}
+        return out
+
+    def place_facts(self, a: PlaceFacts) -> ToolOutput:
+        out = ToolOutput("place_facts", a.model_dump())
+        names = [resolve_place(self.db, n) or n for n in a.names]
+        out.facts = place_facts(self.db, names, a.ask)
+        out.rows = out.facts["rows"]
+        out.count = len(out.rows)
         return out
 
     def budget_tally(self, a: BudgetTally) -> ToolOutput:

@@ -35,6 +35,7 @@ from .lexicon import (
     english_alias_pattern,
 )
 from .numbers import people_count, rating_range, stay_length
+from .side import side_kind
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS"]
 
@@ -91,6 +92,7 @@ _GREETING = re.compile(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢�
                        r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$", re.IGNORECASE)
 _ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
                       r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)", re.IGNORECASE)
+_ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
 # how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
 _COUNT = re.compile(r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
                     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
@@ -138,6 +140,7 @@ class Parsed:
     refers: bool = False  # "this one" / "it"
     failure: bool = False
     city: str | None = None
+    side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
     meal: str | None = None  # breakfast / lunch / dinner / late-night
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
 
@@ -304,6 +307,12 @@ def parse(text: str) -> Parsed:
         c.text = text
 
     # intent
+    side = side_kind(text) if _ASKS.search(text) else None
+    if side and not p.city and (p.entities or side in ("evening", "crowd")):
+        # a question about places is no preference: the places it names constrain nothing later
+        p.intent, p.side = "side", side
+        p.constraints = [c for c in cons if c.slot != "place"]
+        return p
     if p.city and (p.domain or p.request):
         p.intent = "city"
     elif _WHY.search(text):
