@@ -34,13 +34,14 @@ from .text import count_tokens, detect_language
 __all__ = ["needed", "build_block", "DecisionBlock", "apply_block", "covered_statement", "DOMAIN_SLOTS", "decision_for",
            "revision_count", "constraint_boost", "MAX_REVISIONS"]
 
-_DOMAINS = {
-    "hotel": re.compile(r"酒店|宾馆|住宿|住哪|入住|民宿|房间|hotels?|stay|room|accommodation|hostel", re.I),
+_DOMAINS = {  # English words whole ("eat" is not in "weather")
+    "hotel": re.compile(r"酒店|宾馆|住宿|住哪|入住|民宿|房间|\b(?:hotels?|stay|rooms?|accommodations?|hostels?)\b", re.I),
     "restaurant": re.compile(r"餐厅|餐馆|饭店|饭馆|吃饭|吃什么|吃哪|美食|早餐|午餐|晚餐|午饭|晚饭|夜宵|菜|"
-                             r"restaurants?|eat|food|breakfast|lunch|dinner|meal|dine|dining", re.I),
-    "attraction": re.compile(r"景点|景区|门票|游玩|参观|逛|博物馆|公园|attractions?|sights?|visit|museum|park|tour|"
-                             r"tickets?", re.I),
-    "plan": re.compile(r"预订|预定|订|行程|计划|安排|预算够|花了|book|reserve|plan|itinerary|schedule|budget", re.I),
+                             r"\b(?:restaurants?|eat|food|breakfast|lunch|dinner|meals?|dine|dining)\b", re.I),
+    "attraction": re.compile(r"景点|景区|门票|游玩|参观|逛|博物馆|公园|\b(?:attractions?|sights?|visit|museums?|parks?|"
+                             r"tours?|tickets?)\b", re.I),
+    "plan": re.compile(r"预订|预定|订|行程|计划|安排|预算够|花了|\b(?:book|reserve|plan|itinerary|schedule|budget)\b",
+                       re.I),
 }
 # which slot keys a decision in each domain needs ("*" matches any scope), the trip frame included
 # (the domain's own slots first: when the block must shrink, the last go first)
