@@ -64,9 +64,12 @@ def weave(w, lang: str) -> dict:
 
 
 def few_seeds(cfg, n: int, **changes):
-    """The config with exactly ``n`` expanded seeds (adaptive seeding off where the knob exists)."""
+    """The config with exactly ``n`` expanded seeds (adaptive seeding off where the knob exists; the decision
+    block off too, so the whole budget is the narrative's whose expansion these tests measure)."""
     names = {f.name for f in dataclasses.fields(cfg)}
     extra = {"adaptive_seeds": 0.0} if "adaptive_seeds" in names else {}
+    if "decision_context" in names:
+        extra["decision_context"] = False
     return cfg.with_(seeds=n, **extra, **changes)
 
 
@@ -78,6 +81,8 @@ def one_seed(cfg, **changes):
     """
     names = {f.name for f in dataclasses.fields(cfg)}
     extra = {k: 0.0 for k in ("adaptive_seeds", "adjacent_decay") if k in names}
+    if "decision_context" in names:  # the budget is the narrative's alone: these tests measure its expansion
+        extra["decision_context"] = False
     return cfg.with_(seeds=1, **extra, **changes)
 
 

@@ -34,6 +34,8 @@ KNOBS = [
      "share of a same-episode neighbour's relevance a memory gains (decay**distance)"),
     ("w_speaker", "retrieval", "float", 0.0, 1.0, 0.05,
      "relevance a memory loses when the query names other speakers than its own"),
+    ("w_revision", "retrieval", "float", 0.0, 0.2, 0.01,
+     "relevance a constraint statement gains per revision the user made (up to 5): who revises, weighs constraints"),
 ]
 _GROUPS = {"filter": "filter_knobs", "builder": "builder_knobs", "retrieval": "retrieval_knobs"}
 

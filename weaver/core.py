@@ -30,6 +30,9 @@ from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, depe
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult, retrieve, score_nodes
 from .slots import asks_history
+from .constraints import constraint_records
+from .decision_context import apply_block, constraint_boost, decision_for, revision_count
+from .tool_records import tool_records
 from .settings import WeaverConfig
 from .store import SpaceStore
 from .text import clean_text, detect_language
@@ -443,10 +446,18 @@ class ContextWeaver:
         budget = check_budget(budget)
         cfg = config or self.config
         qvec = self.embed([text])[0]
+        # a decision's constraints in force come first, their tokens reserved (weaver/decision_context.py)
+        budget = cfg.budget if budget is None else budget
+        block = decision_for(self, text, cfg, budget) if expand and cfg.decision_context else None
+        boost = constraint_boost(self, cfg) if expand else None  # a user who revises often: constraints weigh more
         m = self.mirror
-        result = retrieve(m.graph, m.order, m.matrix, m.lexical, text, qvec, cfg, budget, expand_graph=expand,
+        result = retrieve(m.graph, m.order, m.matrix, m.lexical, text, qvec, cfg,
+                          budget - block.tokens if block else budget, expand_graph=expand,
                           facts=m.facts, edges=m.usable_edges(), shown=m.shown(asks_history(text)),
-                          position=m.position)
+                          position=m.position, boost=boost)
+        result.config["revisions"] = block.revisions if block else (revision_count(self) if boost else 0)
+        if block is not None:
+            result = apply_block(m.graph, result, block, budget)
         if record_access and result.nodes:
             now = time.time()
             touched = []
@@ -465,6 +476,18 @@ class ContextWeaver:
         qvec = self.embed([query])[0] if query_vec is None else query_vec
         return score_nodes(m.graph, m.order, m.matrix, m.lexical, query, qvec, config or self.config, m.facts,
                            m.usable_edges(), shown=m.shown(asks_history(query)))
+
+    def constraints(self, include_lifted: bool = False) -> list:
+        """The user's constraint records: current value, provenance node, history (weaver/constraints.py)."""
+        return constraint_records(self, include_lifted)
+
+    def tool_records(self, tool: str | None = None, domain: str | None = None) -> list:
+        """Entities the tools returned, with their fields and provenance node (weaver/tool_records.py)."""
+        return tool_records(self, tool, domain)
+
+    def revisions(self) -> int:
+        """How often the user revised a constraint (supersedes edges): what personalised weighting counts."""
+        return revision_count(self)
 
     def vector_top_k(self, text: str, budget: int | None = None) -> RetrievalResult:
         """Plain dense top-k at the same budget (the baseline the debugger compares against)."""

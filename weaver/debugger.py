@@ -25,6 +25,7 @@ from .graph import expand
 from .lexical import LexicalIndex
 from .models import WeaverError
 from .neighbourhood import EdgeIndex, NodeFacts
+from .decision_context import apply_block, constraint_boost, decision_for
 from .retrieval import PLAIN_DENSE, RankedNode, RetrievalResult, retrieve
 from .settings import WeaverConfig
 from .text import clean_text
@@ -402,8 +403,13 @@ def replay_turn(w, turn: AgentTurn, budget: int | None = None, config: WeaverCon
     budget = budget if budget is not None else turn.budget
     facts = NodeFacts.of([(w.nodes[n].meta, w.nodes[n].turn) for n in ids])
     sub = w.graph.subgraph(ids)
-    return retrieve(sub, ids, matrix, lexical, query, qvec, cfg, budget, expand_graph=expand_graph,
-                    facts=facts, edges=EdgeIndex.of(sub, ids))
+    budget = cfg.budget if budget is None else budget
+    # the constraints in force then, as the live query put them first (weaver/decision_context.py)
+    block = decision_for(w, query, cfg, budget, ids) if expand_graph and cfg.decision_context else None
+    res = retrieve(sub, ids, matrix, lexical, query, qvec, cfg, budget - block.tokens if block else budget,
+                   expand_graph=expand_graph, facts=facts, edges=EdgeIndex.of(sub, ids),
+                   boost=constraint_boost(w, cfg, ids) if expand_graph else None)
+    return apply_block(sub, res, block, budget) if block is not None else res
 
 
 def debug_replay(w, turn: AgentTurn, budget: int | None = None, config: WeaverConfig | None = None) -> DebugTrace:

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .backends.base import Reasoner, ScoreRequest, ScoreResult
+from .constraints import statement_values
 from .cues import features
+from .filler import is_filler
 from .settings import WeaverConfig
 
 __all__ = ["TaskFocus", "FineVerdict", "judge"]
@@ -120,6 +122,10 @@ def judge(
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
         return FineVerdict(coarse, res, 1.0, False, f"rejected at stage 1: {res.reason}",
                            (time.perf_counter() - t0) * 1e3)
+    if kind == "agent_response" and is_filler(content):
+        # an agent's courtesy reply ("好的。还需要查什么吗？") is filler, as a user's would be
+        res = ScoreResult(1.0, 1.0, 1.0, "filler reply: courtesy only, nothing to remember", "filler")
+        return FineVerdict(coarse, res, 1.0, False, f"rejected: {res.reason}", (time.perf_counter() - t0) * 1e3)
     res = reasoner.score(
         ScoreRequest(content, kind, focus.task, coarse, nearest, nearest_text, known_words, known_numbers)
     )
@@ -127,6 +133,11 @@ def judge(
     kept = total >= cfg.keep_threshold
     verdict = "kept" if kept else "rejected"
     reason = f"{verdict}: total {total:.2f} {'>=' if kept else '<'} {cfg.keep_threshold} ({res.reason})"
+    if not kept and kind == "user_input" and any(v.known for v in statement_values(content)):
+        # "I'm vegetarian." / "我吃素。": short, but the slot reader finds a constraint in it; losing it would
+        # let a later search ignore it
+        kept = True
+        reason = f"kept: states a constraint the slot reader reads (total {total:.2f}; {res.reason})"
     # a repeat of what memory holds, with nothing new in it, would only duplicate a node
     if kept and nearest >= cfg.duplicate_threshold and res.novelty <= 1.5:
         kept = False

@@ -76,6 +76,8 @@ class RetrievalResult:
     timings_ms: dict = field(default_factory=dict)
     # the seeds expansion walked from (later seeds only fill leftover room); the debugger's "why not"
     expanded_seeds: list[str] = field(default_factory=list)
+    # the constraints in force put before the narrative (weaver.decision_context.DecisionBlock), when any
+    decision: object = None
 
     @property
     def node_ids(self) -> list[str]:
@@ -101,6 +103,7 @@ class RetrievalResult:
             "trace": [n.to_dict() for n in self.ranked],
             "config": self.config,
             "timings_ms": self.timings_ms,
+            "decision": self.decision.to_dict() if self.decision is not None else None,
         }
 
 
@@ -179,10 +182,13 @@ class _Ranking:
 
 def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: LexicalIndex | None, query: str,
                 query_vec: np.ndarray, cfg: WeaverConfig, facts: NodeFacts | None = None,
-                edges: EdgeIndex | None = None, shown: np.ndarray | None = None) -> NodeScores:
+                edges: EdgeIndex | None = None, shown: np.ndarray | None = None,
+                boost: dict[str, float] | None = None, position: dict[str, int] | None = None) -> NodeScores:
     """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do.
 
-    ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given).
+    ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given);
+    ``boost``: a caller's per-node lift (personalised weighting of constraint memories), placed by
+    ``position`` (id -> row) when given.
     """
     active = shown_mask(g, ids, query) if shown is None else shown
     dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
@@ -198,6 +204,13 @@ def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: Lexi
     offset = speaker_offset(facts, query, cfg.w_speaker)
     if offset is not None:
         own = own + offset
+    if boost:  # a caller's per-node lift (personalised weighting of constraint memories)
+        pos = position if position is not None else {x: i for i, x in enumerate(ids)}
+        lift = np.zeros(len(ids), dtype=own.dtype)
+        for nid, b in boost.items():
+            if nid in pos:
+                lift[pos[nid]] += b
+        own = own + lift
     own = np.where(active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
     lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
@@ -243,6 +256,7 @@ def retrieve(
     edges: EdgeIndex | None = None,
     shown: np.ndarray | None = None,
     position: dict[str, int] | None = None,
+    boost: dict[str, float] | None = None,
 ) -> RetrievalResult:
     """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
 
@@ -256,7 +270,7 @@ def retrieve(
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
     s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None,
-                    shown)
+                    shown, boost, position)
     dense, lex, own_relevance, relevance, offset = s.dense, s.lexical, s.own, s.ranking, s.offset
     order = _Ranking(relevance)
     row = position if position is not None else {x: i for i, x in enumerate(ids)}
@@ -383,7 +397,8 @@ def retrieve(
                 "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit, "connectives": level,
                 "w_speaker": cfg.w_speaker if offset is not None else 0.0,
                 "context_decay": cfg.context_decay if facts is not None else 0.0,
-                "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0},
+                "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
+                "boosted": len(boost or {}), "boost": max((boost or {0: 0.0}).values())},
         timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
                     "order_render": (t3 - t2) * 1e3},
     )

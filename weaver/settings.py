@@ -52,6 +52,10 @@ class WeaverConfig:
     review_window: int = 30  # newest nodes a pass looks at (at least those added since the last pass)
     review_auto_apply: float = 0.9  # proposals at or above this confidence apply themselves (undoable)
     supersede_on_arrival: bool = True  # a restated slot value supersedes the earlier statement at once
+    # a query that decides something (a hotel, a meal, a booking) gets the constraints in force first
+    decision_context: bool = True
+    # constraint memories weigh more for a user who revises often: + w_revision per revision (up to 5)
+    w_revision: float = 0.04
 
     def with_(self, **changes) -> "WeaverConfig":
         return replace(self, **changes)

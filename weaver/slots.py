@@ -198,12 +198,14 @@ _NOT_MONEY_AFTER = _re(
     r"^\s*(?:个|晚|天|日|号|月|年|人|位|口|岁|点|分钟|小时|公里|千米|米|颗|星|层|间|张|次|%|％|:|："
     r"|nights?\b|days?\b|people\b|persons?\b|adults?\b|guests?\b|stars?\b|years?\b|hours?\b|minutes?\b|km\b|"
     r"miles?\b|st\b|nd\b|rd\b|th\b|am\b|pm\b|of us\b)")
-_NAMED = _re(r"预算|经费|价位|价格区间|budget|price range")
+_NAMED = _re(r"预算|经费|价位|价格区间|价格|价钱|房价|可以花|能花|打算花|budget|price range|price|"
+             r"(?:can|could|will|want to|plan to|going to) spend")
 _MAX = _re(r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|(?<!不)低于|(?<!不)少于|不到|"
-           r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|less than|or less|cap|tops")
+           r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|(?<!no )(?<!not )less than|or less|"
+           r"cap|tops")
 _MIN = _re(r"不低于|不少于|至少|起码|最低|以上|or more|at least|minimum|no less than|more than|over|above")
 _ABOUT = _re(r"左右|上下|大约|大概|约|差不多|around|about|roughly|approximately|approx|~")
-_NIGHT = _re(r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|/night|nightly|room rate")
+_NIGHT = _re(r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|each night|every night|/night|nightly|room rate")
 _PERSON = _re(r"人均|每人|一人|每位|per person|a head|per head|each|/person|\bpp\b")
 _TICKET = _re(r"门票|票价|ticket|entrance|admission")
 _TOTAL = _re(r"总共|一共|总预算|总计|整个|全部|全程|总|total|overall|altogether|whole trip|in all|all in")
@@ -213,6 +215,9 @@ _RANGE_JOIN = _re(r"^\s*(?:到|至|-|–|~|～|to|and)\s*$")
 _CHANGE_JOIN = _re(r"^\s*(?:改成|改为|改到|提高到|提到|增加到|加到|涨到|降到|降低到|减到|调整到|调整为|调到|变成|换成|到|"
                    r"->|→|to)\s*$")
 _FROM = _re(r"(?:从|由|from)\s*$")
+# "改成100到150" / "change it to 100-150": the new value is the range that follows
+_CHANGED_TO = _re(r"(?:改成|改为|改到|换成|调到|调整到|调整为|提高到|降到|变成|(?:change|make|set) (?:it|that) to|"
+                  r"make it)\s*$")
 _NEGATED = _re(r"(?:不是|并非|而不是|而非|instead of|rather than|not)\s*$")
 _SPENT = _re(r"花了|花掉|付了|用了|spent|paid|cost me|it cost|was charged")
 _VAGUE = _re(r"几千|几百|几万|上千|上万|数千|数百|好几千|a few (?:hundred|thousand)|several (?:hundred|thousand)|"
@@ -228,16 +233,30 @@ def _money(text: str, start: int, end: int) -> bool:
                 or _MAX.search(before[-8:] + " " + after[:6]) or _MIN.search(before[-8:] + " " + after[:6]))
 
 
+_PRICE = _re(r"价格|价钱|price")
+_BUDGET_WORD = _re(r"预算|经费|budget")
+
+
 def _budget_scope(local: str, clause: str) -> str:
     if _NIGHT.search(local):
         return "night"
     if _PERSON.search(local):
         return "person"
+    if _PRICE.search(local) and not _BUDGET_WORD.search(local):
+        # a price is the price of something: the hotel's is per night, a meal's per person
+        if _HOTEL.search(clause):
+            return "night"
+        if _FOOD.search(clause):
+            return "person"
+        if _TICKET.search(clause):
+            return "ticket"
     if not _NAMED.search(local) and not _TOTAL.search(local):
         if _NIGHT.search(clause):  # "per night, I can now go up to 800"
             return "night"
         if _PERSON.search(clause):
             return "person"
+        if _TICKET.search(clause) and not (_HOTEL.search(clause) or _FOOD.search(clause)):
+            return "ticket"  # "between 20 and 50 yuan for attraction tickets"
     if _TICKET.search(local):
         return "ticket"
     if _TOTAL.search(local):
@@ -265,7 +284,8 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
                       and not _NOT_MONEY_AFTER.match(text[n.end :]))
         if not _money(text, n.start, nxt.end if joined else n.end):
             continue
-        if joined and _CHANGE_JOIN.match(gap) and (_FROM.search(before) or is_change(clause_b + gap)):
+        to_range = bool(joined and _RANGE_JOIN.match(gap) and _CHANGED_TO.search(before))
+        if joined and not to_range and _CHANGE_JOIN.match(gap) and (_FROM.search(before) or is_change(clause_b + gap)):
             continue  # "from 5000 to 8000": the first is the old value, the next one is read as the new
         if _NEGATED.search(before):
             continue  # "不是五千" / "instead of 5000": the value said not to hold
@@ -378,12 +398,13 @@ def _dates(text: str) -> list[SlotValue]:
 _N = r"(\d+|[一二两三四五六七八九十]|one|two|three|four|five|six|seven|eight|nine|ten)"
 _PARTY = _re(
     r"(?:我们|咱们|一行|一共|总共|共)\s*(?:是|有|就)?\s*" + _N + r"\s*(?:个人|个大人|人|位|口人)|一家" + _N + r"口|"
+    r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|"
     + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
     r"\b" + _N + r"\s+of us\b|\bparty of\s+" + _N + r"\b|\bgroup of\s+" + _N + r"\b|"
     r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
     r"\bwe(?:'re| are)\s+" + _N + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))")
 _NIGHTS = _re(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
-_RATING = _re(r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,8}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
+_RATING = _re(r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
               r"(\d(?:\.\d)?|[一二三四五])\s*(?:分|颗星|星|stars?)(?!钟)")
 _SIGHT = _re(r"景点|景区|游玩|公园|博物馆|门票|attraction|sight|museum|park|tour")
 _SENTENCE = re.compile(r"[^。！？!?\n]*[。！？!?\n]?")
@@ -396,7 +417,17 @@ def _domain(text: str, start: int) -> str:
         if pos <= start < pos + len(s) or not s:
             hits = [(m.start(), d) for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
                     for m in [pat.search(s)] if m]
-            return min(hits)[1] if len(hits) == 1 else ""  # two domains in one sentence: unsure
+            if len(hits) == 1:
+                return hits[0][1]
+            # two domains in one sentence: the clause of the mention decides, else unsure
+            cpos = 0
+            for c in re.split(r"([，,;；]|\band\b)", s):
+                if pos + cpos <= start < pos + cpos + len(c):
+                    found = {d for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
+                             if pat.search(c)}
+                    return found.pop() if len(found) == 1 else ""
+                cpos += len(c)
+            return ""
         pos += len(s)
     return ""
 

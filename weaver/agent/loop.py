@@ -18,9 +18,10 @@ from typing import Any, Iterator
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from .events import AgentEvent, events_for, save_events
-from .memory import MemoryItem, items_from_result, read_constraints
+from .memory import MemoryItem, items_from_result, read_constraints, with_records
 from .planner import plan_turn
 from .replies import ack_text, honest_text, results_text, thought_text, tool_memory_text
+from .side import side_text
 from .tools import ToolBox
 from .understanding import Parsed, parse
 from .why import explain_why
@@ -134,6 +135,11 @@ class TravelAgent:
         meta = {"tool": tool, "agent": "travel", "arguments": out.arguments, "ok": out.ok and not out.error,
                 "count": out.count, "names": [r.get("名称") for r in out.rows if r.get("名称")][:10],
                 "domain": (out.rows[0].get("domain") if out.rows else None) or _tool_domain(tool)}
+        if out.rows and tool.startswith("search_"):
+            # the rows as structured records (entity, key fields): queryable later without re-running the tool
+            meta["records"] = [{"entity": r.get("名称"), "domain": r.get("domain"),
+                                "fields": {k: r.get(k) for k in _RECORD_FIELDS if r.get(k) is not None}}
+                               for r in out.rows if r.get("名称")]
         if self._thought_id:
             meta["thought_id"] = self._thought_id
         if out.plan_item:
@@ -207,12 +213,16 @@ class TravelAgent:
         items = items_from_result(self.weaver, result)
         current = {res.node.id} if res.node else set()
         known = read_constraints(items, skip_ids=current)
+        if result.decision is not None:  # the constraints in force the weaver put before the narrative
+            known = with_records(known, result.decision.records, skip_ids=current, weaver=self.weaver)
+        # the memories used: the narrative's and the statements behind the constraints in force
+        used_ids = list(dict.fromkeys(result.node_ids + (result.decision.node_ids if result.decision else [])))
         yield self._event("memory", result.context, {
-            "context": result.context, "tokens": result.tokens, "node_ids": result.node_ids,
+            "context": result.context, "tokens": result.tokens, "node_ids": used_ids,
             "query": result.query, "constraints": [
                 {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
                 for c in known.constraints]})
-        memory_ids = result.node_ids
+        memory_ids = used_ids
 
         if self.llm_client is not None:
             from .llm import llm_steps
@@ -265,6 +275,8 @@ class TravelAgent:
             return text or honest_text("why_none", lang)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
+        if p.intent == "side" and self._outputs and not self._outputs[-1].error:
+            return side_text(self._outputs[-1].facts, lang)
         if self._outputs:
             used = [c for c in tp.used if c.turn != self._turn]
             shown = self._outputs[-1:] if relaxed else self._outputs
@@ -277,6 +289,9 @@ class TravelAgent:
         if p.intent == "greeting":
             return honest_text("greeting", lang, text=p.text)
         return ack_text(lang, p.constraints)
+
+
+_RECORD_FIELDS = ("价格", "人均消费", "门票", "评分", "酒店类型", "地铁", "营业时间", "游玩时间")
 
 
 def _tool_domain(tool: str) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .understanding import Constraint, parse
 
-__all__ = ["MemoryItem", "Known", "read_constraints", "items_from_result", "items_from_turns"]
+__all__ = ["MemoryItem", "Known", "read_constraints", "items_from_result", "items_from_turns", "with_records"]
 
 
 @dataclass
@@ -104,3 +104,22 @@ def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) 
             cons.append(c)
     cons.sort(key=lambda c: c.turn)  # stable: later statements override earlier ones
     return Known(cons)
+
+
+# the slots the weaver's constraint records hold: where a record exists, it is what applies
+_RECORD_SLOTS = frozenset({"budget", "price", "cost", "ticket", "rating", "people", "dates", "avoid", "hotel_type",
+                           "facilities", "quiet"})
+
+
+def with_records(known: Known, records: list, skip_ids: set[str] | None = None, weaver=None) -> Known:
+    """``known`` with the weaver's constraint records for this decision (``RetrievalResult.decision``) in force:
+    a slot a record holds takes the record's value (read by the one slot reader, with its provenance node),
+    not the reading of an older message."""
+    from .slot_bridge import constraints_from_records
+
+    if weaver is not None:  # a statement about a trip to another city ("上海外滩附近安静的酒店") holds here nothing
+        records = [r for r in records if not (r.node_id in weaver.nodes and parse(weaver.nodes[r.node_id].content).city)]
+    rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
+    slots = {c.slot for c in rec}
+    kept = [c for c in known.constraints if not (c.slot in _RECORD_SLOTS and c.slot in slots)]
+    return Known(kept + rec)

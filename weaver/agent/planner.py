@@ -82,7 +82,20 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
         used.append(places[0])
     take("rating")
     take("near_metro")
+    # the trip frame applies to every search: the total budget caps what a row may cost, for the party
+    total = known.latest("budget", ("any",))
+    if total is not None:
+        args["budget"] = total.value
+        used.append(total)
+    people = known.latest("people", ("any",))
+    if people is not None:
+        args["people"] = people.value
+        used.append(people)
     if domain == "hotel":
+        dates = known.latest("dates", ("any", "hotel"))
+        if dates is not None and dates.value.get("nights"):
+            args["nights"] = dates.value["nights"]
+            used.append(dates)
         take("price")
         take("hotel_type")
         take("facilities")
@@ -95,8 +108,12 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
             used.extend(by)
         if p.dishes:
             args["dishes"] = p.dishes
+        if p.meal:
+            args["meal"] = p.meal
     else:
         take("ticket")
+    if p.count:
+        args["limit"] = p.count
     fallbacks = [c for c in places[1:]] + ([Constraint("place", None)] if from_memory else [])
     return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args, fallbacks)
 
@@ -155,6 +172,9 @@ def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
         tp.target = target
         tool = {"hotel": "search_hotels", "restaurant": "search_restaurants", "attraction": "search_attractions"}
         tp.calls.append(Call(tool[p.domain], {"name": target, "limit": 1}))
+    elif p.intent == "side":
+        names = [e[0] for e in p.entities if e[1] in ("hotel", "restaurant", "attraction", "area")][:4]
+        tp.calls.append(Call("place_facts", {"names": names, "ask": p.side}))
     elif p.intent == "metro":
         place = next((e[0] for e in p.entities), None) or (known.latest("place", ("any", "hotel", "restaurant",
                                                                                   "attraction")) or Constraint(

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
+from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
 from .tools import ToolOutput
 from .understanding import Constraint
 
-__all__ = ["constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
+__all__ = ["display_name", "constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
            "fmt_money"]
 
 _EN_NAME = {}
@@ -18,8 +21,15 @@ def fmt_money(x) -> str:
     return f"¥{float(x):,.0f}" if x is not None else "?"
 
 
+def display_name(name: str, lang: str) -> str:
+    """A database name as shown to the user: glossed in English, as it is in Chinese."""
+    return _name(name, lang)
+
+
 def _name(name: str, lang: str) -> str:
-    return f"{name} ({_EN_NAME[name]})" if lang == "en" and name in _EN_NAME else name
+    if lang != "en":
+        return name
+    return f"{name} ({_EN_NAME[name]})" if name in _EN_NAME else gloss_name(name)
 
 
 def _range(r: str, lang: str) -> str:
@@ -28,6 +38,8 @@ def _range(r: str, lang: str) -> str:
     if r.startswith("<"):
         return (f"低于{r[1:]}元" if lang == "zh" else f"under ¥{r[1:]}")
     lo, _, hi = r.partition("-")
+    if hi == "100000":  # a floor ("不低于1000"), written as a closed range for the database
+        return f"{lo}元以上" if lang == "zh" else f"¥{lo} or more"
     if lo in ("0", "0.0"):
         return f"不超过{hi}元" if lang == "zh" else f"at most ¥{hi}"
     return f"{lo}-{hi}元" if lang == "zh" else f"¥{lo}-{hi}"
@@ -107,19 +119,21 @@ def _row_line(i: int, r: dict, lang: str) -> str:
     rt = (f"评分{rating}" if zh else f"rating {rating}") if rating is not None else ("暂无评分" if zh else "no rating")
     if dom == "hotel":
         price = fmt_money(r.get("价格")) + ("/晚" if zh else "/night")
-        extra = f"{r.get('酒店类型')}，地铁：{r.get('地铁')}" if zh else f"{r.get('酒店类型')}, metro: {r.get('地铁')}"
+        extra = (f"{r.get('酒店类型')}，地铁：{r.get('地铁')}" if zh else
+                 f"{gloss_type(r.get('酒店类型'))}, metro: {gloss_station(r.get('地铁'))}")
         body = f"{price}，{rt}，{extra}" if zh else f"{price}, {rt}, {extra}"
     elif dom == "restaurant":
-        dishes = "、".join((r.get("推荐菜") or [])[:4])
+        dishes = "、".join((r.get("推荐菜") or [])[:4]) if zh else ", ".join(
+            f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in (r.get("推荐菜") or [])[:3])
         body = (f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}" if zh
                 else f"{fmt_money(r.get('人均消费'))} per person, {rt}, recommended: {dishes}")
     elif dom == "attraction":
         t = r.get("门票")
         ticket = ("免费" if zh else "free") if t == 0 else (fmt_money(t) if t is not None else ("票价未知" if zh else "ticket n/a"))
         body = (f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}" if zh
-                else f"ticket {ticket}, visit {r.get('游玩时间')}, {rt}")
+                else f"ticket {ticket}, visit {gloss_duration(r.get('游玩时间'))}, {rt}")
     elif dom == "metro":
-        st = r.get("地铁") or ("无地铁站记录" if zh else "no station listed")
+        st = (r.get("地铁") or "无地铁站记录") if zh else gloss_station(r.get("地铁"))
         body = f"最近的地铁站：{st}" if zh else f"nearest metro: {st}"
     else:
         body = f"{fmt_money(r.get('cost'))}"

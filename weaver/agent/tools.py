@@ -21,6 +21,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..models import WeaverError
 from .db import Database, all_present, base_name, in_range, load_database
+from .meals import serves_meal
+from .side import place_facts
 from .lexicon import (
     AREAS_ZH,
     DISH_ALIASES,
@@ -43,6 +45,10 @@ class _Search(BaseModel):
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
+    budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan: one unit of a row "
+                                                        "(a night; a meal or tickets for the party) must fit what "
+                                                        "the plan has left")
+    people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
 
 
 class SearchHotels(_Search):
@@ -52,6 +58,8 @@ class SearchHotels(_Search):
                                                                    "e.g. ['wifi', '健身房']")
     quiet: bool = Field(False, description="prefer quieter surroundings (fewer venues nearby: the database has "
                                            "no noise data)")
+    nights: int | None = Field(None, ge=1, le=60, description="nights of the stay (booking checks the whole stay "
+                                                              "against the budget)")
 
 
 class SearchRestaurants(_Search):
@@ -59,6 +67,8 @@ class SearchRestaurants(_Search):
     dishes: list[str] = Field(default_factory=list, description="recommended dishes that must all be present")
     avoid: list[str] = Field(default_factory=list, description="dish words or diet categories to exclude, e.g. "
                                                               "['seafood'] for an allergy, ['spicy'], ['花生']")
+    meal: Literal["breakfast", "lunch", "dinner", "late-night"] | None = Field(
+        None, description="the meal: only places open then that serve it (no bakeries or canteens for dinner)")
 
 
 class SearchAttractions(_Search):
@@ -85,6 +95,13 @@ class AddToPlan(BaseModel):
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
 
+class PlaceFacts(BaseModel):
+    names: list[str] = Field(default_factory=list, max_length=4, description="the places asked about")
+    ask: Literal["distance", "hours", "reserve", "crowd", "evening"] = Field(
+        ..., description="what is asked: distance between two places, opening hours, booking ahead, crowds, "
+                         "evening visits")
+
+
 class BudgetTally(BaseModel):
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
@@ -101,6 +118,9 @@ TOOL_MODELS: dict[str, tuple[type[BaseModel], str]] = {
                               "(no real reservation is made)."),
     "add_to_plan": (AddToPlan, "Add a restaurant meal or an attraction visit to the trip plan, checking the budget."),
     "budget_tally": (BudgetTally, "Total what the plan has chosen so far against the budget."),
+    "place_facts": (PlaceFacts, "What the database says about places for a side question (nearby lists and "
+                                "metro for distance; hours; tickets; phone). It has no coordinates, sight hours, "
+                                "booking rules or crowd data."),
 }
 
 
@@ -243,6 +263,14 @@ class ToolBox:
         out.rows = [compact_row(r, domain) for r in rows[:limit]]
         return out
 
+    def _fits_budget(self, rows: list[dict], a: _Search, price_key: str, times: int, out: ToolOutput) -> list[dict]:
+        """Rows whose cost (price x nights or x people) fits what the plan leaves of the total budget."""
+        if not a.budget:
+            return rows
+        left = a.budget - self._spent()
+        out.facts["budget_left"] = left
+        return [r for r in rows if r.get(price_key) is None or float(r[price_key]) * times <= left]
+
     def search_hotels(self, a: SearchHotels) -> ToolOutput:
         out = ToolOutput("search_hotels", a.model_dump(exclude_defaults=True))
         rows = self._common(self.db.hotel, a, "hotel", out)
@@ -260,6 +288,9 @@ class ToolBox:
             cut = statistics.median(busy.values())
             rows = [r for r in rows if busy[r["名称"]] <= cut]
             out.notes.append("quiet_proxy")
+        # one night must fit what is left of the total budget; the whole stay is checked when it is booked
+        # (book_hotel fails with the sum, which the user can then see and change)
+        rows = self._fits_budget(rows, a, "价格", 1, out)
         return self._finish(out, rows, "hotel", a.limit, "价格")
 
     def search_restaurants(self, a: SearchRestaurants) -> ToolOutput:
@@ -274,6 +305,11 @@ class ToolBox:
             rows = [r for r in rows if not any(dish_matches(d, t) for t in a.avoid
                                                for d in list(r.get("推荐菜") or []) + [r["名称"]])]
             out.facts["excluded"] = before - len(rows)
+        if a.meal:
+            before = len(rows)
+            rows = [r for r in rows if serves_meal(r, a.meal)]
+            out.facts["not_for_meal"] = before - len(rows)
+        rows = self._fits_budget(rows, a, "人均消费", a.people or 1, out)
         return self._finish(out, rows, "restaurant", a.limit, "人均消费")
 
     def search_attractions(self, a: SearchAttractions) -> ToolOutput:
@@ -283,6 +319,7 @@ class ToolBox:
             rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
         if a.max_hours:
             rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
+        rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 
     def metro_station(self, a: MetroStation) -> ToolOutput:
@@ -339,6 +376,14 @@ class ToolBox:
         self._budget_check(out, cost, a.budget, row["名称"])
         if out.ok:
             out.plan_item = {"kind": a.kind, "name": row["名称"], "cost": cost, "people": a.people, "unit": unit}
+        return out
+
+    def place_facts(self, a: PlaceFacts) -> ToolOutput:
+        out = ToolOutput("place_facts", a.model_dump())
+        names = [resolve_place(self.db, n) or n for n in a.names]
+        out.facts = place_facts(self.db, names, a.ask)
+        out.rows = out.facts["rows"]
+        out.count = len(out.rows)
         return out
 
     def budget_tally(self, a: BudgetTally) -> ToolOutput:

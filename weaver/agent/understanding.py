@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from ..slots_prefs import meal_of
 from ..text import detect_language, extract_dates
 from .db import base_name, load_database
 from .lexicon import (
@@ -33,7 +34,8 @@ from .lexicon import (
     category_of,
     english_alias_pattern,
 )
-from .numbers import money_mentions, people_count, rating_range, stay_length
+from .numbers import people_count, rating_range, stay_length
+from .side import side_kind
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS"]
 
@@ -90,6 +92,11 @@ _GREETING = re.compile(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢�
                        r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$", re.IGNORECASE)
 _ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
                       r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)", re.IGNORECASE)
+_ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
+# how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
+_COUNT = re.compile(r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
+                    r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
+                    r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b", re.IGNORECASE)
 _THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")
 _ORD_WORDS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
               "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
@@ -133,6 +140,9 @@ class Parsed:
     refers: bool = False  # "this one" / "it"
     failure: bool = False
     city: str | None = None
+    side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
+    meal: str | None = None  # breakfast / lunch / dinner / late-night
+    count: int | None = None  # how many results were asked for ("推荐一家" = 1)
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -244,6 +254,12 @@ def parse(text: str) -> Parsed:
         g = next(x for x in m.groups() if x)
         p.ordinal = int(g) if g.isdigit() else _ORD_WORDS.get(g.lower())
     p.refers = bool(_THIS.search(text))
+    p.meal = meal_of(text)
+    m = _COUNT.search(text)
+    if m:
+        g = next(x for x in m.groups() if x)
+        p.count = 1 if g.lower() in ("一", "a", "an", "one", "single") else (_ORD_WORDS.get(g.lower()) or (
+            int(g) if g.isdigit() else None))
     p.dishes = [DISH_ALIASES[m.group(0).lower()] for m in _DISH_EN.finditer(text)]
     p.dishes += [m.group(0) for m in _dish_pattern().finditer(text) if m.group(0) not in p.dishes]
     if p.dishes and not any(hits.values()):
@@ -263,7 +279,10 @@ def parse(text: str) -> Parsed:
     people = people_count(text)
     if people:
         cons.append(Constraint("people", people))
-    for slot, rng, amount in money_mentions(text, p.domain):
+    # amounts through the weaver's slot reader: "别超过六百" is a ceiling, "几千" no bound at all
+    from .slot_bridge import money_from_slots
+
+    for slot, rng, amount in money_from_slots(text, p.domain):
         cons.append(Constraint(slot, amount if slot == "budget" else rng, "any" if slot == "budget" else scope))
     rating = rating_range(text)
     if rating:
@@ -288,6 +307,12 @@ def parse(text: str) -> Parsed:
         c.text = text
 
     # intent
+    side = side_kind(text) if _ASKS.search(text) else None
+    if side and not p.city and (p.entities or side in ("evening", "crowd")):
+        # a question about places is no preference: the places it names constrain nothing later
+        p.intent, p.side = "side", side
+        p.constraints = [c for c in cons if c.slot != "place"]
+        return p
     if p.city and (p.domain or p.request):
         p.intent = "city"
     elif _WHY.search(text):

@@ -1,4 +1,4 @@
-"""``python -m weaver bench {locomo,crosswoz,madial,relations,scale}``: run a benchmark, write its results."""
+"""``python -m weaver bench {locomo,crosswoz,decisions,madial,relations,scale}``: run a benchmark, write its results."""
 
 from __future__ import annotations
 
@@ -68,6 +68,22 @@ def cmd_crosswoz(settings, args) -> int:
                     lambda p: plot_recall(res, p, "all", "CrossWOZ: constraint recall"))
 
 
+def cmd_decisions(settings, args) -> int:
+    from .decisions import decisions_markdown, run_decisions
+
+    langs = tuple(x for x in args.languages.split(",") if x)
+    if not langs or set(langs) - {"zh", "en"}:
+        raise WeaverError(f"--languages takes zh, en or zh,en, not {args.languages!r}")
+    res = run_decisions(args.data, _embedder(), _budgets(args.budgets), args.dialogues, langs)
+    from .report import write_result
+
+    md = decisions_markdown(res)
+    paths = write_result(args.name or "decisions", res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def cmd_madial(settings, args) -> int:
     from .madial import madial_markdown, plot_madial, run_madial
 
@@ -124,6 +140,15 @@ def register(sub) -> None:
     s.add_argument("--per-haystack", type=int, default=10, help="dialogues concatenated per haystack")
     common(s, "crosswoz")
     s.set_defaults(func=cmd_crosswoz)
+
+    s = bsub.add_parser("decisions", help="decision-context completeness: constraints in force vs stale, "
+                                          "chats generated from CrossWOZ test goals (zh + en)")
+    s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))
+    s.add_argument("--budgets", default="256,512,1024")
+    s.add_argument("--dialogues", type=int, default=100, help="test dialogues whose goals make chats (default 100)")
+    s.add_argument("--languages", default="zh,en", help="zh, en or zh,en (default)")
+    common(s, "decisions")
+    s.set_defaults(func=cmd_decisions)
 
     s = bsub.add_parser("madial", help="MADial-Bench memory retrieval R@5/R@10 vs published rankings")
     s.add_argument("--data", default=str(_DATA / "madial"))

@@ -1,0 +1,248 @@
+"""Memory that carries every decision: constraint records, decision contexts, filler, tool records, the agent.
+
+Real Chroma (a fresh local space per test), the real embedder, the real CrossWOZ database.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from weaver.constraints import records_from_statements
+from weaver.slots import read_slots
+from weaver.slots_prefs import read_prefs
+from weaver.tool_records import where
+
+ROOT = Path(__file__).resolve().parents[1]
+TASK = {"zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算", "en": "Plan the user's Beijing trip: hotels, restaurants, "
+        "attractions, metro and budget"}
+
+# bounds and ranges, both languages, digits and Chinese numerals: (text, key, bound, value, high)
+BOUNDS = [
+    ("住宿每晚别超过六百块", "budget/night", "max", 600, None),
+    ("酒店六百以内就行", "budget/night", "max", 600, None),
+    ("人均不低于一百", "budget/person", "min", 100, None),
+    ("吃饭人均最多两百五", "budget/person", "max", 250, None),
+    ("酒店价格在300到500元之间", "budget/night", "range", 300, 500),
+    ("其实每晚改成四百到五百吧", "budget/night", "range", 400, 500),
+    ("总预算一万二", "budget/total", "max", 12000, None),
+    ("At most 600 yuan per night for the hotel", "budget/night", "max", 600, None),
+    ("We'd spend no less than 1000 yuan a night for the hotel", "budget/night", "min", 1000, None),
+    ("between 300 and 450 per night", "budget/night", "range", 300, 450),
+    ("each night no more than 800 yuan", "budget/night", "max", 800, None),
+    ("Between 20 and 50 yuan for attraction tickets", "budget/ticket", "range", 20, 50),
+    ("Keep the whole trip under five thousand yuan", "budget/total", "max", 5000, None),
+]
+
+
+@pytest.mark.parametrize("text,key,bound,value,high", BOUNDS)
+def test_bounds_and_ranges_read_right(text, key, bound, value, high):
+    got = [(f"{v.slot}/{v.scope}", v.bound, v.value, v.high) for v in read_slots(text) if v.slot == "budget"]
+    assert got == [(key, bound, float(value), None if high is None else float(high))], text
+
+
+@pytest.mark.parametrize("text", ["预算大概几千块", "budget is a few thousand yuan", "人均几百块吧"])
+def test_unreadable_amounts_stay_text_and_never_bound(text):
+    recs = records_from_statements([("n1", 1, "总预算五千"), ("n2", 2, text)])
+    current = [r for r in recs if r.status == "current"]
+    assert [(r.key, r.value) for r in current] == [("budget/total", 5000.0)]  # never displaced, never a bound
+    unread = [r for r in recs if r.status == "unread"]
+    assert unread and all(r.value is None and r.text and r.text in text for r in unread)
+
+
+def test_preference_slots_both_languages():
+    zh = {v.describe() for v in read_prefs("酒店要有健身房，最好是豪华型的")}
+    en = {v.describe() for v in read_prefs("We need a luxury hotel with a gym")}
+    assert zh == en == {"amenity/gym eq gym", "hotel_type eq luxury"}
+    assert read_prefs("这家酒店有健身房吗？") == []  # asked about, not required
+
+
+def _space(runtime, name, lang):
+    w = runtime.open(name)
+    w.config = w.config.with_(review_every=0)
+    w.set_task(TASK[lang])
+    return w
+
+
+def test_constraint_records_have_provenance_current_value_and_history(runtime):
+    w = _space(runtime, "records", "zh")
+    a = w.ingest("我们两个人，五月一号出发").node.id
+    b = w.ingest("我的总预算是五千元。").node.id
+    w.ingest("哈哈，听起来不错")
+    c = w.ingest("其实我改主意了，预算提高到八千元。").node.id
+    recs = {r.key: r for r in w.constraints()}
+    assert recs["budget/total"].value == 8000 and recs["budget/total"].node_id == c
+    hist = recs["budget/total"].history
+    assert [(h["value"], h["node_id"], h["superseded_by"]) for h in hist] == [(5000, b, c)]
+    assert hist[0]["edge"] is True  # the weaver drew the supersedes edge on arrival
+    assert recs["party"].node_id == a and recs["date/start"].value == "05-01"
+    assert w.nodes[recs["budget/total"].node_id].message_id == recs["budget/total"].message_id
+    assert w.revisions() == 1
+
+
+def test_cli_constraints_prints_json_with_provenance(tmp_path):
+    msgs = tmp_path / "m.jsonl"
+    msgs.write_text("\n".join(json.dumps({"content": t}, ensure_ascii=False) for t in
+                              ["I'm allergic to seafood.", "At most 600 yuan per night for the hotel"]), encoding="utf-8")
+    base = [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "d"), "--space", "c"]
+    run = lambda *a: subprocess.run(base + list(a), capture_output=True, text=True, cwd=ROOT, timeout=300)  # noqa: E731
+    assert run("ingest", str(msgs)).returncode == 0
+    out = run("constraints", "--tools")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    keys = {r["key"]: r for r in data["constraints"]}
+    assert keys["budget/night"]["value"] == 600 and keys["budget/night"]["bound"] == "max"
+    assert keys["diet/seafood"]["unit"] == "allergy" and keys["diet/seafood"]["node_id"].startswith("n_")
+    assert data["tool_records"] == []
+
+
+CHATTER = {"zh": ["哈哈，听起来不错", "北京五月的天气怎么样？", "好的谢谢", "有什么特产可以带回去？", "这个我再想想",
+                  "在北京打车方便吗？", "太好了！", "北京的胡同有什么讲究吗？"],
+           "en": ["Haha, sounds good", "What's the weather like in Beijing in May?", "Thanks!",
+                  "What souvenirs could I bring back?", "Let me think about it", "Is it easy to get a taxi?",
+                  "Great!", "Anything to know about the hutongs?"]}
+FRAME = {"zh": ["我们两个人，五月一号出发", "总预算五千", "我对海鲜过敏", "住宿每晚别超过六百块"],
+         "en": ["There are 2 of us, arriving on May 1", "Our total budget is 5000 yuan", "I'm allergic to seafood",
+                "At most 600 yuan per night for the hotel"]}
+UPDATE = {"zh": "其实预算改成八千吧", "en": "Actually, make the total budget 8000 yuan"}
+DINNER = {"zh": "晚饭去哪家餐厅？", "en": "Where should we go for dinner?"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_decision_context_keeps_constraints_that_chitchat_would_cut(runtime, lang):
+    w = _space(runtime, f"ctx-{lang}", lang)
+    for t in FRAME[lang]:
+        w.ingest(t)
+    for _ in range(3):
+        for t in CHATTER[lang]:
+            w.ingest(t)
+            w.ingest("好的，还需要查什么吗？" if lang == "zh" else "Sure, anything else I can help with?",
+                     "agent_response")
+    w.ingest(UPDATE[lang])
+    res = w.query(DINNER[lang], budget=128)
+    assert res.tokens <= 128
+    block = res.context.splitlines()[0]
+    assert ("8000" in block and "5000" not in res.context and ("海鲜" in block if lang == "zh" else "seafood" in block)
+            and ("2人" in block if lang == "zh" else "2 people" in block))
+    assert res.decision.domain == "restaurant" and res.decision.meal == "dinner"
+    # the plain narrative alone, at the same budget, does not hold them all
+    plain = w.query(DINNER[lang], budget=128, config=w.config.with_(decision_context=False))
+    assert plain.decision is None
+    # a question that decides nothing gets no block
+    assert w.query(CHATTER[lang][1], budget=128).decision is None
+
+
+@pytest.mark.parametrize("lang,text", [("zh", "好的。还需要查什么吗？"), ("en", "Sure, anything else I can help with?"),
+                                       ("zh", "明白，已记下。")])
+def test_filler_agent_replies_are_rejected_like_user_filler(runtime, lang, text):
+    w = _space(runtime, "filler", lang)
+    w.ingest(FRAME[lang][1])
+    res = w.ingest(text, "agent_response")
+    assert not res.kept and "filler" in res.decision.reason
+
+
+@pytest.mark.parametrize("lang,text", [("en", "I'm vegetarian."), ("zh", "我吃素。"), ("en", "No peanuts.")])
+def test_bare_diet_statements_are_kept(runtime, lang, text):
+    w = _space(runtime, "diet", lang)
+    w.ingest(FRAME[lang][0])
+    res = w.ingest(text)
+    assert res.kept, res.decision.reason
+    assert any(r.slot == "diet" for r in w.constraints())
+
+
+def test_personalised_weighting_shows_in_the_trace(runtime):
+    w = _space(runtime, "revise", "en")
+    w.ingest("Our total budget is 5000 yuan")
+    assert w.query("Which hotel should we book?").config["boost"] == 0.0
+    w.ingest("Actually, make the total budget 8000 yuan")
+    w.ingest("Actually, make the total budget 9000 yuan")
+    cfg = w.query("Which hotel should we book?").config
+    assert cfg["revisions"] == 2 and cfg["boost"] == pytest.approx(2 * w.config.w_revision)
+
+
+# ------------------------------------------------------------------- the agent
+def _run(agent, text):
+    return list(agent.run(text))
+
+
+def _calls(events, tool):
+    return [e.data["arguments"] for e in events if e.type == "tool_call" and e.data["tool"] == tool]
+
+
+def test_agent_applies_every_constraint_in_force_zh(runtime):
+    from weaver.agent.db import load_database
+    from weaver.agent.loop import TravelAgent
+    from weaver.agent.meals import serves_meal
+
+    w = runtime.open("agent-zh")
+    a = TravelAgent(w)
+    for t in ["我们两个人，五月一号出发，住两晚", "总预算五千", "我对海鲜过敏", "哈哈，听起来不错"]:
+        _run(a, t)
+    ev = _run(a, "帮我找一家六百以内的酒店")
+    hotel = _calls(ev, "search_hotels")[0]
+    assert hotel["price"] == "0-600" and hotel["budget"] == 5000 and hotel["limit"] == 1
+    rows = [r for e in ev if e.type == "tool_result" for r in e.data["rows"]]
+    assert len(rows) == 1 and rows[0]["价格"] <= 600
+    ev = _run(a, "晚饭去哪家餐厅？")
+    call = _calls(ev, "search_restaurants")[0]
+    assert call["avoid"] == ["seafood"] and call["budget"] == 5000 and call["people"] == 2 and call["meal"] == "dinner"
+    db = load_database()
+    rows = [r for e in ev if e.type == "tool_result" for r in e.data["rows"]]
+    assert rows and all(serves_meal(db.by_name[r["名称"]], "dinner") for r in rows)
+    _run(a, "其实预算改成八千吧")
+    ev = _run(a, "推荐一家午饭的餐厅")
+    call = _calls(ev, "search_restaurants")[0]
+    assert call["budget"] == 8000 and call["limit"] == 1 and call["meal"] == "lunch"  # the update took effect
+    # the results are structured records in memory: "which hotels under 500 did we see?"
+    seen = where(w.tool_records(domain="hotel"), "价格", "<", 500)
+    assert all(r.fields["价格"] < 500 and r.node_id in w.nodes for r in seen)
+    assert {r.entity for r in w.tool_records(tool="search_restaurants")} >= {r["名称"] for r in rows}
+
+
+@pytest.mark.parametrize("text,must", [
+    ("颐和园和圆明园离得远吗？", ["周边", "没有坐标"]),
+    ("慕田峪和八达岭哪个人少？", ["没有客流"]),
+    ("故宫需要提前预约吗？", ["没有是否需要预约", "010-85007938"]),
+    ("适合晚上去逛的景点？", ["没有景点的开放时间"]),
+    ("How far is the Summer Palace from the Old Summer Palace?", ["nearby", "no coordinates"]),
+])
+def test_side_questions_answered_from_the_data_or_honestly_not(runtime, text, must):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("side"))
+    _run(a, "我们住在王府井附近" if "\u4e00" <= text[0] <= "\u9fff" else "We stay near Wangfujing")
+    ev = _run(a, text)
+    reply = next(e.text for e in ev if e.type == "reply")
+    assert all(m in reply for m in must), reply
+    assert not _calls(ev, "search_attractions")  # no invented "near ..." search
+
+
+def test_english_replies_are_in_english(runtime):
+    import re
+
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("agent-en"))
+    _run(a, "There are 2 of us, and our total budget is 6000 yuan")
+    ev = _run(a, "Find me an economy hotel near Wangfujing")
+    reply = next(e.text for e in ev if e.type == "reply")
+    # every Chinese name is glossed, and no Chinese field value stands alone
+    assert "economy" in reply and "经济型" not in reply
+    for line in reply.splitlines()[2:]:
+        for run in re.findall(r"[\u4e00-\u9fff][^()]*?(?=\s\(|$)", line):
+            assert "(" in line, line
+
+
+def test_bench_decisions_smoke(shared_data, embedder):
+    from weaver.bench.decisions import run_decisions
+
+    res = run_decisions(shared_data / "crosswoz" / "test.json.zip", embedder, (256,), dialogues=1,
+                        languages=("zh",), progress=False)
+    s = res["scores"]
+    assert res["counts"]["zh"]["active"] > 5
+    assert s["weaver"]["256"]["zh"]["active"] >= max(s[b]["256"]["zh"]["active"] for b in ("dense", "bm25", "hybrid"))
+    assert s["weaver"]["256"]["zh"]["stale"] in (None, 0.0)

@@ -1,0 +1,144 @@
+"""The weaver's slot reader and constraint records in the agent's terms (search arguments).
+
+One reader for every amount: the agent's understanding of a message and the
+weaver's constraint memory both read budgets through :mod:`weaver.slots`, so
+"住宿每晚别超过六百块" is a ceiling of 600 per night in both, never a floor.
+
+>>> money_from_slots("住宿每晚别超过六百块", None), money_from_slots("人均不低于一百", "restaurant")
+([('price', '0-600', 600.0)], [('cost', '100-100000', 100.0)])
+>>> money_from_slots("预算大概几千块", None)  # not read as a number: no bound at all
+[]
+>>> [(c.slot, c.value) for c in constraints_from_records(records_from_statements(
+...     [("n1", 1, "我对海鲜过敏，人均150以内"), ("n2", 2, "我们两个人，五月二号入住，住三晚")]))]
+[('cost', '0-150'), ('avoid', ['seafood']), ('people', 2), ('dates', {'check_in': '5-2', 'nights': 3})]
+"""
+
+from __future__ import annotations
+
+from ..constraints import ConstraintRecord
+from ..slots import SlotValue, read_slots
+from .lexicon import FACILITY_ALIASES, HOTEL_TYPE_ALIASES
+from .understanding import Constraint
+
+__all__ = ["money_from_slots", "range_of", "constraints_from_records", "records_from_statements"]
+
+from ..constraints import records_from_statements  # noqa: E402  (re-exported for the doctest and callers)
+
+_OPEN_HIGH = 100_000  # a floor ("不低于100") as a closed range the database's range syntax takes
+_SCOPE_SLOT = {"night": "price", "person": "cost", "ticket": "ticket", "total": "budget"}
+_DOMAIN_SLOT = {"hotel": "price", "restaurant": "cost", "attraction": "ticket"}
+_DIET = {"vegetarian": "meat", "vegan": "meat", "halal": "pork"}
+_TYPES = {"economy": "经济型", "comfort": "舒适型", "upscale": "高档型", "luxury": "豪华型"}
+_AMENITY_DB = {"hot water": "24小时热水", "wake-up call": "叫醒服务", "hair dryer": "吹风机",
+               "international calls": "国际长途电话", "foreign guests": "接待外宾", "accessible": "残疾人设施",
+               "broadband": "宽带上网", "pool": "游泳池"}
+
+
+def range_of(bound: str, value: float, high: float | None = None) -> str:
+    """A bound as the database's range: max 600 -> '0-600', min 100 -> '100-100000', about 600 -> '480-720'."""
+    if bound == "range" and high is not None:
+        return f"{value:g}-{high:g}"
+    if bound == "min":
+        return f"{value:g}-{_OPEN_HIGH}"
+    if bound == "about":
+        return f"{round(value * 0.8):g}-{round(value * 1.2):g}"
+    return f"0-{value:g}"
+
+
+def _money(v: SlotValue | ConstraintRecord, domain: str | None) -> tuple[str, str, float] | None:
+    if v.value is None:
+        return None  # an amount said but not read: never a bound
+    slot = _SCOPE_SLOT.get(v.scope, "budget")
+    if slot == "budget" and domain in _DOMAIN_SLOT and not v.scope:
+        slot = _DOMAIN_SLOT[domain]
+    amount = float(v.high if v.bound == "range" and v.high is not None else v.value)
+    return slot, range_of(v.bound, float(v.value), v.high), amount
+
+
+def money_from_slots(text: str, domain: str | None) -> list[tuple[str, str, float]]:
+    """(slot, range, amount) for each budget the slot reader finds: slot is budget / price / cost / ticket."""
+    out = []
+    for v in read_slots(text):
+        if v.slot == "budget":
+            m = _money(v, domain)
+            if m:
+                out.append(m)
+    return out
+
+
+def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint]:
+    """The agent's constraints for the current records (each with the node that stated it), oldest first."""
+    out: list[Constraint] = []
+    avoid: list[str] = []
+    avoid_by: ConstraintRecord | None = None
+    start: ConstraintRecord | None = None
+    end: ConstraintRecord | None = None
+    nights: ConstraintRecord | None = None
+    for r in sorted(records, key=lambda r: r.turn):
+        if r.status != "current":
+            continue
+        c = None
+        if r.slot == "budget":
+            m = _money(r, None)
+            if m:
+                slot, rng, amount = m
+                c = Constraint(slot, amount if slot == "budget" else rng,
+                               {"price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, "any"))
+        elif r.slot == "diet" and r.bound == "restrict":
+            term = _DIET.get(str(r.value), str(r.value))
+            if term not in avoid:
+                avoid.append(term)
+                avoid_by = r
+        elif r.slot == "party":
+            c = Constraint("people", int(float(r.value)))
+        elif r.slot == "date" and r.scope == "start":
+            start = r
+        elif r.slot == "date" and r.scope == "end":
+            end = r
+        elif r.slot == "nights":
+            nights = r
+        elif r.slot == "rating":
+            scope = r.scope if r.scope in ("hotel", "restaurant", "attraction") else "any"
+            c = Constraint("rating", f"{float(r.value):g}-5" if r.bound == "min" else f"0-{float(r.value):g}", scope)
+        elif r.slot == "hotel_type":
+            c = Constraint("hotel_type", _TYPES.get(str(r.value), HOTEL_TYPE_ALIASES.get(str(r.value), r.value)),
+                           "hotel")
+        elif r.slot == "amenity":
+            key = str(r.value)
+            c = Constraint("facilities", [_AMENITY_DB.get(key) or FACILITY_ALIASES.get(key, key)], "hotel")
+        elif r.slot == "quiet":
+            c = Constraint("quiet", True, "hotel")
+        elif r.slot == "location" and r.scope in ("hotel", "restaurant"):
+            c = Constraint("place", r.value, r.scope)
+        if c is not None:
+            c.turn, c.node_id, c.text = r.turn, r.node_id, r.text
+            out.append(c)
+    if avoid:
+        c = Constraint("avoid", avoid, "restaurant", avoid_by.turn, avoid_by.node_id, avoid_by.text)
+        out.append(c)
+    if start is not None or nights is not None:
+        value = {}
+        if start is not None and not str(start.value).startswith("--"):
+            value["check_in"] = f"{int(str(start.value)[:2])}-{int(str(start.value)[3:])}"
+        if nights is not None:
+            value["nights"] = int(float(nights.value))
+        elif end is not None and "check_in" in value and not str(end.value).startswith("--"):
+            from datetime import date
+
+            try:  # "5月1日到3日": the nights between arrival and departure
+                n = (date(2024, int(str(end.value)[:2]), int(str(end.value)[3:]))
+                     - date(2024, int(str(start.value)[:2]), int(str(start.value)[3:]))).days
+            except ValueError:
+                n = 0
+            if n > 0:
+                value["check_out"] = f"{int(str(end.value)[:2])}-{int(str(end.value)[3:])}"
+                value["nights"] = n
+        src = start or nights
+        if value:
+            out.append(Constraint("dates", value, "any", src.turn, src.node_id, src.text))
+    # facilities accumulate into one constraint, as the search takes them
+    fac = [c for c in out if c.slot == "facilities"]
+    if len(fac) > 1:
+        merged = Constraint("facilities", [v for c in fac for v in c.value], "hotel", fac[-1].turn, fac[-1].node_id)
+        out = [c for c in out if c.slot != "facilities"] + [merged]
+    return sorted(out, key=lambda c: c.turn)
