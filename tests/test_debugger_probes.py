@@ -17,8 +17,9 @@ BUDGET_Q = {"en": "What is the total budget for the trip?", "zh": "这次旅行�
 @pytest.fixture(params=["en", "zh"])
 def trip(request, runtime):
     w = runtime.open(f"probe-{request.param}")
-    # the test decides when the review pass runs; the space predates supersede on arrival, so the pass finds it
-    w.config = w.config.with_(review_every=0, supersede_on_arrival=False)
+    # the test decides when the review pass runs; the space predates supersede on arrival, so the pass finds it;
+    # the probes here diff the narrative itself, so no constraint block is put before it
+    w.config = w.config.with_(review_every=0, supersede_on_arrival=False, decision_context=False)
     tags = weave(w, request.param)
     return request.param, w, tags
 
