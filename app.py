@@ -16,6 +16,7 @@ from ui.i18n import t  # noqa: E402
 from ui.shell import mark_shell  # noqa: E402
 from ui.render import md_escape  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
+from ui import url_state  # noqa: E402
 from weaver import WeaverError  # noqa: E402
 
 st.set_page_config(page_title="ContextWeaver studio", page_icon="🕸️", layout="wide")
@@ -28,6 +29,7 @@ PAGES = [
     ("pages/benchmarks.py", "benchmarks", ":material/speed:", False),
 ]
 ROOT = Path(__file__).resolve().parent
+url_state.restore()  # F5 / deep link: space, language and selection come back from the URL (before any widget)
 
 pages = {key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
          for path, key, icon, default in PAGES}
@@ -42,3 +44,5 @@ try:
     nav.run()
 except WeaverError as exc:  # e.g. the Chroma server went away mid-turn: one clear line, never a traceback
     st.error(md_escape(str(exc)))
+finally:  # also after st.stop() / st.rerun() in a page: the address bar is always a working deep link
+    url_state.publish(nav.url_path or "chat")
