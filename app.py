@@ -16,6 +16,7 @@ from ui.i18n import t  # noqa: E402
 from ui.shell import mark_shell  # noqa: E402
 from ui.render import md_escape  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
+from ui.state import get_runtime  # noqa: E402
 from ui import url_state  # noqa: E402
 from weaver import WeaverError  # noqa: E402
 
@@ -39,6 +40,8 @@ mark_shell(pages)
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
         "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
         "'WenQuanYi Micro Hei',sans-serif}</style>")
+with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
+    get_runtime()
 render_sidebar()
 try:
     nav.run()

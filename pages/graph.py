@@ -143,7 +143,7 @@ with left:
     if g.number_of_nodes() == 0:
         st.info(t("graph_empty"))
     else:
-        graph_view(g, key=f"graph_page_{space}", height=600, selected=sel, node_styles=node_styles,
+        graph_view(g, key=f"graph_page_{space}", height=640, selected=sel, node_styles=node_styles,
                    edge_styles=edge_styles, max_nodes=300, focus=sel or (matches[:1] or None),
                    lang=lang(), layout=layout, on_select=_select,
                    edit=None if past else edge_fix.edit_spec(), on_edge=edge_fix.edge_handler(w, space),

@@ -72,16 +72,25 @@ function edgeMenu(parent, root, id, at, edit, send) {
   del.dataset.relation = "";
   del.onclick = () => { m.remove(); send("edge_action", { action: "delete", edge: id, nonce: Date.now() }); };
   m.appendChild(del);
-  const graphBox = root.getBoundingClientRect(), parentBox = parent.getBoundingClientRect();
-  m.style.left = Math.max(4, Math.min(at.x + (graphBox.left - parentBox.left) + 8, graphBox.width - 340)) + "px";
-  m.style.top = Math.max(4, at.y + (graphBox.top - parentBox.top) + 8) + "px";
-  parent.appendChild(m);
+  // inside the graph box (position: relative), at the click; kept within the box
+  m.style.left = Math.max(4, Math.min(at.x + 8, root.clientWidth - 340)) + "px";
+  m.style.top = Math.max(4, Math.min(at.y + 8, root.clientHeight - 120)) + "px";
+  root.appendChild(m);
 }
 
-function drawUndo(parent, root, undo, send) {
-  let bar = parent.querySelector(".cw-undo");
+function view(net, data) {
+  // the whole graph when its labels stay legible; else the focus (selection, new nodes) at a readable zoom
+  net.fit({ animation: false });
+  const focus = (data.focus_ids || []).filter((id) => net.body.nodes[id]);
+  if (net.getScale() < 0.6 && focus.length) {
+    net.fit({ nodes: focus, animation: false, minZoomLevel: 0.6, maxZoomLevel: 1.0 });
+  }
+}
+
+function drawUndo(root, undo, send) {
+  let bar = root.querySelector(".cw-undo");
   if (!undo) { if (bar) bar.remove(); return; }
-  if (!bar) { bar = document.createElement("div"); bar.className = "cw-undo"; parent.appendChild(bar); }
+  if (!bar) { bar = document.createElement("div"); bar.className = "cw-undo"; root.appendChild(bar); }
   bar.replaceChildren();
   const text = document.createElement("span");
   text.textContent = undo.text;
@@ -93,7 +102,6 @@ function drawUndo(parent, root, undo, send) {
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
-  parentElement.style.position = "relative";
   const vis = ensureVis();
   let note = parentElement.querySelector(".cw-note");
   if (!note) { note = document.createElement("div"); note.className = "cw-note"; parentElement.appendChild(note); }
@@ -109,7 +117,6 @@ export default function (component) {
   parentElement.querySelectorAll(".vis-tooltip").forEach((el) => { el.style.visibility = "hidden"; });
   const closeMenu = () => { const m = parentElement.querySelector(".cw-menu"); if (m) m.remove(); };
   closeMenu();
-  drawUndo(parentElement, root, data.undo, setTriggerValue);
   if (!root.__net) {
     root.__nodes = new vis.DataSet(data.nodes);
     root.__edges = new vis.DataSet(data.edges);
@@ -121,15 +128,16 @@ export default function (component) {
     });
     root.__net.on("dragStart", () => root.__closeMenu());
     root.__net.on("zoom", () => root.__closeMenu());
-    root.__net.once("afterDrawing", () => { root.__net.fit({ animation: false }); root.dataset.ready = "1"; });
+    root.__net.once("afterDrawing", () => { view(root.__net, data); root.dataset.ready = "1"; });
   } else if (root.__sig !== sig) {
     // same component, new data: keep the view unless the node set changed a lot
     root.__nodes.clear(); root.__edges.clear();
     root.__nodes.add(data.nodes); root.__edges.add(data.edges);
     root.__net.setOptions(data.options);
-    if (data.fit) root.__net.fit({ animation: false });
+    if (data.fit) view(root.__net, data);
   }
   root.__sig = sig;
+  drawUndo(root, data.undo, setTriggerValue);
   root.__onPick = (id) => setTriggerValue("selected", id);
   root.__closeMenu = closeMenu;
   root.__edgeMenu = data.edit ? (id, at) => edgeMenu(parentElement, root, id, at, data.edit, setTriggerValue) : null;
@@ -155,6 +163,20 @@ def _component():
     return st.components.v2.component("weaver_graph", js=_js(), css=_CSS, isolate_styles=True)
 
 
+def _focus_ids(g, payload: dict, selected, focus, node_styles) -> list[str]:
+    """What the view centres on when the whole graph would be too small to read: selection, focus, new, latest."""
+    drawn = {n["id"] for n in payload["nodes"]}
+    if isinstance(focus, (str, int)):
+        focus = [focus]
+    for ids in ([selected] if selected else [], list(focus or []),
+                [n for n, s in (node_styles or {}).items() if s == "new" or (isinstance(s, list) and "new" in s)]):
+        ids = [str(i) for i in ids if str(i) in drawn]
+        if ids:
+            return ids
+    last = max((n.get("turn", 0) or 0 for n in payload["nodes"]), default=0)
+    return [n["id"] for n in payload["nodes"] if (n.get("turn", 0) or 0) == last]
+
+
 def _trigger(key: str, name: str):
     state = st.session_state.get(key)
     return state.get(name) if hasattr(state, "get") else getattr(state, name, None)
@@ -177,7 +199,8 @@ def graph_view(g, *, key: str, height: int = 520, on_select=None, selected: str 
     payload = viz.vis_payload(g, node_styles=node_styles, edge_styles=edge_styles, selected=selected,
                               max_nodes=max_nodes, focus=focus, lang=lang, layout=layout)
     sig = str(hash(json.dumps([payload["nodes"], payload["edges"], bool(refit)], sort_keys=True, default=str)))
-    data = dict(payload, key=key, height=int(height), selected=selected, sig=sig, fit=True, edit=edit, undo=undo)
+    data = dict(payload, key=key, height=int(height), selected=selected, sig=sig, fit=True, edit=edit, undo=undo,
+                focus_ids=_focus_ids(g, payload, selected, focus, node_styles))
 
     def _picked():
         value = _trigger(key, "selected")

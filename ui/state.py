@@ -19,7 +19,7 @@ __all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_
 DEFAULT_SPACE = "demo"
 
 
-@st.cache_resource(show_spinner="Loading the embedder and the memory store…")
+@st.cache_resource(show_spinner=False)  # app.py shows a translated spinner around the first call
 def get_runtime() -> Runtime:
     settings = Settings.from_env()
     return Runtime.from_settings(settings)

@@ -1,10 +1,10 @@
 """Where nodes go and which ones are drawn: layouts, focused subgraphs, filters, search, paths (no streamlit).
 
-The default layout is *layered by turn*: each turn is a band, bands run left to right and wrap
-into rows (like lines of text), and inside a band a node sits one column right of the same-turn
-node it depends on. So causes are always left of / above their effects, and because a band only
-depends on its own turn's nodes, a new turn never moves an older node (positions are stable
-across reruns and as the conversation grows).
+The default layout is *layered by turn*: each turn is a horizontal band, bands stacked top to
+bottom in turn order, and inside a band a node sits in its kind's column (user, thought, tool
+results, reply) or further right when a same-turn cause sits there. So causes are always left
+of / above their effects, and because a band's place depends only on earlier turns, a new turn
+never moves an older node (positions are stable across reruns and as the conversation grows).
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ __all__ = ["order_key", "layout_positions", "select_subgraph", "filter_graph", "
 
 LAYOUTS = ("auto", "layered", "spring")
 _KIND_LANE = {"user_input": 0, "agent_thought": 1, "tool_result": 2, "agent_response": 3}
-TURNS_PER_ROW = 4
 _DEPTHS = 4  # columns inside a turn band: user -> thought -> tool results -> reply
-COL_W = 190.0  # wide enough for a wrapped two-line label at 1080p
-BAND_GAP = 120.0
-NODE_H = 100.0
-ROW_GAP = 90.0
+COL_W = 230.0  # wide enough for a wrapped two-line label at 1080p
+BAND_GAP = 40.0
+NODE_H = 95.0
 GUESS_BELOW = 0.5  # an automatic edge under this confidence is a guess
 
 
@@ -49,31 +47,20 @@ def _depths(g: nx.DiGraph, members: list) -> dict:
 
 def _layered(g: nx.DiGraph) -> dict:
     turns = sorted({_turn(g, n) for n in g})
-    index = {t: i for i, t in enumerate(turns)}
     by_turn: dict[int, list] = {t: [] for t in turns}
     for n in sorted(g, key=lambda n: order_key(g, n)):
         by_turn[_turn(g, n)].append(n)
-    local: dict = {}
-    height: dict[int, int] = {}
-    for t, members in by_turn.items():
+    out, y = {}, 0.0
+    for t in turns:  # one band per turn, top to bottom: a band's place depends only on earlier turns
+        members = by_turn[t]
         depth = _depths(g, members)
         stack: dict[int, int] = {}
         for n in members:
             k = stack.get(depth[n], 0)
             stack[depth[n]] = k + 1
-            local[n] = (depth[n], k)
-        row = index[t] // TURNS_PER_ROW
-        height[row] = max(height.get(row, 1), max(stack.values()))
-    band_w = _DEPTHS * COL_W + BAND_GAP
-    row_y, y = {}, 0.0
-    for row in sorted(height):
-        row_y[row] = y
-        y += height[row] * NODE_H + ROW_GAP
-    out = {}
-    for n, (d, k) in local.items():
-        row, col = divmod(index[_turn(g, n)], TURNS_PER_ROW)
-        # a small stagger inside a column keeps vertical edges from running through labels
-        out[n] = (round(col * band_w + d * COL_W + (k % 2) * 18.0, 1), round(row_y[row] + k * NODE_H, 1))
+            # a small stagger inside a column keeps vertical edges from running through labels
+            out[n] = (round(depth[n] * COL_W + (k % 2) * 24.0, 1), round(y + k * NODE_H, 1))
+        y += max(stack.values()) * NODE_H + BAND_GAP
     return out
 
 
