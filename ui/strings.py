@@ -132,6 +132,8 @@ S = {
     "step_memories": ("{n} memories · {tokens} tokens", "{n} 条记忆 · {tokens} 个 token"),
     "step_rows": ("{n} rows", "{n} 条结果"),
     "loading": ("Loading the embedder and the memory store…", "正在加载嵌入模型和记忆库…"),
+    "be_embedder": ("embedder", "嵌入模型"), "be_reasoning": ("reasoning", "推理后端"), "be_model": ("model", "模型"),
+    "be_endpoint": ("endpoint", "端点"), "be_store": ("store", "存储"),
     # ---- benchmarks
     "bench_caption": ("Latest results written by `python -m weaver bench ...` into docs/benchmarks (see its README).",
                       "由 `python -m weaver bench ...` 写入 docs/benchmarks 的最新结果（见其 README）。"),
