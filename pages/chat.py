@@ -93,9 +93,9 @@ def _demo_result() -> None:
         return
     name, n, failures = res
     if failures:
-        st.warning(md_escape(f"{name}: {len(failures)} expectation(s) failed — " + "; ".join(failures[:5])))
+        st.warning(md_escape(t("demo_failed", name=name, n=len(failures)) + " — " + "; ".join(failures[:5])))
     else:
-        st.success(md_escape(f"{name}: {n} turns replayed, every scripted expectation held."))
+        st.success(md_escape(t("demo_ok", name=name, n=n)))
 
 
 @st.fragment
@@ -104,16 +104,28 @@ def _scores() -> None:
     if df.empty:
         st.caption(t("scores_empty"))
         return
-    shown = df.drop(columns=["timestamp"])
-    st.dataframe(shown, hide_index=True, width="stretch", height=300,
-                 column_config={"content": st.column_config.TextColumn(width="large")})
+    # the message first, so the content is on screen without scrolling; the CSV keeps the library's names
+    shown = df.drop(columns=["timestamp"])[["turn", "content", "kind", "kept", "promoted", "total", "relevance",
+                                            "novelty", "importance", "coarse", "keep_threshold", "reason", "backend",
+                                            "fallback", "message_id", "node_id"]]
+    view = shown
+    if lang() == "zh":
+        kinds = viz.labels("zh")["kinds"]
+        view = shown.assign(kind=shown["kind"].map(lambda k: kinds.get(k, k))).rename(columns={
+            "turn": "轮次", "content": "内容", "kind": "类型", "kept": "保留", "promoted": "已提升", "total": "总分",
+            "relevance": "相关性", "novelty": "新颖性", "importance": "重要性", "coarse": "粗筛分",
+            "keep_threshold": "保留阈值", "reason": "原因", "backend": "后端", "fallback": "降级",
+            "message_id": "消息编号", "node_id": "节点编号"})
+    st.dataframe(view, hide_index=True, width="stretch", height=300,
+                 column_config={view.columns[1]: st.column_config.TextColumn(width="large")})
     st.download_button(t("download_csv"), shown.to_csv(index=False).encode("utf-8"),
                        file_name=f"filter-scores-{space}.csv", mime="text/csv", key="scores_csv")
     rejected = df[~df["kept"]]
     if rejected.empty:
         st.caption(t("no_rejected"))
         return
-    labels = {r.message_id: f"[{r.turn}] {r.kind} · Σ{r.total:.2f} · {viz.short_label(r.content, 50)}"
+    kinds = viz.labels(lang())["kinds"]
+    labels = {r.message_id: f"{viz.short_label(r.content, 50)} · [{r.turn}] {kinds.get(r.kind, r.kind)} · Σ{r.total:.2f}"
               for r in rejected.itertuples()}
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     mid = c1.selectbox(t("promote_pick"), list(labels), format_func=labels.get, key="promote_pick")
@@ -195,3 +207,18 @@ with right:
                     show_text(g.nodes[sel].get("content", ""))
     with tab_scores:
         _scores()
+
+
+@st.fragment(run_every=3)
+def _follow_other_tabs() -> None:
+    """Another tab (or a CLI) wrote to this space: rerun so its turn shows here without waiting for a click."""
+    rev = w.space.revision()  # a file read, no lock
+    seen = st.session_state.setdefault("space_ui:chat_rev", rev)
+    if rev != seen:
+        st.session_state["space_ui:chat_rev"] = rev
+        if not running_turns(space):  # a turn in progress redraws itself when it ends
+            st.rerun(scope="app")
+
+
+st.session_state["space_ui:chat_rev"] = w.space.revision()  # what this run has drawn
+_follow_other_tabs()

@@ -62,7 +62,7 @@ with st.container(border=True):
     with c4:
         if len(turns) > 1:
             upto = st.select_slider(t("scrubber"), options=turns, key="gf_turn",
-                                    format_func=lambda x: f"{x} ({t('replay_now')})" if x == turns[-1] else str(x))
+                                    format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x))
             b1, b2, b3 = st.columns(3)
             b1.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,), width="stretch")
             b2.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,), width="stretch")
@@ -71,7 +71,7 @@ with st.container(border=True):
             upto, playing = turns[-1], False
     query = c5.text_input(t("search"), key="gf_search", placeholder="北京 / budget …")
     layout = c6.selectbox(t("layout"), ["auto", "spring"], key="gf_layout",
-                          format_func=lambda x: t("layout_" + x))
+                          format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get)
     c7, c8 = st.columns(2)
     hide_guessed = c7.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
     focus_nb = c8.toggle(t("focus_nb"), key="gf_nb")

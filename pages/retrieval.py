@@ -140,7 +140,7 @@ if turn is not None:
         st.code(turn.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
 
 tab_trace, tab_graph, tab_vec, tab_why, tab_probes = st.tabs([
-    T("Trace", "检索轨迹"), T("Graph", "图"), T("vs vector top-k", "对比向量 top-k"), T("Why not X?", "为什么没有 X？"),
+    T("Trace", "检索轨迹"), T("Graph", "图"), T("vs vector top-k", "对比纯向量检索"), T("Why not X?", "为什么没有 X？"),
     T("Saved probes", "保存的探针")])
 
 # ------------------------------------------------------------------ trace
@@ -229,7 +229,7 @@ with tab_vec:
                                   T("content", "内容"): clip(contents[i], 60),
                                   T("role", "角色"): role_label(roles.get(i, ""), LG) if ZH else roles.get(i, "")}
                                  for i in cmp.graph]), hide_index=True, key="rd_cmp_graph")
-    right.markdown("**" + T("Plain vector top-k", "纯向量 top-k") + f"** ({vec.tokens} tokens)")
+    right.markdown("**" + T("Plain vector top-k", "纯向量检索前 k 名") + f"** ({vec.tokens} tokens)")
     right.dataframe(pd.DataFrame([{T("mark", "标记"): displaced if i in cmp.displaced else shared,
                                    T("content", "内容"): clip(contents[i], 60),
                                    T("similarity", "相似度"): round(next(n.similarity for n in vec.ranked if n.id == i), 3)}
@@ -269,7 +269,8 @@ with tab_why:
         st.badge(md_escape(reason_label(why.reason, LG)), color="green" if why.reason == "included" else "orange")
         st.markdown(md_escape(why_in_words(w.graph, why, LG)))
         with st.expander(T("The exact numbers", "具体数字")):
-            st.markdown(md_escape(why.summary))  # the library's precise sentence (ids, scores), for curators
+            if not ZH:  # the library's precise sentence (ids, scores) is English: the numbers below say it all
+                st.markdown(md_escape(why.summary))
             st.json(why.details, expanded=False)
 
 # ----------------------------------------------------------------- probes

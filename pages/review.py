@@ -61,6 +61,8 @@ _T = {
     "col_delete": ("delete", "删除"), "col_from": ("from", "起点"), "col_to": ("to", "终点"), "col_origin": ("origin", "来源"),
     "col_conf": ("confidence", "置信度"), "col_src": ("source id", "起点编号"), "col_tgt": ("target id", "终点编号"),
 }
+_ORIGINS = {"review-rules": ("rules review", "规则审阅"), "review-llm": ("model review", "模型审阅"),
+            "cascade": ("a retracted cause", "上游撤回")}
 _ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
 _ACTIONS = {"edge.add": ("edge added", "添加边"), "edge.update": ("edge changed", "修改边"),
             "edge.remove": ("edge removed", "删除边"), "node.status": ("status", "状态"), "build": ("built", "构建"),
@@ -150,6 +152,7 @@ def _summary_words(r: ReviewSummary) -> str:
 
 w = get_weaver()
 cur = w.curation
+NAMES = {n: _label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
 st.markdown(f"### {t('title')}")
 st.caption(t("intro"))
 
@@ -207,7 +210,7 @@ with q_tab:
                 with col:
                     what = _item_words(w, item)
                     st.markdown(f"**{md_escape(what)}**")
-                    st.caption(md_escape(t("conf", c=item.confidence, o=item.origin)))
+                    st.caption(md_escape(t("conf", c=item.confidence, o=_pair(_ORIGINS, item.origin))))
                     st.caption(md_escape(item.rationale))  # a model's words: an image in it must not be fetched
                     if col is cols[0] or len(group) == 1:
                         _evidence(item)
@@ -260,10 +263,10 @@ with e_tab:
     with st.expander(t("add_edge")):
         ids = w.node_ids
         c1, c2 = st.columns(2)
-        src = c1.selectbox(t("source"), ids, format_func=lambda n: _label(w, n), key="add_src")
-        dst = c2.selectbox(t("target"), ids, index=len(ids) - 1, format_func=lambda n: _label(w, n), key="add_dst")
+        src = c1.selectbox(t("source"), ids, format_func=NAMES.get, key="add_src")
+        dst = c2.selectbox(t("target"), ids, index=len(ids) - 1, format_func=NAMES.get, key="add_dst")
         rel = st.selectbox(t("relation"), RELATIONS, key="add_rel",
-                           format_func=lambda r: viz.labels(lang())["relations"].get(r, r))
+                           format_func=viz.labels(lang())["relations"].get)
         why = st.text_input(t("why"), key="add_why")
         st.button(t("add"), key="add_btn", on_click=_act, args=(cur.set_edge, src, dst, rel, why or "added by hand"),
                   kwargs={"done": t("ok_add", what=f"{_q(w, src)} → {_q(w, dst)}")})
@@ -271,16 +274,16 @@ with e_tab:
 # ------------------------------------------------------------------ nodes
 with n_tab:
     ids = w.node_ids
-    nid = st.selectbox(t("node"), ids, index=len(ids) - 1, format_func=lambda n: _label(w, n), key="status_node")
+    nid = st.selectbox(t("node"), ids, index=len(ids) - 1, format_func=NAMES.get, key="status_node")
     node = w.nodes[nid]
     st.text(node.content[:800])
     c1, c2 = st.columns(2)
     status = c1.radio(t("status"), NODE_STATUSES, index=NODE_STATUSES.index(node.status), horizontal=True,
-                      format_func=lambda x: viz.labels(lang())["statuses"].get(x, x), key=f"status_{nid}")
+                      format_func=viz.labels(lang())["statuses"].get, key=f"status_{nid}")
     by = ""
     if status == "superseded":
         later = [n for n in ids if n != nid]
-        by = c2.selectbox(t("by"), [""] + later, format_func=lambda n: _label(w, n) if n else "—", key="status_by")
+        by = c2.selectbox(t("by"), [""] + later, format_func=lambda n: NAMES.get(n, "—"), key="status_by")
     st.button(t("apply"), key="status_apply", disabled=status == node.status,
               on_click=_act, args=(cur.set_status, nid, status, "set on the Review page"),
               kwargs={"by": by, "done": t("ok_status", what=f"{_q(w, nid)}: {viz.labels(lang())['statuses'].get(status)}")})

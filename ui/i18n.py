@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["t", "lang", "pick", "LANGS"]
+__all__ = ["t", "lang", "pick", "set_lang", "LANGS", "LANG_KEY"]
 
 LANGS = {"en": "English", "zh": "中文"}
 
 from .strings import S as _S  # noqa: E402
 
 
+LANG_KEY = "lang"  # the owner; the sidebar radio ("ui_lang") only mirrors it
+
+
 def lang() -> str:
-    return st.session_state.get("ui_lang", "en")
+    # not the radio's own key: Streamlit drops a widget's state on a run that does not draw it
+    return st.session_state.get(LANG_KEY, "en")
+
+
+def set_lang(value: str) -> None:
+    if value in LANGS:
+        st.session_state[LANG_KEY] = value
 
 
 def t(key: str, **kw) -> str:

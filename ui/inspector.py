@@ -106,7 +106,9 @@ def _edge_editor(w, node_id: str, key: str) -> None:
                 arrow = "→" if u == node_id else "←"
                 return f"{arrow} [{rel}] {node_option_label(g, other)}"
 
-            edge = st.selectbox(t("edge_pick"), edges, format_func=label, key=f"{key}_edge_{version}")
+            # labels made now, not when the widget formats them later: the language is the one of this run
+            edge = st.selectbox(t("edge_pick"), edges, format_func={e: label(e) for e in edges}.get,
+                                key=f"{key}_edge_{version}")
             rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(g.edges[edge].get("relation")),
                                format_func=lambda r: L["relations"].get(r, r),
                                key=f"{key}_edge_rel_{edge[0]}_{edge[1]}_{version}")
@@ -120,10 +122,10 @@ def _edge_editor(w, node_id: str, key: str) -> None:
         st.markdown(f"**{t('add_edge')}**")
         others = [n for n in w.node_ids if n != node_id and not g.has_edge(node_id, n) and not g.has_edge(n, node_id)]
         if others:
-            other = st.selectbox(t("other_node"), others, format_func=lambda n: node_option_label(g, n),
+            other = st.selectbox(t("other_node"), others, format_func={n: node_option_label(g, n) for n in others}.get,
                                  key=f"{key}_other")
             direction = st.radio(t("direction"), ["out", "in"], key=f"{key}_dir", horizontal=True,
-                                 format_func=lambda d: t("this_to_other") if d == "out" else t("other_to_this"))
+                                 format_func={"out": t("this_to_other"), "in": t("other_to_this")}.get)
             new_rel = st.selectbox(t("relation"), RELATIONS, key=f"{key}_new_rel",
                                    format_func=lambda r: L["relations"].get(r, r))
             src, dst = (node_id, other) if direction == "out" else (other, node_id)

@@ -8,7 +8,7 @@ import streamlit as st
 
 from weaver import WeaverConfig, WeaverError
 
-from .i18n import LANGS, pick, t
+from .i18n import LANGS, lang, pick, set_lang, t
 from .render import md_escape
 from .state import current_space, delete_space, get_runtime, get_weaver, list_spaces, switch_space
 
@@ -30,7 +30,7 @@ KNOBS = [
      ("candidate parents per new node", "每个新节点考虑的父节点个数")),
     ("min_parent_similarity", "builder", "float", 0.0, 1.0, 0.05, ("minimum parent similarity", "父节点最低相似度"),
      ("weakest similarity a parent may have", "父节点允许的最低相似度")),
-    ("seeds", "retrieval", "int", 1, 30, 1, ("seeds (top-K)", "种子数（top-K）"),
+    ("seeds", "retrieval", "int", 1, 30, 1, ("seeds (top-K)", "种子数（前 K 个）"),
      ("top-K seeds found by similarity + BM25", "按相似度 + BM25 找到的前 K 个种子")),
     ("hops", "retrieval", "int", 0, 5, 1, ("hops", "扩展跳数"),
      ("how far expansion walks the graph from the seeds", "从种子沿图扩展的最远步数")),
@@ -94,7 +94,8 @@ def _space_picker() -> None:
     if choice != cur:
         switch_space(choice)
         st.rerun()
-    with st.popover("＋ " + t("create"), width="stretch"):
+    # an expander, not a popover: a popover stays open over the task focus after the space is created
+    with st.expander("＋ " + t("create"), expanded=False):
         with st.form("new_space", clear_on_submit=True, border=False):
             name = st.text_input(t("new_space"), max_chars=200, key="new_space_name")
             if st.form_submit_button(t("create"), key="new_space_btn"):
@@ -130,7 +131,7 @@ def _task() -> None:
     w = get_weaver()
     current = w.meta.get("task") or ""
     with st.form(f"task_form:{current_space()}", border=False):
-        text = st.text_area(t("task"), value=current, height=68, help=t("task_help"), max_chars=2000)
+        text = st.text_area(t("task"), value=current, height=120, help=t("task_help"), max_chars=2000)
         if st.form_submit_button(t("set_task")) and text.strip() and text.strip() != current:
             try:
                 w.set_task(text)
@@ -141,7 +142,9 @@ def _task() -> None:
 
 def render_sidebar() -> None:
     with st.sidebar:
-        st.radio(t("ui_lang"), list(LANGS), format_func=LANGS.get, key="ui_lang", horizontal=True)
+        st.session_state["ui_lang"] = lang()  # the radio mirrors the owner (see ui.i18n.lang)
+        st.radio(t("ui_lang"), list(LANGS), format_func=LANGS.get, key="ui_lang", horizontal=True,
+                 on_change=lambda: set_lang(st.session_state["ui_lang"]))
         _space_picker()
         _task()
         _knobs()

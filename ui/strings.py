@@ -134,6 +134,8 @@ S = {
     "loading": ("Loading the embedder and the memory store…", "正在加载嵌入模型和记忆库…"),
     "be_embedder": ("embedder", "嵌入模型"), "be_reasoning": ("reasoning", "推理后端"), "be_model": ("model", "模型"),
     "be_endpoint": ("endpoint", "端点"), "be_store": ("store", "存储"),
+    "demo_ok": ("{name}: {n} turns replayed, every scripted expectation held.", "{name}：回放了 {n} 轮，所有脚本预期都成立。"),
+    "demo_failed": ("{name}: {n} expectation(s) failed", "{name}：{n} 项预期未成立"),
     # ---- benchmarks
     "bench_caption": ("Latest results written by `python -m weaver bench ...` into docs/benchmarks (see its README).",
                       "由 `python -m weaver bench ...` 写入 docs/benchmarks 的最新结果（见其 README）。"),

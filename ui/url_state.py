@@ -11,7 +11,7 @@ import streamlit as st
 
 from weaver import WeaverError
 
-from .i18n import LANGS
+from .i18n import LANGS, lang, set_lang
 from .state import current_space, selection_key
 
 __all__ = ["restore", "publish", "SELECTION_PAGES"]
@@ -26,7 +26,7 @@ def restore() -> None:
     st.session_state[_DONE] = True
     qp = st.query_params
     if qp.get("lang") in LANGS:
-        st.session_state["ui_lang"] = qp["lang"]
+        set_lang(qp["lang"])
     space = (qp.get("space") or "").strip()
     if space:
         from weaver.store import space_slug
@@ -44,7 +44,7 @@ def restore() -> None:
 
 def publish(page: str) -> None:
     """Write space, language and (on chat / graph) the selection into the address bar."""
-    want = {"space": current_space(), "lang": st.session_state.get("ui_lang", "en")}
+    want = {"space": current_space(), "lang": lang()}
     if page in SELECTION_PAGES:
         node = st.session_state.get(selection_key(page, current_space()))
         if node:
