@@ -183,7 +183,7 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             page.get_by_text("Seeds (most similar to the query)").wait_for(timeout=60_000)
             # one seed: in a ten-memory space the default six would cover nearly every memory
             page.get_by_text("Knobs (local to this page").click()
-            for label, value in (("seeds", "1"), ("adaptive_seeds", "0")):
+            for label, value in (("seeds", "1"), ("adaptive seeds", "0")):
                 box = page.locator('[data-testid="stMain"]').get_by_label(label, exact=True)  # not the sidebar's
                 box.fill(value)
                 box.press("Enter")

@@ -107,7 +107,8 @@ def _edge_editor(w, node_id: str, key: str) -> None:
                 return f"{arrow} [{rel}] {node_option_label(g, other)}"
 
             # labels made now, not when the widget formats them later: the language is the one of this run
-            edge = st.selectbox(t("edge_pick"), edges, format_func={e: label(e) for e in edges}.get,
+            names = {e: label(e) for e in edges}
+            edge = st.selectbox(t("edge_pick"), edges, format_func=lambda e, n=names: n.get(tuple(e), str(e)),
                                 key=f"{key}_edge_{version}")
             rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(g.edges[edge].get("relation")),
                                format_func=lambda r: L["relations"].get(r, r),
