@@ -14,6 +14,8 @@ from ui.i18n import t
 from ui.shell import mark_shell
 from ui.render import md_escape
 from ui.sidebar import render_sidebar
+from ui.state import get_runtime
+from ui import url_state
 from weaver import WeaverError
 
 st.set_page_config(page_title="ContextWeaver studio", page_icon="🕸️", layout="wide")
@@ -26,6 +28,7 @@ PAGES = [
     ("pages/benchmarks.py", "benchmarks", ":material/speed:", False),
 ]
 ROOT = Path(__file__).resolve().parent
+url_state.restore()  # F5 / deep link: space, language and selection come back from the URL (before any widget)
 
 pages = {key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
          for path, key, icon, default in PAGES}
@@ -35,8 +38,12 @@ mark_shell(pages)
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
         "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
         "'WenQuanYi Micro Hei',sans-serif}</style>")
+with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
+    get_runtime()
 render_sidebar()
 try:
     nav.run()
 except WeaverError as exc:  # e.g. the Chroma server went away mid-turn: one clear line, never a traceback
     st.error(md_escape(str(exc)))
+finally:  # also after st.stop() / st.rerun() in a page: the address bar is always a working deep link
+    url_state.publish(nav.url_path or "chat")

@@ -1,4 +1,7 @@
-"""Benchmarks: the latest results under docs/benchmarks, as plots and tables (a thin view)."""
+"""Benchmarks: the latest results under docs/benchmarks, as plots and tables (a thin view).
+
+Charts come from ``ui.bench_charts`` (numeric budget axis, our system on top, grouped bars).
+"""
 
 from __future__ import annotations
 
@@ -11,20 +14,24 @@ from ui.shell import require_shell
 
 require_shell('benchmarks')  # a deep link on a fresh server must not bypass app.py
 
+from ui import bench_charts
+from ui.i18n import t
 from weaver.bench.report import load_results
 
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks"
 
-st.title("Benchmarks")
-st.caption("Latest results written by `python -m weaver bench ...` into docs/benchmarks (see its README).")
+st.title(t("benchmarks"))
+st.caption(t("bench_caption"))
 results = load_results(RESULTS)
 if not results:
-    st.info("No benchmark results yet: run `python -m weaver bench locomo` (or crosswoz / madial / scale).")
+    st.info(t("bench_none"))
     st.stop()
 
 
 def recall_frame(res: dict, group: str) -> pd.DataFrame:
-    rows = {s: {f"{b} tok": res["recall"][s][str(b)].get(group) for b in res["budgets"]} for s in res["systems"]}
+    """The table beside the chart: systems as rows, budgets in numeric order as columns."""
+    budgets = sorted(int(b) for b in res["budgets"])
+    rows = {s: {f"{b} tok": res["recall"][s][str(b)].get(group) for b in budgets} for s in res["systems"]}
     return pd.DataFrame(rows).T
 
 
@@ -33,39 +40,44 @@ for name in ("locomo", "crosswoz"):
     if not res:
         continue
     group = "cats1-4" if name == "locomo" else "all"
-    st.subheader(f"{name}: evidence recall (%) by token budget ({group})")
-    frame = recall_frame(res, group)
-    st.line_chart(frame.T)
-    st.dataframe(frame, width="stretch")
+    st.subheader(t("bench_recall_title", name=name,
+                   group=t("bench_group_cats") if group == "cats1-4" else t("bench_group_all")))
+    st.altair_chart(bench_charts.recall_chart(res, group, t("bench_budget"), t("bench_recall"), t("bench_system")),
+                    width="stretch")
+    st.dataframe(recall_frame(res, group), width="stretch")
     f = res.get("filter", {})
     lat = res.get("latency_ms_1024", {})
     lat = lat.get("all", lat)
     cols = st.columns(4)
-    cols[0].metric("turns kept by the filter", f"{f.get('kept_share')}%")
-    cols[1].metric("evidence turns kept", f"{f.get('evidence_kept_share')}%")
-    cols[2].metric("query p95 @1024", f"{lat.get('p95')} ms")
-    cols[3].metric("wall time", f"{res.get('wall_s')} s")
+    cols[0].metric(t("bench_kept"), f"{f.get('kept_share')}%")
+    cols[1].metric(t("bench_ev_kept"), f"{f.get('evidence_kept_share')}%")
+    cols[2].metric(t("bench_p95"), f"{lat.get('p95')} ms")
+    cols[3].metric(t("bench_wall"), f"{res.get('wall_s')} s")
     if name == "locomo":
         rk = res["dense_recall_at_k"]
-        st.markdown("Plain dense R@k over turns (the paper's way) next to the published DRAGON anchor")
-        st.dataframe(pd.DataFrame({"USE dense (all)": rk["all"], "USE dense (cats 1-4)": rk["cats1-4"],
-                                   "DRAGON (paper)": rk["dragon_paper"]}).T, width="stretch")
+        st.markdown(t("bench_dense"))
+        st.dataframe(pd.DataFrame({t("bench_use_all"): rk["all"], t("bench_use_cats"): rk["cats1-4"],
+                                   t("bench_dragon"): rk["dragon_paper"]}).T.rename(columns=lambda k: f"R@{k}"),
+                     width="stretch")
 
 res = results.get("madial")
 if res:
-    st.subheader("MADial-Bench (zh): memory recall (%)")
-    rows = {f"{s} (ours)": v for s, v in res["ours"].items()} | {f"{s} (published)": v
-                                                                 for s, v in res["published"].items()}
-    frame = pd.DataFrame(rows).T.sort_values("R@10")
-    st.bar_chart(frame)
-    st.dataframe(frame, width="stretch")
+    st.subheader(t("bench_madial"))
+    ours, pub = t("bench_ours"), t("bench_published")
+    st.altair_chart(bench_charts.madial_chart(res, ours, pub, t("bench_recall"), t("bench_metric")), width="stretch")
+    rows = {f"{s} ({ours})": v for s, v in res["ours"].items()} | {f"{s} ({pub})": v
+                                                                   for s, v in res["published"].items()}
+    st.dataframe(pd.DataFrame(rows).T.sort_values("R@10"), width="stretch")
 
 res = results.get("scale")
 if res:
-    st.subheader("Scale")
-    frame = pd.DataFrame([{"nodes": r["nodes"], "query p50 ms": r["query_ms"]["p50"],
-                           "query p95 ms": r["query_ms"]["p95"], "peak RSS MB": r["peak_rss_mb"],
-                           "disk MB": r["disk_mb"], "open s": r["open_s"]} for r in res["rows"]]).set_index("nodes")
-    st.line_chart(frame[["query p50 ms", "query p95 ms"]])
+    st.subheader(t("bench_scale"))
+    st.altair_chart(bench_charts.scale_chart(res["rows"], t("bench_nodes"), t("bench_ms"), "p50", "p95"),
+                    width="stretch")
+    frame = pd.DataFrame([{t("bench_nodes"): r["nodes"], "p50 ms": r["query_ms"]["p50"],
+                           "p95 ms": r["query_ms"]["p95"], t("bench_rss"): r["peak_rss_mb"],
+                           t("bench_disk"): r["disk_mb"], t("bench_open"): r["open_s"]}
+                          for r in res["rows"]]).set_index(t("bench_nodes"))
     st.dataframe(frame, width="stretch")
-    st.json({"throughput": res.get("throughput"), "llm_mode": res.get("llm_mode")}, expanded=False)
+    with st.expander(t("bench_details")):
+        st.json({"throughput": res.get("throughput"), "llm_mode": res.get("llm_mode")}, expanded=False)

@@ -10,23 +10,33 @@ from ui.shell import require_shell
 
 require_shell('chat')  # a deep link on a fresh server must not bypass app.py
 
-from ui import agent_bridge
+from ui import agent_bridge, edge_fix
 from ui.chat_view import new_node_ids, render_history, render_step
 from ui.graph_component import graph_view
 from ui.i18n import lang, t
 from ui.inspector import node_option_label
 from ui.render import badge, decisions_frame, md_escape, show_text
-from ui.state import current_space, get_weaver, space_lock
+from ui.state import selection_key, current_space, get_weaver, running_turns, space_lock
+from weaver.agent.events import AgentEvent, save_events
 from weaver import WeaverError, viz
 
 space = current_space()
 w = get_weaver(space)
-SEL = f"space_ui:chat_selected:{space}"
+SEL = selection_key("chat", space)
 
 
 def _run(text: str, live: bool = True, message_id: str | None = None) -> list:
     """One user message through the agent, drawing each step as it happens; returns its events."""
     mid = message_id or f"ui_{uuid.uuid4().hex[:12]}"
+    running = running_turns(space)
+    running.add(mid)  # other tabs (and this one after a reload) see the turn is alive, not cut off
+    try:
+        return _run_locked(text, live, mid)
+    finally:
+        running.discard(mid)
+
+
+def _run_locked(text: str, live: bool, mid: str) -> list:
     with space_lock(space):
         if not live:
             return list(agent_bridge.run_turn(w, text, message_id=mid))
@@ -83,27 +93,39 @@ def _demo_result() -> None:
         return
     name, n, failures = res
     if failures:
-        st.warning(md_escape(f"{name}: {len(failures)} expectation(s) failed — " + "; ".join(failures[:5])))
+        st.warning(md_escape(t("demo_failed", name=name, n=len(failures)) + " — " + "; ".join(failures[:5])))
     else:
-        st.success(md_escape(f"{name}: {n} turns replayed, every scripted expectation held."))
+        st.success(md_escape(t("demo_ok", name=name, n=n)))
 
 
 @st.fragment
 def _scores() -> None:
     df = decisions_frame(w.decisions.values())
     if df.empty:
-        st.caption(t("chat_empty"))
+        st.caption(t("scores_empty"))
         return
-    shown = df.drop(columns=["timestamp"])
-    st.dataframe(shown, hide_index=True, width="stretch", height=300,
-                 column_config={"content": st.column_config.TextColumn(width="large")})
+    # the message first, so the content is on screen without scrolling; the CSV keeps the library's names
+    shown = df.drop(columns=["timestamp"])[["turn", "content", "kind", "kept", "promoted", "total", "relevance",
+                                            "novelty", "importance", "coarse", "keep_threshold", "reason", "backend",
+                                            "fallback", "message_id", "node_id"]]
+    view = shown
+    if lang() == "zh":
+        kinds = viz.labels("zh")["kinds"]
+        view = shown.assign(kind=shown["kind"].map(lambda k: kinds.get(k, k))).rename(columns={
+            "turn": "轮次", "content": "内容", "kind": "类型", "kept": "保留", "promoted": "已提升", "total": "总分",
+            "relevance": "相关性", "novelty": "新颖性", "importance": "重要性", "coarse": "粗筛分",
+            "keep_threshold": "保留阈值", "reason": "原因", "backend": "后端", "fallback": "降级",
+            "message_id": "消息编号", "node_id": "节点编号"})
+    st.dataframe(view, hide_index=True, width="stretch", height=300,
+                 column_config={view.columns[1]: st.column_config.TextColumn(width="large")})
     st.download_button(t("download_csv"), shown.to_csv(index=False).encode("utf-8"),
                        file_name=f"filter-scores-{space}.csv", mime="text/csv", key="scores_csv")
     rejected = df[~df["kept"]]
     if rejected.empty:
         st.caption(t("no_rejected"))
         return
-    labels = {r.message_id: f"[{r.turn}] {r.kind} · Σ{r.total:.2f} · {viz.short_label(r.content, 50)}"
+    kinds = viz.labels(lang())["kinds"]
+    labels = {r.message_id: f"{viz.short_label(r.content, 50)} · [{r.turn}] {kinds.get(r.kind, r.kind)} · Σ{r.total:.2f}"
               for r in rejected.itertuples()}
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     mid = c1.selectbox(t("promote_pick"), list(labels), format_func=labels.get, key="promote_pick")
@@ -111,12 +133,26 @@ def _scores() -> None:
         with space_lock(space):
             res = w.promote(mid)
         st.session_state[SEL] = res.node.id if res.node else None
+        st.session_state["space_ui:promoted"] = True  # the graph re-fits so the promoted node is on screen
         st.toast(t("promoted"))
         st.rerun()
 
 
+def _resume(text: str, mid: str) -> None:
+    st.session_state["space_ui:resume"] = (text, mid)
+
+
+def _close(ev) -> None:
+    """Close a cut-off turn for every session: an audited-in-the-transcript 'interrupted' event."""
+    with space_lock(space):
+        seq = 1 + max((e.seq for e in agent_bridge.transcript(w) if e.message_id == ev.message_id), default=0)
+        save_events(w, [AgentEvent("error", t("turn_closed"), {"interrupted": True}, turn=ev.turn,
+                                   message_id=ev.message_id, seq=seq, started=ev.started)])
+
+
 events = agent_bridge.transcript(w)
 st.markdown(f"### {t('chat_title')}")
+edge_fix.show_outcome()
 
 left, right = st.columns([5, 6], gap="medium")
 with left:
@@ -126,8 +162,16 @@ with left:
     with history:
         if not events:
             st.info(t("chat_empty"))
-        render_history(w, events)
+        render_history(w, events, running_turns(space), on_resume=_resume, on_close=_close)
     prompt = st.chat_input(t("chat_input"), max_chars=20000)
+    resume = st.session_state.pop("space_ui:resume", None)
+    if resume:  # the same message id: the saved user message is not ingested twice
+        with history:
+            try:
+                _run(resume[0], message_id=resume[1])
+            except WeaverError as e:
+                st.error(md_escape(str(e)))
+        st.rerun()
     if prompt:
         with history:
             try:
@@ -143,15 +187,18 @@ with right:
     with tab_graph:
         g = w.graph
         if g.number_of_nodes() == 0:
-            st.info(t("graph_empty"))
+            st.info(t("graph_empty_chat"))
         else:
             st.caption(t("nodes_edges", n=g.number_of_nodes(), e=g.number_of_edges()) +
                        (f" · {len(fresh)} {t('new_nodes')}" if fresh else ""))
             sel = st.session_state.get(SEL)
+            promoted = st.session_state.pop("space_ui:promoted", None)
             graph_view(g, key=f"chat_graph_{space}", height=460, selected=sel if sel in g else None,
                        node_styles={n: "new" for n in fresh if n in g}, lang=lang(), max_nodes=150,
                        focus=(sel if sel in g else None) or sorted(n for n in fresh if n in g) or None,
-                       on_select=lambda n: st.session_state.__setitem__(SEL, n))
+                       on_select=lambda n: st.session_state.__setitem__(SEL, n),
+                       edit=edge_fix.edit_spec(), on_edge=edge_fix.edge_handler(w, space),
+                       undo=edge_fix.undo_spec(), refit=bool(promoted))
             st.html(viz.legend_html(lang(), styles=["new", "selected"]))
             sel = st.session_state.get(SEL)
             if sel in g:
@@ -160,3 +207,18 @@ with right:
                     show_text(g.nodes[sel].get("content", ""))
     with tab_scores:
         _scores()
+
+
+@st.fragment(run_every=3)
+def _follow_other_tabs() -> None:
+    """Another tab (or a CLI) wrote to this space: rerun so its turn shows here without waiting for a click."""
+    rev = w.space.revision()  # a file read, no lock
+    seen = st.session_state.setdefault("space_ui:chat_rev", rev)
+    if rev != seen:
+        st.session_state["space_ui:chat_rev"] = rev
+        if not running_turns(space):  # a turn in progress redraws itself when it ends
+            st.rerun(scope="app")
+
+
+st.session_state["space_ui:chat_rev"] = w.space.revision()  # what this run has drawn
+_follow_other_tabs()

@@ -1,8 +1,9 @@
-"""Graph explorer: the whole space's dependency graph with filters, replay, search, paths, inspector, export."""
+"""Graph explorer: the space's dependency graph with filters, true replay, search, paths, canvas edits, export."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import streamlit as st
 
@@ -10,23 +11,25 @@ from ui.shell import require_shell
 
 require_shell('graph')  # a deep link on a fresh server must not bypass app.py
 
+from ui import edge_fix
 from ui.graph_component import graph_view
 from ui.i18n import lang, t
 from ui.inspector import node_option_label, render_inspector
 from ui.render import md_escape
-from ui.state import current_space, get_weaver
+from ui.state import current_space, get_weaver, selection_key
 from weaver import viz
 from weaver.models import NODE_KINDS, NODE_STATUSES, RELATIONS
-from weaver.store import space_slug
 
 space = current_space()
 w = get_weaver(space)
 g_all = w.graph
-SEL = f"space_ui:graph_selected:{space}"
-SLUG = space_slug(space)
+SEL = selection_key("graph", space)
 L = viz.labels(lang())
+# the space's own name (Chinese kept), only characters no file system accepts replaced
+FILE = re.sub(r'[\\/:*?"<>|\s]+', "_", space).strip("._") or "space"
 
 st.markdown(f"### {t('graph')} · " + md_escape(viz.short_label(space, 40)))
+edge_fix.show_outcome()
 if g_all.number_of_nodes() == 0:
     st.info(t("graph_empty"))
     st.html(viz.legend_html(lang()))
@@ -37,26 +40,64 @@ def _select(n: str) -> None:
     st.session_state[SEL] = n
 
 
-turns = sorted({int(a.get("turn", 0) or 0) for _, a in g_all.nodes(data=True)})
+turns = viz.replay_turns(g_all)
+if st.session_state.get("gf_turn") not in turns:
+    st.session_state["gf_turn"] = turns[-1]
+
+
+def _step(delta: int) -> None:
+    i = turns.index(st.session_state.get("gf_turn", turns[-1])) + delta
+    st.session_state["gf_turn"] = turns[max(0, min(i, len(turns) - 1))]
+
+
 with st.container(border=True):
     c1, c2, c3 = st.columns(3)
     rels = c1.multiselect(t("relations"), RELATIONS, default=list(RELATIONS), key="gf_rel",
-                          format_func=lambda r: L["relations"].get(r, r))
+                          format_func=lambda r: L["relations"].get(r, r), placeholder="—")
     kinds = c2.multiselect(t("kinds"), NODE_KINDS, default=list(NODE_KINDS), key="gf_kind",
-                           format_func=lambda k: L["kinds"].get(k, k))
-    stats = c3.multiselect(t("status"), NODE_STATUSES, default=["active", "superseded"], key="gf_status")
+                           format_func=lambda k: L["kinds"].get(k, k), placeholder="—")
+    stats = c3.multiselect(t("status"), NODE_STATUSES, default=["active", "superseded"], key="gf_status",
+                           format_func=lambda s: L["statuses"].get(s, s), placeholder="—")
     c4, c5, c6 = st.columns([3, 2, 1])
-    if len(turns) > 1:
-        upto = c4.select_slider(t("scrubber"), options=turns, value=turns[-1], key="gf_turn")
-    else:
-        upto = turns[-1]
+    with c4:
+        if len(turns) > 1:
+            upto = st.select_slider(t("scrubber"), options=turns, key="gf_turn",
+                                    format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x))
+            b1, b2, b3 = st.columns(3)
+            b1.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,), width="stretch")
+            b2.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,), width="stretch")
+            playing = b3.toggle(t("replay_play"), key="gf_play")
+        else:
+            upto, playing = turns[-1], False
     query = c5.text_input(t("search"), key="gf_search", placeholder="北京 / budget …")
-    layout = c6.selectbox("layout", ["auto", "timeline", "spring"], key="gf_layout")
+    layout = c6.selectbox(t("layout"), ["auto", "spring"], key="gf_layout",
+                          format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get)
+    c7, c8 = st.columns(2)
+    hide_guessed = c7.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
+    focus_nb = c8.toggle(t("focus_nb"), key="gf_nb")
 
-g = viz.filter_graph(g_all, relations=rels, kinds=kinds, statuses=stats, upto_turn=upto)
+if playing:
+    @st.fragment(run_every=1.5)
+    def _play() -> None:
+        """Advance the replay one turn per tick; stops at "now"."""
+        cur = st.session_state.get("gf_turn", turns[-1])
+        if cur == turns[-1]:
+            st.session_state["gf_play"] = False
+            st.session_state["gf_turn"] = turns[0]
+        else:
+            _step(1)
+        st.rerun(scope="app")
+
+    _play()
+
+past = upto != turns[-1]
+base = viz.graph_at_turn(g_all, w.curation.log.entries, upto) if past else g_all
+g = viz.filter_graph(base, relations=rels, kinds=kinds, statuses=stats, hide_guessed=hide_guessed)
+if past:
+    st.info(t("replay_past", turn=upto, last=turns[-1]))
 node_styles: dict = {}
 edge_styles: dict = {}
-if upto != turns[-1] or len(turns) == 1:
+if past or len(turns) == 1:
     for n, a in g.nodes(data=True):
         if int(a.get("turn", 0) or 0) == upto:
             node_styles[n] = ["new"]
@@ -72,28 +113,41 @@ with st.expander(t("path"), expanded=False):
     path = viz.path_between(g, a, b) if a and b else []
     if a and b and not path:
         st.warning(t("no_path"))
-    for u, v in zip(path, path[1:]):
-        edge_styles[(u, v) if g.has_edge(u, v) else (v, u)] = "path"
+    steps = viz.path_steps(g, path)
+    for u, v, forward in steps:
+        edge_styles[(u, v) if forward else (v, u)] = "path"
     for n in path:
         node_styles[n] = node_styles.get(n, []) + ["path"]
-    if path:
-        st.text(" → ".join(viz.short_label(g.nodes[n].get("content", ""), 24) for n in path))
+    if path:  # each step says which way its arrow points: a path found ignoring direction is not drawn "->"
+        text = viz.short_label(g.nodes[path[0]].get("content", ""), 24)
+        for u, v, forward in steps:
+            text += (" → " if forward else " ← ") + viz.short_label(g.nodes[v].get("content", ""), 24)
+        st.text(text + ("" if all(f for *_, f in steps) else "  " + t("path_none_dir")))
 
 sel = st.session_state.get(SEL)
 sel = sel if sel in g else None
+if focus_nb and sel:  # the rest stays where it is, faded: positions never jump
+    near = viz.neighbourhood(g, sel, hops=1)
+    for n in g:
+        if n not in near:
+            node_styles[n] = node_styles.get(n, []) + ["dim"]
+    for u, v in g.edges:
+        if u not in near or v not in near:
+            edge_styles.setdefault((u, v), "dim")
 left, right = st.columns([7, 4], gap="medium")
 with left:
     cap = t("nodes_edges", n=g.number_of_nodes(), e=g.number_of_edges())
     if query.strip():
         cap += " · " + t("matches", n=len(matches))
-    st.caption(cap)
+    st.caption(cap + ("" if past else " · " + t("edge_hint")))
     if g.number_of_nodes() == 0:
         st.info(t("graph_empty"))
     else:
-        max_nodes = 300
-        graph_view(g, key=f"graph_page_{space}", height=560, selected=sel, node_styles=node_styles,
-                   edge_styles=edge_styles, max_nodes=max_nodes, focus=sel or (matches[:1] or None),
-                   lang=lang(), layout=layout, on_select=_select)
+        graph_view(g, key=f"graph_page_{space}", height=640, selected=sel, node_styles=node_styles,
+                   edge_styles=edge_styles, max_nodes=300, focus=sel or (matches[:1] or None),
+                   lang=lang(), layout=layout, on_select=_select,
+                   edit=None if past else edge_fix.edit_spec(), on_edge=edge_fix.edge_handler(w, space),
+                   undo=None if past else edge_fix.undo_spec())
     st.html(viz.legend_html(lang(), styles=["new", "match", "path", "selected"]))
 with right:
     pick = st.selectbox(t("pick_node"), [None, *labels], index=([None, *labels].index(sel) if sel else 0),
@@ -101,16 +155,16 @@ with right:
     if pick != sel:
         st.session_state[SEL] = pick
         st.rerun()
-    render_inspector(w, sel, key="gi")
+    render_inspector(w, sel, key="gi", editable=not past)
 
 with st.expander(t("export"), expanded=False):
     e1, e2, e3 = st.columns(3)
-    e1.download_button("node-link JSON", lambda: json.dumps(w.export_node_link(), ensure_ascii=False, indent=1),
-                       file_name=f"{SLUG}-graph.json", mime="application/json",
+    e1.download_button(t("export_json"), lambda: json.dumps(w.export_node_link(), ensure_ascii=False, indent=1),
+                       file_name=f"{FILE}-graph.json", mime="application/json",
                        key="ex_json", on_click="ignore")
-    e2.download_button("GraphML", lambda: w.export_graphml(), file_name=f"{SLUG}.graphml",
+    e2.download_button("GraphML", lambda: w.export_graphml(), file_name=f"{FILE}.graphml",
                        mime="application/xml", key="ex_graphml", on_click="ignore")
-    e3.download_button("HTML (offline)", lambda: viz.render_graph_html(
+    e3.download_button(t("export_html"), lambda: viz.render_graph_html(
         g, node_styles=node_styles, edge_styles=edge_styles, selected=sel, height=800, lang=lang(),
-        layout=layout, title=f"ContextWeaver · {space}"), file_name=f"{SLUG}-graph.html",
+        layout=layout, title=f"ContextWeaver · {space}"), file_name=f"{FILE}-graph.html",
         mime="text/html", key="ex_html", on_click="ignore")

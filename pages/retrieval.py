@@ -29,10 +29,12 @@ from weaver.debugger import (
     node_roles,
     why_not,
 )
+from weaver.debugger_words import candidate_in_words, cut_in_words, quote, reason_label, role_label, why_in_words
 from weaver.models import WeaverError
 from weaver.probes import delete_probe, diff_snapshots, list_probes, run_probes, save_probe
 
 ZH = lang() == "zh"
+LG = "zh" if ZH else "en"
 
 
 def T(en: str, zh: str) -> str:
@@ -80,7 +82,7 @@ with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅
     c = st.columns(5)
     seeds = c[0].number_input(T("seeds", "种子数"), 1, 200, int(base.seeds), key="rd_seeds")
     if hasattr(base, "adaptive_seeds"):  # >0: at least this * budget / average line tokens seeds
-        extra["adaptive_seeds"] = c[1].number_input("adaptive_seeds", 0.0, 10.0, float(base.adaptive_seeds), 0.25,
+        extra["adaptive_seeds"] = c[1].number_input(T("adaptive seeds", "自适应种子"), 0.0, 10.0, float(base.adaptive_seeds), 0.25,
                                                     key="rd_adaptive")
     hops = c[2].number_input(T("hops", "扩展跳数"), 0, 6, int(base.hops), key="rd_hops")
     limit = c[3].number_input(T("expansion limit per seed", "每个种子的扩展上限"), 1, 200, int(base.expand_limit),
@@ -89,19 +91,19 @@ with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅
     budget = c[4].number_input(T("token budget", "token 预算"), 32, 32768, default_budget, step=32,
                                key="rd_budget")
     c = st.columns(5)
-    w_sim = c[0].slider("w_similarity", 0.0, 2.0, float(base.w_similarity), 0.05, key="rd_wsim")
-    w_lex = c[1].slider("w_lexical", 0.0, 2.0, float(base.w_lexical), 0.05, key="rd_wlex")
-    w_cent = c[2].slider("w_centrality", 0.0, 1.0, float(base.w_centrality), 0.05, key="rd_wcent")
-    decay = c[3].slider("hop_decay", 0.0, 1.0, float(base.hop_decay), 0.05, key="rd_decay")
+    w_sim = c[0].slider(T("similarity weight", "向量相似度权重"), 0.0, 2.0, float(base.w_similarity), 0.05, key="rd_wsim")
+    w_lex = c[1].slider(T("keyword (BM25) weight", "关键词（BM25）权重"), 0.0, 2.0, float(base.w_lexical), 0.05, key="rd_wlex")
+    w_cent = c[2].slider(T("centrality weight", "中心度权重"), 0.0, 1.0, float(base.w_centrality), 0.05, key="rd_wcent")
+    decay = c[3].slider(T("decay per hop", "每跳衰减"), 0.0, 1.0, float(base.hop_decay), 0.05, key="rd_decay")
     if hasattr(base, "adjacent_decay"):  # neighbouring turns of a seed (same sitting) inherit this share
-        extra["adjacent_decay"] = c[4].slider("adjacent_decay", 0.0, 1.0, float(base.adjacent_decay), 0.05,
+        extra["adjacent_decay"] = c[4].slider(T("neighbouring-turn share", "相邻轮次份额"), 0.0, 1.0, float(base.adjacent_decay), 0.05,
                                               key="rd_adjacent")
     c = st.columns(5)
     extra["context_decay"] = c[0].slider(
-        "context_decay", 0.0, 1.0, float(base.context_decay), 0.05, key="rd_context",
+        T("episode context share", "同情节上下文份额"), 0.0, 1.0, float(base.context_decay), 0.05, key="rd_context",
         help=T("a memory gains this share of its best same-episode neighbour's relevance",
                "记忆从同一情节中最相关的相邻记忆获得的相关度份额"))
-    extra["w_speaker"] = c[1].slider("w_speaker", 0.0, 1.0, float(base.w_speaker), 0.05, key="rd_speaker",
+    extra["w_speaker"] = c[1].slider(T("other-speaker penalty", "其他说话人惩罚"), 0.0, 1.0, float(base.w_speaker), 0.05, key="rd_speaker",
                                      help=T("relevance lost when the query names other speakers",
                                             "查询点名其他说话人时，该记忆扣除的相关度"))
 cfg = base.with_(seeds=int(seeds), hops=int(hops), expand_limit=int(limit), w_similarity=w_sim, w_lexical=w_lex,
@@ -135,52 +137,64 @@ if turn is not None:
                  f"{'一致' if same else '不同（此后图或参数有变化）'}。"))
     with st.expander(T(f"What the agent was given at turn {turn.turn} ({turn.tokens} tokens, as recorded)",
                        f"第 {turn.turn} 轮智能体实际拿到的上下文（{turn.tokens} token，原样记录）")):
-        st.code(turn.context or "(empty)", language=None, wrap_lines=True)
+        st.code(turn.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
 
 tab_trace, tab_graph, tab_vec, tab_why, tab_probes = st.tabs([
-    T("Trace", "检索轨迹"), T("Graph", "图"), T("vs vector top-k", "对比向量 top-k"), T("Why not X?", "为什么没有 X？"),
+    T("Trace", "检索轨迹"), T("Graph", "图"), T("vs vector top-k", "对比纯向量检索"), T("Why not X?", "为什么没有 X？"),
     T("Saved probes", "保存的探针")])
 
 # ------------------------------------------------------------------ trace
 with tab_trace:
     by_id = {n.id: n for n in res.ranked}
+    yes, no = T("yes", "是"), T("no", "否")
+    # English column names are the library's terms (tests and the CLI use them); Chinese ones are translations
+    C = {k: T(k, z) for k, z in [
+        ("content", "内容"), ("similarity", "相似度"), ("lexical", "关键词"), ("relevance", "相关度"),
+        ("expanded from", "由此扩展"), ("in context", "在上下文中"), ("hop", "步数"), ("how", "怎么来的"),
+        ("relation", "关系"), ("direction", "方向"), ("propagated", "传递得分"), ("rank", "排名"), ("role", "角色"),
+        ("score", "得分"), ("episode context", "同情节"), ("centrality", "中心度"), ("hops", "跳数"),
+        ("tokens", "token 数"), ("cut reason", "没选入的原因"), ("why left out", "没选入的原因"), ("id", "编号")]}
     st.markdown("**" + T("Seeds (most similar to the query)", "种子（与查询最相似）") + "**")
     st.dataframe(pd.DataFrame([{
-        "#": k, "id": s, "similarity": round(by_id[s].similarity, 3), "lexical": round(by_id[s].lexical, 3),
-        "relevance": round(by_id[s].relevance, 3), "expanded from": s in res.expanded_seeds,
-        "in context": by_id[s].included, "content": clip(by_id[s].content)}
+        "#": k, C["content"]: clip(by_id[s].content), C["similarity"]: round(by_id[s].similarity, 3),
+        C["lexical"]: round(by_id[s].lexical, 3), C["relevance"]: round(by_id[s].relevance, 3),
+        C["expanded from"]: s in res.expanded_seeds, C["in context"]: by_id[s].included}
         for k, s in enumerate(res.seeds, 1) if s in by_id]), hide_index=True, key="rd_seeds_table")
     st.markdown("**" + T("Expansion steps", "扩展步骤") + "**")
     steps = trace.steps
     if steps:
         st.dataframe(pd.DataFrame([{
-            "hop": s["hop"], "node": s["node"], "via": s["via"], "edge": s["edge"], "relation": s["relation"],
-            "direction": s["direction"], "seed": s["seed"], "propagated": round(s["propagated"], 3),
-            "in context": s["included"], "content": clip(by_id[s["node"]].content)} for s in steps]),
+            C["content"]: clip(by_id[s["node"]].content), C["hop"]: s["hop"],
+            C["how"]: candidate_in_words(w.graph, by_id[s["node"]], LG),
+            C["relation"]: viz.labels(LG)["relations"].get(s["relation"], s["relation"]) if ZH else s["relation"],
+            C["direction"]: ({"cause": "原因", "effect": "结果"}.get(s["direction"], s["direction"]) if ZH
+                             else s["direction"]),
+            C["propagated"]: round(s["propagated"], 3), C["in context"]: s["included"]} for s in steps]),
             hide_index=True, key="rd_steps_table")
     else:
         st.caption(T("No expansion (hops 0, or the seeds have no usable edges).", "没有扩展（跳数为 0，或种子没有可用的边）。"))
     st.markdown("**" + T("Ranking (every candidate, every score component)", "排序（所有候选及各项得分）") + "**")
     st.dataframe(pd.DataFrame([{
-        "rank": n.rank, "role": n.role, "in context": n.included, "score": round(n.score, 4),
-        "similarity": round(n.similarity, 4), "lexical": round(n.lexical, 4), "relevance": round(n.relevance, 4),
-        "episode context": round(n.context, 4), "propagated": round(n.propagated, 4),
-        "centrality": round(n.centrality, 4), "hops": n.hops,
-        "tokens": n.tokens, "cut reason": n.cut_reason, "content": clip(n.content), "id": n.id}
-        for n in res.ranked]), hide_index=True, key="rd_rank_table")
-    st.markdown("**" + T("Budget cuts", "预算裁剪") + "**")
+        C["rank"]: n.rank, C["content"]: clip(n.content), C["in context"]: n.included,
+        C["role"]: role_label(n.role, LG) if ZH else n.role, C["score"]: round(n.score, 4),
+        C["similarity"]: round(n.similarity, 4), C["lexical"]: round(n.lexical, 4),
+        C["relevance"]: round(n.relevance, 4), C["episode context"]: round(n.context, 4),
+        C["propagated"]: round(n.propagated, 4), C["centrality"]: round(n.centrality, 4), C["hops"]: n.hops,
+        C["tokens"]: n.tokens, C["cut reason"]: cut_in_words(n.cut_reason, LG) if n.cut_reason else "",
+        C["id"]: n.id} for n in res.ranked]), hide_index=True, key="rd_rank_table")
+    st.markdown("**" + T("Left out by the budget", "因预算没选入") + "**")
     if res.cut:
-        st.dataframe(pd.DataFrame([{"rank": n.rank, "id": n.id, "tokens": n.tokens, "reason": n.cut_reason,
-                                    "content": clip(n.content)} for n in res.cut]), hide_index=True,
-                     key="rd_cut_table")
+        st.dataframe(pd.DataFrame([{C["content"]: clip(n.content), C["why left out"]: cut_in_words(n.cut_reason, LG),
+                                    C["rank"]: n.rank, C["tokens"]: n.tokens} for n in res.cut]),
+                     hide_index=True, key="rd_cut_table")
     else:
         st.caption(T("Nothing was cut: every candidate fit.", "没有裁剪：所有候选都放得下。"))
     st.markdown("**" + T("How each memory got in", "每条记忆如何进入上下文") + "**")
-    st.dataframe(pd.DataFrame([{"id": k, "how": v} for k, v in trace.explanations.items()]), hide_index=True,
-                 key="rd_expl_table")
+    st.dataframe(pd.DataFrame([{C["content"]: clip(n.content), C["how"]: candidate_in_words(w.graph, n, LG)}
+                               for n in res.nodes]), hide_index=True, key="rd_expl_table")
     st.markdown("**" + T(f"Final context, exactly as the LLM sees it ({res.tokens} tokens)",
                          f"最终上下文，与 LLM 看到的完全一致（{res.tokens} token）") + "**")
-    st.code(res.context or "(empty)", language=None, wrap_lines=True)
+    st.code(res.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
 
 # ------------------------------------------------------------------ graph
 with tab_graph:
@@ -209,34 +223,41 @@ with tab_vec:
                   f"相同预算（{res.budget} token）下：共有 **{len(cmp.shared)}** 条，图检索新增 **{len(cmp.added)}** 条，"
                   f"挤掉 **{len(cmp.displaced)}** 条。"))
     left, right = st.columns(2)
-    left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} tokens)")
-    left.dataframe(pd.DataFrame([{"mark": "+ added" if i in cmp.added else "shared", "id": i,
-                                  "role": roles.get(i, ""), "content": clip(contents[i], 60)} for i in cmp.graph]),
-                   hide_index=True, key="rd_cmp_graph")
-    right.markdown("**" + T("Plain vector top-k", "纯向量 top-k") + f"** ({vec.tokens} tokens)")
-    right.dataframe(pd.DataFrame([{"mark": "- displaced" if i in cmp.displaced else "shared", "id": i,
-                                   "similarity": round(next(n.similarity for n in vec.ranked if n.id == i), 3),
-                                   "content": clip(contents[i], 60)} for i in cmp.vector]),
-                    hide_index=True, key="rd_cmp_vec")
+    left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} token)")
+    added, shared, displaced = T("+ added", "+ 新增"), T("shared", "共有"), T("- displaced", "- 被挤掉")
+    left.dataframe(pd.DataFrame([{T("mark", "标记"): added if i in cmp.added else shared,
+                                  T("content", "内容"): clip(contents[i], 60),
+                                  T("role", "角色"): role_label(roles.get(i, ""), LG) if ZH else roles.get(i, "")}
+                                 for i in cmp.graph]), hide_index=True, key="rd_cmp_graph")
+    right.markdown("**" + T("Plain vector top-k", "纯向量检索前 k 名") + f"** ({vec.tokens} tokens)")
+    right.dataframe(pd.DataFrame([{T("mark", "标记"): displaced if i in cmp.displaced else shared,
+                                   T("content", "内容"): clip(contents[i], 60),
+                                   T("similarity", "相似度"): round(next(n.similarity for n in vec.ranked if n.id == i), 3)}
+                                  for i in cmp.vector]), hide_index=True, key="rd_cmp_vec")
     if cmp.displaced:
         st.markdown("**" + T("Why the graph left out what vector top-k kept", "图检索为何没有选入向量检索选中的记忆") + "**")
         for i in cmp.displaced:
-            st.markdown(f"- {md_escape(i)}: {md_escape(why_not(w, res, i).summary)}")
+            st.markdown(f"- {md_escape(quote(w.graph, i, 50, contents.get(i)))}: "
+                        f"{md_escape(why_in_words(w.graph, why_not(w, res, i), LG))}")
     with st.expander(T("Both contexts as text", "两份上下文原文")):
         a, b = st.columns(2)
-        a.code(res.context or "(empty)", language=None, wrap_lines=True)
-        b.code(vec.context or "(empty)", language=None, wrap_lines=True)
+        a.code(res.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
+        b.code(vec.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
 
 # ---------------------------------------------------------------- why not
 with tab_why:
     options = list(w.node_ids) + [d.message_id for d in w.decisions.values() if not d.kept]
 
+    kinds = viz.labels(LG)["kinds"]
+
     def _label(i: str) -> str:
         if i in w.nodes:
             n = w.nodes[i]
-            return f"[{roles.get(i, '')}] t{n.turn} {n.kind}: {clip(n.content, 60)}"
+            role = role_label(roles.get(i, ""), LG)
+            return f"{clip(n.content, 60)} · {T('turn', '第')} {n.turn}{'' if not ZH else ' 轮'} · {kinds.get(n.kind, n.kind)}" \
+                + (f" · {role}" if role else "")
         d = w.decisions[i]
-        return f"[{T('rejected', '已过滤')}] t{d.turn} {d.kind}: {clip(d.content, 60)}"
+        return f"{clip(d.content, 60)} · {T('turn', '第')} {d.turn}{'' if not ZH else ' 轮'} · {T('never stored', '从未存入')}"
 
     if st.session_state.get("space_ui:rd_why") not in options:
         st.session_state.pop("space_ui:rd_why", None)
@@ -245,10 +266,12 @@ with tab_why:
                           placeholder=T("Choose a memory…", "选择一条记忆…"))
     if chosen:
         why = why_not(w, res, chosen)
-        st.badge(md_escape(why.reason), color="green" if why.reason == "included" else "orange")
-        st.markdown(md_escape(why.summary))
-        st.caption(T("Reason classes: ", "原因类别：") + "; ".join(f"{k} = {v}" for k, v in WHY_NOT_REASONS.items()))
-        st.json(why.details, expanded=False)
+        st.badge(md_escape(reason_label(why.reason, LG)), color="green" if why.reason == "included" else "orange")
+        st.markdown(md_escape(why_in_words(w.graph, why, LG)))
+        with st.expander(T("The exact numbers", "具体数字")):
+            if not ZH:  # the library's precise sentence (ids, scores) is English: the numbers below say it all
+                st.markdown(md_escape(why.summary))
+            st.json(why.details, expanded=False)
 
 # ----------------------------------------------------------------- probes
 with tab_probes:
@@ -276,14 +299,21 @@ with tab_probes:
     for p in probes:
         before = p.history[-2] if len(p.history) > 1 else None
         d = diff_snapshots(p, before, p.history[-1])
-        rows.append({"probe": p.id, "query": clip(p.query, 50), "last run": d.after.get("label", ""),
+        def _names(ids):  # memories by their words, not their ids
+            return ", ".join(quote(w.graph, i, 24) for i in ids)
+
+        rows.append({"query": clip(p.query, 50), "last run": d.after.get("label", ""),
                      "hits": f"{len(d.hits_before) if before else '–'} → {len(d.hits_after)} / {len(p.expect)}",
-                     "gained": ", ".join(d.gained) if before else "", "lost": ", ".join(d.lost),
-                     "expected lost": ", ".join(d.expected_lost), "rank moves": len(d.moved),
-                     "changed": d.changed if before else False})
+                     "gained": _names(d.gained) if before else "", "lost": _names(d.lost),
+                     "expected lost": _names(d.expected_lost), "rank moves": len(d.moved),
+                     "changed": d.changed if before else False, "probe": p.id})
     if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True, key="rd_probe_table")
+        names = {"query": "查询", "last run": "最近一次运行", "hits": "命中", "gained": "新增", "lost": "丢失",
+                 "expected lost": "丢失的预期记忆", "rank moves": "排名变化", "changed": "有变化", "probe": "编号"}
+        frame = pd.DataFrame(rows)
+        st.dataframe(frame.rename(columns=names) if ZH else frame, hide_index=True, key="rd_probe_table")
         gone = st.selectbox(T("Delete a probe", "删除探针"), [p.id for p in probes], index=None,
+                            format_func=lambda i: clip(next(p.query for p in probes if p.id == i), 50),
                             key="rd_probe_del")
         if gone and st.button(T("Delete", "删除"), key="rd_probe_del_btn"):
             with space_lock(space):

@@ -17,6 +17,7 @@ require_shell('review')  # a deep link on a fresh server must not bypass app.py
 
 from ui.i18n import lang
 from ui.render import md_escape
+from weaver import viz
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
@@ -40,11 +41,42 @@ _T = {
     "node": ("Node", "节点"), "by": ("Superseded by", "被取代于"), "flags": ("Needs review", "需复查"),
     "builder": ("Show the builder's entries", "显示构建器条目"), "export": ("Export JSON", "导出 JSON"),
     "last": ("Last review", "上次审阅"), "pending": ("kept nodes since the last review", "个新节点未审阅"),
+    "n_pending": ("{n} item(s) wait for a decision.", "{n} 项等待处理。"),
+    "conflict": ("Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
+                 "automatically; reject the other).", "同一条边有互相冲突的建议：请选择其一（接受一项后，请拒绝另一项）。"),
+    "k_prune": ("Delete the edge", "删除这条边"), "k_relabel": ("Change the relation", "修改关系"),
+    "k_add": ("Add a missing edge", "补上缺失的边"), "k_supersede": ("Mark as superseded", "标记为已被取代"),
+    "k_needs_review": ("Check a dependent memory", "复查依赖的记忆"),
+    "from_to": ("{a} → {b}", "{a} → {b}"),
+    "current": ("now", "当前"), "proposed": ("proposed", "建议"),
+    "conf": ("confidence {c:.2f} · from {o}", "置信度 {c:.2f} · 来自 {o}"),
+    "source_ev": ("From", "起点"), "target_ev": ("To", "终点"),
+    "ev_line": ("{kind}, turn {turn}, {status}", "{kind}，第 {turn} 轮，{status}"),
+    "ok_accept": ("Accepted: {what}", "已接受：{what}"), "ok_reject": ("Rejected: {what}", "已拒绝：{what}"),
+    "ok_undo": ("Undone: {what}", "已撤销：{what}"), "ok_redo": ("Redone: {what}", "已重做：{what}"),
+    "ok_status": ("Status set: {what}", "状态已设置：{what}"), "ok_add": ("Edge added: {what}", "已添加边：{what}"),
+    "what": ("What", "内容"), "col_at": ("time", "时间"), "col_actor": ("by", "操作者"), "col_action": ("action", "操作"),
+    "col_before": ("before", "之前"), "col_after": ("after", "之后"), "col_why": ("why", "原因"),
+    "col_undone": ("undone", "已撤销"), "col_id": ("entry", "条目"),
+    "col_delete": ("delete", "删除"), "col_from": ("from", "起点"), "col_to": ("to", "终点"), "col_origin": ("origin", "来源"),
+    "col_conf": ("confidence", "置信度"), "col_src": ("source id", "起点编号"), "col_tgt": ("target id", "终点编号"),
 }
+_ORIGINS = {"review-rules": ("rules review", "规则审阅"), "review-llm": ("model review", "模型审阅"),
+            "cascade": ("a retracted cause", "上游撤回")}
+_ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
+_ACTIONS = {"edge.add": ("edge added", "添加边"), "edge.update": ("edge changed", "修改边"),
+            "edge.remove": ("edge removed", "删除边"), "node.status": ("status", "状态"), "build": ("built", "构建"),
+            "undo": ("undo", "撤销"), "redo": ("redo", "重做")}
 
 
-def t(key: str) -> str:
+def t(key: str, **kw) -> str:
     en, zh = _T[key]
+    s = zh if lang() == "zh" else en
+    return s.format(**kw) if kw else s
+
+
+def _pair(table: dict, key: str) -> str:
+    en, zh = table.get(key, (key, key))
     return zh if lang() == "zh" else en
 
 
@@ -55,22 +87,72 @@ def _snip(text: str, n: int = 70) -> str:
 
 def _label(w, nid: str) -> str:
     node = w.nodes[nid]
-    return f"{nid[-6:]} · {node.kind} · {_snip(node.content, 50)}"
+    kind = viz.labels(lang())["kinds"].get(node.kind, node.kind)
+    return f"{_snip(node.content, 50)} · {kind} · {nid[-6:]}"
 
 
-def _act(fn, *args, **kwargs) -> None:
-    """Run one library change under the space's write lock; the outcome is shown on the next run."""
+def _q(w, nid: str, n: int = 30) -> str:
+    """A memory named by its words (its id only when it is gone)."""
+    node = w.nodes.get(nid)
+    return f"«{_snip(node.content, n)}»" if node is not None else nid
+
+
+def _key_words(w, key: str) -> str:
+    """An audit key (``u->v`` or a node id) said with the memories' words."""
+    if "->" in key:
+        a, b = key.split("->", 1)
+        return f"{_q(w, a, 24)} → {_q(w, b, 24)}"
+    return _q(w, key, 40)
+
+
+def _item_words(w, item) -> str:
+    rel = viz.labels(lang())["relations"]
+    edge = t("from_to", a=_q(w, item.source, 24), b=_q(w, item.target, 24))
+    if item.kind == "prune":
+        return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
+    if item.kind == "relabel":
+        return f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
+    if item.kind == "add":
+        return f"{t('k_add')}: {edge} ({rel.get(item.relation, item.relation)})"
+    if item.kind == "supersede":
+        return f"{t('k_supersede')}: {_q(w, item.target)} ← {_q(w, item.source)}"
+    return f"{t('k_needs_review')}: {_q(w, item.target)}"
+
+
+def _entry_words(w, entry) -> str:
+    if entry is None:
+        return ""
+    return f"{_pair(_ACTIONS, entry.action)} · {_key_words(w, entry.key)}"
+
+
+def _act(fn, *args, done: str = "", **kwargs) -> None:
+    """Run one library change under the space's write lock; the outcome (said in words) shows on the next run."""
     space = current_space()
     try:
         with space_lock(space):
             out = fn(*args, **kwargs)
-        st.session_state["review_msg"] = ("ok", out if isinstance(out, str) else "done")
+        st.session_state["review_msg"] = ("ok", out if isinstance(out, str) else (done or "✓"))
     except WeaverError as exc:
         st.session_state["review_msg"] = ("error", str(exc))
 
 
+def _summary_words(r: ReviewSummary) -> str:
+    """The last pass in the interface language (the library's text() stays the CLI's English line)."""
+    if lang() != "zh":
+        return r.text()
+    kinds = "、".join(f"{n} 项{_T.get('k_' + k, (k, k))[1]}" for k, n in sorted(r.proposed.items())) or "没有建议"
+    out = (f"审阅（{r.mode}{'，' + r.model if r.model else ''}）：检查了 {r.window_nodes} 个节点 / {r.window_edges} 条边；"
+           f"{kinds}；自动应用 {len(r.applied)} 项，排队 {len(r.queued)} 项")
+    if r.skipped_human:
+        out += f"；{r.skipped_human} 项是人工决定，未改动"
+    if r.fallback:
+        out += f"；LLM 失败，改用规则（{r.fallback}）"
+    return out
+
+
 w = get_weaver()
 cur = w.curation
+NAMES = {n: _label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
 st.markdown(f"### {t('title')}")
 st.caption(t("intro"))
 
@@ -85,40 +167,63 @@ if not w.nodes:
 
 left, right = st.columns([1, 3])
 if left.button(t("run"), type="primary", key="review_run"):
-    _act(lambda: cur.review().text())
+    _act(lambda: _summary_words(cur.review()))
     st.rerun()
 runs = cur.state.get("runs") or []
-last = f"{t('last')}: {ReviewSummary(**runs[-1]).text()} · " if runs else ""
+
+
+last = f"{t('last')}: {_summary_words(ReviewSummary(**runs[-1]))} · " if runs else ""
 right.caption(md_escape(f"{last}{cur.pending_review()} {t('pending')}"))  # the summary quotes endpoint errors
 
-q_tab, e_tab, n_tab, l_tab = st.tabs([f"{t('queue')} ({len(cur.items())})", t("edges"), t("nodes"), t("log")])
+# a key and fixed labels: an action on the log tab reruns the page without jumping back to the queue
+q_tab, e_tab, n_tab, l_tab = st.tabs([t("queue"), t("edges"), t("nodes"), t("log")], key="review_tab",
+                                     on_change="rerun")
 
 # ------------------------------------------------------------------ queue
 with q_tab:
     items = cur.items()
     if not items:
         st.info(t("queue_empty"))
-    for item in items[:50]:
+    else:
+        st.caption(t("n_pending", n=len(items)))
+    L = viz.labels(lang())
+    groups: dict[str, list] = {}
+    for item in items[:50]:  # proposals about one edge are judged together, side by side
+        key = item.edge_key if item.kind in ("prune", "relabel", "add") else f"node:{item.target}"
+        groups.setdefault(key, []).append(item)
+
+    def _evidence(item) -> None:
+        for role in ("source", "target"):
+            ev = item.evidence.get(role)
+            if ev:
+                kind = L["kinds"].get(ev["kind"], ev["kind"])
+                st.caption(md_escape(t(f"{role}_ev") + " · " + t("ev_line", kind=kind, turn=ev["turn"],
+                                                                   status=L["statuses"].get(ev["status"], ev["status"]))))
+                st.text(ev["text"][:300])
+
+    for key, group in groups.items():
         with st.container(border=True):
-            st.markdown(f"**{md_escape(item.kind)}** · {item.confidence:.2f} · {md_escape(item.origin)}")
-            st.text(item.summary())
-            st.caption(md_escape(item.rationale))  # a model's words: an image in it must not be fetched
-            for role in ("source", "target"):
-                ev = item.evidence.get(role)
-                if ev:
-                    st.text(f"{role}: [{ev['kind']}, turn {ev['turn']}, {ev['status']}, msg {ev['message_id']}]\n"
-                            f"{ev['text'][:400]}")
-            cols = st.columns([2, 1, 1])
-            rel = None
-            if item.kind in ("relabel", "add", "prune"):
-                default = item.relation or item.current or RELATIONS[0]
-                rel = cols[0].selectbox(t("relation"), RELATIONS, index=RELATIONS.index(default),
-                                        key=f"rel_{item.id}", label_visibility="collapsed")
-                if item.kind == "prune" and rel == item.current:
-                    rel = None  # unchanged: accepting a prune deletes the edge
-            cols[1].button(t("accept"), key=f"acc_{item.id}",
-                           on_click=_act, args=(cur.accept, item.id), kwargs={"relation": rel})
-            cols[2].button(t("reject"), key=f"rej_{item.id}", on_click=_act, args=(cur.reject, item.id))
+            if len(group) > 1:
+                st.warning(t("conflict"), icon=":material/call_split:")
+            cols = st.columns(len(group))
+            for col, item in zip(cols, group):
+                with col:
+                    what = _item_words(w, item)
+                    st.markdown(f"**{md_escape(what)}**")
+                    st.caption(md_escape(t("conf", c=item.confidence, o=_pair(_ORIGINS, item.origin))))
+                    st.caption(md_escape(item.rationale))  # a model's words: an image in it must not be fetched
+                    if col is cols[0] or len(group) == 1:
+                        _evidence(item)
+                    rel = None
+                    if item.kind in ("relabel", "add"):  # a prune deletes: no relation to choose
+                        default = item.relation or item.current or RELATIONS[0]
+                        rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(default),
+                                           format_func=lambda r: L["relations"].get(r, r), key=f"rel_{item.id}")
+                    b1, b2 = st.columns(2)
+                    b1.button(t("accept"), key=f"acc_{item.id}", type="primary", on_click=_act,
+                              args=(cur.accept, item.id), kwargs={"relation": rel, "done": t("ok_accept", what=what)})
+                    b2.button(t("reject"), key=f"rej_{item.id}", on_click=_act, args=(cur.reject, item.id),
+                              kwargs={"done": t("ok_reject", what=what)})
 
 # ------------------------------------------------------------------ edges
 with e_tab:
@@ -146,35 +251,42 @@ with e_tab:
             column_config={
                 "relation": st.column_config.SelectboxColumn(t("relation"), options=list(RELATIONS), required=True),
                 "status": st.column_config.SelectboxColumn(t("status"), options=list(EDGE_STATUSES)),
-                "delete": st.column_config.CheckboxColumn("delete"),
-                "source": st.column_config.TextColumn("source", width="small"),
-                "target": st.column_config.TextColumn("target", width="small"),
+                "delete": st.column_config.CheckboxColumn(t("col_delete")),
+                "from": st.column_config.TextColumn(t("col_from"), width="medium"),
+                "to": st.column_config.TextColumn(t("col_to"), width="medium"),
+                "origin": st.column_config.TextColumn(t("col_origin")),
+                "confidence": st.column_config.NumberColumn(t("col_conf")),
+                "source": st.column_config.TextColumn(t("col_src"), width="small"),
+                "target": st.column_config.TextColumn(t("col_tgt"), width="small"),
             },
         )
     with st.expander(t("add_edge")):
         ids = w.node_ids
         c1, c2 = st.columns(2)
-        src = c1.selectbox(t("source"), ids, format_func=lambda n: _label(w, n), key="add_src")
-        dst = c2.selectbox(t("target"), ids, index=len(ids) - 1, format_func=lambda n: _label(w, n), key="add_dst")
-        rel = st.selectbox(t("relation"), RELATIONS, key="add_rel")
+        src = c1.selectbox(t("source"), ids, format_func=NAMES.get, key="add_src")
+        dst = c2.selectbox(t("target"), ids, index=len(ids) - 1, format_func=NAMES.get, key="add_dst")
+        rel = st.selectbox(t("relation"), RELATIONS, key="add_rel",
+                           format_func=viz.labels(lang())["relations"].get)
         why = st.text_input(t("why"), key="add_why")
-        st.button(t("add"), key="add_btn", on_click=_act, args=(cur.set_edge, src, dst, rel, why or "added by hand"))
+        st.button(t("add"), key="add_btn", on_click=_act, args=(cur.set_edge, src, dst, rel, why or "added by hand"),
+                  kwargs={"done": t("ok_add", what=f"{_q(w, src)} → {_q(w, dst)}")})
 
 # ------------------------------------------------------------------ nodes
 with n_tab:
     ids = w.node_ids
-    nid = st.selectbox(t("node"), ids, index=len(ids) - 1, format_func=lambda n: _label(w, n), key="status_node")
+    nid = st.selectbox(t("node"), ids, index=len(ids) - 1, format_func=NAMES.get, key="status_node")
     node = w.nodes[nid]
     st.text(node.content[:800])
     c1, c2 = st.columns(2)
     status = c1.radio(t("status"), NODE_STATUSES, index=NODE_STATUSES.index(node.status), horizontal=True,
-                      key=f"status_{nid}")
+                      format_func=viz.labels(lang())["statuses"].get, key=f"status_{nid}")
     by = ""
     if status == "superseded":
         later = [n for n in ids if n != nid]
-        by = c2.selectbox(t("by"), [""] + later, format_func=lambda n: _label(w, n) if n else "—", key="status_by")
+        by = c2.selectbox(t("by"), [""] + later, format_func=lambda n: NAMES.get(n, "—"), key="status_by")
     st.button(t("apply"), key="status_apply", disabled=status == node.status,
-              on_click=_act, args=(cur.set_status, nid, status, "set on the Review page"), kwargs={"by": by})
+              on_click=_act, args=(cur.set_status, nid, status, "set on the Review page"),
+              kwargs={"by": by, "done": t("ok_status", what=f"{_q(w, nid)}: {viz.labels(lang())['statuses'].get(status)}")})
     flagged = sorted(cur.flagged())
     if flagged:
         st.markdown(f"**{t('flags')}**")
@@ -186,15 +298,21 @@ with l_tab:
     c1, c2, c3 = st.columns([1, 1, 3])
     undo_to, redo_to = cur.log.undo_target(), cur.log.redo_target()
     c1.button(t("undo"), key="undo_btn", disabled=undo_to is None, on_click=_act, args=(cur.undo,),
-              help=md_escape(f"{undo_to.action} {undo_to.key}") if undo_to else None)
+              kwargs={"done": t("ok_undo", what=_entry_words(w, undo_to))},
+              help=md_escape(_entry_words(w, undo_to)) if undo_to else None)
     c2.button(t("redo"), key="redo_btn", disabled=redo_to is None, on_click=_act, args=(cur.redo,),
-              help=md_escape(f"{redo_to.action} {redo_to.key}") if redo_to else None)
+              kwargs={"done": t("ok_redo", what=_entry_words(w, redo_to))},
+              help=md_escape(_entry_words(w, redo_to)) if redo_to else None)
     show_builder = c3.toggle(t("builder"), key="log_builder")
     rows = [r for r in cur.log.to_rows() if show_builder or r["action"] != "build"]
     if rows:
         frame = pd.DataFrame(rows)
         frame["at"] = pd.to_datetime(frame["at"], unit="s").dt.strftime("%Y-%m-%d %H:%M:%S")
-        st.dataframe(frame[["at", "actor", "action", "key", "before", "after", "why", "undone", "id"]],
-                     hide_index=True, width="stretch")
+        frame["what"] = [_key_words(w, k) for k in frame["key"]]  # the memories' words, not only their ids
+        frame["actor"] = [_pair(_ACTORS, a) for a in frame["actor"]]
+        frame["action"] = [_pair(_ACTIONS, a) for a in frame["action"]]
+        cols = ["at", "actor", "action", "what", "before", "after", "why", "undone", "id"]
+        st.dataframe(frame[cols].rename(columns={c: t("col_" + ("id" if c == "id" else c)) if c != "what" else t("what")
+                                                 for c in cols}), hide_index=True, width="stretch")
     st.download_button(t("export"), json.dumps([e.to_dict() for e in cur.log.entries], ensure_ascii=False, indent=1),
                        file_name=f"audit-{current_space()}.json", mime="application/json", key="log_export")

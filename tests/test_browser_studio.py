@@ -84,7 +84,7 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.wait_for(timeout=60_000)
         if shots:  # the docs' screenshots show the Beijing demo, replayed with one click
-            page.get_by_text("Scripted demos").click()
+            page.get_by_test_id("stPopoverButton").filter(has_text="Scripted demos").click()
             page.locator('[data-testid="stPopoverBody"] [data-testid="stSelectbox"]').click()
             page.get_by_role("option", name="trip_zh", exact=False).click()
             page.get_by_role("button", name="Run").click()

@@ -68,6 +68,16 @@ def test_reingesting_a_file_is_idempotent(ingested):
     assert all(r["duplicate"] for r in rows2)
     decisions = run(tmp, "--space", "trip", "decisions", "--json").stdout.splitlines()
     assert len(decisions) == 7
+    plain = run(tmp, "--space", "trip", "ingest", str(path))  # the human-readable lines claim no new edges
+    assert plain.returncode == 0 and "edges)" not in plain.stdout and "duplicate" in plain.stdout, plain.stdout
+
+
+def test_why_takes_an_id_prefix_like_every_other_command(ingested):
+    tmp, _, rows = ingested
+    nid = next(r["node_id"] for r in rows if r["kept"])
+    out = run(tmp, "--space", "trip", "why", nid[:8], "--query", "budget", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["node_id"] == nid
 
 
 def test_query_json_contract(ingested):

@@ -29,6 +29,8 @@ def test_edge_set_rm_undo_log_review_from_the_cli(runtime, tmp_path):
     out = cli(tmp_path, "edge", "set", u, v, new, "--why", "fixed by hand")
     assert out.returncode == 0, out.stderr
     assert "human edge.update" in out.stdout
+    out = cli(tmp_path, "edge", "set", u, v, new)  # the same again: nothing changes, nothing is audited
+    assert out.returncode == 0 and out.stdout.startswith("unchanged:"), (out.stdout, out.stderr)
     # node ids may be given by prefix; a cycle is refused with a clear one-line error
     out = cli(tmp_path, "edge", "set", ids["plan"][:10], ids["budget"], "causal")
     assert out.returncode == 2 and "cycle" in out.stderr and "Traceback" not in out.stderr

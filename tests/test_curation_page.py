@@ -58,8 +58,11 @@ def test_review_page_run_accept_and_undo(review_page):
     flags = [i for i in w.curation.items() if i.kind == "needs_review"]
     assert flags
     texts = "\n".join(t.value for t in at.text)
-    assert f"{flags[0].target} needs review (depends on superseded {ids['budget']}" in texts
-    assert "5000" in texts  # the evidence: the superseded memory's text
+    shown = "\n".join(m.value for m in at.markdown).replace("\\", "")
+    # said with the memory's words, not its id; the evidence: the superseded memory's text
+    assert "Check a dependent memory: «" + w.nodes[flags[0].target].content[:10] in shown, shown
+    assert flags[0].target not in shown
+    assert "5000" in texts
 
     at.button(key=f"acc_{flags[0].id}").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -69,6 +72,8 @@ def test_review_page_run_accept_and_undo(review_page):
     assert not undo.disabled
     undo.click().run()
     assert not at.exception, [e.value for e in at.exception]
+    done = [s.value.replace("\\", "") for s in at.success]
+    assert any(v.startswith("Undone: status · «") for v in done), done  # says what was undone, not "done"
     w = rt.open("demo")
     assert w.nodes[flags[0].target].status == "active"
     assert w.nodes[ids["budget"]].status == "superseded"  # the review's own change is not the human's undo

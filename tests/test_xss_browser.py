@@ -213,6 +213,9 @@ _TOOLTIP = """(net) => {
 
 def _hover_all(page, net_expr: str, limit: int = 30, edge_limit: int = 10) -> list[dict]:
     """Hover every node and edge of a vis Network; the visible tooltip after each hover (text, element tags)."""
+    # the whole network on screen (the studio may have zoomed to the focus to keep labels legible)
+    page.evaluate(f"() => {net_expr}.fit({{animation: false}})")
+    page.wait_for_timeout(300)
     spots = page.evaluate(f"() => ({_POSITIONS})({net_expr})")
     shown = []
     for pt in spots["nodes"][:limit] + spots["edges"][:edge_limit]:

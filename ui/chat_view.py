@@ -9,10 +9,10 @@ import streamlit as st
 
 from weaver import viz
 
-from .i18n import t
+from .i18n import lang, t
 from .render import badge, md_escape, show_text
 
-__all__ = ["render_history", "render_step", "new_node_ids", "event_ingests"]
+__all__ = ["render_history", "render_step", "new_node_ids", "event_ingests", "interrupted"]
 
 _STEP_ICON = {"thought": "💭", "tool_call": "🛠️", "tool_result": "📋", "memory": "🧠", "error": "⚠️"}
 
@@ -36,6 +36,16 @@ def new_node_ids(events) -> set[str]:
     return {i["node_id"] for ev in events for i in event_ingests(ev) if i.get("node_id")}
 
 
+def _live(w, ingest: dict | None) -> dict | None:
+    """The ingest as it stands now: a message promoted since then shows as kept and promoted."""
+    if not ingest:
+        return ingest
+    d = w.decisions.get(ingest.get("message_id"))
+    if d is not None and d.promoted and not ingest.get("kept"):
+        return dict(ingest, kept=True, promoted=True)
+    return ingest
+
+
 def _decision(w, ingest: dict | None) -> None:
     if not ingest:
         return
@@ -49,7 +59,8 @@ def _memories(w, ids: list[str]) -> None:
     with st.expander(f"{t('used_memories')} ({len(ids)})", expanded=False):
         for i in ids:
             a = w.graph.nodes[i] if i in w.graph else {}
-            st.markdown(md_escape(f"[{a.get('turn', '?')}] {a.get('kind', '?')}: "
+            kind = viz.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
+            st.markdown(md_escape(f"[{a.get('turn', '?')}] {kind}: "
                                   f"{viz.short_label(a.get('content', i), 120)}"))
 
 
@@ -65,28 +76,49 @@ def render_step(w, ev, container=None) -> None:
         c.code(json.dumps(data.get("arguments", {}), ensure_ascii=False, indent=1), language="json")
     elif kind == "memory":
         ids = data.get("node_ids", [])
-        c.markdown(md_escape(f"{icon} {len(ids)} memories · {data.get('tokens', 0)} tokens"))
+        c.markdown(md_escape(f"{icon} " + t("step_memories", n=len(ids), tokens=data.get('tokens', 0))))
     elif kind == "error":
         c.warning(md_escape(text), icon="⚠️")
     else:
         c.markdown(f"{icon} " + md_escape(text))
         if kind == "tool_result" and data.get("count") is not None:
-            c.caption(md_escape(f"{data.get('count')} rows"))
+            c.caption(md_escape(t("step_rows", n=data.get('count'))))
     for ing in event_ingests(ev):
-        badge(ing, c)
+        badge(_live(w, ing), c)
 
 
-def _turn(w, events: list) -> None:
+def interrupted(events: list) -> bool:
+    """A turn cut off mid-way (a reload while the agent ran): a user message, no reply, not closed."""
+    types = [_get(e, "type") for e in events]
+    closed = any((_get(e, "data") or {}).get("interrupted") for e in events)
+    return "user" in types and "reply" not in types and not closed
+
+
+def _cut_off(ev, running: set, on_resume, on_close) -> None:
+    mid = _get(ev, "message_id")
+    if mid in running:  # another tab (or this one, before the reload landed) is still answering
+        st.info(t("turn_running"), icon=":material/hourglass_top:")
+        return
+    st.warning(t("turn_cut"), icon=":material/warning:")
+    c1, c2 = st.columns(2)
+    c1.button(t("turn_resume"), key=f"resume_{mid}", type="primary", on_click=on_resume,
+              args=(_get(ev, "text"), mid))
+    c2.button(t("turn_close"), key=f"close_{mid}", on_click=on_close, args=(ev,))
+
+
+def _turn(w, events: list, running: set = frozenset(), on_resume=None, on_close=None) -> None:
     user = [e for e in events if _get(e, "type") == "user"]
-    steps = [e for e in events if _get(e, "type") in _STEP_ICON]
+    closed = [e for e in events if (_get(e, "data") or {}).get("interrupted")]
+    steps = [e for e in events if _get(e, "type") in _STEP_ICON and e not in closed]
     replies = [e for e in events if _get(e, "type") == "reply"]
+    cut = interrupted(events) and on_resume is not None
     for ev in user:
         with st.chat_message("user"):
             show_text(_get(ev, "text"))
             ing = (event_ingests(ev) or [None])[0]
-            badge(ing)
+            badge(_live(w, ing))
             _decision(w, ing)
-    if not (steps or replies):
+    if not (steps or replies or cut or closed):
         return
     with st.chat_message("assistant"):
         if steps:
@@ -96,12 +128,16 @@ def _turn(w, events: list) -> None:
         for ev in replies:
             show_text(_get(ev, "text"))
             ing = (event_ingests(ev) or [None])[0]
-            badge(ing)
+            badge(_live(w, ing))
             _memories(w, (_get(ev, "data") or {}).get("memory_ids", []))
             _decision(w, ing)
+        for ev in closed:
+            st.caption(t("turn_closed"))
+        if cut and user:
+            _cut_off(user[0], running, on_resume, on_close)
 
 
-def render_history(w, events: list) -> None:
-    """Every past turn, in order."""
-    for _, group in groupby(events, key=lambda e: _get(e, "turn", 0)):
-        _turn(w, list(group))
+def render_history(w, events: list, running: set = frozenset(), on_resume=None, on_close=None) -> None:
+    """Every past turn, in order; a cut-off turn offers Resume / Close (callbacks get the text and id)."""
+    for _, group in groupby(events, key=lambda e: (_get(e, "turn", 0), _get(e, "message_id"))):
+        _turn(w, list(group), running, on_resume, on_close)

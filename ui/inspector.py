@@ -10,33 +10,41 @@ import streamlit as st
 from weaver import WeaverError, viz
 from weaver.models import RELATIONS
 
+from . import edge_fix
 from .i18n import lang, t
 from .render import md_escape, show_text
+from .state import space_lock
 
 __all__ = ["render_inspector", "node_option_label"]
 
 
 def node_option_label(g, n: str) -> str:
     a = g.nodes[n]
-    return f"[{a.get('turn', '?')}] {a.get('kind', '?')} · {viz.short_label(a.get('content', ''), 40)}"
+    kind = viz.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
+    return f"[{a.get('turn', '?')}] {kind} · {viz.short_label(a.get('content', ''), 40)}"
 
 
 def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
     g = w.graph
     pairs = [(p, n) for p in g.predecessors(n)] if parents else [(n, c) for c in g.successors(n)]
     rows = []
+    L = viz.labels(lang())
     for u, v in pairs:
         d = g.edges[u, v]
         other = u if parents else v
-        rows.append({"relation": d.get("relation"), "confidence": round(float(d.get("confidence", 0)), 2),
-                     "origin": d.get("origin"), "status": d.get("status"),
-                     "node": viz.short_label(g.nodes[other].get("content", ""), 60),
-                     "kind": g.nodes[other].get("kind"), "turn": g.nodes[other].get("turn"),
-                     "rationale": d.get("rationale", ""), "id": other})
+        # content first; the node id stays available on hover in the graph and in the provenance
+        rows.append({t("col_node"): viz.short_label(g.nodes[other].get("content", ""), 60),
+                     t("col_relation"): L["relations"].get(d.get("relation"), d.get("relation")),
+                     t("col_confidence"): round(float(d.get("confidence", 0)), 2),
+                     t("col_origin"): L["origins"].get(d.get("origin"), d.get("origin")),
+                     t("col_status"): L["edge_statuses"].get(d.get("status"), d.get("status")),
+                     t("col_kind"): L["kinds"].get(g.nodes[other].get("kind"), g.nodes[other].get("kind")),
+                     t("col_turn"): g.nodes[other].get("turn"),
+                     t("col_rationale"): d.get("rationale", "")})
     return pd.DataFrame(rows)
 
 
-def render_inspector(w, node_id: str | None, key: str) -> None:
+def render_inspector(w, node_id: str | None, key: str, editable: bool = True) -> None:
     """Draw the inspector for ``node_id`` of weaver ``w`` (an empty state when None/unknown)."""
     st.markdown(f"**{t('inspector')}**")
     if not node_id or node_id not in w.graph:
@@ -44,16 +52,18 @@ def render_inspector(w, node_id: str | None, key: str) -> None:
         return
     node = w.nodes.get(node_id)
     a = w.graph.nodes[node_id]
-    kinds = viz.labels(lang())["kinds"]
-    st.caption(md_escape(f"{kinds.get(a.get('kind'), a.get('kind'))} · turn {a.get('turn')} · "
-                         f"{a.get('status', 'active')} · {a.get('language', '')} · {node_id}"))
+    L = viz.labels(lang())
+    status = a.get("status", "active")
+    st.caption(md_escape(f"{L['kinds'].get(a.get('kind'), a.get('kind'))} · {t('turn_n', n=a.get('turn'))} · "
+                         f"{L['statuses'].get(status, status)} · {a.get('language', '')}"),
+               help=md_escape(node_id))
     with st.container(border=True, key=f"{key}_content"):
         show_text(a.get("content", ""))
     dec = w.decisions.get(a.get("message_id")) if a.get("message_id") else None
     if dec is not None:
         cols = st.columns(4)
-        for c, (name, val) in zip(cols, [("relevance", dec.relevance), ("novelty", dec.novelty),
-                                          ("importance", dec.importance), ("total", dec.total)]):
+        for c, (name, val) in zip(cols, [(t("m_relevance"), dec.relevance), (t("m_novelty"), dec.novelty),
+                                          (t("m_importance"), dec.importance), (t("m_total"), dec.total)]):
             c.metric(name, f"{val:.2f}")
         if dec.reason:
             st.caption(md_escape(dec.reason[:300]))
@@ -62,7 +72,8 @@ def render_inspector(w, node_id: str | None, key: str) -> None:
         st.markdown(f"**{label}** ({len(df)})")
         if len(df):
             st.dataframe(df, hide_index=True, width="stretch", key=f"{key}_{'p' if parents else 'c'}")
-    _edge_editor(w, node_id, key)
+    if editable:
+        _edge_editor(w, node_id, key)
     with st.expander(t("provenance")):
         prov = {"node_id": node_id, "message_id": a.get("message_id"),
                 "timestamp": dt.datetime.fromtimestamp(float(a.get("timestamp", 0) or 0)).isoformat(timespec="seconds"),
@@ -79,42 +90,59 @@ def render_inspector(w, node_id: str | None, key: str) -> None:
 def _edge_editor(w, node_id: str, key: str) -> None:
     """Relabel, confirm, delete or add this node's edges: human edits through the curation library."""
     g = w.graph
+    L = viz.labels(lang())
+    version = len(w.curation.log.entries)  # widgets keyed by the log's length: an edit never leaves a stale label
     with st.expander(t("edit_edges")):
+        last = edge_fix.undo_spec()
+        if last:
+            st.button(t("undo_last", what=md_escape(last["text"])), key=f"{key}_undo_{version}", icon=":material/undo:",
+                      on_click=edge_fix.edge_handler(w, w.space.name), args=({"action": "undo"},))
         edges = [(p, node_id) for p in g.predecessors(node_id)] + [(node_id, c) for c in g.successors(node_id)]
         if edges:
             def label(e):
                 u, v = e
-                rel = g.edges[u, v].get("relation")
+                rel = L["relations"].get(g.edges[u, v].get("relation"), g.edges[u, v].get("relation"))
                 other = v if u == node_id else u
                 arrow = "→" if u == node_id else "←"
                 return f"{arrow} [{rel}] {node_option_label(g, other)}"
 
-            edge = st.selectbox(t("edge_pick"), edges, format_func=label, key=f"{key}_edge")
+            # labels made now, not when the widget formats them later: the language is the one of this run
+            names = {e: label(e) for e in edges}
+            edge = st.selectbox(t("edge_pick"), edges, format_func=lambda e, n=names: n.get(tuple(e), str(e)),
+                                key=f"{key}_edge_{version}")
             rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(g.edges[edge].get("relation")),
-                               key=f"{key}_edge_rel_{edge[0]}_{edge[1]}")
+                               format_func=lambda r: L["relations"].get(r, r),
+                               key=f"{key}_edge_rel_{edge[0]}_{edge[1]}_{version}")
             c1, c2, c3 = st.columns(3)
-            _action(c1.button(t("set_relation"), key=f"{key}_set"), lambda: w.curation.set_edge(*edge, rel))
-            _action(c2.button(t("confirm_edge"), key=f"{key}_confirm"), lambda: w.curation.confirm_edge(*edge))
-            _action(c3.button(t("delete_edge"), key=f"{key}_del"), lambda: w.curation.remove_edge(*edge))
+            _action(w, c1.button(t("set_relation"), key=f"{key}_set"), lambda: w.curation.set_edge(*edge, rel),
+                    f"{label(edge)} → {L['relations'].get(rel, rel)}")
+            _action(w, c2.button(t("confirm_edge"), key=f"{key}_confirm"), lambda: w.curation.confirm_edge(*edge),
+                    f"{label(edge)} ✓")
+            _action(w, c3.button(t("delete_edge"), key=f"{key}_del"), lambda: w.curation.remove_edge(*edge),
+                    f"{label(edge)}: {t('edge_deleted')}")
         st.markdown(f"**{t('add_edge')}**")
         others = [n for n in w.node_ids if n != node_id and not g.has_edge(node_id, n) and not g.has_edge(n, node_id)]
         if others:
-            other = st.selectbox(t("other_node"), others, format_func=lambda n: node_option_label(g, n),
+            other = st.selectbox(t("other_node"), others, format_func={n: node_option_label(g, n) for n in others}.get,
                                  key=f"{key}_other")
             direction = st.radio(t("direction"), ["out", "in"], key=f"{key}_dir", horizontal=True,
-                                 format_func=lambda d: t("this_to_other") if d == "out" else t("other_to_this"))
-            new_rel = st.selectbox(t("relation"), RELATIONS, key=f"{key}_new_rel")
+                                 format_func={"out": t("this_to_other"), "in": t("other_to_this")}.get)
+            new_rel = st.selectbox(t("relation"), RELATIONS, key=f"{key}_new_rel",
+                                   format_func=lambda r: L["relations"].get(r, r))
             src, dst = (node_id, other) if direction == "out" else (other, node_id)
-            _action(st.button(t("add_edge"), key=f"{key}_add"), lambda: w.curation.set_edge(src, dst, new_rel))
+            _action(w, st.button(t("add_edge"), key=f"{key}_add"), lambda: w.curation.set_edge(src, dst, new_rel),
+                    f"+ {node_option_label(g, other)} [{L['relations'].get(new_rel, new_rel)}]")
 
 
-def _action(clicked: bool, edit) -> None:
+def _action(w, clicked: bool, edit, text: str) -> None:
     if not clicked:
         return
     try:
-        edit()
+        with space_lock(w.space.name):
+            entry = edit()
     except WeaverError as exc:  # e.g. a cycle: refused with the library's message
         st.error(md_escape(str(exc)))
         return
-    st.toast(t("edge_done"))
+    st.session_state[edge_fix.LAST_EDIT] = {"entry": entry.id, "text": viz.short_label(text, 80)}
+    st.toast(md_escape(t("edge_done")))
     st.rerun()

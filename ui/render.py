@@ -51,8 +51,10 @@ def badge(ingest: dict | None, container=None) -> None:
     kept = ingest.get("kept")
     label = (f"{t('kept') if kept else t('rejected')} · r {s.get('relevance', 0):.1f} · n {s.get('novelty', 0):.1f}"
              f" · i {s.get('importance', 0):.1f} · Σ {s.get('total', 0):.2f}")
+    if ingest.get("promoted"):
+        label += f" · {t('promoted_badge')}"
     if ingest.get("duplicate"):
-        label += " · dup"
+        label += f" · {t('dup')}"
     c.badge(label, icon=":material/check:" if kept else ":material/block:", color="green" if kept else "gray")
 
 

@@ -14,12 +14,12 @@ import streamlit as st
 from weaver import ContextWeaver, Runtime, Settings, WeaverConfig
 
 __all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_config", "DEFAULT_SPACE",
-           "forget_weaver", "list_spaces", "switch_space", "delete_space"]
+           "forget_weaver", "list_spaces", "switch_space", "delete_space", "selection_key", "running_turns"]
 
 DEFAULT_SPACE = "demo"
 
 
-@st.cache_resource(show_spinner="Loading the embedder and the memory store…")
+@st.cache_resource(show_spinner=False)  # app.py shows a translated spinner around the first call
 def get_runtime() -> Runtime:
     settings = Settings.from_env()
     return Runtime.from_settings(settings)
@@ -39,6 +39,24 @@ def space_lock(space: str) -> threading.RLock:
     """The write lock of a space in this process (one writer at a time)."""
     locks = _locks()
     return locks.setdefault(space, threading.RLock())
+
+
+def selection_key(page: str, space: str) -> str:
+    """Where a page keeps its selected node (per space: a selection never carries over to another space)."""
+    return f"space_ui:{page}_selected:{space}"
+
+
+@st.cache_resource
+def _running() -> dict[str, set[str]]:
+    return {}
+
+
+def running_turns(space: str) -> set[str]:
+    """Message ids whose agent turn is running right now in this process (any browser tab).
+
+    A turn with no reply that is not in here was cut off (e.g. F5 mid-turn): the chat offers to resume it.
+    """
+    return _running().setdefault(space, set())
 
 
 def current_space() -> str:

@@ -144,7 +144,10 @@ def cmd_ingest(rt: Runtime, args) -> int:
             else:
                 d = res.decision
                 mark = "kept " if d.kept else "skip "
-                print(f"{mark} {d.total:4.2f}  {d.content[:60]}" + (f"  (+{len(res.edges)} edges)" if res.edges else ""))
+                # a duplicate adds nothing: saying "+2 edges" for it would claim a change that did not happen
+                tail = "  (duplicate: already stored)" if res.duplicate else (
+                    f"  (+{len(res.edges)} edges)" if res.edges else "")
+                print(f"{mark} {d.total:4.2f}  {d.content[:60]}" + tail)
         pending.clear()
 
     for item in items:

@@ -31,8 +31,11 @@ def _budget(args) -> int | None:
 
 def cmd_why(rt, args) -> int:
     w = rt.open(args.space, create=False)
+    ident = args.node_id
+    if ident not in w.graph and ident not in w.decisions:
+        ident = w.curation.resolve_node(ident)  # a unique id prefix, as every other command takes
     res = w.query(args.query, budget=_budget(args))
-    why = why_not(w, res, args.node_id)
+    why = why_not(w, res, ident)
     if args.json:
         _print_json(why.to_dict())
     else:
@@ -86,7 +89,7 @@ def cmd_probe(rt, args) -> int:
 
 def register(sub) -> None:
     s = sub.add_parser("why", help="why a node is (not) in a query's context")
-    s.add_argument("node_id", help="a node id, or the message id of a rejected message")
+    s.add_argument("node_id", help="a node id (or a unique prefix), or the message id of a rejected message")
     s.add_argument("--query", required=True)
     s.add_argument("--budget", type=positive_int, default=None)
     s.add_argument("--json", action="store_true")

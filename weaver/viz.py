@@ -42,6 +42,10 @@ from typing import Any, Iterable, Mapping
 
 import networkx as nx
 
+from .viz_history import graph_at_turn, replay_turns
+from .viz_layout import (LAYOUTS, filter_graph, is_guessed, layout_positions, neighbourhood, order_key,
+                         path_between, path_steps, search_nodes, select_subgraph)
+
 __all__ = [
     "KIND_COLORS",
     "KIND_SHAPES",
@@ -49,6 +53,12 @@ __all__ = [
     "NODE_STYLES",
     "EDGE_STYLES",
     "layout_positions",
+    "LAYOUTS",
+    "is_guessed",
+    "neighbourhood",
+    "path_steps",
+    "graph_at_turn",
+    "replay_turns",
     "select_subgraph",
     "filter_graph",
     "search_nodes",
@@ -70,9 +80,6 @@ KIND_SHAPES = {"user_input": "dot", "agent_thought": "diamond", "tool_result": "
 RELATION_COLORS = {"causal": "#dc2626", "temporal": "#64748b", "conditional": "#d97706", "elaborates": "#0891b2",
                    "supersedes": "#7c3aed"}
 _OTHER = "#94a3b8"
-_KIND_LANE = {"user_input": 0, "agent_thought": 1, "tool_result": 2, "agent_response": 3}
-_TURNS_PER_ROW = 8
-_ROW_HEIGHT = 5 * 130.0 + 120.0
 
 NODE_STYLES: dict[str, dict[str, Any]] = {
     "new": {"borderWidth": 5, "color": {"border": "#facc15"}, "size": 24},
@@ -81,7 +88,10 @@ NODE_STYLES: dict[str, dict[str, Any]] = {
     "cut": {"opacity": 0.35, "borderWidth": 2, "shapeProperties": {"borderDashes": [4, 4]}},
     "match": {"borderWidth": 5, "color": {"border": "#e11d48"}, "size": 24},
     "path": {"borderWidth": 5, "color": {"border": "#111827"}, "size": 22},
-    "selected": {"borderWidth": 6, "color": {"border": "#000000"}, "size": 26},
+    # a soft halo, not a heavy black shape: the node keeps its kind colour and stays readable
+    "selected": {"borderWidth": 4, "color": {"border": "#1d4ed8"}, "size": 24,
+                 "shadow": {"enabled": True, "color": "rgba(29,78,216,0.55)", "size": 16, "x": 0, "y": 0},
+                 "font": {"bold": True}},
     "dim": {"opacity": 0.25},
 }
 EDGE_STYLES: dict[str, dict[str, Any]] = {
@@ -101,7 +111,10 @@ _LABELS = {
                    "match": "search hit", "path": "path", "selected": "selected", "dim": "other"},
         "node_kinds": "Node kinds", "relations_title": "Edge relations", "styles_title": "Highlights",
         "note": "Showing {shown} of {total} nodes ({why}).", "around": "around the focus",
-        "recent": "the most recent", "turn": "turn",
+        "recent": "the most recent", "turn": "turn", "confidence": "confidence", "guessed": "guessed",
+        "statuses": {"active": "active", "superseded": "superseded", "retracted": "retracted"},
+        "edge_statuses": {"proposed": "proposed", "confirmed": "confirmed", "rejected": "rejected"},
+        "origins": {"rules": "rules", "llm": "model", "human": "human", "review": "review", "agent": "agent"},
     },
     "zh": {
         "kinds": {"user_input": "用户输入", "agent_thought": "智能体思考", "tool_result": "工具结果",
@@ -112,7 +125,10 @@ _LABELS = {
                    "match": "搜索命中", "path": "路径", "selected": "选中", "dim": "其他"},
         "node_kinds": "节点类型", "relations_title": "边的关系", "styles_title": "高亮",
         "note": "显示 {total} 个节点中的 {shown} 个（{why}）。", "around": "焦点周围", "recent": "最新的",
-        "turn": "轮次",
+        "turn": "轮次", "confidence": "置信度", "guessed": "推测",
+        "statuses": {"active": "生效", "superseded": "已被取代", "retracted": "已撤回"},
+        "edge_statuses": {"proposed": "待确认", "confirmed": "已确认", "rejected": "已拒绝"},
+        "origins": {"rules": "规则", "llm": "模型", "human": "人工", "review": "审阅", "agent": "智能体"},
     },
 }
 
@@ -133,138 +149,6 @@ def short_label(text: str, limit: int = 18) -> str:
     """
     text = re.sub(r"\s+", " ", str(text or "")).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _order_key(g: nx.DiGraph, n) -> tuple:
-    a = g.nodes[n]
-    return (a.get("turn", 0) or 0, a.get("timestamp", 0.0) or 0.0, str(n))
-
-
-def layout_positions(g: nx.DiGraph, layout: str = "auto", seed: int = 7) -> dict[str, tuple[float, float]]:
-    """Deterministic node positions (canvas pixels).
-
-    ``timeline``: one column per turn (in turn order, 8 turns per row, rows downwards), one lane
-    per kind, so adding a node never moves the others. ``spring``: networkx's force layout, seeded. ``auto``: timeline up to 60
-    turns, spring beyond (a very wide timeline is unreadable).
-
-    >>> g = nx.DiGraph(); g.add_node("a", turn=1, kind="user_input"); g.add_node("b", turn=2, kind="agent_response")
-    >>> layout_positions(g) == layout_positions(g.copy())
-    True
-    >>> layout_positions(g)["a"][0] < layout_positions(g)["b"][0]
-    True
-    """
-    if g.number_of_nodes() == 0:
-        return {}
-    turns = sorted({g.nodes[n].get("turn", 0) or 0 for n in g})
-    if layout == "auto":
-        layout = "timeline" if len(turns) <= 60 else "spring"
-    if layout == "spring":
-        pos = nx.spring_layout(g.to_undirected(as_view=True), seed=seed, iterations=60)
-        scale = 90.0 * max(g.number_of_nodes(), 4) ** 0.5
-        return {n: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for n, (x, y) in pos.items()}
-    if layout != "timeline":
-        raise ValueError(f"unknown layout {layout!r}: expected auto, timeline or spring")
-    column = {t: i for i, t in enumerate(turns)}
-    stacked: dict[tuple[int, int], int] = {}
-    out = {}
-    for n in sorted(g, key=lambda n: _order_key(g, n)):
-        a = g.nodes[n]
-        idx = column[a.get("turn", 0) or 0]
-        # a fixed number of turns per row, rows stacked downwards: the drawing stays roughly
-        # as wide as tall, and a new turn never changes where earlier turns sit
-        row, col = divmod(idx, _TURNS_PER_ROW)
-        lane = _KIND_LANE.get(a.get("kind"), 4)
-        k = stacked.get((idx, lane), 0)
-        stacked[(idx, lane)] = k + 1
-        # several nodes of one kind in one turn fan out to the right and down a little
-        out[n] = (col * 230.0 + k * 70.0, row * _ROW_HEIGHT + lane * 130.0 + k * 40.0 + (col % 2) * 22.0)
-    return out
-
-
-def select_subgraph(g: nx.DiGraph, max_nodes: int = 300, focus: Iterable[str] | str | None = None) -> list[str]:
-    """The nodes to draw: all of them, or at most ``max_nodes`` around ``focus`` (else the latest).
-
-    Around a focus the ego graph grows hop by hop (both directions) while it fits; the last hop
-    that does not fit entirely is filled by the nodes closest in time to the focus.
-
-    >>> g = nx.path_graph(10, create_using=nx.DiGraph)
-    >>> sorted(select_subgraph(g, 3, focus=5))
-    [4, 5, 6]
-    >>> len(select_subgraph(g, 100))
-    10
-    """
-    if g.number_of_nodes() <= max_nodes:
-        return list(g)
-    if isinstance(focus, (str, int)):
-        focus = [focus]
-    focus = [f for f in (focus or []) if f in g]
-    if not focus:
-        return sorted(g, key=lambda n: _order_key(g, n))[-max_nodes:]
-    und = g.to_undirected(as_view=True)
-    dist: dict = {}
-    for f in focus:
-        for n, d in nx.single_source_shortest_path_length(und, f).items():
-            dist[n] = min(d, dist.get(n, d))
-    ranked = sorted(dist, key=lambda n: (dist[n], str(n)))
-    chosen = ranked[:max_nodes]
-    if len(chosen) < max_nodes:  # a small component: pad with the latest other nodes
-        rest = [n for n in sorted(g, key=lambda n: _order_key(g, n), reverse=True) if n not in dist]
-        chosen += rest[: max_nodes - len(chosen)]
-    return chosen
-
-
-def filter_graph(g: nx.DiGraph, *, relations: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
-                 statuses: Iterable[str] | None = None, upto_turn: int | None = None) -> nx.DiGraph:
-    """A copy of ``g`` with only the given node kinds/statuses, edge relations and turns (None = all).
-
-    >>> g = nx.DiGraph(); g.add_node("a", kind="user_input", turn=1); g.add_node("b", kind="tool_result", turn=2)
-    >>> g.add_edge("a", "b", relation="causal")
-    >>> sorted(filter_graph(g, kinds=["user_input"]).nodes), filter_graph(g, relations=["temporal"]).number_of_edges()
-    (['a'], 0)
-    """
-    kinds = set(kinds) if kinds is not None else None
-    statuses = set(statuses) if statuses is not None else None
-    relations = set(relations) if relations is not None else None
-    keep = [n for n, a in g.nodes(data=True)
-            if (kinds is None or a.get("kind") in kinds)
-            and (statuses is None or a.get("status", "active") in statuses)
-            and (upto_turn is None or (a.get("turn", 0) or 0) <= upto_turn)]
-    sub = g.subgraph(keep).copy()
-    if relations is not None:
-        sub.remove_edges_from([(u, v) for u, v, d in sub.edges(data=True) if d.get("relation") not in relations])
-    return sub
-
-
-def search_nodes(g: nx.DiGraph, text: str) -> list[str]:
-    """Nodes whose content contains every whitespace-separated term of ``text`` (case-insensitive).
-
-    >>> g = nx.DiGraph(); g.add_node("a", content="Beijing budget 5000"); g.add_node("b", content="北京 海鲜过敏")
-    >>> search_nodes(g, "budget beijing"), search_nodes(g, "海鲜"), search_nodes(g, "  ")
-    (['a'], ['b'], [])
-    """
-    terms = [t.casefold() for t in str(text or "").split()]
-    if not terms:
-        return []
-    return [n for n, a in g.nodes(data=True) if all(t in str(a.get("content", "")).casefold() for t in terms)]
-
-
-def path_between(g: nx.DiGraph, a: str, b: str) -> list[str]:
-    """A shortest path from ``a`` to ``b``: along edge directions if one exists, else ignoring them.
-
-    Empty when the two are not connected (or unknown).
-
-    >>> g = nx.DiGraph([("x", "y"), ("z", "y")])
-    >>> path_between(g, "x", "y"), path_between(g, "x", "z"), path_between(g, "x", "q")
-    (['x', 'y'], ['x', 'y', 'z'], [])
-    """
-    if a not in g or b not in g:
-        return []
-    for graph in (g, g.to_undirected(as_view=True)):
-        try:
-            return list(nx.shortest_path(graph, a, b))
-        except nx.NetworkXNoPath:
-            continue
-    return []
 
 
 def _merge(base: dict, extra: Mapping) -> dict:
@@ -295,7 +179,8 @@ def _node_title(n, a: Mapping, lang: str) -> str:
     if len(content) > 600:
         content = content[:600] + "…"
     status = a.get("status", "active")
-    head = f"{kind} · {t['turn']} {a.get('turn', '?')}" + ("" if status == "active" else f" · {status}")
+    head = (f"{kind} · {t['turn']} {a.get('turn', '?')}"
+            + ("" if status == "active" else f" · {t['statuses'].get(status, status)}"))
     return f"{head}\n{content}\n[{n}]"  # plain text: vis-network shows it with innerText
 
 
@@ -310,7 +195,7 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
     sub = g.subgraph(shown)
     pos = dict(positions) if positions is not None else layout_positions(sub, layout)
     nodes = []
-    for n in sorted(sub, key=lambda n: _order_key(sub, n)):
+    for n in sorted(sub, key=lambda n: order_key(sub, n)):
         a = sub.nodes[n]
         kind = a.get("kind")
         color = KIND_COLORS.get(kind, _OTHER)
@@ -319,11 +204,15 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
             color = "#cbd5e1"
         x, y = pos.get(n, (0.0, 0.0))
         base = {
-            "id": str(n), "label": short_label(a.get("content", "")), "title": _node_title(n, a, lang),
+            # two wrapped lines of ~40 characters: legible at 1080p without covering the neighbours
+            "id": str(n), "label": short_label(a.get("content", ""), 40), "title": _node_title(n, a, lang),
             "shape": KIND_SHAPES.get(kind, "dot"), "size": 16, "x": x, "y": y, "borderWidth": 2,
             "color": {"background": color, "border": color,
-                      "highlight": {"background": color, "border": "#000000"}},
-            "font": {"size": 13, "face": "Noto Sans CJK SC, WenQuanYi Micro Hei, Microsoft YaHei, sans-serif"},
+                      "highlight": {"background": color, "border": "#1d4ed8"},
+                      "hover": {"background": color, "border": "#1d4ed8"}},
+            "font": {"size": 15, "face": "Noto Sans CJK SC, WenQuanYi Micro Hei, Microsoft YaHei, sans-serif",
+                     "strokeWidth": 3, "strokeColor": "#ffffff"},
+            "widthConstraint": {"maximum": 165},
             "kind": str(kind), "turn": a.get("turn", 0),
         }
         if inactive:
@@ -338,14 +227,21 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
         color = RELATION_COLORS.get(rel, _OTHER)
         conf = float(d.get("confidence", 1.0) or 0.0)
         t = _t(lang)
+        conf = max(0.0, min(conf, 1.0))
+        guessed = is_guessed(d)
+        origin = t["origins"].get(d.get("origin", ""), d.get("origin", ""))
         base = {
             "id": f"{u}->{v}", "from": str(u), "to": str(v), "label": t["relations"].get(rel, str(rel)),
-            "title": f"{t['relations'].get(rel, rel)} · {conf:.2f} · {d.get('origin', '')}\n{d.get('rationale', '')}",
-            "arrows": "to", "width": 1 + 2 * max(0.0, min(conf, 1.0)),
-            "color": {"color": color, "highlight": color, "opacity": 0.9},
-            "font": {"size": 10, "color": color, "strokeWidth": 3, "align": "middle"},
-            "relation": str(rel),
+            "title": (f"{t['relations'].get(rel, rel)} · {t['confidence']} {conf:.2f} · {origin}"
+                      + (f" · {t['guessed']}" if guessed else "") + f"\n{d.get('rationale', '')}"),
+            # opacity and width say how sure the weaver is: a guess is faint, a human's edge solid
+            "arrows": "to", "width": 1 + 2.5 * conf,
+            "color": {"color": color, "highlight": color, "hover": color, "opacity": round(0.25 + 0.75 * conf, 2)},
+            "font": {"size": 12, "color": color, "strokeWidth": 4, "align": "middle"},
+            "relation": str(rel), "guessed": guessed, "confidence": round(conf, 2),
         }
+        if guessed:
+            base["dashes"] = [6, 6]
         if d.get("status") == "rejected":
             base["dashes"] = True
             base["color"]["opacity"] = 0.3
@@ -357,7 +253,8 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
         note = t["note"].format(shown=len(shown), total=total, why=why)
     options = {
         "physics": {"enabled": False},  # positions are precomputed and seeded: nothing moves
-        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False, "multiselect": False},
+        "interaction": {"hover": True, "tooltipDelay": 150, "navigationButtons": False, "multiselect": False,
+                        "hoverConnectedEdges": True, "selectConnectedEdges": False},
         "edges": {"smooth": {"enabled": True, "type": "curvedCW", "roundness": 0.15}},
         "layout": {"randomSeed": 7, "improvedLayout": False},
     }

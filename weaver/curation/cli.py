@@ -42,6 +42,12 @@ def cmd_edge(rt, args) -> int:
     w = _open(rt, args)
     cur = w.curation
     s, t = cur.resolve_node(args.source), cur.resolve_node(args.target)
+    before = cur.edge_state(s, t)
+    rel = args.relation if args.op == "set" else (before or {}).get("relation")
+    if args.op in ("set", "confirm") and before and before.get("relation") == rel \
+            and before.get("origin") == "human" and before.get("status") == "confirmed":
+        print(f"unchanged: {s}->{t} is already {rel} (a human's edge); nothing audited")  # a no-op is not an edit
+        return 0
     if args.op == "set":
         entry = cur.set_edge(s, t, args.relation, args.why or "set from the CLI")
     elif args.op == "confirm":

@@ -1,0 +1,110 @@
+"""The studio's pure parts: layered layout, replay from the audit log, edge styling, benchmark charts, debugger words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from weaver import viz
+from weaver.curation.audit import AuditLog
+from weaver.debugger_words import cut_in_words, why_in_words
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _turns(n: int) -> nx.DiGraph:
+    g = nx.DiGraph()
+    for t in range(1, n + 1):
+        ids = [f"t{t}{k}" for k in "utra"]
+        for k, (nid, kind) in enumerate(zip(ids, viz.KIND_COLORS)):
+            g.add_node(nid, content=f"{kind} {t}", kind=kind, turn=t, timestamp=t * 10 + k)
+        for u, v in zip(ids, ids[1:]):
+            g.add_edge(u, v, relation="causal", confidence=0.9, origin="agent")
+        if t > 1:
+            g.add_edge(f"t{t - 1}u", f"t{t}u", relation="temporal", confidence=0.3, origin="rules")
+    return g
+
+
+def test_layered_layout_puts_causes_before_effects_and_never_moves_old_turns():
+    g = _turns(3)
+    pos = viz.layout_positions(g)
+    for u, v in g.edges:  # every cause is left of its effect in the same band, or in an earlier band above
+        (xu, yu), (xv, yv) = pos[u], pos[v]
+        assert (g.nodes[u]["turn"] < g.nodes[v]["turn"] and yu < yv) or xu < xv, (u, v)
+    g.add_node("late", content="x", kind="tool_result", turn=4, timestamp=99)
+    g.add_edge("t3a", "late", relation="causal")
+    after = viz.layout_positions(g)
+    assert all(after[n] == pos[n] for n in pos)
+    # a same-turn cause in the tool column pushes its effect right
+    g.add_node("t2r2", content="second tool", kind="tool_result", turn=2, timestamp=25)
+    g.add_edge("t2r", "t2r2", relation="causal")
+    assert viz.layout_positions(g)["t2r2"][0] > viz.layout_positions(g)["t2r"][0]
+
+
+def test_edges_fade_with_confidence_and_guesses_can_be_hidden():
+    g = _turns(2)
+    p = {e["id"]: e for e in viz.vis_payload(g)["edges"]}
+    sure, guess = p["t1u->t1t"], p["t1u->t2u"]
+    assert sure["color"]["opacity"] > guess["color"]["opacity"] and guess["guessed"] and guess["dashes"]
+    assert not sure["guessed"]
+    hidden = viz.filter_graph(g, hide_guessed=True)
+    assert not hidden.has_edge("t1u", "t2u") and hidden.has_edge("t1u", "t1t")
+    assert viz.neighbourhood(g, "t1t", 1) == {"t1u", "t1t", "t1r"}
+    assert viz.path_steps(g, ["t1t", "t1u", "t2u"]) == [("t1t", "t1u", False), ("t1u", "t2u", True)]
+
+
+def test_replay_shows_the_graph_as_it_was_not_filtered_today():
+    g_now = nx.DiGraph()
+    log = AuditLog()
+    for i, turn in ((1, 1), (2, 1), (3, 2)):
+        g_now.add_node(f"n{i}", content=f"m{i}", kind="user_input", turn=turn, status="active")
+    log.append(log.new("builder", "build", "n1", None, {"node": {"id": "n1", "status": "active"}, "edges": []}))
+    log.append(log.new("builder", "build", "n2", None, {"node": {"id": "n2", "status": "active"}, "edges": [
+        {"source": "n1", "target": "n2", "relation": "causal", "origin": "rules", "confidence": 0.6}]}))
+    log.append(log.new("builder", "build", "n3", None, {"node": {"id": "n3", "status": "active"}, "edges": [
+        {"source": "n2", "target": "n3", "relation": "temporal", "origin": "rules", "confidence": 0.6}]}))
+    # after turn 2: a human relabels n1->n2 and n1 is superseded; today's graph shows that
+    log.append(log.new("human", "edge.update", "n1->n2", {"relation": "causal"},
+                       {"relation": "elaborates", "origin": "human", "confidence": 1.0, "status": "confirmed"}))
+    log.append(log.new("review", "node.status", "n1", {"status": "active"}, {"status": "superseded"}))
+    g_now.add_edge("n1", "n2", relation="elaborates", origin="human")
+    g_now.add_edge("n2", "n3", relation="temporal")
+    g_now.nodes["n1"]["status"] = "superseded"
+    past = viz.graph_at_turn(g_now, log.entries, 1)
+    assert set(past) == {"n1", "n2"} and past.edges["n1", "n2"]["relation"] == "causal"
+    assert past.nodes["n1"]["status"] == "active"
+    now = viz.graph_at_turn(g_now, log.entries, 2)
+    assert now.edges["n1", "n2"]["relation"] == "elaborates" and now.nodes["n1"]["status"] == "superseded"
+
+
+def test_benchmark_charts_use_a_numeric_budget_axis_and_never_stack_recall():
+    from ui import bench_charts
+
+    res = json.loads((ROOT / "docs/benchmarks/locomo.json").read_text("utf-8"))
+    spec = bench_charts.recall_chart(res, "cats1-4", "b", "r", "s").to_dict()
+    x = spec["layer"][0]["encoding"]["x"]
+    assert x["type"] == "quantitative" and x["axis"]["values"] == [256, 512, 1024, 2048]
+    assert spec["layer"][-1]["mark"]["strokeWidth"] > spec["layer"][0]["mark"]["strokeWidth"]  # ours on top
+    long = bench_charts.recall_long(res, "cats1-4")
+    assert long["system"].iloc[-1] == "weaver"
+    mad = json.loads((ROOT / "docs/benchmarks/madial.json").read_text("utf-8"))
+    spec = bench_charts.madial_chart(mad, "ours", "published", "r", "m").to_dict()
+    assert spec["encoding"]["y"]["stack"] is None and spec["encoding"]["xOffset"]["field"] == "metric"
+    frame = bench_charts.madial_long(mad, "ours", "published")
+    assert frame["recall"].max() <= 100
+
+
+def test_debugger_findings_in_words_both_languages():
+    assert cut_in_words("budget: needs 27 tokens, 12 left (rank 16)") == \
+        "the budget didn't fit: it needs 27 tokens and only 12 were left"
+    assert "只剩 12 个" in cut_in_words("budget: needs 27 tokens, 12 left", "zh")
+
+    class Why:
+        reason, summary = "budget_cut", "raw"
+        details = {"cut_reason": "budget: needs 27 tokens, 12 left", "used": 500, "budget": 512}
+
+    g = nx.DiGraph()
+    assert why_in_words(g, Why(), "en").startswith("Left out: the budget didn't fit")
+    assert "n_" not in why_in_words(g, Why(), "zh") and "预算放不下" in why_in_words(g, Why(), "zh")
