@@ -126,7 +126,7 @@ def test_demo_walkthrough(tmp_path, lang):
         _shot(page, shots, f"edge_undo_{lang}.png")
         page.locator(".cw-undo button").click()
         _idle(page)
-        page.wait_for_function(f"([k, id, r]) => window.__cwGraphs[k]?.body.data.edges.get(id)?.relation === r",
+        page.wait_for_function("([k, id, r]) => window.__cwGraphs[k]?.body.data.edges.get(id)?.relation === r",
                                arg=[_graph_key(page), edge["id"], edge["relation"]], timeout=60_000)
         assert page.locator(".cw-undo").count() == 0
 

@@ -42,7 +42,7 @@ def open_hours(text: str | None) -> list[tuple[float, float]]:
 
 def serves_meal(row: dict, meal: str) -> bool:
     name = row.get("名称", "")
-    dishes = " ".join(row.get("推荐菜") or [])
+    " ".join(row.get("推荐菜") or [])
     if meal != "breakfast" and (_NOT_A_MEAL.search(name) or _BREAKFAST_ONLY.search(name)):
         return False
     if meal in ("lunch", "dinner"):
