@@ -135,7 +135,8 @@ def test_sidebar_knobs_flow_into_the_weaver_and_reset(studio):
     at = studio()
     at.slider(key="knob:keep_threshold").set_value(9.9)
     _run(at)
-    _say(at, "Please remember I prefer quiet hotels near a metro station.")
+    # no constraint in it: a stated constraint is kept whatever the threshold (weaver/filtering.py)
+    _say(at, "I wonder what the old hutongs looked like a century ago.")
     df = at.dataframe[0].value
     first = df.iloc[0]
     assert first["keep_threshold"] == pytest.approx(9.9) and not first["kept"]
