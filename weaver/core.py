@@ -25,6 +25,7 @@ from .cues import features
 from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, judge
 from .lexical import LexicalIndex
+from .lifecycle.tiers import mark_tiers
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts, new_id
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
@@ -215,6 +216,14 @@ class ContextWeaver:
                 self._depth -= 1
                 if outer:
                     self._rev = self.space.bump_revision()
+                    if getattr(self, "_reload_pending", False):  # a node went or came back (see curation.nodes)
+                        self._reload_pending = False
+                        ContextWeaver.__init__(self, self.space, self.embedder, self.reasoner, self.config,
+                                               self.summarizer)
+
+    def reload_after_write(self) -> None:
+        """Rebuild every mirror from the store when the current write section ends (a node removed/restored)."""
+        self._reload_pending = True
 
     def refresh(self) -> bool:
         """Reload the mirror if another writer changed the space since it was read (cheap when not)."""
@@ -432,6 +441,7 @@ class ContextWeaver:
         result = retrieve(self.graph, self._order, self.matrix if self._rows else np.zeros((0, self.embedder.dim)),
                           self.lexical, text, qvec, cfg, budget, expand_graph=expand, facts=self.facts,
                           edges=self._edge_index())
+        mark_tiers(self, result)  # which memory tier each memory came from (weaver.lifecycle.tiers)
         if record_access and result.nodes:
             now = time.time()
             touched = []

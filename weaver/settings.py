@@ -52,6 +52,8 @@ class WeaverConfig:
     review_window: int = 30  # newest nodes a pass looks at (at least those added since the last pass)
     review_auto_apply: float = 0.9  # proposals at or above this confidence apply themselves (undoable)
     supersede_on_arrival: bool = True  # a restated slot value supersedes the earlier statement at once
+    # lifecycle (weaver.lifecycle): a forgetting / merge / reflection pass every N user turns (0: on demand)
+    lifecycle_every: int = 0
 
     def with_(self, **changes) -> "WeaverConfig":
         return replace(self, **changes)

@@ -27,9 +27,10 @@ from typing import Any, Iterable
 
 __all__ = ["AuditEntry", "AuditLog", "EDIT_ACTIONS", "ACTORS", "replay"]
 
-ACTORS = ("human", "review", "builder")
+ACTORS = ("human", "review", "builder", "lifecycle")
 # actions that change one edge or one node and can be undone
-EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status")
+# node.add / node.delete: a whole node with its edges appears or goes (a reflection summary, delete_node)
+EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status", "node.add", "node.delete")
 
 
 @dataclass
@@ -37,8 +38,8 @@ class AuditEntry:
     id: str
     seq: int
     at: float
-    actor: str  # human | review | builder
-    action: str  # edge.add | edge.update | edge.remove | node.status | build | undo | redo
+    actor: str  # human | review | builder | lifecycle
+    action: str  # edge.add | edge.update | edge.remove | node.status | node.add | node.delete | build | undo | redo
     key: str  # "source->target" for edges, the node id for nodes
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
@@ -168,6 +169,14 @@ def replay(entries: Iterable[AuditEntry]) -> tuple[dict[str, str], dict[str, str
             nodes[node.get("id", e.key)] = node.get("status", "active")
             for ed in (e.after or {}).get("edges", []):
                 edges[f"{ed['source']}->{ed['target']}"] = ed["relation"]
+        elif e.after is not None and "node" in e.after:  # node.add, or the undo of a node.delete
+            nodes[e.key] = e.after["node"].get("status", "active")
+            for ed in e.after.get("edges", []):
+                edges[f"{ed['source']}->{ed['target']}"] = ed["relation"]
+        elif e.after is None and e.before is not None and "node" in e.before:  # node.delete, or undo of node.add
+            nodes.pop(e.key, None)
+            for k in [k for k in edges if e.key in k.split("->")]:
+                edges.pop(k)
         elif e.is_edge:
             if e.after is None:
                 edges.pop(e.key, None)
