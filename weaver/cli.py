@@ -22,7 +22,8 @@ from .validation import check_budget, check_space_name, check_task, prepare_mess
 __all__ = ["main", "read_jsonl", "positive_int", "OneLineParser"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
-COMMAND_MODULES: list[str] = ["weaver.cli_debug", "weaver.curation.cli", "weaver.agent.cli", "weaver.bench.cli"]
+COMMAND_MODULES: list[str] = ["weaver.cli_debug", "weaver.curation.cli", "weaver.agent.cli", "weaver.bench.cli",
+                              "weaver.lifecycle.cli"]
 
 
 class OneLineParser(argparse.ArgumentParser):
