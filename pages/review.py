@@ -19,6 +19,7 @@ from ui.i18n import lang
 from ui.render import md_escape
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
+from weaver.lifecycle.passes import last_pass, pass_rows, pass_text, undo_pass
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
 
 _T = {
@@ -40,6 +41,8 @@ _T = {
     "node": ("Node", "节点"), "by": ("Superseded by", "被取代于"), "flags": ("Needs review", "需复查"),
     "builder": ("Show the builder's entries", "显示构建器条目"), "export": ("Export JSON", "导出 JSON"),
     "last": ("Last review", "上次审阅"), "pending": ("kept nodes since the last review", "个新节点未审阅"),
+    "lc": ("Last lifecycle pass", "上次记忆整理"), "lc_undo": ("Undo this pass", "撤销本次整理"),
+    "lc_none": ("No lifecycle pass yet (`python -m weaver forget`).", "尚未整理过记忆（`python -m weaver forget`）。"),
 }
 
 
@@ -196,5 +199,16 @@ with l_tab:
         frame["at"] = pd.to_datetime(frame["at"], unit="s").dt.strftime("%Y-%m-%d %H:%M:%S")
         st.dataframe(frame[["at", "actor", "action", "key", "before", "after", "why", "undone", "id"]],
                      hide_index=True, width="stretch")
+    # the last lifecycle pass (weaver.lifecycle): what it archived / merged / summarised, undoable as a whole
+    st.markdown(f"**{t('lc')}**")
+    report = last_pass(w)
+    if report is None:
+        st.caption(t("lc_none"))
+    else:
+        st.caption(md_escape(pass_text(report)))
+        if pass_rows(report):
+            st.dataframe(pd.DataFrame(pass_rows(report)), hide_index=True, width="stretch")
+        st.button(t("lc_undo"), key="lc_undo_btn", on_click=_act,
+                  args=(lambda: f"{len(undo_pass(w, report['id']))} changes undone",))
     st.download_button(t("export"), json.dumps([e.to_dict() for e in cur.log.entries], ensure_ascii=False, indent=1),
                        file_name=f"audit-{current_space()}.json", mime="application/json", key="log_export")

@@ -1,4 +1,4 @@
-"""``python -m weaver bench {locomo,crosswoz,madial,relations,scale}``: run a benchmark, write its results."""
+"""``python -m weaver bench {locomo,crosswoz,madial,relations,lifecycle,scale}``: run a benchmark, write its results."""
 
 from __future__ import annotations
 
@@ -99,6 +99,13 @@ def cmd_relations(settings, args) -> int:
     return 0
 
 
+def cmd_lifecycle(settings, args) -> int:
+    from .lifecycle import lifecycle_markdown, plot_lifecycle, run_lifecycle
+
+    res = run_lifecycle(Path(args.data), _embedder(), args.turns, args.every, _budgets(args.budgets))
+    return _publish(args, "lifecycle", res, lifecycle_markdown(res), "size", lambda p: plot_lifecycle(res, p))
+
+
 def register(sub) -> None:
     p = sub.add_parser("bench", help="benchmarks of memory quality and speed (writes docs/benchmarks)")
     bsub = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
@@ -138,6 +145,14 @@ def register(sub) -> None:
                    help="CrossWOZ split(s): val (where the reference rules were developed) and test (held out)")
     common(s, "relations")
     s.set_defaults(func=cmd_relations)
+
+    s = bsub.add_parser("lifecycle", help="memory size and recall over a long stream, with and without the lifecycle")
+    s.add_argument("--data", default=str(_DATA), help="the shared data folder (locomo/, crosswoz/)")
+    s.add_argument("--turns", type=int, default=10000, help="stream length in turns (default 10000)")
+    s.add_argument("--every", type=int, default=500, help="a lifecycle pass every N user turns")
+    s.add_argument("--budgets", default="512,1024")
+    common(s, "lifecycle")
+    s.set_defaults(func=cmd_lifecycle)
 
     s = bsub.add_parser("scale", help="latency, throughput, RSS and disk at 1k/10k/100k nodes")
     s.add_argument("--sizes", default="1000,10000,100000")

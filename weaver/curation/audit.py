@@ -64,6 +64,23 @@ class AuditLog:
     """The in-memory log of a space (loaded once, appended to as changes happen)."""
 
     entries: list[AuditEntry] = field(default_factory=list)
+    # an index of the entries seen so far, extended as entries are appended (a lifecycle pass writes thousands:
+    # a full scan per lookup made each pass quadratic)
+    _seen: int = field(default=0, repr=False, compare=False)
+    _undone: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _ids: dict[str, AuditEntry] = field(default_factory=dict, repr=False, compare=False)
+    _human: list[AuditEntry] = field(default_factory=list, repr=False, compare=False)
+
+    def _sync(self) -> None:
+        if self._seen > len(self.entries):  # the list was replaced or cut: index it again
+            self._seen, self._undone, self._ids, self._human = 0, {}, {}, []
+        for e in self.entries[self._seen :]:
+            self._ids[e.id] = e
+            if e.action in ("undo", "redo"):
+                self._undone[e.ref] = e.action == "undo"
+            elif e.actor == "human" and e.action in EDIT_ACTIONS:
+                self._human.append(e)
+        self._seen = len(self.entries)
 
     def new(self, actor: str, action: str, key: str, before: dict | None, after: dict | None, why: str = "",
             ref: str = "", message_id: str = "") -> AuditEntry:
@@ -78,6 +95,9 @@ class AuditLog:
     def by_id(self, entry_id: str) -> AuditEntry | None:
         if not entry_id:  # "" prefixes every id: it names no entry
             return None
+        self._sync()
+        if entry_id in self._ids:
+            return self._ids[entry_id]
         for e in reversed(self.entries):
             if e.id == entry_id or e.id.startswith(entry_id):
                 return e
@@ -85,11 +105,8 @@ class AuditLog:
 
     def undone(self, entry_id: str) -> bool:
         """True when the last undo/redo referring to the entry is an undo."""
-        state = False
-        for e in self.entries:
-            if e.ref == entry_id and e.action in ("undo", "redo"):
-                state = e.action == "undo"
-        return state
+        self._sync()
+        return self._undone.get(entry_id, False)
 
     def _stacks(self) -> tuple[list[str], list[str]]:
         """(done human edits, redo stack) after replaying the log's undo/redo semantics."""
@@ -120,8 +137,8 @@ class AuditLog:
 
     def human_edits(self) -> list[AuditEntry]:
         """Human edits in force (not undone), oldest first."""
-        undone = {e.id for e in self.entries if e.action in EDIT_ACTIONS and self.undone(e.id)}
-        return [e for e in self.entries if e.actor == "human" and e.action in EDIT_ACTIONS and e.id not in undone]
+        self._sync()
+        return [e for e in self._human if not self._undone.get(e.id, False)]
 
     def to_rows(self) -> list[dict[str, Any]]:
         """Flat rows for display and export (newest first)."""

@@ -21,7 +21,7 @@ from .reflection import extractive_summary, regions, summary_node
 from .retention import retention_scores, plan_archive
 from .tiers import core_of, promotion_candidates
 
-__all__ = ["LifecyclePlan", "plan_pass", "run_pass", "undo_pass", "passes", "last_pass"]
+__all__ = ["LifecyclePlan", "plan_pass", "run_pass", "undo_pass", "passes", "last_pass", "pass_rows", "pass_text"]
 
 _RECORDS = "lifecycle"
 
@@ -175,3 +175,21 @@ def undo_pass(w, pass_id: str | None = None) -> list[str]:
             if cur.log.by_id(entry_id) is not None and not cur.log.undone(entry_id):
                 out.append(cur.undo(entry_id).id)
     return out
+
+
+def pass_text(report: dict) -> str:
+    """One line about a stored pass report."""
+    return (f"{report['id']} at turn {report['turn']}: {len(report['promoted'])} promoted, {len(report['merged'])} "
+            f"merged, {len(report['summaries'])} summaries, {len(report['archived'])} archived; active memories "
+            f"{report['before']} -> {report['after']}")
+
+
+def pass_rows(report: dict) -> list[dict]:
+    """One row per change of a pass report (for a table): ``change``, ``node``, ``detail``."""
+    rows = [{"change": "archived", "node": a["id"], "detail": f"{a['why']}: {a['content']}"} for a in report["archived"]]
+    rows += [{"change": "merged", "node": m["duplicate"], "detail": f"into {m['kept']} (cosine {m['cosine']})"}
+             for m in report["merged"]]
+    rows += [{"change": "summary", "node": x["id"], "detail": f"{x['region']}, {len(x['members'])} members: "
+              f"{x['content']}"} for x in report["summaries"]]
+    rows += [{"change": "promoted", "node": x["id"], "detail": x["why"]} for x in report["promoted"]]
+    return rows

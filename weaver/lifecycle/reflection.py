@@ -24,7 +24,7 @@ from ..slots import read_slots
 from .config import LifecycleConfig
 from .retention import is_constraint
 
-__all__ = ["regions", "extractive_summary", "summary_node", "SUMMARY_MARK"]
+__all__ = ["regions", "extractive_summary", "summary_node", "quoted_members", "SUMMARY_MARK"]
 
 SUMMARY_MARK = {"en": "[summary]", "zh": "[摘要]"}
 _SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=[.;；])\s+")
@@ -133,3 +133,12 @@ def summary_node(g: nx.DiGraph, region: str, members: list[str], text: str, lang
             edges[p] = Edge(p, node.id, d.get("relation", "causal"), float(d.get("confidence", 1.0)), "rules",
                             f"carried from {m} by reflection ({region})")
     return node, list(edges.values())
+
+
+def quoted_members(g: nx.DiGraph, summary_id: str, cfg: LifecycleConfig | None = None) -> list[str]:
+    """The members whose key sentence the summary quotes (what a reader of the summary actually learns)."""
+    cfg = cfg or LifecycleConfig()
+    a = g.nodes[summary_id]
+    text = a.get("content", "")
+    return [m for m in (a.get("meta") or {}).get("members", []) if m in g
+            and _first_sentence(g.nodes[m].get("content", ""), cfg.summary_line_chars) in text]
