@@ -26,9 +26,8 @@ from .common import Turn, ingest_turns, percentiles, recall, temp_runtime
 from .crosswoz import dialogue_questions, dialogue_turns, load_crosswoz
 from .locomo import conversation_turns, load_locomo, questions
 from .report import markdown_table
-from .scale import _disk_mb
 
-__all__ = ["lifecycle_stream", "run_lifecycle", "lifecycle_markdown", "plot_lifecycle"]
+__all__ = ["lifecycle_markdown", "lifecycle_stream", "plot_lifecycle", "run_lifecycle"]
 
 
 def _date(raw: str) -> datetime:
@@ -57,7 +56,7 @@ def lifecycle_stream(locomo_path, crosswoz_path, turns: int, locomo_questions: i
     locomo_n = sum(len(s[2]) for s in sessions)
     dialogues, n = [], 0
     for did, d in load_crosswoz(crosswoz_path):
-        if locomo_n + n >= turns:
+        if n >= max(turns - locomo_n, turns // 2):  # at least half the stream's worth, so a short one mixes both
             break
         ts = dialogue_turns(did, d)
         dialogues.append((did, d, ts))
@@ -81,6 +80,10 @@ def lifecycle_stream(locomo_path, crosswoz_path, turns: int, locomo_questions: i
     qs = [q for q in qs if q["evidence"] <= keys]
     cw = [q for q in qs if q["dataset"] == "crosswoz"][:crosswoz_questions]
     return stream, [q for q in qs if q["dataset"] == "locomo"] + cw
+
+
+def _disk_mb(path: str) -> float:
+    return round(sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file()) / 2**20, 1)
 
 
 def _size(w, rt, turn: int, elapsed: float) -> dict:
@@ -165,15 +168,15 @@ def lifecycle_markdown(res: dict) -> str:
     q = res["questions"]
     return "\n".join([
         "# Memory lifecycle on a long stream", "",
-        f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
-        f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
-        f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. Wall time {res['wall_s']} s.", "",
+        (f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
+         f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
+        f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. Wall time {res['wall_s']} s."), "",
         f"**Active memories kept with the lifecycle: {res['kept_share']}% of those without it.**", "",
         markdown_table(["turn", "active without", "active with", "all nodes with (incl. archived)", "edges without",
                         "edges with", "disk MB without", "disk MB with"], rows), "",
         markdown_table(["recall (%)", "without", "with (strict)", "with (summaries count)"], rec), "",
-        f"Query latency at 1,024 tokens: without p50 {s['without']['query_ms_1024']['p50']} ms, with p50 "
-        f"{s['with']['query_ms_1024']['p50']} ms.", ""])
+        (f"Query latency at 1,024 tokens: without p50 {s['without']['query_ms_1024']['p50']} ms, with p50 "
+         f"{s['with']['query_ms_1024']['p50']} ms."), ""])
 
 
 def plot_lifecycle(res: dict, path: Path) -> None:

@@ -25,8 +25,8 @@ from ..validation import check_prefix
 from .arrival import linked_edits, supersede_on_arrival, uncommitted_edits
 from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
 from .cascade import dependents
-from .queue import ReviewItem, evidence_for
 from .nodes import NODE_META_KEYS, NodeActions
+from .queue import ReviewItem, evidence_for
 from .queue_actions import QueueActions, _writes
 
 __all__ = ["Curation"]

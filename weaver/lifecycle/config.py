@@ -29,5 +29,5 @@ class LifecycleConfig:
     summary_lines: int = 4
     summary_line_chars: int = 120
 
-    def with_(self, **changes) -> "LifecycleConfig":
+    def with_(self, **changes) -> LifecycleConfig:
         return replace(self, **changes)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..cues import features
 
-__all__ = ["find_duplicates", "edges_to_carry", "sources_of"]
+__all__ = ["edges_to_carry", "find_duplicates", "sources_of"]
 
 _BLOCK = 512  # rows per block of the cosine matrix (10k memories never need a 10k x 10k matrix)
 

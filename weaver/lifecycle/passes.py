@@ -14,14 +14,14 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..models import Edge, WeaverError
+from ..models import WeaverError
 from .config import LifecycleConfig
 from .merge import edges_to_carry, find_duplicates
 from .reflection import extractive_summary, regions, summary_node
-from .retention import retention_scores, plan_archive
+from .retention import plan_archive, retention_scores
 from .tiers import core_of, promotion_candidates
 
-__all__ = ["LifecyclePlan", "plan_pass", "run_pass", "undo_pass", "passes", "last_pass", "pass_rows", "pass_text"]
+__all__ = ["LifecyclePlan", "last_pass", "pass_rows", "pass_text", "passes", "plan_pass", "run_pass", "undo_pass"]
 
 _RECORDS = "lifecycle"
 

@@ -24,7 +24,7 @@ from ..slots import read_slots
 from .config import LifecycleConfig
 from .retention import is_constraint
 
-__all__ = ["regions", "extractive_summary", "summary_node", "quoted_members", "SUMMARY_MARK"]
+__all__ = ["SUMMARY_MARK", "extractive_summary", "first_sentence", "quoted_members", "regions", "summary_node"]
 
 SUMMARY_MARK = {"en": "[summary]", "zh": "[摘要]"}
 _SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=[.;；])\s+")
@@ -54,7 +54,7 @@ def regions(g: nx.DiGraph, order: list[str], now_turn: int, cfg: LifecycleConfig
     return {k: v for k, v in members.items() if k not in fresh and k not in done and len(v) >= cfg.region_min}
 
 
-def _first_sentence(text: str, limit: int) -> str:
+def first_sentence(text: str, limit: int) -> str:
     text = " ".join(text.split())
     parts = [p.strip() for p in _SENTENCE.split(text) if p and p.strip()]
     s = parts[0] if parts else text
@@ -88,7 +88,7 @@ def extractive_summary(g: nx.DiGraph, members: list[str], vectors: np.ndarray, r
     for i in top:
         a = attrs[i]
         speaker = (a.get("meta") or {}).get("speaker")
-        line = _first_sentence(a.get("content", ""), cfg.summary_line_chars)
+        line = first_sentence(a.get("content", ""), cfg.summary_line_chars)
         lines.append(f"{speaker}: {line}" if speaker else line)
     values = []
     for a in attrs:
@@ -141,4 +141,4 @@ def quoted_members(g: nx.DiGraph, summary_id: str, cfg: LifecycleConfig | None =
     a = g.nodes[summary_id]
     text = a.get("content", "")
     return [m for m in (a.get("meta") or {}).get("members", []) if m in g
-            and _first_sentence(g.nodes[m].get("content", ""), cfg.summary_line_chars) in text]
+            and first_sentence(g.nodes[m].get("content", ""), cfg.summary_line_chars) in text]

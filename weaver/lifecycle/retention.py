@@ -26,7 +26,7 @@ from ..curation.cascade import DEPENDENCY_RELATIONS
 from ..slots import read_slots
 from .config import LifecycleConfig
 
-__all__ = ["Retention", "is_constraint", "retention_scores", "plan_archive", "dependency_parents"]
+__all__ = ["Retention", "dependency_parents", "is_constraint", "plan_archive", "retention_scores"]
 
 
 @dataclass

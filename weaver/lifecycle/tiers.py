@@ -10,8 +10,9 @@ Retrieval searches both tiers; :func:`mark_tiers` labels each retrieved memory.
 from __future__ import annotations
 
 from .config import LifecycleConfig
+from .reflection import first_sentence
 
-__all__ = ["TIERS", "tier_of", "mark_tiers", "tier_counts", "promotion_candidates", "core_of"]
+__all__ = ["TIERS", "core_of", "mark_tiers", "promotion_candidates", "tier_counts", "tier_of"]
 
 TIERS = ("working", "long-term", "summary")
 
@@ -54,9 +55,7 @@ def tier_counts(w, cfg: LifecycleConfig | None = None) -> dict[str, int]:
 
 def core_of(content: str, limit: int = 160) -> str:
     """A memory compressed to its core: its first sentence, clipped."""
-    from .reflection import _first_sentence  # one sentence splitter for summaries and cores
-
-    return _first_sentence(content, limit)
+    return first_sentence(content, limit)  # one sentence splitter for summaries and cores
 
 
 def promotion_candidates(w, cfg: LifecycleConfig, human_confirmed: set[str]) -> list[tuple[str, str]]:
