@@ -58,7 +58,7 @@ def test_constraint_from_turn_2_survives_every_pass_to_turn_500(runtime):
     passes.append(run_pass(w, LONG))
     archived = sum(len(p.archived) + len(p.merged) for p in passes)
     active = sum(1 for n in w.nodes.values() if n.status == "active")
-    assert archived > 60 and active < len(w.nodes) * 0.6  # the passes did forget a lot...
+    assert archived >= 30 and active <= len(w.nodes) * 0.4  # the passes did forget a lot...
     assert w.nodes[c.node.id].status == "active"  # ...but never the constraint, nor what depends on it
     assert w.nodes[plan.node.id].status == "active"
     res = w.query("What is my budget per night?", budget=256)
