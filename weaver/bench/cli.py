@@ -105,7 +105,8 @@ def cmd_lifecycle(settings, args) -> int:
     from ..lifecycle import LifecycleConfig
 
     res = run_lifecycle(Path(args.data), _embedder(), args.turns, args.every, _budgets(args.budgets),
-                        checkpoint=max(64, args.turns // 10), cfg=LifecycleConfig(working_turns=args.working_turns))
+                        checkpoint=max(64, args.turns // 10), cfg=LifecycleConfig(working_turns=args.working_turns,
+                                                                      archive_below=args.archive_below))
     return _publish(args, "lifecycle", res, lifecycle_markdown(res), "size", lambda p: plot_lifecycle(res, p))
 
 
@@ -154,6 +155,7 @@ def register(sub) -> None:
     s.add_argument("--turns", type=int, default=10000, help="stream length in turns (default 10000)")
     s.add_argument("--every", type=int, default=500, help="a lifecycle pass every N user turns")
     s.add_argument("--working-turns", type=int, default=200, help="user turns kept as working memory")
+    s.add_argument("--archive-below", type=float, default=0.4, help="retention under which old memories go")
     s.add_argument("--budgets", default="512,1024")
     common(s, "lifecycle")
     s.set_defaults(func=cmd_lifecycle)
