@@ -20,6 +20,7 @@ from ui.render import md_escape
 from weaver import viz
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
+from weaver.lifecycle.passes import last_pass, pass_rows, pass_text, undo_pass
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
 
 _T = {
@@ -60,6 +61,9 @@ _T = {
     "col_undone": ("undone", "已撤销"), "col_id": ("entry", "条目"),
     "col_delete": ("delete", "删除"), "col_from": ("from", "起点"), "col_to": ("to", "终点"), "col_origin": ("origin", "来源"),
     "col_conf": ("confidence", "置信度"), "col_src": ("source id", "起点编号"), "col_tgt": ("target id", "终点编号"),
+    "lc": ("Last lifecycle pass", "上次记忆整理"), "lc_undo": ("Undo this pass", "撤销本次整理"),
+    "lc_none": ("No lifecycle pass yet (`python -m weaver forget`).", "尚未整理过记忆（`python -m weaver forget`）。"),
+    "lc_undone": ("{n} change(s) undone", "已撤销 {n} 项更改"),
 }
 _ORIGINS = {"review-rules": ("rules review", "规则审阅"), "review-llm": ("model review", "模型审阅"),
             "cascade": ("a retracted cause", "上游撤回")}
@@ -314,5 +318,16 @@ with l_tab:
         cols = ["at", "actor", "action", "what", "before", "after", "why", "undone", "id"]
         st.dataframe(frame[cols].rename(columns={c: t("col_" + ("id" if c == "id" else c)) if c != "what" else t("what")
                                                  for c in cols}), hide_index=True, width="stretch")
+    # the last lifecycle pass (weaver.lifecycle): what it archived / merged / summarised, undoable as a whole
+    st.markdown(f"**{t('lc')}**")
+    report = last_pass(w)
+    if report is None:
+        st.caption(t("lc_none"))
+    else:
+        st.caption(md_escape(pass_text(report)))
+        if pass_rows(report):
+            st.dataframe(pd.DataFrame(pass_rows(report)), hide_index=True, width="stretch")
+        st.button(t("lc_undo"), key="lc_undo_btn", on_click=_act,
+                  args=(lambda: t("lc_undone", n=len(undo_pass(w, report["id"]))),))
     st.download_button(t("export"), json.dumps([e.to_dict() for e in cur.log.entries], ensure_ascii=False, indent=1),
                        file_name=f"audit-{current_space()}.json", mime="application/json", key="log_export")

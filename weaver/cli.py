@@ -23,7 +23,7 @@ __all__ = ["main", "read_jsonl", "positive_int", "OneLineParser"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
 COMMAND_MODULES: list[str] = ["weaver.cli_debug", "weaver.cli_constraints", "weaver.curation.cli", "weaver.agent.cli",
-                              "weaver.bench.cli", "weaver.integrations.cli"]
+                              "weaver.bench.cli", "weaver.integrations.cli", "weaver.lifecycle.cli"]
 
 
 class OneLineParser(argparse.ArgumentParser):

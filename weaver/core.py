@@ -26,6 +26,7 @@ from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, judge
 from .lexical import LexicalIndex
 from .mirror import Mirror
+from .lifecycle.tiers import mark_tiers
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts, new_id
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult, retrieve, score_nodes
@@ -232,6 +233,14 @@ class ContextWeaver:
                 self._depth -= 1
                 if outer:
                     self._rev = self.space.bump_revision()
+                    if getattr(self, "_reload_pending", False):  # a node went or came back (see curation.nodes)
+                        self._reload_pending = False
+                        ContextWeaver.__init__(self, self.space, self.embedder, self.reasoner, self.config,
+                                               self.summarizer)
+
+    def reload_after_write(self) -> None:
+        """Rebuild every mirror from the store when the current write section ends (a node removed/restored)."""
+        self._reload_pending = True
 
     def refresh(self) -> bool:
         """Reload the mirror if another writer changed the space since it was read (cheap when not)."""
@@ -458,6 +467,7 @@ class ContextWeaver:
         result.config["revisions"] = block.revisions if block else (revision_count(self) if boost else 0)
         if block is not None:
             result = apply_block(m.graph, result, block, budget)
+        mark_tiers(self, result)  # which memory tier each memory came from (weaver.lifecycle.tiers)
         if record_access and result.nodes:
             now = time.time()
             touched = []

@@ -34,7 +34,8 @@ NODE_KINDS = ("user_input", "agent_thought", "tool_result", "agent_response")
 # slot reader, weaver.slots, never guessed by a relation model)
 RELATIONS = ("causal", "temporal", "conditional", "elaborates", "supersedes")
 ORIGINS = ("llm", "rules", "human", "review", "agent")  # agent: declared by the caller (depends_on)
-NODE_STATUSES = ("active", "superseded", "retracted")
+# archived: set aside by the lifecycle pass (weaver.lifecycle); keeps its edges so undo restores it whole
+NODE_STATUSES = ("active", "superseded", "retracted", "archived")
 EDGE_STATUSES = ("proposed", "confirmed", "rejected")
 
 

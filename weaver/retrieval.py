@@ -55,6 +55,7 @@ class RankedNode:
     date_tokens: int = 0  # what its date adds, paid by the first line of that date
     included: bool = False
     cut_reason: str = ""
+    tier: str = ""  # working | long-term | summary (set by weaver.lifecycle.tiers.mark_tiers)
 
     def to_dict(self) -> dict:
         d = dict(self.__dict__)
@@ -95,7 +96,7 @@ class RetrievalResult:
             "budget": self.budget,
             "nodes": [
                 {"id": n.id, "content": n.content, "kind": n.kind, "role": n.role, "score": round(n.score, 4),
-                 "hops": n.hops, "turn": n.turn}
+                 "hops": n.hops, "turn": n.turn, "tier": n.tier}
                 for n in self.nodes
             ],
             "edges": self.edges,

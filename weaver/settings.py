@@ -56,6 +56,8 @@ class WeaverConfig:
     decision_context: bool = True
     # constraint memories weigh more for a user who revises often: + w_revision per revision (up to 5)
     w_revision: float = 0.04
+    # lifecycle (weaver.lifecycle): a forgetting / merge / reflection pass every N user turns (0: on demand)
+    lifecycle_every: int = 0
 
     def with_(self, **changes) -> "WeaverConfig":
         return replace(self, **changes)

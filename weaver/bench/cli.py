@@ -1,4 +1,4 @@
-"""``python -m weaver bench {locomo,crosswoz,decisions,madial,relations,scale}``: run a benchmark, write its results."""
+"""``python -m weaver bench {locomo,crosswoz,decisions,madial,relations,lifecycle,scale}``: run a benchmark, write its results."""
 
 from __future__ import annotations
 
@@ -116,6 +116,17 @@ def cmd_relations(settings, args) -> int:
     return 0
 
 
+def cmd_lifecycle(settings, args) -> int:
+    from .lifecycle import lifecycle_markdown, plot_lifecycle, run_lifecycle
+
+    from ..lifecycle import LifecycleConfig
+
+    res = run_lifecycle(Path(args.data), _embedder(), args.turns, args.every, _budgets(args.budgets),
+                        checkpoint=max(64, args.turns // 10), cfg=LifecycleConfig(working_turns=args.working_turns,
+                                                                      archive_below=args.archive_below))
+    return _publish(args, "lifecycle", res, lifecycle_markdown(res), "size", lambda p: plot_lifecycle(res, p))
+
+
 def register(sub) -> None:
     p = sub.add_parser("bench", help="benchmarks of memory quality and speed (writes docs/benchmarks)")
     bsub = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
@@ -164,6 +175,16 @@ def register(sub) -> None:
                    help="CrossWOZ split(s): val (where the reference rules were developed) and test (held out)")
     common(s, "relations")
     s.set_defaults(func=cmd_relations)
+
+    s = bsub.add_parser("lifecycle", help="memory size and recall over a long stream, with and without the lifecycle")
+    s.add_argument("--data", default=str(_DATA), help="the shared data folder (locomo/, crosswoz/)")
+    s.add_argument("--turns", type=int, default=10000, help="stream length in turns (default 10000)")
+    s.add_argument("--every", type=int, default=500, help="a lifecycle pass every N user turns")
+    s.add_argument("--working-turns", type=int, default=200, help="user turns kept as working memory")
+    s.add_argument("--archive-below", type=float, default=0.4, help="retention under which old memories go")
+    s.add_argument("--budgets", default="512,1024")
+    common(s, "lifecycle")
+    s.set_defaults(func=cmd_lifecycle)
 
     s = bsub.add_parser("scale", help="latency, throughput, RSS and disk at 1k/10k/100k nodes")
     s.add_argument("--sizes", default="1000,10000,100000")

@@ -27,9 +27,10 @@ from typing import Any, Iterable
 
 __all__ = ["AuditEntry", "AuditLog", "EDIT_ACTIONS", "ACTORS", "replay"]
 
-ACTORS = ("human", "review", "builder")
+ACTORS = ("human", "review", "builder", "lifecycle")
 # actions that change one edge or one node and can be undone
-EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status")
+# node.add / node.delete: a whole node with its edges appears or goes (a reflection summary, delete_node)
+EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status", "node.add", "node.delete")
 
 
 @dataclass
@@ -37,8 +38,8 @@ class AuditEntry:
     id: str
     seq: int
     at: float
-    actor: str  # human | review | builder
-    action: str  # edge.add | edge.update | edge.remove | node.status | build | undo | redo
+    actor: str  # human | review | builder | lifecycle
+    action: str  # edge.add | edge.update | edge.remove | node.status | node.add | node.delete | build | undo | redo
     key: str  # "source->target" for edges, the node id for nodes
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
@@ -63,6 +64,23 @@ class AuditLog:
     """The in-memory log of a space (loaded once, appended to as changes happen)."""
 
     entries: list[AuditEntry] = field(default_factory=list)
+    # an index of the entries seen so far, extended as entries are appended (a lifecycle pass writes thousands:
+    # a full scan per lookup made each pass quadratic)
+    _seen: int = field(default=0, repr=False, compare=False)
+    _undone: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _ids: dict[str, AuditEntry] = field(default_factory=dict, repr=False, compare=False)
+    _human: list[AuditEntry] = field(default_factory=list, repr=False, compare=False)
+
+    def _sync(self) -> None:
+        if self._seen > len(self.entries):  # the list was replaced or cut: index it again
+            self._seen, self._undone, self._ids, self._human = 0, {}, {}, []
+        for e in self.entries[self._seen :]:
+            self._ids[e.id] = e
+            if e.action in ("undo", "redo"):
+                self._undone[e.ref] = e.action == "undo"
+            elif e.actor == "human" and e.action in EDIT_ACTIONS:
+                self._human.append(e)
+        self._seen = len(self.entries)
 
     def new(self, actor: str, action: str, key: str, before: dict | None, after: dict | None, why: str = "",
             ref: str = "", message_id: str = "") -> AuditEntry:
@@ -77,6 +95,9 @@ class AuditLog:
     def by_id(self, entry_id: str) -> AuditEntry | None:
         if not entry_id:  # "" prefixes every id: it names no entry
             return None
+        self._sync()
+        if entry_id in self._ids:
+            return self._ids[entry_id]
         for e in reversed(self.entries):
             if e.id == entry_id or e.id.startswith(entry_id):
                 return e
@@ -84,11 +105,8 @@ class AuditLog:
 
     def undone(self, entry_id: str) -> bool:
         """True when the last undo/redo referring to the entry is an undo."""
-        state = False
-        for e in self.entries:
-            if e.ref == entry_id and e.action in ("undo", "redo"):
-                state = e.action == "undo"
-        return state
+        self._sync()
+        return self._undone.get(entry_id, False)
 
     def _stacks(self) -> tuple[list[str], list[str]]:
         """(done human edits, redo stack) after replaying the log's undo/redo semantics."""
@@ -128,9 +146,8 @@ class AuditLog:
 
     def human_edits(self) -> list[AuditEntry]:
         """Human edits in force (not undone), oldest first."""
-        undone = self._undone_map()
-        return [e for e in self.entries if e.actor == "human" and e.action in EDIT_ACTIONS
-                and not undone.get(e.id, False)]
+        self._sync()
+        return [e for e in self._human if not self._undone.get(e.id, False)]
 
     def to_rows(self) -> list[dict[str, Any]]:
         """Flat rows for display and export (newest first)."""
@@ -179,6 +196,14 @@ def replay(entries: Iterable[AuditEntry]) -> tuple[dict[str, str], dict[str, str
             nodes[node.get("id", e.key)] = node.get("status", "active")
             for ed in (e.after or {}).get("edges", []):
                 edges[f"{ed['source']}->{ed['target']}"] = ed["relation"]
+        elif e.after is not None and "node" in e.after:  # node.add, or the undo of a node.delete
+            nodes[e.key] = e.after["node"].get("status", "active")
+            for ed in e.after.get("edges", []):
+                edges[f"{ed['source']}->{ed['target']}"] = ed["relation"]
+        elif e.after is None and e.before is not None and "node" in e.before:  # node.delete, or undo of node.add
+            nodes.pop(e.key, None)
+            for k in [k for k in edges if e.key in k.split("->")]:
+                edges.pop(k)
         elif e.is_edge:
             if e.after is None:
                 edges.pop(e.key, None)

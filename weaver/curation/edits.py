@@ -25,6 +25,7 @@ from ..validation import check_prefix
 from .arrival import linked_edits, supersede_on_arrival, uncommitted_edits
 from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
 from .cascade import dependents
+from .nodes import NODE_META_KEYS, NodeActions
 from .queue import ReviewItem, evidence_for
 from .queue_actions import QueueActions, _writes
 
@@ -33,7 +34,7 @@ __all__ = ["Curation"]
 _EDGE_FIELDS = ("relation", "confidence", "origin", "rationale", "created_at", "status")
 
 
-class Curation(QueueActions):
+class Curation(NodeActions, QueueActions):
     def __init__(self, weaver):
         self.w = weaver
         self.log = AuditLog()
@@ -94,7 +95,8 @@ class Curation(QueueActions):
                 if (cur is None) != (want is None) or (cur and want and cur["relation"] != want["relation"]):
                     self._write_edge(s, t, want)
                     self.repaired.append(f"rolled forward {e.action} {key}")
-            elif e.key in self.w.nodes and e.after and self.w.nodes[e.key].status != e.after.get("status"):
+            elif (e.key in self.w.nodes and e.after and "status" in e.after
+                  and self.w.nodes[e.key].status != e.after["status"]):
                 self._write_status(e.key, e.after)
                 self.repaired.append(f"rolled forward status of {e.key}")
 
@@ -168,6 +170,12 @@ class Curation(QueueActions):
             meta["superseded_by"] = state["superseded_by"]
         else:
             meta.pop("superseded_by", None)
+        for k in NODE_META_KEYS:  # the lifecycle's marks, only where the state names them (older states do not)
+            if k in state:
+                if state[k]:
+                    meta[k] = state[k]
+                else:
+                    meta.pop(k, None)
         self.w.set_node_status(nid, state["status"], meta)  # node, graph and the query mask together
         # with its vector: a metadata-only update makes Chroma try to embed the document itself
         self.w.space.put_nodes([self.w.nodes[nid]], self.w.vector_of(nid)[None, :])
@@ -252,8 +260,10 @@ class Curation(QueueActions):
 
     @_writes
     def set_status(self, node_id: str, status: str, why: str = "", actor: str = "human", by: str = "",
-                   ref: str = "", message_id: str = "") -> AuditEntry:
-        """Mark a node active / superseded / retracted; flags its causal and conditional dependents."""
+                   ref: str = "", message_id: str = "", marks: dict | None = None) -> AuditEntry:
+        """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
+        (not for archived: an archived memory was set aside as weak, not found wrong). ``marks``: lifecycle
+        meta (``NODE_META_KEYS``: pinned, tier, merged_into, core) changed in the same audited edit."""
         node = self._node(node_id)
         if status not in NODE_STATUSES:
             raise WeaverError(f"unknown status {status!r}: expected one of {', '.join(NODE_STATUSES)}")
@@ -262,12 +272,16 @@ class Curation(QueueActions):
         self._guard(node_id, actor)
         before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
         after = {"status": status, "superseded_by": by if status == "superseded" else ""}
+        for k in (marks or {}):
+            if k not in NODE_META_KEYS:
+                raise WeaverError(f"unknown node mark {k!r}: expected one of {', '.join(NODE_META_KEYS)}")
+            before[k], after[k] = node.meta.get(k, ""), marks[k]
         entry = self._record(self.log.new(actor, "node.status", node_id, before, after, why, ref=ref,
                                           message_id=message_id))
         self._write_status(node_id, after)
         if status == "active":
             self._withdraw_flags(node_id)
-        else:
+        elif status != "archived" and not (marks and before["status"] == status):  # a mark alone flags nothing
             self._flag_dependents(node_id, status, entry.id)
         return entry
 
@@ -295,6 +309,10 @@ class Curation(QueueActions):
 
     # ------------------------------------------------------------ undo/redo
     def _revert_to(self, entry: AuditEntry, state: dict | None, action: str) -> AuditEntry:
+        if entry.action in ("node.add", "node.delete"):
+            rec = self._set_presence(entry, state, action)
+            self._corrections_changed("human")
+            return rec
         if entry.is_edge:
             s, t = entry.key.split("->", 1)
             if s not in self.w.nodes or t not in self.w.nodes:
@@ -312,7 +330,8 @@ class Curation(QueueActions):
             self._write_status(entry.key, state)
             if state["status"] == "active":
                 self._withdraw_flags(entry.key)
-            else:
+            elif state["status"] != "archived" and not (set(state) & set(NODE_META_KEYS)
+                                                        and cur["status"] == state["status"]):
                 self._flag_dependents(entry.key, state["status"], rec.id)
         self._corrections_changed("human")
         return rec
@@ -384,14 +403,27 @@ class Curation(QueueActions):
     def after_kept(self) -> Any:
         """The periodic trigger: a review pass every ``config.review_every`` newly kept nodes."""
         every = int(getattr(self.w.config, "review_every", 0) or 0)
+        summary = None
         if every > 0 and self.pending_review() >= every:
             try:
-                return self.review()
+                summary = self.review()
             except Exception as exc:  # the message is committed: a failed review must not fail its ingest
                 from ..backends.openai_llm import describe_error
 
                 self.state["last_error"] = describe_error(exc, None, 300)  # key-like tokens redacted
-        return None
+        self._lifecycle_due()
+        return summary
+
+    def _lifecycle_due(self) -> None:
+        """The periodic lifecycle pass (``config.lifecycle_every`` user turns; 0: only on demand)."""
+        every = int(getattr(self.w.config, "lifecycle_every", 0) or 0)
+        if every > 0 and self.w.turn - int(self.state.get("lifecycle_turn", 0)) >= every:
+            from ..lifecycle import run_pass
+
+            try:
+                run_pass(self.w)
+            except WeaverError as exc:  # a committed message must not fail because a pass could not run
+                self.state["last_error"] = f"lifecycle: {exc}"
 
     @_writes
     def review(self, apply: bool | None = None, mode: str | None = None):

@@ -1,0 +1,200 @@
+"""``bench lifecycle``: a long interleaved stream with and without the memory lifecycle.
+
+The stream: the LoCoMo conversations' sessions in time order (each session keeps
+its own episode), with CrossWOZ dialogues spread evenly between them, until the
+stream holds ``turns`` turns. Two spaces ingest it through the real path; one
+runs a lifecycle pass every ``every`` user turns. Every ``checkpoint`` turns both
+report their size (active nodes, all nodes, edges, disk). At the end, the LoCoMo
+and CrossWOZ questions whose evidence is in the stream are asked of both at each
+budget: recall counts the evidence turns among the memories in the context
+(``strict``), and, for the lifecycle space, also the members a retrieved summary
+quotes (``with summaries``). Query latency is measured at 1,024 tokens.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from ..lifecycle import LifecycleConfig, run_pass
+from ..lifecycle.reflection import quoted_members
+from .common import Turn, ingest_turns, percentiles, recall, temp_runtime
+from .crosswoz import dialogue_questions, dialogue_turns, load_crosswoz
+from .locomo import conversation_turns, load_locomo, questions
+from .report import markdown_table
+
+__all__ = ["lifecycle_markdown", "lifecycle_stream", "plot_lifecycle", "run_lifecycle"]
+
+
+def _date(raw: str) -> datetime:
+    try:
+        return datetime.strptime(raw, "%d %B %Y")
+    except ValueError:
+        return datetime.max
+
+
+def lifecycle_stream(locomo_path, crosswoz_path, turns: int, locomo_questions: int = 20,
+                     crosswoz_questions: int = 200) -> tuple[list[Turn], list[dict]]:
+    """(stream turns, questions with ``dataset``, ``question``, ``evidence``)."""
+    sessions, qs = [], []
+    for sample in load_locomo(locomo_path):
+        sid = sample.get("sample_id", f"conv{len(qs)}")
+        conv = [Turn(f"{sid}:{t.key}", t.content, dict(t.meta, session=f"{sid}/{t.meta['session']}"))
+                for t in conversation_turns(sample)]
+        by: dict[str, list[Turn]] = {}
+        for t in conv:
+            by.setdefault(t.meta["session"], []).append(t)
+        sessions += [(_date(ts[0].meta.get("date", "")), k, ts) for k, ts in by.items()]
+        got = [q for q in questions(sample, {t.key.split(":", 1)[1] for t in conv}) if q["category"] != 5]
+        for q in got[:locomo_questions]:
+            qs.append({"dataset": "locomo", "question": q["question"], "evidence": {f"{sid}:{e}" for e in q["evidence"]}})
+    sessions.sort(key=lambda s: (s[0], s[1]))
+    locomo_n = sum(len(s[2]) for s in sessions)
+    dialogues, n = [], 0
+    for did, d in load_crosswoz(crosswoz_path):
+        if n >= max(turns - locomo_n, turns // 2):  # at least half the stream's worth, so a short one mixes both
+            break
+        ts = dialogue_turns(did, d)
+        dialogues.append((did, d, ts))
+        n += len(ts)
+    taken = list(dialogues)
+    stream: list[Turn] = []
+    per, owed = len(dialogues) / max(1, len(sessions)), 0.0
+    for _, _, ts in sessions:  # CrossWOZ dialogues spread evenly between the LoCoMo sessions
+        stream += ts
+        owed += per
+        while owed >= 1 and dialogues:
+            stream += dialogues.pop(0)[2]
+            owed -= 1
+    for _, _, cw in dialogues:
+        stream += cw
+    for did, d, _ in taken:
+        qs += [{"dataset": "crosswoz", "question": q["question"], "evidence": q["evidence"]}
+               for q in dialogue_questions(did, d)]
+    stream = stream[:turns]
+    keys = {t.key for t in stream}
+    qs = [q for q in qs if q["evidence"] <= keys]
+    cw = [q for q in qs if q["dataset"] == "crosswoz"][:crosswoz_questions]
+    return stream, [q for q in qs if q["dataset"] == "locomo"] + cw
+
+
+def _disk_mb(path: str) -> float:
+    return round(sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file()) / 2**20, 1)
+
+
+def _size(w, rt, turn: int, elapsed: float) -> dict:
+    active = sum(1 for n in w.nodes.values() if n.status == "active")
+    return {"turn": turn, "active_nodes": active, "nodes": len(w.nodes), "edges": w.graph.number_of_edges(),
+            "disk_mb": _disk_mb(rt.tmp_dir), "elapsed_s": round(elapsed, 1)}
+
+
+def _found(w, res) -> tuple[set[str], set[str]]:
+    """(keys of the memories in the context, plus the keys of the members retrieved summaries quote)."""
+    strict, quoted = set(), set()
+    for n in res.nodes:
+        node = w.nodes.get(n.id)
+        if node is None:
+            continue
+        if node.meta.get("lifecycle") == "summary":
+            quoted |= {w.nodes[m].meta.get("key") for m in quoted_members(w.graph, n.id)}
+        else:
+            strict.add(node.meta.get("key"))
+    return strict, strict | quoted
+
+
+def run_lifecycle(data_dir, embedder, turns: int = 10000, every: int = 500, budgets=(512, 1024),
+                  checkpoint: int = 1000, cfg: LifecycleConfig | None = None, progress: bool = True) -> dict:
+    data_dir = Path(data_dir)
+    cfg = cfg or LifecycleConfig(working_turns=200)
+    t_start = time.perf_counter()
+    stream, qs = lifecycle_stream(data_dir / "locomo" / "locomo7.json", data_dir / "crosswoz" / "val.json.zip", turns)
+    out = {"benchmark": "lifecycle", "turns": len(stream), "every": every, "budgets": list(budgets),
+           "config": cfg.__dict__, "questions": {d: sum(q["dataset"] == d for q in qs) for d in ("locomo", "crosswoz")},
+           "systems": {}}
+    qvecs = embedder.embed([q["question"] for q in qs])  # noqa: F841  (warm the cache: latency is retrieval)
+    for system in ("without", "with"):
+        with temp_runtime(embedder) as rt:
+            w = rt.open("stream")
+            sizes, pass_s, last = [], [], 0
+            t0 = time.perf_counter()
+            for start in tqdm(range(0, len(stream), 64), desc=f"stream {system}", disable=not progress):
+                ingest_turns(w, stream[start : start + 64], "s")
+                if system == "with" and w.turn - last >= every:
+                    t1 = time.perf_counter()
+                    run_pass(w, cfg)
+                    pass_s.append(time.perf_counter() - t1)
+                    last = w.turn
+                done = min(len(stream), start + 64)
+                if done // checkpoint != (done - 64) // checkpoint or done == len(stream):
+                    sizes.append(_size(w, rt, done, time.perf_counter() - t0))
+            rec = {(d, b, k): [] for d in ("locomo", "crosswoz") for b in budgets for k in ("strict", "summaries")}
+            lat = []
+            for q in qs:
+                for b in budgets:
+                    t1 = time.perf_counter()
+                    res = w.query(q["question"], budget=b)
+                    if b == 1024:
+                        lat.append((time.perf_counter() - t1) * 1e3)
+                    strict, quoted = _found(w, res)
+                    rec[(q["dataset"], b, "strict")].append(recall(strict, q["evidence"]))
+                    rec[(q["dataset"], b, "summaries")].append(recall(quoted, q["evidence"]))
+            out["systems"][system] = {
+                "sizes": sizes, "pass_s": percentiles(pass_s), "passes": len(pass_s),
+                "recall": {f"{d}@{b}/{k}": round(100 * float(np.mean(v)), 1) if v else None
+                           for (d, b, k), v in rec.items()},
+                "query_ms_1024": percentiles(lat)}
+    w_, wo = out["systems"]["with"]["sizes"][-1], out["systems"]["without"]["sizes"][-1]
+    out["kept_share"] = round(100 * w_["active_nodes"] / max(1, wo["active_nodes"]), 1)
+    out["wall_s"] = round(time.perf_counter() - t_start, 1)
+    return out
+
+
+def lifecycle_markdown(res: dict) -> str:
+    s = res["systems"]
+    rows = []
+    for a, b in zip(s["without"]["sizes"], s["with"]["sizes"]):
+        rows.append([a["turn"], a["active_nodes"], b["active_nodes"], b["nodes"], a["edges"], b["edges"],
+                     a["disk_mb"], b["disk_mb"]])
+    rec = []
+    for key in s["without"]["recall"]:
+        if key.endswith("/strict"):
+            name = key[: -len("/strict")]
+            rec.append([name, s["without"]["recall"][key], s["with"]["recall"][key],
+                        s["with"]["recall"][name + "/summaries"]])
+    q = res["questions"]
+    return "\n".join([
+        "# Memory lifecycle on a long stream", "",
+        (f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
+         f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
+        f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. Wall time {res['wall_s']} s."), "",
+        f"**Active memories kept with the lifecycle: {res['kept_share']}% of those without it.**", "",
+        markdown_table(["turn", "active without", "active with", "all nodes with (incl. archived)", "edges without",
+                        "edges with", "disk MB without", "disk MB with"], rows), "",
+        markdown_table(["recall (%)", "without", "with (strict)", "with (summaries count)"], rec), "",
+        (f"Query latency at 1,024 tokens: without p50 {s['without']['query_ms_1024']['p50']} ms, with p50 "
+         f"{s['with']['query_ms_1024']['p50']} ms."), ""])
+
+
+def plot_lifecycle(res: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.8), dpi=110)
+    for name, style in (("without", "-o"), ("with", "-s")):
+        sz = res["systems"][name]["sizes"]
+        ax.plot([r["turn"] for r in sz], [r["active_nodes"] for r in sz], style, label=f"{name} lifecycle")
+    ax.set_xlabel("stream turns")
+    ax.set_ylabel("active memories")
+    ax.set_title("Memory size over a long stream")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
