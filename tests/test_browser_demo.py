@@ -20,15 +20,40 @@ from studio_server import CHROMIUM, CHROMIUM_ARGS, running_studio
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 UI = {  # what the demo clicks, in each interface language
-    "zh": {"space": "北京演示", "demo": "trip_zh", "demos": "演示脚本", "run": "运行", "ok": "所有脚本预期都成立",
-           "say": "晚上想吃烤鸭，有推荐吗？", "scores": "过滤评分", "promote": "提升入图", "title": "与旅行规划智能体对话",
-           "graph": "依赖图", "review": "审阅", "run_review": "立即审阅", "retrieval": "检索调试", "bench": "基准测试",
-           "undo": "撤销"},
-    "en": {"space": "beijing-demo", "demo": "trip_en", "demos": "Scripted demos", "run": "Run",
-           "ok": "every scripted expectation held", "say": "Any roast duck place for dinner?",
-           "scores": "Filter scores", "promote": "Promote", "title": "Chat with the travel agent", "graph": "Graph",
-           "review": "Review", "run_review": "Run review now", "retrieval": "Retrieval", "bench": "Benchmarks",
-           "undo": "Undo"},
+    "zh": {
+        "space": "北京演示",
+        "demo": "trip_zh",
+        "demos": "演示脚本",
+        "run": "运行",
+        "ok": "所有脚本预期都成立",
+        "say": "晚上想吃烤鸭，有推荐吗？",
+        "scores": "过滤评分",
+        "promote": "提升入图",
+        "title": "与旅行规划智能体对话",
+        "graph": "依赖图",
+        "review": "审阅",
+        "run_review": "立即审阅",
+        "retrieval": "检索调试",
+        "bench": "基准测试",
+        "undo": "撤销",
+    },
+    "en": {
+        "space": "beijing-demo",
+        "demo": "trip_en",
+        "demos": "Scripted demos",
+        "run": "Run",
+        "ok": "every scripted expectation held",
+        "say": "Any roast duck place for dinner?",
+        "scores": "Filter scores",
+        "promote": "Promote",
+        "title": "Chat with the travel agent",
+        "graph": "Graph",
+        "review": "Review",
+        "run_review": "Run review now",
+        "retrieval": "Retrieval",
+        "bench": "Benchmarks",
+        "undo": "Undo",
+    },
 }
 
 _EDGE_AT = """(key) => {
@@ -50,8 +75,11 @@ _RELATION = "([key, id]) => window.__cwGraphs[key].body.data.edges.get(id)?.rela
 
 def _idle(page, timeout=120_000):
     page.wait_for_timeout(700)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-                           " && !document.querySelector('[data-testid=\"stSpinner\"]')", timeout=timeout)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && !document.querySelector('[data-testid=\"stSpinner\"]')",
+        timeout=timeout,
+    )
     page.wait_for_timeout(500)
 
 
@@ -126,8 +154,11 @@ def test_demo_walkthrough(tmp_path, lang):
         _shot(page, shots, f"edge_undo_{lang}.png")
         page.locator(".cw-undo button").click()
         _idle(page)
-        page.wait_for_function("([k, id, r]) => window.__cwGraphs[k]?.body.data.edges.get(id)?.relation === r",
-                               arg=[_graph_key(page), edge["id"], edge["relation"]], timeout=60_000)
+        page.wait_for_function(
+            "([k, id, r]) => window.__cwGraphs[k]?.body.data.edges.get(id)?.relation === r",
+            arg=[_graph_key(page), edge["id"], edge["relation"]],
+            timeout=60_000,
+        )
         assert page.locator(".cw-undo").count() == 0
 
         # F5: the same space, language and conversation

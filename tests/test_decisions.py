@@ -18,8 +18,10 @@ from weaver.slots_prefs import read_prefs
 from weaver.tool_records import where
 
 ROOT = Path(__file__).resolve().parents[1]
-TASK = {"zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算", "en": "Plan the user's Beijing trip: hotels, restaurants, "
-        "attractions, metro and budget"}
+TASK = {
+    "zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算",
+    "en": "Plan the user's Beijing trip: hotels, restaurants, attractions, metro and budget",
+}
 
 # bounds and ranges, both languages, digits and Chinese numerals: (text, key, bound, value, high)
 BOUNDS = [
@@ -86,8 +88,13 @@ def test_constraint_records_have_provenance_current_value_and_history(runtime):
 
 def test_cli_constraints_prints_json_with_provenance(tmp_path):
     msgs = tmp_path / "m.jsonl"
-    msgs.write_text("\n".join(json.dumps({"content": t}, ensure_ascii=False) for t in
-                              ["I'm allergic to seafood.", "At most 600 yuan per night for the hotel"]), encoding="utf-8")
+    msgs.write_text(
+        "\n".join(
+            json.dumps({"content": t}, ensure_ascii=False)
+            for t in ["I'm allergic to seafood.", "At most 600 yuan per night for the hotel"]
+        ),
+        encoding="utf-8",
+    )
     base = [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "d"), "--space", "c"]
     run = lambda *a: subprocess.run(base + list(a), capture_output=True, text=True, cwd=ROOT, timeout=300)  # noqa: E731
     assert run("ingest", str(msgs)).returncode == 0
@@ -100,14 +107,37 @@ def test_cli_constraints_prints_json_with_provenance(tmp_path):
     assert data["tool_records"] == []
 
 
-CHATTER = {"zh": ["哈哈，听起来不错", "北京五月的天气怎么样？", "好的谢谢", "有什么特产可以带回去？", "这个我再想想",
-                  "在北京打车方便吗？", "太好了！", "北京的胡同有什么讲究吗？"],
-           "en": ["Haha, sounds good", "What's the weather like in Beijing in May?", "Thanks!",
-                  "What souvenirs could I bring back?", "Let me think about it", "Is it easy to get a taxi?",
-                  "Great!", "Anything to know about the hutongs?"]}
-FRAME = {"zh": ["我们两个人，五月一号出发", "总预算五千", "我对海鲜过敏", "住宿每晚别超过六百块"],
-         "en": ["There are 2 of us, arriving on May 1", "Our total budget is 5000 yuan", "I'm allergic to seafood",
-                "At most 600 yuan per night for the hotel"]}
+CHATTER = {
+    "zh": [
+        "哈哈，听起来不错",
+        "北京五月的天气怎么样？",
+        "好的谢谢",
+        "有什么特产可以带回去？",
+        "这个我再想想",
+        "在北京打车方便吗？",
+        "太好了！",
+        "北京的胡同有什么讲究吗？",
+    ],
+    "en": [
+        "Haha, sounds good",
+        "What's the weather like in Beijing in May?",
+        "Thanks!",
+        "What souvenirs could I bring back?",
+        "Let me think about it",
+        "Is it easy to get a taxi?",
+        "Great!",
+        "Anything to know about the hutongs?",
+    ],
+}
+FRAME = {
+    "zh": ["我们两个人，五月一号出发", "总预算五千", "我对海鲜过敏", "住宿每晚别超过六百块"],
+    "en": [
+        "There are 2 of us, arriving on May 1",
+        "Our total budget is 5000 yuan",
+        "I'm allergic to seafood",
+        "At most 600 yuan per night for the hotel",
+    ],
+}
 UPDATE = {"zh": "其实预算改成八千吧", "en": "Actually, make the total budget 8000 yuan"}
 DINNER = {"zh": "晚饭去哪家餐厅？", "en": "Where should we go for dinner?"}
 
@@ -120,14 +150,19 @@ def test_decision_context_keeps_constraints_that_chitchat_would_cut(runtime, lan
     for _ in range(3):
         for t in CHATTER[lang]:
             w.ingest(t)
-            w.ingest("好的，还需要查什么吗？" if lang == "zh" else "Sure, anything else I can help with?",
-                     "agent_response")
+            w.ingest(
+                "好的，还需要查什么吗？" if lang == "zh" else "Sure, anything else I can help with?", "agent_response"
+            )
     w.ingest(UPDATE[lang])
     res = w.query(DINNER[lang], budget=128)
     assert res.tokens <= 128
     block = res.context.splitlines()[0]
-    assert ("8000" in block and "5000" not in res.context and ("海鲜" in block if lang == "zh" else "seafood" in block)
-            and ("2人" in block if lang == "zh" else "2 people" in block))
+    assert (
+        "8000" in block
+        and "5000" not in res.context
+        and ("海鲜" in block if lang == "zh" else "seafood" in block)
+        and ("2人" in block if lang == "zh" else "2 people" in block)
+    )
     assert res.decision.domain == "restaurant" and res.decision.meal == "dinner"
     # the plain narrative alone, at the same budget, does not hold them all
     plain = w.query(DINNER[lang], budget=128, config=w.config.with_(decision_context=False))
@@ -136,8 +171,10 @@ def test_decision_context_keeps_constraints_that_chitchat_would_cut(runtime, lan
     assert w.query(CHATTER[lang][1], budget=128).decision is None
 
 
-@pytest.mark.parametrize("lang,text", [("zh", "好的。还需要查什么吗？"), ("en", "Sure, anything else I can help with?"),
-                                       ("zh", "明白，已记下。")])
+@pytest.mark.parametrize(
+    "lang,text",
+    [("zh", "好的。还需要查什么吗？"), ("en", "Sure, anything else I can help with?"), ("zh", "明白，已记下。")],
+)
 def test_filler_agent_replies_are_rejected_like_user_filler(runtime, lang, text):
     w = _space(runtime, "filler", lang)
     w.ingest(FRAME[lang][1])
@@ -203,13 +240,16 @@ def test_agent_applies_every_constraint_in_force_zh(runtime):
     assert {r.entity for r in w.tool_records(tool="search_restaurants")} >= {r["名称"] for r in rows}
 
 
-@pytest.mark.parametrize("text,must", [
-    ("颐和园和圆明园离得远吗？", ["周边", "没有坐标"]),
-    ("慕田峪和八达岭哪个人少？", ["没有客流"]),
-    ("故宫需要提前预约吗？", ["没有是否需要预约", "010-85007938"]),
-    ("适合晚上去逛的景点？", ["没有景点的开放时间"]),
-    ("How far is the Summer Palace from the Old Summer Palace?", ["nearby", "no coordinates"]),
-])
+@pytest.mark.parametrize(
+    "text,must",
+    [
+        ("颐和园和圆明园离得远吗？", ["周边", "没有坐标"]),
+        ("慕田峪和八达岭哪个人少？", ["没有客流"]),
+        ("故宫需要提前预约吗？", ["没有是否需要预约", "010-85007938"]),
+        ("适合晚上去逛的景点？", ["没有景点的开放时间"]),
+        ("How far is the Summer Palace from the Old Summer Palace?", ["nearby", "no coordinates"]),
+    ],
+)
 def test_side_questions_answered_from_the_data_or_honestly_not(runtime, text, must):
     from weaver.agent.loop import TravelAgent
 
@@ -240,8 +280,9 @@ def test_english_replies_are_in_english(runtime):
 def test_bench_decisions_smoke(shared_data, embedder):
     from weaver.bench.decisions import run_decisions
 
-    res = run_decisions(shared_data / "crosswoz" / "test.json.zip", embedder, (256,), dialogues=1,
-                        languages=("zh",), progress=False)
+    res = run_decisions(
+        shared_data / "crosswoz" / "test.json.zip", embedder, (256,), dialogues=1, languages=("zh",), progress=False
+    )
     s = res["scores"]
     assert res["counts"]["zh"]["active"] > 5
     assert s["weaver"]["256"]["zh"]["active"] >= max(s[b]["256"]["zh"]["active"] for b in ("dense", "bm25", "hybrid"))

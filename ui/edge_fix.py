@@ -30,6 +30,7 @@ def edit_spec() -> dict:
 def _describe(w, u: str, v: str, what: str) -> str:
     def name(n):
         return viz.short_label(w.graph.nodes[n].get("content", n), 18) if n in w.graph else n
+
     return f"{name(u)} → {name(v)}: {what}"
 
 

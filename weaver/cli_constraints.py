@@ -9,8 +9,11 @@ __all__ = ["register"]
 
 def cmd_constraints(rt, args) -> int:
     weaver = rt.open(args.space, create=False)
-    out = {"space": weaver.space.name, "revisions": weaver.revisions(),
-           "constraints": [r.to_dict() for r in weaver.constraints(include_lifted=args.all)]}
+    out = {
+        "space": weaver.space.name,
+        "revisions": weaver.revisions(),
+        "constraints": [r.to_dict() for r in weaver.constraints(include_lifted=args.all)],
+    }
     if args.tools:
         out["tool_records"] = [r.to_dict() for r in weaver.tool_records()]
     print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
@@ -18,8 +21,9 @@ def cmd_constraints(rt, args) -> int:
 
 
 def register(sub) -> None:
-    s = sub.add_parser("constraints", help="the user's constraint records (current value, provenance node, "
-                                           "history) as JSON")
+    s = sub.add_parser(
+        "constraints", help="the user's constraint records (current value, provenance node, history) as JSON"
+    )
     s.add_argument("--all", action="store_true", help="also lifted diet items")
     s.add_argument("--tools", action="store_true", help="also the tool results' entity records")
     s.set_defaults(func=cmd_constraints)

@@ -32,20 +32,59 @@ __all__ = ["ConstraintRecord", "records_from_statements", "constraint_records", 
 
 # how each key reads in a compact line, per language
 _LABELS = {
-    "zh": {"budget/total": "总预算", "budget/night": "每晚房价", "budget/person": "人均", "budget/ticket": "门票",
-           "date/start": "出发/入住", "date/end": "离开/退房", "party": "人数", "nights": "晚数",
-           "rating": "评分", "location/hotel": "住在", "location/restaurant": "吃饭在", "location": "地点",
-           "hotel_type": "酒店档次", "quiet": "安静", "diet/style": "饮食"},
-    "en": {"budget/total": "total budget", "budget/night": "hotel per night", "budget/person": "per person",
-           "budget/ticket": "ticket", "date/start": "start / check-in", "date/end": "leave / check-out",
-           "party": "party", "nights": "nights", "rating": "rating", "location/hotel": "stay near",
-           "location/restaurant": "eat near", "location": "near", "hotel_type": "hotel class", "quiet": "quiet",
-           "diet/style": "diet"},
+    "zh": {
+        "budget/total": "总预算",
+        "budget/night": "每晚房价",
+        "budget/person": "人均",
+        "budget/ticket": "门票",
+        "date/start": "出发/入住",
+        "date/end": "离开/退房",
+        "party": "人数",
+        "nights": "晚数",
+        "rating": "评分",
+        "location/hotel": "住在",
+        "location/restaurant": "吃饭在",
+        "location": "地点",
+        "hotel_type": "酒店档次",
+        "quiet": "安静",
+        "diet/style": "饮食",
+    },
+    "en": {
+        "budget/total": "total budget",
+        "budget/night": "hotel per night",
+        "budget/person": "per person",
+        "budget/ticket": "ticket",
+        "date/start": "start / check-in",
+        "date/end": "leave / check-out",
+        "party": "party",
+        "nights": "nights",
+        "rating": "rating",
+        "location/hotel": "stay near",
+        "location/restaurant": "eat near",
+        "location": "near",
+        "hotel_type": "hotel class",
+        "quiet": "quiet",
+        "diet/style": "diet",
+    },
 }
 _BOUND = {"max": "≤", "min": "≥", "about": "≈", "eq": "", "range": ""}
-_DIET_ZH = {"spicy": "辣", "shellfish": "虾蟹贝类", "seafood": "海鲜", "peanut": "花生", "nuts": "坚果", "gluten": "麸质",
-            "dairy": "乳制品", "egg": "鸡蛋", "pork": "猪肉", "beef": "牛肉", "halal": "清真", "meat": "肉",
-            "vegetarian": "素食", "vegan": "纯素", "pescatarian": "只吃鱼素"}
+_DIET_ZH = {
+    "spicy": "辣",
+    "shellfish": "虾蟹贝类",
+    "seafood": "海鲜",
+    "peanut": "花生",
+    "nuts": "坚果",
+    "gluten": "麸质",
+    "dairy": "乳制品",
+    "egg": "鸡蛋",
+    "pork": "猪肉",
+    "beef": "牛肉",
+    "halal": "清真",
+    "meat": "肉",
+    "vegetarian": "素食",
+    "vegan": "纯素",
+    "pescatarian": "只吃鱼素",
+}
 _HOTEL_TYPES_ZH = {"economy": "经济型", "comfort": "舒适型", "upscale": "高档型", "luxury": "豪华型"}
 
 
@@ -104,7 +143,7 @@ class ConstraintRecord:
         zh = lang == "zh"
         name = label(self.key, lang)
         if self.value is None:
-            return f"{name}：“{self.text}”（未能读成数字）" if zh else f"{name}: \"{self.text}\" (not read as a number)"
+            return f"{name}：“{self.text}”（未能读成数字）" if zh else f'{name}: "{self.text}" (not read as a number)'
         if self.slot == "budget":
             unit = ("元" if zh else " CNY") if self.unit in ("", "CNY") else f" {self.unit}"
             if self.scope == "ticket" and self.value == 0 and self.bound == "max":
@@ -112,13 +151,19 @@ class ConstraintRecord:
             return f"{name}{'' if zh else ' '}{self.shown()}{unit}"
         if self.slot == "date":
             mo, d = str(self.value)[:2], str(self.value)[-2:]
-            when = (f"{int(d)}号" if mo == "--" else f"{int(mo)}月{int(d)}日") if zh else (
-                f"day {int(d)}" if mo == "--" else f"{mo}-{d}")
+            when = (
+                (f"{int(d)}号" if mo == "--" else f"{int(mo)}月{int(d)}日")
+                if zh
+                else (f"day {int(d)}" if mo == "--" else f"{mo}-{d}")
+            )
             return f"{name}{'' if zh else ' '}{when}"
         if self.slot in ("party", "nights"):
             n = f"{float(self.value):g}"
-            return (f"{n}人" if self.slot == "party" else f"{n}晚") if zh else (
-                f"{n} people" if self.slot == "party" else f"{n} nights")
+            return (
+                (f"{n}人" if self.slot == "party" else f"{n}晚")
+                if zh
+                else (f"{n} people" if self.slot == "party" else f"{n} nights")
+            )
         if self.slot == "rating":
             return f"{name}{'' if zh else ' '}{self.shown()}"
         if self.slot == "diet":
@@ -153,10 +198,27 @@ def statement_values(text: str) -> list[SlotValue]:
 
 def _record(v: SlotValue, node_id: str, turn: int, speaker, message_id: str, node_status: str) -> ConstraintRecord:
     key = f"{v.slot}/{v.scope}" if v.scope else v.slot
-    status = "unread" if v.value is None else (
-        "lifted" if v.bound == "lift" or (v.slot == "diet" and v.value == "none") else "current")
-    return ConstraintRecord(key, v.slot, v.scope, v.value, v.bound, v.text, node_id, turn, status, v.high, v.unit,
-                            speaker, message_id, node_status)
+    status = (
+        "unread"
+        if v.value is None
+        else ("lifted" if v.bound == "lift" or (v.slot == "diet" and v.value == "none") else "current")
+    )
+    return ConstraintRecord(
+        key,
+        v.slot,
+        v.scope,
+        v.value,
+        v.bound,
+        v.text,
+        node_id,
+        turn,
+        status,
+        v.high,
+        v.unit,
+        speaker,
+        message_id,
+        node_status,
+    )
 
 
 def records_from_statements(statements, supersedes: set[tuple[str, str]] | None = None) -> list[ConstraintRecord]:
@@ -187,10 +249,22 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
                     rec.history = old.history
                     continue
                 same = (old.value, old.bound, old.high) == (rec.value, rec.bound, rec.high)
-                rec.history = old.history + ([] if same else [
-                    {"value": old.value, "bound": old.bound, "high": old.high, "text": old.text,
-                     "node_id": old.node_id, "turn": old.turn, "superseded_by": nid,
-                     "edge": (old.node_id, nid) in supersedes}])
+                rec.history = old.history + (
+                    []
+                    if same
+                    else [
+                        {
+                            "value": old.value,
+                            "bound": old.bound,
+                            "high": old.high,
+                            "text": old.text,
+                            "node_id": old.node_id,
+                            "turn": old.turn,
+                            "superseded_by": nid,
+                            "edge": (old.node_id, nid) in supersedes,
+                        }
+                    ]
+                )
                 if same:  # a restatement: provenance stays with the first statement, the later one confirms it
                     rec.node_id, rec.turn, rec.message_id = old.node_id, old.turn, old.message_id
             current[k] = rec
@@ -203,7 +277,7 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
     ``ids``: from these nodes only (the memory as it stood at a past turn)."""
     sup = {(u, v) for u, v, d in weaver.graph.edges(data=True) if d.get("relation") == "supersedes"}
     statements = []
-    for nid in (weaver.node_ids if ids is None else ids):
+    for nid in weaver.node_ids if ids is None else ids:
         n = weaver.nodes[nid]
         if n.kind != "user_input" or n.status not in ("active", "superseded"):
             continue  # a deleted or retracted statement states nothing

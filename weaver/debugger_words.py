@@ -21,11 +21,21 @@ _REASONS = {
     "inactive": ("no longer in force", "已失效"),
     "filtered_at_ingest": ("never stored", "从未存入"),
 }
-_ROLES = {"seed": ("found by the query", "被查询直接找到"), "expanded": ("reached through a link", "顺着依赖关系找到"),
-          "cut": ("left out", "没选入"), "unrelated": ("not used", "未使用"), "": ("", "")}
-_RELATIONS = {"causal": ("because of", "因果"), "temporal": ("followed", "时序"), "conditional": ("conditional on", "条件"),
-              "elaborates": ("elaborates", "补充说明"), "supersedes": ("supersedes", "更新取代"),
-              "adjacent": ("the neighbouring turn", "相邻轮次")}
+_ROLES = {
+    "seed": ("found by the query", "被查询直接找到"),
+    "expanded": ("reached through a link", "顺着依赖关系找到"),
+    "cut": ("left out", "没选入"),
+    "unrelated": ("not used", "未使用"),
+    "": ("", ""),
+}
+_RELATIONS = {
+    "causal": ("because of", "因果"),
+    "temporal": ("followed", "时序"),
+    "conditional": ("conditional on", "条件"),
+    "elaborates": ("elaborates", "补充说明"),
+    "supersedes": ("supersedes", "更新取代"),
+    "adjacent": ("the neighbouring turn", "相邻轮次"),
+}
 
 
 def _zh(lang: str) -> bool:
@@ -63,23 +73,35 @@ def cut_in_words(cut_reason: str, lang: str = "en") -> str:
     m = re.search(r"needs (\d+) tokens?, (-?\d+) left", cut_reason or "")
     if m:
         need, left = m.groups()
-        return (f"预算放不下：它需要 {need} 个 token，只剩 {left} 个" if _zh(lang)
-                else f"the budget didn't fit: it needs {need} tokens and only {left} were left")
+        return (
+            f"预算放不下：它需要 {need} 个 token，只剩 {left} 个"
+            if _zh(lang)
+            else f"the budget didn't fit: it needs {need} tokens and only {left} were left"
+        )
     if "after rendering" in (cut_reason or ""):
-        return ("排版后超出预算，被最后去掉" if _zh(lang)
-                else "the finished context ran over the budget, so it was dropped last")
+        return (
+            "排版后超出预算，被最后去掉"
+            if _zh(lang)
+            else "the finished context ran over the budget, so it was dropped last"
+        )
     return "预算已用完" if _zh(lang) else "the budget was used up"
 
 
 def candidate_in_words(g: nx.DiGraph, c, lang: str = "en") -> str:
     """How one candidate got into the ranking, in a sentence."""
     if c.hops == 0:
-        return ("与查询直接相关（向量相似或关键词匹配）" if _zh(lang)
-                else "matches the query directly (similar meaning or shared keywords)")
+        return (
+            "与查询直接相关（向量相似或关键词匹配）"
+            if _zh(lang)
+            else "matches the query directly (similar meaning or shared keywords)"
+        )
     rel = _p(_RELATIONS.get(c.relation, (c.relation, c.relation)), lang)
     if c.relation == "adjacent":
-        return (f"与 {quote(g, c.seed)} 属于同一段对话（相邻轮次）" if _zh(lang)
-                else f"said right next to {quote(g, c.seed)} in the same sitting")
+        return (
+            f"与 {quote(g, c.seed)} 属于同一段对话（相邻轮次）"
+            if _zh(lang)
+            else f"said right next to {quote(g, c.seed)} in the same sitting"
+        )
     back = c.direction == "cause"
     if _zh(lang):
         how = "是它的原因" if back else "是它的结果"
@@ -95,35 +117,66 @@ def why_in_words(g: nx.DiGraph, why, lang: str = "en") -> str:
     r = why.reason
     if r == "filtered_at_ingest":
         total, keep = d.get("total", 0), d.get("keep_threshold", 0)
-        return (f"从未存入：过滤器认为这条消息不值得记住（总分 {total:.1f}，需要 {keep:g}）。可以在对话页的“过滤评分”中把它提升入图。"
-                if zh else f"Never stored: the filter judged this message not worth remembering (score {total:.1f}, "
-                f"{keep:g} needed). You can promote it from the chat's filter scores.")
+        return (
+            f"从未存入：过滤器认为这条消息不值得记住（总分 {total:.1f}，需要 {keep:g}）。可以在对话页的“过滤评分”中把它提升入图。"
+            if zh
+            else f"Never stored: the filter judged this message not worth remembering (score {total:.1f}, "
+            f"{keep:g} needed). You can promote it from the chat's filter scores."
+        )
     if r == "included":
         role = "被查询直接找到" if d.get("role") == "seed" else "顺着依赖关系找到"
-        return (f"在上下文中：{role}，排第 {d.get('rank')} 位。" if zh
-                else f"In the context: {role_label(d.get('role', ''), 'en')}, ranked {d.get('rank')}.")
+        return (
+            f"在上下文中：{role}，排第 {d.get('rank')} 位。"
+            if zh
+            else f"In the context: {role_label(d.get('role', ''), 'en')}, ranked {d.get('rank')}."
+        )
     if r == "inactive":
         by = d.get("superseded_by")
         if d.get("status") == "superseded":
-            return ((f"已被 {quote(g, by)} 取代" if by else "已被取代") + "：只有问到历史时才会取用。" if zh
-                    else ("Superseded" + (f" by {quote(g, by)}" if by else "")
-                          + ": it is used only for questions about what changed."))
+            return (
+                (f"已被 {quote(g, by)} 取代" if by else "已被取代") + "：只有问到历史时才会取用。"
+                if zh
+                else (
+                    "Superseded"
+                    + (f" by {quote(g, by)}" if by else "")
+                    + ": it is used only for questions about what changed."
+                )
+            )
         return "已撤回：不会再被取用。" if zh else "Retracted: it is never used again."
     if r == "budget_cut":
-        return (f"没选入：{cut_in_words(d.get('cut_reason', ''), lang)}（上下文已用 {d.get('used')}/{d.get('budget')}）。"
-                if zh else f"Left out: {cut_in_words(d.get('cut_reason', ''), lang)} "
-                f"(the context used {d.get('used')} of {d.get('budget')} tokens).")
+        return (
+            f"没选入：{cut_in_words(d.get('cut_reason', ''), lang)}（上下文已用 {d.get('used')}/{d.get('budget')}）。"
+            if zh
+            else f"Left out: {cut_in_words(d.get('cut_reason', ''), lang)} "
+            f"(the context used {d.get('used')} of {d.get('budget')} tokens)."
+        )
     if r == "expand_limit":
-        return (f"没选入：从 {quote(g, d.get('seed'))} 走 {d.get('hop')} 步就能到，但每个种子最多带入 "
-                f"{d.get('expand_limit')} 个邻居，更强的关系先被选走了。" if zh
-                else f"Left out: it is {d.get('hop')} step(s) from {quote(g, d.get('seed'))}, but each match brings "
-                f"at most {d.get('expand_limit')} neighbours and stronger links came first.")
+        return (
+            f"没选入：从 {quote(g, d.get('seed'))} 走 {d.get('hop')} 步就能到，但每个种子最多带入 "
+            f"{d.get('expand_limit')} 个邻居，更强的关系先被选走了。"
+            if zh
+            else f"Left out: it is {d.get('hop')} step(s) from {quote(g, d.get('seed'))}, but each match brings "
+            f"at most {d.get('expand_limit')} neighbours and stronger links came first."
+        )
     if r == "not_reached":
         near = d.get("nearest_seed_hops")
-        link = ((f"离最近的命中有 {near} 步，超过了 {d.get('hops')} 步的上限" if near is not None else "和命中的记忆没有依赖关系")
-                if zh else (f"the nearest match is {near} steps away, more than the {d.get('hops')} allowed"
-                            if near is not None else "no dependency links it to what was found"))
-        return (f"没有被找到：与查询不够相似（在 {d.get('seeds_taken')} 个种子之外，排第 {d.get('relevance_rank')} 位），而且{link}。"
-                if zh else f"Not found: not similar enough to the query (ranked {d.get('relevance_rank')}, only "
-                f"{d.get('seeds_taken')} are taken), and {link}.")
+        link = (
+            (
+                f"离最近的命中有 {near} 步，超过了 {d.get('hops')} 步的上限"
+                if near is not None
+                else "和命中的记忆没有依赖关系"
+            )
+            if zh
+            else (
+                f"the nearest match is {near} steps away, more than the {d.get('hops')} allowed"
+                if near is not None
+                else "no dependency links it to what was found"
+            )
+        )
+        return (
+            f"没有被找到：与查询不够相似（在 {d.get('seeds_taken')} 个种子之外，排第 {d.get('relevance_rank')} 位），而且{link}。"
+            if zh
+            else f"Not found: not similar enough to the query (ranked {d.get('relevance_rank')}, only "
+            f"{d.get('seeds_taken')} are taken), and {link}."
+        )
     return why.summary

@@ -31,31 +31,83 @@ from .slots import asks_history, residue
 from .slots_prefs import meal_of
 from .text import count_tokens, detect_language
 
-__all__ = ["needed", "build_block", "DecisionBlock", "apply_block", "covered_statement", "DOMAIN_SLOTS", "decision_for",
-           "revision_count", "constraint_boost", "MAX_REVISIONS"]
+__all__ = [
+    "needed",
+    "build_block",
+    "DecisionBlock",
+    "apply_block",
+    "covered_statement",
+    "DOMAIN_SLOTS",
+    "decision_for",
+    "revision_count",
+    "constraint_boost",
+    "MAX_REVISIONS",
+]
 
 _DOMAINS = {  # English words whole ("eat" is not in "weather")
-    "hotel": re.compile(r"酒店|宾馆|住宿|住哪|入住|民宿|房间|\b(?:hotels?|stay|rooms?|accommodations?|hostels?)\b", re.I),
-    "restaurant": re.compile(r"餐厅|餐馆|饭店|饭馆|吃饭|吃什么|吃哪|美食|早餐|午餐|晚餐|午饭|晚饭|夜宵|菜|"
-                             r"\b(?:restaurants?|eat|food|breakfast|lunch|dinner|meals?|dine|dining)\b", re.I),
-    "attraction": re.compile(r"景点|景区|门票|游玩|参观|逛|博物馆|公园|\b(?:attractions?|sights?|visit|museums?|parks?|"
-                             r"tours?|tickets?)\b", re.I),
-    "plan": re.compile(r"预订|预定|订|行程|计划|安排|预算够|花了|\b(?:book|reserve|plan|itinerary|schedule|budget)\b",
-                       re.I),
+    "hotel": re.compile(
+        r"酒店|宾馆|住宿|住哪|入住|民宿|房间|\b(?:hotels?|stay|rooms?|accommodations?|hostels?)\b", re.I
+    ),
+    "restaurant": re.compile(
+        r"餐厅|餐馆|饭店|饭馆|吃饭|吃什么|吃哪|美食|早餐|午餐|晚餐|午饭|晚饭|夜宵|菜|"
+        r"\b(?:restaurants?|eat|food|breakfast|lunch|dinner|meals?|dine|dining)\b",
+        re.I,
+    ),
+    "attraction": re.compile(
+        r"景点|景区|门票|游玩|参观|逛|博物馆|公园|\b(?:attractions?|sights?|visit|museums?|parks?|"
+        r"tours?|tickets?)\b",
+        re.I,
+    ),
+    "plan": re.compile(
+        r"预订|预定|订|行程|计划|安排|预算够|花了|\b(?:book|reserve|plan|itinerary|schedule|budget)\b", re.I
+    ),
 }
 # which slot keys a decision in each domain needs ("*" matches any scope), the trip frame included
 # (the domain's own slots first: when the block must shrink, the last go first)
 DOMAIN_SLOTS = {
-    "hotel": ("budget/night", "date/*", "nights", "party", "amenity/*", "hotel_type", "quiet", "rating/hotel",
-              "rating", "location/hotel", "location", "budget/total"),
-    "restaurant": ("diet/*", "budget/person", "party", "dish/*", "rating/restaurant", "rating",
-                   "location/restaurant", "location", "budget/total", "date/*", "nights"),
-    "attraction": ("budget/ticket", "date/*", "party", "rating/attraction", "rating", "location", "budget/total",
-                   "nights"),
+    "hotel": (
+        "budget/night",
+        "date/*",
+        "nights",
+        "party",
+        "amenity/*",
+        "hotel_type",
+        "quiet",
+        "rating/hotel",
+        "rating",
+        "location/hotel",
+        "location",
+        "budget/total",
+    ),
+    "restaurant": (
+        "diet/*",
+        "budget/person",
+        "party",
+        "dish/*",
+        "rating/restaurant",
+        "rating",
+        "location/restaurant",
+        "location",
+        "budget/total",
+        "date/*",
+        "nights",
+    ),
+    "attraction": (
+        "budget/ticket",
+        "date/*",
+        "party",
+        "rating/attraction",
+        "rating",
+        "location",
+        "budget/total",
+        "nights",
+    ),
 }
 DOMAIN_SLOTS["plan"] = tuple(dict.fromkeys(k for v in DOMAIN_SLOTS.values() for k in v))
-_MEAL_WORDS = {"zh": {"breakfast": "早餐", "lunch": "午餐", "dinner": "晚餐", "late-night": "夜宵"},
-               "en": {"breakfast": "breakfast", "lunch": "lunch", "dinner": "dinner", "late-night": "late-night"}}
+_MEAL_WORDS = {
+    "zh": {"breakfast": "早餐", "lunch": "午餐", "dinner": "晚餐", "late-night": "夜宵"},
+    "en": {"breakfast": "breakfast", "lunch": "lunch", "dinner": "dinner", "late-night": "late-night"},
+}
 _HEAD = {"zh": "当前有效的约束", "en": "Constraints in force"}
 
 
@@ -93,13 +145,19 @@ class DecisionBlock:
         return list(dict.fromkeys(r.node_id for r in self.records))
 
     def to_dict(self) -> dict:
-        return {"text": self.text, "tokens": self.tokens, "domain": self.domain, "meal": self.meal,
-                "revisions": self.revisions,
-                "records": [r.to_dict() for r in self.records]}
+        return {
+            "text": self.text,
+            "tokens": self.tokens,
+            "domain": self.domain,
+            "meal": self.meal,
+            "revisions": self.revisions,
+            "records": [r.to_dict() for r in self.records],
+        }
 
 
-def build_block(records: list[ConstraintRecord], query: str, lang: str | None = None,
-                limit_tokens: int | None = None) -> DecisionBlock | None:
+def build_block(
+    records: list[ConstraintRecord], query: str, lang: str | None = None, limit_tokens: int | None = None
+) -> DecisionBlock | None:
     """The block of constraints in force that ``query``'s decision needs (None when it needs none or none is
     known). ``limit_tokens``: the most the block may take (the trip frame and the domain's own slots are
     kept first when it must shrink)."""
@@ -111,13 +169,18 @@ def build_block(records: list[ConstraintRecord], query: str, lang: str | None = 
     meal = meal_of(query) if domain in ("restaurant", "plan") else None
     known = {(r.speaker, r.key) for r in records if r.status == "current"}
     # an unread amount is shown (as said) only where no value of its slot was read
-    recs = [r for r in records if _wanted(r.key, keys) and (r.status == "current" or (
-        r.status == "unread" and (r.speaker, r.key) not in known))]
+    recs = [
+        r
+        for r in records
+        if _wanted(r.key, keys)
+        and (r.status == "current" or (r.status == "unread" and (r.speaker, r.key) not in known))
+    ]
     if not recs and not meal:
         return None
     recs.sort(key=lambda r: (keys.index(r.key) if r.key in keys else keys.index(r.key.split("/")[0] + "/*"), r.turn))
-    head = _HEAD[lang] + (f"（{_MEAL_WORDS[lang][meal]}）" if meal and lang == "zh" else
-                          f" ({_MEAL_WORDS[lang][meal]})" if meal else "")
+    head = _HEAD[lang] + (
+        f"（{_MEAL_WORDS[lang][meal]}）" if meal and lang == "zh" else f" ({_MEAL_WORDS[lang][meal]})" if meal else ""
+    )
     sep, colon = ("；", "：") if lang == "zh" else ("; ", ": ")
     while True:
         text = head + colon + sep.join(r.line(lang) for r in recs)
@@ -139,8 +202,11 @@ def covered_statement(content: str, block: DecisionBlock, node_id: str = "") -> 
     keys = [f"{v.slot}/{v.scope}" if v.scope else v.slot for v in vals]
     if not all(k in current for k in keys):
         return False
-    outdated = any(current[k].node_id != node_id and (current[k].value, current[k].bound, current[k].high)
-                   != (v.value, v.bound, v.high) for k, v in zip(keys, vals))
+    outdated = any(
+        current[k].node_id != node_id
+        and (current[k].value, current[k].bound, current[k].high) != (v.value, v.bound, v.high)
+        for k, v in zip(keys, vals)
+    )
     return outdated and len(residue(content)) <= 4
 
 
@@ -155,7 +221,9 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
         for n in result.nodes:
             if n.id in covered:
                 n.included = False
-                n.cut_reason = "covered by the constraint block (it holds an outdated value; the current ones are shown there)"
+                n.cut_reason = (
+                    "covered by the constraint block (it holds an outdated value; the current ones are shown there)"
+                )
         level = result.config.get("connectives", "all")
         lang = detect_language(result.query)
         result.nodes = keep
@@ -172,9 +240,13 @@ def revision_count(weaver, ids=None) -> int:
     """Revisions the user made: ``supersedes`` edges between user statements (the slot reader's, a curator's);
     ``ids``: only among these nodes (the memory as it stood at a past turn)."""
     within = set(ids) if ids is not None else None
-    return sum(1 for u, v, d in weaver.graph.edges(data=True)
-               if d.get("relation") == "supersedes" and d.get("status") != "rejected"
-               and (within is None or (u in within and v in within)))
+    return sum(
+        1
+        for u, v, d in weaver.graph.edges(data=True)
+        if d.get("relation") == "supersedes"
+        and d.get("status") != "rejected"
+        and (within is None or (u in within and v in within))
+    )
 
 
 def decision_for(weaver, query: str, cfg, budget: int, ids=None) -> DecisionBlock | None:
@@ -205,6 +277,10 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
     if n == 0:
         return None
     lift = cfg.w_revision * n
-    return {nid: lift for nid in (weaver.node_ids if ids is None else ids)
-            if weaver.nodes[nid].kind == "user_input" and weaver.nodes[nid].status == "active"
-            and any(v.known for v in statement_values(weaver.nodes[nid].content))}
+    return {
+        nid: lift
+        for nid in (weaver.node_ids if ids is None else ids)
+        if weaver.nodes[nid].kind == "user_input"
+        and weaver.nodes[nid].status == "active"
+        and any(v.known for v in statement_values(weaver.nodes[nid].content))
+    }

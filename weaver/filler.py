@@ -23,7 +23,8 @@ FILLER_WORDS = frozenset(
     "可以 随时 告诉 我 您 你 请问 没问题 不客气 客气 谢谢 感谢 再 问 继续 有 呢 吧 啊 呀 哦 噢 那 就 看 听起来 不错 太好了 棒 "
     "ok okay sure noted got anything else help let know need glad happy assist can do what would like "
     "welcome thanks thank great cool fine right alright more something just feel free ask tell sounds good nice "
-    "perfect awesome wonderful problem".split())
+    "perfect awesome wonderful problem".split()
+)
 
 
 def is_filler(text: str) -> bool:

@@ -66,21 +66,35 @@ _AMENITY_KEYS = list(AMENITIES)
 _TYPE = re.compile("|".join(f"(?P<t{i}>{p})" for i, p in enumerate(HOTEL_TYPES.values())), re.IGNORECASE)
 _TYPE_KEYS = list(HOTEL_TYPES)
 # an amenity is wanted when it is asked of the hotel ("要有", "with", "needs"), not when asked about ("有…吗")
-_WANT = re.compile(r"要有|需要|得有|必须有|最好有|要带|带|提供|有|要|with|needs?|must have|should have|has|have|"
-                   r"offers?|wants?|and|和|、|,|，", re.IGNORECASE)
+_WANT = re.compile(
+    r"要有|需要|得有|必须有|最好有|要带|带|提供|有|要|with|needs?|must have|should have|has|have|"
+    r"offers?|wants?|and|和|、|,|，",
+    re.IGNORECASE,
+)
 _HOTEL = re.compile(r"酒店|宾馆|住宿|住|hotel|room|stay", re.IGNORECASE)
 _ASKS = re.compile(r"[吗？?]|有没有|是否|does|is there|do they", re.IGNORECASE)
 _CLAUSE = re.compile(r"[。！!；;\n]|(?<=[A-Za-z])\.\s")
 _QUIET = re.compile(r"安静|清静|僻静|不吵|别太吵|不要太吵|quiet|peaceful|not noisy", re.IGNORECASE)
-_DISH_ZH = re.compile(r"(?:想吃|要吃|想尝尝|想尝|推荐菜(?:要|得|最好)?(?:有|是)|有道菜叫|最好能吃到|能吃到)"
-                      r"([\u4e00-\u9fff]{2,8}?|[A-Za-z][A-Za-z' ]{1,24}?)(?=的|这道菜|[，,。！!；;？?]|$|吧|了)")
-_DISH_EN = re.compile(r"\b(?:serves?|serving|a dish called|the dish|on the menu:?|craving|want to (?:eat|try))\s+"
-                      r"([\u4e00-\u9fff]{2,8}|[A-Za-z][A-Za-z' -]{2,30}?)(?=[,.;!?]|\s+(?:and|please|for|if)\b|$)",
-                      re.IGNORECASE)
-_FREE_TICKET = re.compile(r"门票免费|免费的景点|免费景点|不要门票|free (?:entry|admission|attractions?|sights?)|"
-                          r"(?:entry|admission|tickets?) (?:is |are |should be )?free", re.IGNORECASE)
-_MEALS = {"breakfast": r"早餐|早饭|早点|breakfast", "lunch": r"午餐|午饭|中午饭|中饭|lunch",
-          "dinner": r"晚餐|晚饭|晚上吃|晚宴|dinner|supper", "late-night": r"夜宵|宵夜|late[- ]night (?:snack|food)"}
+_DISH_ZH = re.compile(
+    r"(?:想吃|要吃|想尝尝|想尝|推荐菜(?:要|得|最好)?(?:有|是)|有道菜叫|最好能吃到|能吃到)"
+    r"([\u4e00-\u9fff]{2,8}?|[A-Za-z][A-Za-z' ]{1,24}?)(?=的|这道菜|[，,。！!；;？?]|$|吧|了)"
+)
+_DISH_EN = re.compile(
+    r"\b(?:serves?|serving|a dish called|the dish|on the menu:?|craving|want to (?:eat|try))\s+"
+    r"([\u4e00-\u9fff]{2,8}|[A-Za-z][A-Za-z' -]{2,30}?)(?=[,.;!?]|\s+(?:and|please|for|if)\b|$)",
+    re.IGNORECASE,
+)
+_FREE_TICKET = re.compile(
+    r"门票免费|免费的景点|免费景点|不要门票|free (?:entry|admission|attractions?|sights?)|"
+    r"(?:entry|admission|tickets?) (?:is |are |should be )?free",
+    re.IGNORECASE,
+)
+_MEALS = {
+    "breakfast": r"早餐|早饭|早点|breakfast",
+    "lunch": r"午餐|午饭|中午饭|中饭|lunch",
+    "dinner": r"晚餐|晚饭|晚上吃|晚宴|dinner|supper",
+    "late-night": r"夜宵|宵夜|late[- ]night (?:snack|food)",
+}
 _MEAL = re.compile("|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in _MEALS.items()), re.IGNORECASE)
 
 

@@ -25,8 +25,15 @@ from .models import WeaverError
 __all__ = ["ToolRecord", "tool_records", "records_from_json", "where", "compact_lines"]
 
 _NAME_KEYS = ("名称", "name", "title", "entity", "id")
-_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq,
-        "==": operator.eq, "!=": operator.ne}
+_OPS = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "=": operator.eq,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
 
 
 @dataclass
@@ -80,9 +87,18 @@ def tool_records(weaver, tool: str | None = None, domain: str | None = None) -> 
         if tool and name != tool:
             continue
         if n.meta.get("records"):
-            recs = [ToolRecord(str(r.get("entity", "")), dict(r.get("fields") or {}), name,
-                               str(r.get("domain") or n.meta.get("domain") or ""), nid, n.turn)
-                    for r in n.meta["records"] if isinstance(r, dict)]
+            recs = [
+                ToolRecord(
+                    str(r.get("entity", "")),
+                    dict(r.get("fields") or {}),
+                    name,
+                    str(r.get("domain") or n.meta.get("domain") or ""),
+                    nid,
+                    n.turn,
+                )
+                for r in n.meta["records"]
+                if isinstance(r, dict)
+            ]
         else:
             recs = records_from_json(n.content, nid, n.turn, name)
         out += [r for r in recs if not domain or r.domain == domain]
@@ -112,6 +128,8 @@ def compact_lines(records: list[ToolRecord], lang: str = "en", top: int = 5, key
     sep, colon = ("，", "：") if lang == "zh" else (", ", ": ")
     out = []
     for r in records[:top]:
-        items = [(k, v) for k, v in r.fields.items() if (not keys or k in keys) and k != "domain" and v not in (None, "")]
+        items = [
+            (k, v) for k, v in r.fields.items() if (not keys or k in keys) and k != "domain" and v not in (None, "")
+        ]
         out.append(r.entity + (colon + sep.join(f"{k} {v}" for k, v in items[:4]) if items else ""))
     return out

@@ -38,8 +38,11 @@ def graph_at_turn(g_now: nx.DiGraph, entries: Iterable, turn: int) -> nx.DiGraph
         if e.action == "build":
             node = (e.after or {}).get("node", {})
             nid = node.get("id", e.key)
-            attrs = dict(g_now.nodes[nid]) if nid in g_now else {"content": node.get("content", ""),
-                                                                   "kind": node.get("kind"), "turn": turn}
+            attrs = (
+                dict(g_now.nodes[nid])
+                if nid in g_now
+                else {"content": node.get("content", ""), "kind": node.get("kind"), "turn": turn}
+            )
             attrs["status"] = node.get("status", "active")
             g.add_node(nid, **attrs)
             for ed in (e.after or {}).get("edges", []):

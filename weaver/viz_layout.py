@@ -13,8 +13,18 @@ from typing import Iterable
 
 import networkx as nx
 
-__all__ = ["order_key", "layout_positions", "select_subgraph", "filter_graph", "search_nodes", "path_between",
-           "path_steps", "is_guessed", "neighbourhood", "LAYOUTS"]
+__all__ = [
+    "order_key",
+    "layout_positions",
+    "select_subgraph",
+    "filter_graph",
+    "search_nodes",
+    "path_between",
+    "path_steps",
+    "is_guessed",
+    "neighbourhood",
+    "LAYOUTS",
+]
 
 LAYOUTS = ("auto", "layered", "spring")
 _KIND_LANE = {"user_input": 0, "agent_thought": 1, "tool_result": 2, "agent_response": 3}
@@ -125,13 +135,22 @@ def is_guessed(d: dict) -> bool:
     >>> is_guessed({"origin": "rules", "confidence": 0.3}), is_guessed({"origin": "human", "confidence": 0.3})
     (True, False)
     """
-    return d.get("origin") in ("rules", "llm") and d.get("status") != "confirmed" \
+    return (
+        d.get("origin") in ("rules", "llm")
+        and d.get("status") != "confirmed"
         and float(d.get("confidence", 1.0) or 0.0) < GUESS_BELOW
+    )
 
 
-def filter_graph(g: nx.DiGraph, *, relations: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
-                 statuses: Iterable[str] | None = None, upto_turn: int | None = None,
-                 hide_guessed: bool = False) -> nx.DiGraph:
+def filter_graph(
+    g: nx.DiGraph,
+    *,
+    relations: Iterable[str] | None = None,
+    kinds: Iterable[str] | None = None,
+    statuses: Iterable[str] | None = None,
+    upto_turn: int | None = None,
+    hide_guessed: bool = False,
+) -> nx.DiGraph:
     """A copy of ``g`` with only the given node kinds/statuses, edge relations and turns (None = all).
 
     >>> g = nx.DiGraph(); g.add_node("a", kind="user_input", turn=1); g.add_node("b", kind="tool_result", turn=2)
@@ -142,14 +161,21 @@ def filter_graph(g: nx.DiGraph, *, relations: Iterable[str] | None = None, kinds
     kinds = set(kinds) if kinds is not None else None
     statuses = set(statuses) if statuses is not None else None
     relations = set(relations) if relations is not None else None
-    keep = [n for n, a in g.nodes(data=True)
-            if (kinds is None or a.get("kind") in kinds)
-            and (statuses is None or a.get("status", "active") in statuses)
-            and (upto_turn is None or (a.get("turn", 0) or 0) <= upto_turn)]
+    keep = [
+        n
+        for n, a in g.nodes(data=True)
+        if (kinds is None or a.get("kind") in kinds)
+        and (statuses is None or a.get("status", "active") in statuses)
+        and (upto_turn is None or (a.get("turn", 0) or 0) <= upto_turn)
+    ]
     sub = g.subgraph(keep).copy()
-    sub.remove_edges_from([(u, v) for u, v, d in sub.edges(data=True)
-                           if (relations is not None and d.get("relation") not in relations)
-                           or (hide_guessed and is_guessed(d))])
+    sub.remove_edges_from(
+        [
+            (u, v)
+            for u, v, d in sub.edges(data=True)
+            if (relations is not None and d.get("relation") not in relations) or (hide_guessed and is_guessed(d))
+        ]
+    )
     return sub
 
 

@@ -13,11 +13,30 @@ from functools import lru_cache
 
 __all__ = ["pinyin", "gloss_name", "gloss_station", "gloss_type", "gloss_duration", "gloss_text", "gloss_hours"]
 
-_KINDS = [("大酒店", "Grand Hotel"), ("酒店", "Hotel"), ("宾馆", "Hotel"), ("饭店", "Restaurant"), ("餐厅", "Restaurant"),
-          ("餐馆", "Restaurant"), ("饭庄", "Restaurant"), ("烤鸭店", "Roast Duck"), ("火锅", "Hotpot"),
-          ("博物馆", "Museum"), ("公园", "Park"), ("纪念馆", "Memorial Hall"), ("故居", "Former Residence"),
-          ("寺", "Temple"), ("庙", "Temple"), ("大街", "Street"), ("胡同", "Hutong"), ("长城", "Great Wall"),
-          ("客栈", "Inn"), ("公寓", "Apartments"), ("小吃店", "Snacks"), ("包子铺", "Buns")]
+_KINDS = [
+    ("大酒店", "Grand Hotel"),
+    ("酒店", "Hotel"),
+    ("宾馆", "Hotel"),
+    ("饭店", "Restaurant"),
+    ("餐厅", "Restaurant"),
+    ("餐馆", "Restaurant"),
+    ("饭庄", "Restaurant"),
+    ("烤鸭店", "Roast Duck"),
+    ("火锅", "Hotpot"),
+    ("博物馆", "Museum"),
+    ("公园", "Park"),
+    ("纪念馆", "Memorial Hall"),
+    ("故居", "Former Residence"),
+    ("寺", "Temple"),
+    ("庙", "Temple"),
+    ("大街", "Street"),
+    ("胡同", "Hutong"),
+    ("长城", "Great Wall"),
+    ("客栈", "Inn"),
+    ("公寓", "Apartments"),
+    ("小吃店", "Snacks"),
+    ("包子铺", "Buns"),
+]
 _TYPES = {"经济型": "economy", "舒适型": "mid-range", "高档型": "upscale", "豪华型": "luxury"}
 
 
@@ -70,7 +89,7 @@ def gloss_type(value: str | None) -> str:
 
 
 def gloss_duration(value: str | None) -> str:
-    """"2小时 - 3小时" -> "2-3 hours", "3天" -> "3 days", "12小时 - 3天" -> "12 hours - 3 days"."""
+    """ "2小时 - 3小时" -> "2-3 hours", "3天" -> "3 days", "12小时 - 3天" -> "12 hours - 3 days"."""
     if not value:
         return "unknown"
     parts = [p.strip() for p in re.split(r"\s*-\s*", value)]
@@ -88,12 +107,26 @@ def gloss_text(text: str) -> str:
     return re.sub(r"[\u4e00-\u9fff]+", lambda m: pinyin(m.group(0)), text or "")
 
 
-_DAYS = {"周一": "Mon", "周二": "Tue", "周三": "Wed", "周四": "Thu", "周五": "Fri", "周六": "Sat", "周日": "Sun",
-         "周末": "weekends", "节假日": "holidays", "全天": "all day", "次日": "next day", "至": "-", "到": "-", "和": " and "}
+_DAYS = {
+    "周一": "Mon",
+    "周二": "Tue",
+    "周三": "Wed",
+    "周四": "Thu",
+    "周五": "Fri",
+    "周六": "Sat",
+    "周日": "Sun",
+    "周末": "weekends",
+    "节假日": "holidays",
+    "全天": "all day",
+    "次日": "next day",
+    "至": "-",
+    "到": "-",
+    "和": " and ",
+}
 
 
 def gloss_hours(value: str | None) -> str:
-    """"周一至周日 11:00-14:00" -> "Mon-Sun 11:00-14:00"."""
+    """ "周一至周日 11:00-14:00" -> "Mon-Sun 11:00-14:00"."""
     text = value or ""
     for zh, en in _DAYS.items():
         text = text.replace(zh, en)

@@ -21,10 +21,15 @@ import re
 __all__ = ["serves_meal", "open_hours", "MEAL_HOURS"]
 
 MEAL_HOURS = {"breakfast": (7.5, 9.0), "lunch": (11.5, 13.0), "dinner": (18.0, 20.0), "late-night": (22.0, 23.5)}
-_NOT_A_MEAL = re.compile(r"蛋糕|甜品|甜点|烘焙|面包|泡芙|咖啡|奶茶|茶饮|饮品|冰淇淋|冰激凌|果汁|水果|奶酪店|酸奶|糕点|稻香村|"
-                         r"食堂|大学|学院|酒吧|KTV|bakery|cafe|coffee|dessert|cake", re.IGNORECASE)
+_NOT_A_MEAL = re.compile(
+    r"蛋糕|甜品|甜点|烘焙|面包|泡芙|咖啡|奶茶|茶饮|饮品|冰淇淋|冰激凌|果汁|水果|奶酪店|酸奶|糕点|稻香村|"
+    r"食堂|大学|学院|酒吧|KTV|bakery|cafe|coffee|dessert|cake",
+    re.IGNORECASE,
+)
 # what a place recommends: pastries and snacks, or dishes of a meal
-_PASTRY = re.compile(r"糕|酥|饼|卷|小吃|萨其马|点心|甜|奶|冰|包子|豆汁|焦圈|艾窝窝|驴打滚|糖|茶|咖啡|蛋挞|布丁|慕斯|泡芙")
+_PASTRY = re.compile(
+    r"糕|酥|饼|卷|小吃|萨其马|点心|甜|奶|冰|包子|豆汁|焦圈|艾窝窝|驴打滚|糖|茶|咖啡|蛋挞|布丁|慕斯|泡芙"
+)
 _DISH = re.compile(r"菜|鸡|鸭|鱼|肉|锅|饭|面|汤|烤|炒|烧|丁|排|虾|牛|羊|腩|涮|串|豆腐")
 _BREAKFAST_ONLY = re.compile(r"包子铺|早点|早餐|豆浆|油条|煎饼")
 _SPAN = re.compile(r"(\d{1,2})[:：](\d{2})\s*[-–~至到]\s*(?:次日|凌晨)?\s*(\d{1,2})[:：](\d{2})")

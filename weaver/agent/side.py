@@ -27,14 +27,32 @@ __all__ = ["side_kind", "place_facts", "side_text", "SIDE_KINDS"]
 
 SIDE_KINDS = ("distance", "hours", "reserve", "crowd", "evening")
 _KIND = [
-    ("distance", re.compile(r"离得远|远不远|多远|距离|离.{0,8}(?:远|近)吗|近不近|how far|far (?:apart|from)|distance|"
-                            r"close to each other|near each other|is .{2,40} (?:close|near) to", re.I)),
-    ("reserve", re.compile(r"预约|预订门票|提前订|提前买|要预定|book (?:it |them )?(?:in advance|ahead)|reserv|"
-                           r"need to book", re.I)),
+    (
+        "distance",
+        re.compile(
+            r"离得远|远不远|多远|距离|离.{0,8}(?:远|近)吗|近不近|how far|far (?:apart|from)|distance|"
+            r"close to each other|near each other|is .{2,40} (?:close|near) to",
+            re.I,
+        ),
+    ),
+    (
+        "reserve",
+        re.compile(
+            r"预约|预订门票|提前订|提前买|要预定|book (?:it |them )?(?:in advance|ahead)|reserv|"
+            r"need to book",
+            re.I,
+        ),
+    ),
     ("crowd", re.compile(r"人少|人多|拥挤|挤不挤|排队|crowd|busy|less busy|queues?", re.I)),
     ("evening", re.compile(r"晚上去|夜游|夜景|晚上逛|晚上玩|at night|in the evening|evening|night-?time", re.I)),
-    ("hours", re.compile(r"几点|营业时间|开门|关门|开放时间|opening hours|what time|when does .{0,30}(?:open|close)|"
-                         r"open(?:ing)? time|closing time", re.I)),
+    (
+        "hours",
+        re.compile(
+            r"几点|营业时间|开门|关门|开放时间|opening hours|what time|when does .{0,30}(?:open|close)|"
+            r"open(?:ing)? time|closing time",
+            re.I,
+        ),
+    ),
 ]
 _NEARBY = ("周边景点", "周边餐馆", "周边酒店")
 
@@ -58,9 +76,19 @@ def place_facts(db: Database, names: list[str], kind: str) -> dict:
     for n in names:
         r = db.by_name.get(n) or db.find(n)
         if r is not None:
-            rows.append({"名称": r["名称"], "domain": db.domain_of(r), "地铁": r.get("地铁"), "电话": r.get("电话"),
-                         "门票": r.get("门票"), "游玩时间": r.get("游玩时间"), "营业时间": r.get("营业时间"),
-                         "评分": r.get("评分"), "_nearby": [x for k in _NEARBY for x in (r.get(k) or [])]})
+            rows.append(
+                {
+                    "名称": r["名称"],
+                    "domain": db.domain_of(r),
+                    "地铁": r.get("地铁"),
+                    "电话": r.get("电话"),
+                    "门票": r.get("门票"),
+                    "游玩时间": r.get("游玩时间"),
+                    "营业时间": r.get("营业时间"),
+                    "评分": r.get("评分"),
+                    "_nearby": [x for k in _NEARBY for x in (r.get(k) or [])],
+                }
+            )
     facts: dict = {"kind": kind}
     if kind == "distance" and len(rows) >= 2:
         a, b = rows[0], rows[1]
@@ -91,16 +119,28 @@ def side_text(facts: dict, lang: str) -> str:
         a, b = names[0], names[1]
         st = [(r.get("地铁") or "无") if zh else gloss_station(r.get("地铁")) for r in rows[:2]]
         if facts.get("nearby"):
-            head = f"{a}和{b}离得近：数据库把它们列为彼此的周边地点。" if zh else \
-                f"{a} and {b} are close: my data lists them as nearby places."
+            head = (
+                f"{a}和{b}离得近：数据库把它们列为彼此的周边地点。"
+                if zh
+                else f"{a} and {b} are close: my data lists them as nearby places."
+            )
         elif facts.get("same_station"):
-            head = f"{a}和{b}最近的地铁站相同，应该不远。" if zh else f"{a} and {b} share the nearest metro station, so " \
-                "they should be close."
+            head = (
+                f"{a}和{b}最近的地铁站相同，应该不远。"
+                if zh
+                else f"{a} and {b} share the nearest metro station, so they should be close."
+            )
         else:
-            head = f"数据库没有把{a}和{b}列为周边地点，它们可能相距较远。" if zh else \
-                f"My data does not list {a} and {b} as near each other, so they are probably some way apart."
-        tail = (f"最近的地铁站：{st[0]} / {st[1]}。我的数据里没有坐标，给不出具体距离。" if zh else
-                f" Nearest metro: {st[0]} / {st[1]}. My data has no coordinates, so I can't give a distance.")
+            head = (
+                f"数据库没有把{a}和{b}列为周边地点，它们可能相距较远。"
+                if zh
+                else f"My data does not list {a} and {b} as near each other, so they are probably some way apart."
+            )
+        tail = (
+            f"最近的地铁站：{st[0]} / {st[1]}。我的数据里没有坐标，给不出具体距离。"
+            if zh
+            else f" Nearest metro: {st[0]} / {st[1]}. My data has no coordinates, so I can't give a distance."
+        )
         return head + tail
     if kind == "hours":
         parts = []
@@ -108,8 +148,11 @@ def side_text(facts: dict, lang: str) -> str:
             if r.get("营业时间"):
                 parts.append(f"{n}营业时间：{r['营业时间']}。" if zh else f"{n} is open {gloss_hours(r['营业时间'])}.")
             else:
-                parts.append(f"我的数据里没有{n}的开放时间（电话：{r.get('电话') or '无'}）。" if zh else
-                             f"My data has no opening hours for {n} (phone: {r.get('电话') or 'none'}).")
+                parts.append(
+                    f"我的数据里没有{n}的开放时间（电话：{r.get('电话') or '无'}）。"
+                    if zh
+                    else f"My data has no opening hours for {n} (phone: {r.get('电话') or 'none'})."
+                )
         return "".join(parts) if zh else " ".join(parts)
     if kind == "ticket":
         parts = []
@@ -118,19 +161,34 @@ def side_text(facts: dict, lang: str) -> str:
             if t is None:
                 parts.append(f"我的数据里没有{n}的门票价格。" if zh else f"My data has no ticket price for {n}.")
             else:
-                parts.append((f"{n}门票{'免费' if t == 0 else f'{t}元'}。") if zh else
-                             f"{n}: {'free entry' if t == 0 else f'ticket ¥{t}'}.")
+                parts.append(
+                    (f"{n}门票{'免费' if t == 0 else f'{t}元'}。")
+                    if zh
+                    else f"{n}: {'free entry' if t == 0 else f'ticket ¥{t}'}."
+                )
         return "".join(parts) if zh else " ".join(parts)
     if kind == "reserve":
-        phones = "；".join(f"{n}：{r.get('电话') or '无'}" for r, n in zip(rows, names)) if zh else \
-            "; ".join(f"{n}: {r.get('电话') or 'none'}" for r, n in zip(rows, names))
-        return (f"我的数据里没有是否需要预约的信息，建议打电话确认（{phones}）。" if zh else
-                f"My data does not say whether you need to book ahead; best to call ({phones}).")
+        phones = (
+            "；".join(f"{n}：{r.get('电话') or '无'}" for r, n in zip(rows, names))
+            if zh
+            else "; ".join(f"{n}: {r.get('电话') or 'none'}" for r, n in zip(rows, names))
+        )
+        return (
+            f"我的数据里没有是否需要预约的信息，建议打电话确认（{phones}）。"
+            if zh
+            else f"My data does not say whether you need to book ahead; best to call ({phones})."
+        )
     if kind == "crowd":
-        return ("我的数据里没有客流或拥挤程度的信息，没法比较哪里人少。" if zh else
-                "My data has no visitor numbers or crowd information, so I can't tell which is less crowded.")
+        return (
+            "我的数据里没有客流或拥挤程度的信息，没法比较哪里人少。"
+            if zh
+            else "My data has no visitor numbers or crowd information, so I can't tell which is less crowded."
+        )
     if kind == "evening":
-        return ("我的数据里没有景点的开放时间，不能判断哪些适合晚上去；餐厅有营业时间，可以帮你找晚上营业的餐厅。" if zh else
-                "My data has no opening hours for sights, so I can't tell which suit an evening visit; restaurants do "
-                "have hours, so I can find places open in the evening.")
+        return (
+            "我的数据里没有景点的开放时间，不能判断哪些适合晚上去；餐厅有营业时间，可以帮你找晚上营业的餐厅。"
+            if zh
+            else "My data has no opening hours for sights, so I can't tell which suit an evening visit; restaurants do "
+            "have hours, so I can find places open in the evening."
+        )
     return "我的数据里没有这方面的信息。" if zh else "That is not in my data."

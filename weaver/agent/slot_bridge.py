@@ -29,9 +29,16 @@ _SCOPE_SLOT = {"night": "price", "person": "cost", "ticket": "ticket", "total": 
 _DOMAIN_SLOT = {"hotel": "price", "restaurant": "cost", "attraction": "ticket"}
 _DIET = {"vegetarian": "meat", "vegan": "meat", "halal": "pork"}
 _TYPES = {"economy": "经济型", "comfort": "舒适型", "upscale": "高档型", "luxury": "豪华型"}
-_AMENITY_DB = {"hot water": "24小时热水", "wake-up call": "叫醒服务", "hair dryer": "吹风机",
-               "international calls": "国际长途电话", "foreign guests": "接待外宾", "accessible": "残疾人设施",
-               "broadband": "宽带上网", "pool": "游泳池"}
+_AMENITY_DB = {
+    "hot water": "24小时热水",
+    "wake-up call": "叫醒服务",
+    "hair dryer": "吹风机",
+    "international calls": "国际长途电话",
+    "foreign guests": "接待外宾",
+    "accessible": "残疾人设施",
+    "broadband": "宽带上网",
+    "pool": "游泳池",
+}
 
 
 def range_of(bound: str, value: float, high: float | None = None) -> str:
@@ -82,8 +89,11 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             m = _money(r, None)
             if m:
                 slot, rng, amount = m
-                c = Constraint(slot, amount if slot == "budget" else rng,
-                               {"price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, "any"))
+                c = Constraint(
+                    slot,
+                    amount if slot == "budget" else rng,
+                    {"price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, "any"),
+                )
         elif r.slot == "diet" and r.bound == "restrict":
             term = _DIET.get(str(r.value), str(r.value))
             if term not in avoid:
@@ -101,8 +111,9 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             scope = r.scope if r.scope in ("hotel", "restaurant", "attraction") else "any"
             c = Constraint("rating", f"{float(r.value):g}-5" if r.bound == "min" else f"0-{float(r.value):g}", scope)
         elif r.slot == "hotel_type":
-            c = Constraint("hotel_type", _TYPES.get(str(r.value), HOTEL_TYPE_ALIASES.get(str(r.value), r.value)),
-                           "hotel")
+            c = Constraint(
+                "hotel_type", _TYPES.get(str(r.value), HOTEL_TYPE_ALIASES.get(str(r.value), r.value)), "hotel"
+            )
         elif r.slot == "amenity":
             key = str(r.value)
             c = Constraint("facilities", [_AMENITY_DB.get(key) or FACILITY_ALIASES.get(key, key)], "hotel")
@@ -126,8 +137,10 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             from datetime import date
 
             try:  # "5月1日到3日": the nights between arrival and departure
-                n = (date(2024, int(str(end.value)[:2]), int(str(end.value)[3:]))
-                     - date(2024, int(str(start.value)[:2]), int(str(start.value)[3:]))).days
+                n = (
+                    date(2024, int(str(end.value)[:2]), int(str(end.value)[3:]))
+                    - date(2024, int(str(start.value)[:2]), int(str(start.value)[3:]))
+                ).days
             except ValueError:
                 n = 0
             if n > 0:

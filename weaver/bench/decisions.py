@@ -32,8 +32,10 @@ __all__ = ["run_decisions", "decisions_markdown", "SYSTEMS", "BUDGETS"]
 
 SYSTEMS = ("weaver", "weaver-no-block", "dense", "bm25", "hybrid", "recency")
 BUDGETS = (256, 512, 1024)
-_TASK = {"zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算",
-         "en": "Plan the user's Beijing trip: hotels, restaurants, attractions, metro and budget"}
+_TASK = {
+    "zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算",
+    "en": "Plan the user's Beijing trip: hotels, restaurants, attractions, metro and budget",
+}
 
 
 def _same(rec, g) -> bool:
@@ -63,8 +65,15 @@ def _score(tally: _Tally, system: str, lang: str, budget: int, dec, turn_keys: s
         tally.add((system, budget, lg, "complete"), int(all(present)), 1)
 
 
-def run_decisions(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 100, languages=("zh", "en"),
-                  config=None, progress: bool = True) -> dict:
+def run_decisions(
+    data: str | Path,
+    embedder,
+    budgets=BUDGETS,
+    dialogues: int = 100,
+    languages=("zh", "en"),
+    config=None,
+    progress: bool = True,
+) -> dict:
     from ..agent.db import load_database
     from ..settings import WeaverConfig
     from .baselines import Baselines
@@ -108,26 +117,38 @@ def run_decisions(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 
                 n_dec += 1
             n_turns += len(turns)
     groups = list(languages) + ["all"]
-    table = {s: {str(b): {g: {m: tally.share((s, b, g, m)) for m in ("active", "stale", "complete")}
-                          for g in groups} for b in budgets} for s in SYSTEMS}
-    counts = {g: {"active": tally.n.get(("weaver", budgets[0], g, "active"), 0),
-                  "stale": tally.n.get(("weaver", budgets[0], g, "stale"), 0),
-                  "decisions": tally.n.get(("weaver", budgets[0], g, "complete"), 0)} for g in groups}
+    table = {
+        s: {
+            str(b): {g: {m: tally.share((s, b, g, m)) for m in ("active", "stale", "complete")} for g in groups}
+            for b in budgets
+        }
+        for s in SYSTEMS
+    }
+    counts = {
+        g: {
+            "active": tally.n.get(("weaver", budgets[0], g, "active"), 0),
+            "stale": tally.n.get(("weaver", budgets[0], g, "stale"), 0),
+            "decisions": tally.n.get(("weaver", budgets[0], g, "complete"), 0),
+        }
+        for g in groups
+    }
     import numpy as np
 
     return {
         "benchmark": "decisions",
         "data": str(data),
         "description": f"{len(chats)} chats ({', '.join(languages)}) from the goals of the first {len(items)} "
-                       f"CrossWOZ test dialogues; {n_turns} turns, {n_dec} decision points "
-                       f"(~{n_turns // max(1, len(chats))} turns a chat).",
+        f"CrossWOZ test dialogues; {n_turns} turns, {n_dec} decision points "
+        f"(~{n_turns // max(1, len(chats))} turns a chat).",
         "budgets": list(budgets),
         "systems": list(SYSTEMS),
         "languages": list(languages),
         "scores": table,
         "counts": counts,
-        "weaver_query_ms": {"p50": round(float(np.percentile(lat, 50)), 1) if lat else None,
-                            "p95": round(float(np.percentile(lat, 95)), 1) if lat else None},
+        "weaver_query_ms": {
+            "p50": round(float(np.percentile(lat, 50)), 1) if lat else None,
+            "p95": round(float(np.percentile(lat, 95)), 1) if lat else None,
+        },
         "wall_s": round(time.perf_counter() - t0, 1),
     }
 
@@ -135,22 +156,41 @@ def run_decisions(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 
 def decisions_markdown(res: dict) -> str:
     """The result as Markdown: per language, active / stale shares for each system and budget."""
     budgets = res["budgets"]
-    out = ["# Decision-context completeness (`bench decisions`)", "", res["description"], "",
-           "**active**: share of the constraints in force (bearing on the decision) present in the context; "
-           "**stale**: share of updated-away values present (lower is better); **complete**: decision points "
-           "with every active constraint present.", ""]
+    out = [
+        "# Decision-context completeness (`bench decisions`)",
+        "",
+        res["description"],
+        "",
+        "**active**: share of the constraints in force (bearing on the decision) present in the context; "
+        "**stale**: share of updated-away values present (lower is better); **complete**: decision points "
+        "with every active constraint present.",
+        "",
+    ]
     for g in res["languages"] + ["all"]:
         c = res["counts"][g]
-        out += [f"## {g} ({c['decisions']} decisions, {c['active']} active constraints, {c['stale']} stale values)",
-                "", "| system | " + " | ".join(f"active@{b}" for b in budgets) + " | "
-                + " | ".join(f"stale@{b}" for b in budgets) + " | " + " | ".join(f"complete@{b}" for b in budgets)
-                + " |", "|---" * (1 + 3 * len(budgets)) + "|"]
+        out += [
+            f"## {g} ({c['decisions']} decisions, {c['active']} active constraints, {c['stale']} stale values)",
+            "",
+            "| system | "
+            + " | ".join(f"active@{b}" for b in budgets)
+            + " | "
+            + " | ".join(f"stale@{b}" for b in budgets)
+            + " | "
+            + " | ".join(f"complete@{b}" for b in budgets)
+            + " |",
+            "|---" * (1 + 3 * len(budgets)) + "|",
+        ]
         for s in res["systems"]:
             row = res["scores"][s]
-            cells = [row[str(b)][g]["active"] for b in budgets] + [row[str(b)][g]["stale"] for b in budgets] + \
-                [row[str(b)][g]["complete"] for b in budgets]
+            cells = (
+                [row[str(b)][g]["active"] for b in budgets]
+                + [row[str(b)][g]["stale"] for b in budgets]
+                + [row[str(b)][g]["complete"] for b in budgets]
+            )
             out.append(f"| {s} | " + " | ".join("–" if v is None else f"{v:.1f}" for v in cells) + " |")
         out.append("")
-    out.append(f"Weaver query latency p50 {res['weaver_query_ms']['p50']} ms, p95 {res['weaver_query_ms']['p95']} ms; "
-               f"wall time {res['wall_s']} s.")
+    out.append(
+        f"Weaver query latency p50 {res['weaver_query_ms']['p50']} ms, p95 {res['weaver_query_ms']['p95']} ms; "
+        f"wall time {res['wall_s']} s."
+    )
     return "\n".join(out) + "\n"

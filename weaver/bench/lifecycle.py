@@ -37,21 +37,26 @@ def _date(raw: str) -> datetime:
         return datetime.max
 
 
-def lifecycle_stream(locomo_path, crosswoz_path, turns: int, locomo_questions: int = 20,
-                     crosswoz_questions: int = 200) -> tuple[list[Turn], list[dict]]:
+def lifecycle_stream(
+    locomo_path, crosswoz_path, turns: int, locomo_questions: int = 20, crosswoz_questions: int = 200
+) -> tuple[list[Turn], list[dict]]:
     """(stream turns, questions with ``dataset``, ``question``, ``evidence``)."""
     sessions, qs = [], []
     for sample in load_locomo(locomo_path):
         sid = sample.get("sample_id", f"conv{len(qs)}")
-        conv = [Turn(f"{sid}:{t.key}", t.content, dict(t.meta, session=f"{sid}/{t.meta['session']}"))
-                for t in conversation_turns(sample)]
+        conv = [
+            Turn(f"{sid}:{t.key}", t.content, dict(t.meta, session=f"{sid}/{t.meta['session']}"))
+            for t in conversation_turns(sample)
+        ]
         by: dict[str, list[Turn]] = {}
         for t in conv:
             by.setdefault(t.meta["session"], []).append(t)
         sessions += [(_date(ts[0].meta.get("date", "")), k, ts) for k, ts in by.items()]
         got = [q for q in questions(sample, {t.key.split(":", 1)[1] for t in conv}) if q["category"] != 5]
         for q in got[:locomo_questions]:
-            qs.append({"dataset": "locomo", "question": q["question"], "evidence": {f"{sid}:{e}" for e in q["evidence"]}})
+            qs.append(
+                {"dataset": "locomo", "question": q["question"], "evidence": {f"{sid}:{e}" for e in q["evidence"]}}
+            )
     sessions.sort(key=lambda s: (s[0], s[1]))
     locomo_n = sum(len(s[2]) for s in sessions)
     dialogues, n = [], 0
@@ -73,8 +78,10 @@ def lifecycle_stream(locomo_path, crosswoz_path, turns: int, locomo_questions: i
     for _, _, cw in dialogues:
         stream += cw
     for did, d, _ in taken:
-        qs += [{"dataset": "crosswoz", "question": q["question"], "evidence": q["evidence"]}
-               for q in dialogue_questions(did, d)]
+        qs += [
+            {"dataset": "crosswoz", "question": q["question"], "evidence": q["evidence"]}
+            for q in dialogue_questions(did, d)
+        ]
     stream = stream[:turns]
     keys = {t.key for t in stream}
     qs = [q for q in qs if q["evidence"] <= keys]
@@ -88,8 +95,14 @@ def _disk_mb(path: str) -> float:
 
 def _size(w, rt, turn: int, elapsed: float) -> dict:
     active = sum(1 for n in w.nodes.values() if n.status == "active")
-    return {"turn": turn, "active_nodes": active, "nodes": len(w.nodes), "edges": w.graph.number_of_edges(),
-            "disk_mb": _disk_mb(rt.tmp_dir), "elapsed_s": round(elapsed, 1)}
+    return {
+        "turn": turn,
+        "active_nodes": active,
+        "nodes": len(w.nodes),
+        "edges": w.graph.number_of_edges(),
+        "disk_mb": _disk_mb(rt.tmp_dir),
+        "elapsed_s": round(elapsed, 1),
+    }
 
 
 def _found(w, res) -> tuple[set[str], set[str]]:
@@ -106,15 +119,29 @@ def _found(w, res) -> tuple[set[str], set[str]]:
     return strict, strict | quoted
 
 
-def run_lifecycle(data_dir, embedder, turns: int = 10000, every: int = 500, budgets=(512, 1024),
-                  checkpoint: int = 1000, cfg: LifecycleConfig | None = None, progress: bool = True) -> dict:
+def run_lifecycle(
+    data_dir,
+    embedder,
+    turns: int = 10000,
+    every: int = 500,
+    budgets=(512, 1024),
+    checkpoint: int = 1000,
+    cfg: LifecycleConfig | None = None,
+    progress: bool = True,
+) -> dict:
     data_dir = Path(data_dir)
     cfg = cfg or LifecycleConfig(working_turns=200)
     t_start = time.perf_counter()
     stream, qs = lifecycle_stream(data_dir / "locomo" / "locomo7.json", data_dir / "crosswoz" / "val.json.zip", turns)
-    out = {"benchmark": "lifecycle", "turns": len(stream), "every": every, "budgets": list(budgets),
-           "config": cfg.__dict__, "questions": {d: sum(q["dataset"] == d for q in qs) for d in ("locomo", "crosswoz")},
-           "systems": {}}
+    out = {
+        "benchmark": "lifecycle",
+        "turns": len(stream),
+        "every": every,
+        "budgets": list(budgets),
+        "config": cfg.__dict__,
+        "questions": {d: sum(q["dataset"] == d for q in qs) for d in ("locomo", "crosswoz")},
+        "systems": {},
+    }
     qvecs = embedder.embed([q["question"] for q in qs])  # noqa: F841  (warm the cache: latency is retrieval)
     for system in ("without", "with"):
         with temp_runtime(embedder) as rt:
@@ -143,10 +170,14 @@ def run_lifecycle(data_dir, embedder, turns: int = 10000, every: int = 500, budg
                     rec[(q["dataset"], b, "strict")].append(recall(strict, q["evidence"]))
                     rec[(q["dataset"], b, "summaries")].append(recall(quoted, q["evidence"]))
             out["systems"][system] = {
-                "sizes": sizes, "pass_s": percentiles(pass_s), "passes": len(pass_s),
-                "recall": {f"{d}@{b}/{k}": round(100 * float(np.mean(v)), 1) if v else None
-                           for (d, b, k), v in rec.items()},
-                "query_ms_1024": percentiles(lat)}
+                "sizes": sizes,
+                "pass_s": percentiles(pass_s),
+                "passes": len(pass_s),
+                "recall": {
+                    f"{d}@{b}/{k}": round(100 * float(np.mean(v)), 1) if v else None for (d, b, k), v in rec.items()
+                },
+                "query_ms_1024": percentiles(lat),
+            }
     w_, wo = out["systems"]["with"]["sizes"][-1], out["systems"]["without"]["sizes"][-1]
     out["kept_share"] = round(100 * w_["active_nodes"] / max(1, wo["active_nodes"]), 1)
     out["wall_s"] = round(time.perf_counter() - t_start, 1)
@@ -157,26 +188,61 @@ def lifecycle_markdown(res: dict) -> str:
     s = res["systems"]
     rows = []
     for a, b in zip(s["without"]["sizes"], s["with"]["sizes"]):
-        rows.append([a["turn"], a["active_nodes"], b["active_nodes"], b["nodes"], a["edges"], b["edges"],
-                     a["disk_mb"], b["disk_mb"]])
+        rows.append(
+            [
+                a["turn"],
+                a["active_nodes"],
+                b["active_nodes"],
+                b["nodes"],
+                a["edges"],
+                b["edges"],
+                a["disk_mb"],
+                b["disk_mb"],
+            ]
+        )
     rec = []
     for key in s["without"]["recall"]:
         if key.endswith("/strict"):
             name = key[: -len("/strict")]
-            rec.append([name, s["without"]["recall"][key], s["with"]["recall"][key],
-                        s["with"]["recall"][name + "/summaries"]])
+            rec.append(
+                [name, s["without"]["recall"][key], s["with"]["recall"][key], s["with"]["recall"][name + "/summaries"]]
+            )
     q = res["questions"]
-    return "\n".join([
-        "# Memory lifecycle on a long stream", "",
-        (f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
-         f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
-        f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. Wall time {res['wall_s']} s."), "",
-        f"**Active memories kept with the lifecycle: {res['kept_share']}% of those without it.**", "",
-        markdown_table(["turn", "active without", "active with", "all nodes with (incl. archived)", "edges without",
-                        "edges with", "disk MB without", "disk MB with"], rows), "",
-        markdown_table(["recall (%)", "without", "with (strict)", "with (summaries count)"], rec), "",
-        (f"Query latency at 1,024 tokens: without p50 {s['without']['query_ms_1024']['p50']} ms, with p50 "
-         f"{s['with']['query_ms_1024']['p50']} ms."), ""])
+    return "\n".join(
+        [
+            "# Memory lifecycle on a long stream",
+            "",
+            (
+                f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
+                f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
+                f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. Wall time {res['wall_s']} s."
+            ),
+            "",
+            f"**Active memories kept with the lifecycle: {res['kept_share']}% of those without it.**",
+            "",
+            markdown_table(
+                [
+                    "turn",
+                    "active without",
+                    "active with",
+                    "all nodes with (incl. archived)",
+                    "edges without",
+                    "edges with",
+                    "disk MB without",
+                    "disk MB with",
+                ],
+                rows,
+            ),
+            "",
+            markdown_table(["recall (%)", "without", "with (strict)", "with (summaries count)"], rec),
+            "",
+            (
+                f"Query latency at 1,024 tokens: without p50 {s['without']['query_ms_1024']['p50']} ms, with p50 "
+                f"{s['with']['query_ms_1024']['p50']} ms."
+            ),
+            "",
+        ]
+    )
 
 
 def plot_lifecycle(res: dict, path: Path) -> None:

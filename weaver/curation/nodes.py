@@ -47,8 +47,9 @@ class NodeActions:
         return entry
 
     @_writes
-    def add_node(self, node: MemoryNode, edges: list[Edge], why: str, actor: str = "lifecycle",
-                 ref: str = "") -> AuditEntry:
+    def add_node(
+        self, node: MemoryNode, edges: list[Edge], why: str, actor: str = "lifecycle", ref: str = ""
+    ) -> AuditEntry:
         """Add a node the weaver did not ingest (a reflection summary) with its edges, audited and undoable.
 
         Its filter decision (the store's commit marker for a node) is written with it, marked as such.
@@ -61,15 +62,32 @@ class NodeActions:
                     self._node(end)
         after = {"node": node.to_record(), "edges": [e.to_record() for e in edges]}
         self._check_acyclic(node.id, after["edges"])
-        entry = self._record(self.log.new(actor, "node.add", node.id, None, after, why, ref=ref,
-                                          message_id=node.message_id))
+        entry = self._record(
+            self.log.new(actor, "node.add", node.id, None, after, why, ref=ref, message_id=node.message_id)
+        )
         vec = self._restore(after)
         if node.message_id not in self.w.decisions:
-            d = FilterDecision(message_id=node.message_id, kind=node.kind, content=node.content, turn=node.turn,
-                               coarse=1.0, relevance=5, novelty=5, importance=node.importance,
-                               total=5.0, coarse_threshold=0.0, keep_threshold=0.0, kept=True, reason=why,
-                               backend=actor, latency_ms=0.0, node_id=node.id, timestamp=node.timestamp,
-                               language=node.language, meta={"lifecycle": node.meta.get("lifecycle", "")})
+            d = FilterDecision(
+                message_id=node.message_id,
+                kind=node.kind,
+                content=node.content,
+                turn=node.turn,
+                coarse=1.0,
+                relevance=5,
+                novelty=5,
+                importance=node.importance,
+                total=5.0,
+                coarse_threshold=0.0,
+                keep_threshold=0.0,
+                kept=True,
+                reason=why,
+                backend=actor,
+                latency_ms=0.0,
+                node_id=node.id,
+                timestamp=node.timestamp,
+                language=node.language,
+                meta={"lifecycle": node.meta.get("lifecycle", "")},
+            )
             self.w.space.put_decisions([d], vec[None, :])
         return entry
 
@@ -77,8 +95,9 @@ class NodeActions:
     def pin(self, node_id: str, pinned: bool = True, why: str = "") -> AuditEntry:
         """Pin a node (a human decision: the lifecycle never archives, merges or moves it) or unpin it."""
         node = self._node(node_id)
-        return self.set_status(node_id, node.status, why or ("pinned" if pinned else "unpinned"),
-                               marks={"pinned": bool(pinned)})
+        return self.set_status(
+            node_id, node.status, why or ("pinned" if pinned else "unpinned"), marks={"pinned": bool(pinned)}
+        )
 
     # --------------------------------------------------------------- helpers
     def _set_presence(self, entry: AuditEntry, state: dict | None, action: str) -> AuditEntry:
@@ -89,18 +108,17 @@ class NodeActions:
             if not present:
                 raise WeaverError(f"cannot {action} {entry.id}: node {nid} is already gone")
             cur = node_state(self.w, nid)
-            rec = self._record(self.log.new("human", action, nid, cur, None, f"{action} of {entry.id}",
-                                            ref=entry.id))
+            rec = self._record(self.log.new("human", action, nid, cur, None, f"{action} of {entry.id}", ref=entry.id))
             self._remove(nid, cur)
             return rec
         if present:
             raise WeaverError(f"cannot {action} {entry.id}: node {nid} exists")
         alive = {k: v for k, v in state.items()}
-        alive["edges"] = [e for e in state.get("edges", [])
-                          if all(x == nid or x in self.w.nodes for x in (e["source"], e["target"]))]
+        alive["edges"] = [
+            e for e in state.get("edges", []) if all(x == nid or x in self.w.nodes for x in (e["source"], e["target"]))
+        ]
         self._check_acyclic(nid, alive["edges"])
-        rec = self._record(self.log.new("human", action, nid, None, alive, f"{action} of {entry.id}",
-                                        ref=entry.id))
+        rec = self._record(self.log.new("human", action, nid, None, alive, f"{action} of {entry.id}", ref=entry.id))
         self._restore(alive)
         return rec
 

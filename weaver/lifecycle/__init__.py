@@ -12,5 +12,18 @@ from .passes import LifecyclePlan, last_pass, passes, plan_pass, run_pass, undo_
 from .retention import Retention, retention_scores
 from .tiers import TIERS, tier_counts, tier_of
 
-__all__ = ["TIERS", "LifecycleConfig", "LifecyclePlan", "Retention", "last_pass", "passes", "plan_pass",
-           "retention_scores", "run_pass", "sources_of", "tier_counts", "tier_of", "undo_pass"]
+__all__ = [
+    "TIERS",
+    "LifecycleConfig",
+    "LifecyclePlan",
+    "Retention",
+    "last_pass",
+    "passes",
+    "plan_pass",
+    "retention_scores",
+    "run_pass",
+    "sources_of",
+    "tier_counts",
+    "tier_of",
+    "undo_pass",
+]

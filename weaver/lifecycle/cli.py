@@ -52,11 +52,21 @@ def cmd_forget(rt, args) -> int:
 
 def cmd_summaries(rt, args) -> int:
     w = _open(rt, args)
-    rows = [{"id": n.id, "status": n.status, "region": n.meta.get("region", ""), "members": n.meta.get("members", []),
-             "content": n.content} for n in (w.nodes[i] for i in w.node_ids) if n.meta.get("lifecycle") == "summary"]
+    rows = [
+        {
+            "id": n.id,
+            "status": n.status,
+            "region": n.meta.get("region", ""),
+            "members": n.meta.get("members", []),
+            "content": n.content,
+        }
+        for n in (w.nodes[i] for i in w.node_ids)
+        if n.meta.get("lifecycle") == "summary"
+    ]
     for r in rows:
-        _print(r) if args.json else print(f"{r['id']}  {r['status']}  {r['region']}  {len(r['members'])} members  "
-                                          f"{r['content'][:80]}")
+        _print(r) if args.json else print(
+            f"{r['id']}  {r['status']}  {r['region']}  {len(r['members'])} members  {r['content'][:80]}"
+        )
     if not rows and not args.json:
         print("(no summaries yet: `forget` writes them for old episodes)")
     return 0
@@ -69,8 +79,15 @@ def cmd_tiers(rt, args) -> int:
     if args.json:
         out = {"turn": w.turn, "working_turns": cfg.working_turns, "counts": counts}
         if args.nodes:
-            out["nodes"] = [{"id": i, "tier": tier_of(w.graph.nodes[i], w.turn, cfg.working_turns),
-                             "status": w.nodes[i].status, "turn": w.nodes[i].turn} for i in w.node_ids]
+            out["nodes"] = [
+                {
+                    "id": i,
+                    "tier": tier_of(w.graph.nodes[i], w.turn, cfg.working_turns),
+                    "status": w.nodes[i].status,
+                    "turn": w.nodes[i].turn,
+                }
+                for i in w.node_ids
+            ]
         _print(out)
         return 0
     print(f"turn {w.turn}, working memory = the last {cfg.working_turns} turns")
@@ -96,8 +113,9 @@ def cmd_pin(rt, args) -> int:
 def register(sub) -> None:
     s = sub.add_parser("forget", help="run a lifecycle pass: promote, merge duplicates, summarise, archive")
     s.add_argument("--dry-run", action="store_true", help="show what would change and why; write nothing")
-    s.add_argument("--undo", nargs="?", const="", default=None, metavar="PASS",
-                   help="undo the last pass (or the pass named)")
+    s.add_argument(
+        "--undo", nargs="?", const="", default=None, metavar="PASS", help="undo the last pass (or the pass named)"
+    )
     s.add_argument("--working-turns", type=int, default=None, help="user turns kept as working memory")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_forget)

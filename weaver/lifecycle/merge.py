@@ -25,7 +25,9 @@ def _signature(attrs: dict) -> tuple:
     return attrs.get("kind"), str(meta.get("speaker", "")), tuple(sorted(features(attrs.get("content", "")).numbers))
 
 
-def find_duplicates(g: nx.DiGraph, ids: list[str], vectors: np.ndarray, threshold: float) -> list[tuple[str, str, float]]:
+def find_duplicates(
+    g: nx.DiGraph, ids: list[str], vectors: np.ndarray, threshold: float
+) -> list[tuple[str, str, float]]:
     """``(kept, duplicate, cosine)`` among ``ids`` (in time order; ``vectors`` their unit rows).
 
     >>> g = nx.DiGraph()

@@ -51,9 +51,11 @@ class LifecyclePlan:
 
     def text(self) -> str:
         head = "would" if self.dry_run else "did"
-        return (f"lifecycle pass {self.id} ({head}): {len(self.promoted)} promoted, {len(self.merged)} merged, "
-                f"{len(self.summaries)} summaries, {len(self.archived)} archived; active memories "
-                f"{self.before} -> {self.after}")
+        return (
+            f"lifecycle pass {self.id} ({head}): {len(self.promoted)} promoted, {len(self.merged)} merged, "
+            f"{len(self.summaries)} summaries, {len(self.archived)} archived; active memories "
+            f"{self.before} -> {self.after}"
+        )
 
 
 def _human_confirmed(w) -> tuple[set[str], set[str]]:
@@ -83,8 +85,11 @@ def plan_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = True) -> Li
     for nid in promoted:
         scores[nid].protected = "long-term"
     # 2. merge near-duplicates among old memories nobody protected by hand
-    old = [n for n in active if now_turn - w.nodes[n].turn >= cfg.working_turns and n not in human
-           and not w.nodes[n].meta.get("lifecycle")]
+    old = [
+        n
+        for n in active
+        if now_turn - w.nodes[n].turn >= cfg.working_turns and n not in human and not w.nodes[n].meta.get("lifecycle")
+    ]
     position = {n: i for i, n in enumerate(order)}
     gone: set[str] = set()
     if old:
@@ -93,9 +98,14 @@ def plan_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = True) -> Li
             if scores[dup].protected in ("pinned", "constraint", "long-term") or dup in promoted:
                 continue
             carry = [e for e in edges_to_carry(g, kept, dup, position) if f"{e[0]}->{e[1]}" not in keys]
-            plan.merged.append({"kept": kept, "duplicate": dup, "cosine": cos,
-                                "edges": [{"source": s, "target": t, "relation": d.get("relation")}
-                                          for s, t, d in carry]})
+            plan.merged.append(
+                {
+                    "kept": kept,
+                    "duplicate": dup,
+                    "cosine": cos,
+                    "edges": [{"source": s, "target": t, "relation": d.get("relation")} for s, t, d in carry],
+                }
+            )
             gone.add(dup)
     # 3. reflection: one summary per old episode
     covered: set[str] = set()
@@ -109,16 +119,18 @@ def plan_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = True) -> Li
         if node.id in w.nodes:
             continue
         plan._nodes.append((node, edges))
-        plan.summaries.append({"id": node.id, "region": region, "members": members, "content": text,
-                               "edges": len(edges)})
+        plan.summaries.append(
+            {"id": node.id, "region": region, "members": members, "content": text, "edges": len(edges)}
+        )
         covered |= set(members)
         for e in edges:
             if e.source not in set(members) and e.relation in ("causal", "conditional"):
                 carried.setdefault(e.source, []).append(node.id)
     # 4. forgetting: old, weak memories nothing active depends on
     for nid, why in plan_archive(g, order, scores, cfg, gone, covered, carried):
-        plan.archived.append({"id": nid, "why": why, "score": round(scores[nid].score, 4),
-                              "content": w.nodes[nid].content[:120]})
+        plan.archived.append(
+            {"id": nid, "why": why, "score": round(scores[nid].score, 4), "content": w.nodes[nid].content[:120]}
+        )
     return plan
 
 
@@ -132,16 +144,36 @@ def run_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = False) -> Li
         log = len(cur.log.entries)
         for p in plan.promoted:
             node = w.nodes[p["id"]]
-            cur.set_status(p["id"], node.status, f"promoted to long-term memory: {p['why']}", actor="lifecycle",
-                           ref=plan.id, marks={"tier": "long-term", "core": p["core"]})
+            cur.set_status(
+                p["id"],
+                node.status,
+                f"promoted to long-term memory: {p['why']}",
+                actor="lifecycle",
+                ref=plan.id,
+                marks={"tier": "long-term", "core": p["core"]},
+            )
         for m in plan.merged:
             for e in m["edges"]:
-                d = w.graph.edges[(m["duplicate"], e["target"]) if e["source"] == m["kept"]
-                                  else (e["source"], m["duplicate"])]
-                cur.set_edge(e["source"], e["target"], e["relation"], f"taken over from duplicate {m['duplicate']}",
-                             actor="lifecycle", confidence=float(d.get("confidence", 0.8)), ref=plan.id)
-            cur.set_status(m["duplicate"], "archived", f"merged into {m['kept']} (cosine {m['cosine']:.3f})",
-                           actor="lifecycle", ref=plan.id, marks={"merged_into": m["kept"]})
+                d = w.graph.edges[
+                    (m["duplicate"], e["target"]) if e["source"] == m["kept"] else (e["source"], m["duplicate"])
+                ]
+                cur.set_edge(
+                    e["source"],
+                    e["target"],
+                    e["relation"],
+                    f"taken over from duplicate {m['duplicate']}",
+                    actor="lifecycle",
+                    confidence=float(d.get("confidence", 0.8)),
+                    ref=plan.id,
+                )
+            cur.set_status(
+                m["duplicate"],
+                "archived",
+                f"merged into {m['kept']} (cosine {m['cosine']:.3f})",
+                actor="lifecycle",
+                ref=plan.id,
+                marks={"merged_into": m["kept"]},
+            )
         for node, edges in plan._nodes:
             cur.add_node(node, edges, f"reflection summary of {node.meta['region']}", ref=plan.id)
         for a in plan.archived:
@@ -179,17 +211,25 @@ def undo_pass(w, pass_id: str | None = None) -> list[str]:
 
 def pass_text(report: dict) -> str:
     """One line about a stored pass report."""
-    return (f"{report['id']} at turn {report['turn']}: {len(report['promoted'])} promoted, {len(report['merged'])} "
-            f"merged, {len(report['summaries'])} summaries, {len(report['archived'])} archived; active memories "
-            f"{report['before']} -> {report['after']}")
+    return (
+        f"{report['id']} at turn {report['turn']}: {len(report['promoted'])} promoted, {len(report['merged'])} "
+        f"merged, {len(report['summaries'])} summaries, {len(report['archived'])} archived; active memories "
+        f"{report['before']} -> {report['after']}"
+    )
 
 
 def pass_rows(report: dict) -> list[dict]:
     """One row per change of a pass report (for a table): ``change``, ``node``, ``detail``."""
-    rows = [{"change": "archived", "node": a["id"], "detail": f"{a['why']}: {a['content']}"} for a in report["archived"]]
-    rows += [{"change": "merged", "node": m["duplicate"], "detail": f"into {m['kept']} (cosine {m['cosine']})"}
-             for m in report["merged"]]
-    rows += [{"change": "summary", "node": x["id"], "detail": f"{x['region']}, {len(x['members'])} members: "
-              f"{x['content']}"} for x in report["summaries"]]
+    rows = [
+        {"change": "archived", "node": a["id"], "detail": f"{a['why']}: {a['content']}"} for a in report["archived"]
+    ]
+    rows += [
+        {"change": "merged", "node": m["duplicate"], "detail": f"into {m['kept']} (cosine {m['cosine']})"}
+        for m in report["merged"]
+    ]
+    rows += [
+        {"change": "summary", "node": x["id"], "detail": f"{x['region']}, {len(x['members'])} members: {x['content']}"}
+        for x in report["summaries"]
+    ]
     rows += [{"change": "promoted", "node": x["id"], "detail": x["why"]} for x in report["promoted"]]
     return rows

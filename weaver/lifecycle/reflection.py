@@ -61,8 +61,9 @@ def first_sentence(text: str, limit: int) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-def extractive_summary(g: nx.DiGraph, members: list[str], vectors: np.ndarray, region: str,
-                       cfg: LifecycleConfig) -> tuple[str, str]:
+def extractive_summary(
+    g: nx.DiGraph, members: list[str], vectors: np.ndarray, region: str, cfg: LifecycleConfig
+) -> tuple[str, str]:
     """``(text, language)``: the region's key sentences and stated slot values, in its language.
 
     >>> g = nx.DiGraph()
@@ -118,20 +119,36 @@ def summary_node(g: nx.DiGraph, region: str, members: list[str], text: str, lang
         if (last.get("meta") or {}).get(k) not in (None, ""):
             meta[k] = last["meta"][k]
     digest = hashlib.sha1(("|".join(members)).encode()).hexdigest()[:12]
-    node = MemoryNode(id=f"n_sum{digest}", content=text, kind="agent_thought", turn=int(last.get("turn", 0)),
-                      message_id=f"lc_sum_{digest}", timestamp=float(last.get("timestamp", 0.0)) + 1e-3,
-                      language=lang, importance=max(float(a.get("importance", 3)) for a in attrs), meta=meta,
-                      embed_text=text[:2000])
+    node = MemoryNode(
+        id=f"n_sum{digest}",
+        content=text,
+        kind="agent_thought",
+        turn=int(last.get("turn", 0)),
+        message_id=f"lc_sum_{digest}",
+        timestamp=float(last.get("timestamp", 0.0)) + 1e-3,
+        language=lang,
+        importance=max(float(a.get("importance", 3)) for a in attrs),
+        meta=meta,
+        embed_text=text[:2000],
+    )
     inside = set(members)
-    edges = {m: Edge(m, node.id, "elaborates", 1.0, "rules", f"summarised by reflection ({region})",
-                     status="confirmed") for m in members}
+    edges = {
+        m: Edge(m, node.id, "elaborates", 1.0, "rules", f"summarised by reflection ({region})", status="confirmed")
+        for m in members
+    }
     for m in members:
         for p in g.predecessors(m):
             d = g.edges[p, m]
             if p in inside or p in edges or d.get("status") == "rejected":
                 continue
-            edges[p] = Edge(p, node.id, d.get("relation", "causal"), float(d.get("confidence", 1.0)), "rules",
-                            f"carried from {m} by reflection ({region})")
+            edges[p] = Edge(
+                p,
+                node.id,
+                d.get("relation", "causal"),
+                float(d.get("confidence", 1.0)),
+                "rules",
+                f"carried from {m} by reflection ({region})",
+            )
     return node, list(edges.values())
 
 
@@ -140,5 +157,8 @@ def quoted_members(g: nx.DiGraph, summary_id: str, cfg: LifecycleConfig | None =
     cfg = cfg or LifecycleConfig()
     a = g.nodes[summary_id]
     text = a.get("content", "")
-    return [m for m in (a.get("meta") or {}).get("members", []) if m in g
-            and first_sentence(g.nodes[m].get("content", ""), cfg.summary_line_chars) in text]
+    return [
+        m
+        for m in (a.get("meta") or {}).get("members", [])
+        if m in g and first_sentence(g.nodes[m].get("content", ""), cfg.summary_line_chars) in text
+    ]

@@ -37,8 +37,12 @@ class Retention:
     protected: str = ""  # why it is never archived ("" = it may be)
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "score": round(self.score, 4), "parts": {k: round(v, 4) for k, v in self.parts.items()},
-                "protected": self.protected}
+        return {
+            "id": self.id,
+            "score": round(self.score, 4),
+            "parts": {k: round(v, 4) for k, v in self.parts.items()},
+            "protected": self.protected,
+        }
 
 
 @lru_cache(maxsize=65536)
@@ -53,8 +57,11 @@ def is_constraint(content: str) -> bool:
 
 def dependency_parents(g: nx.DiGraph, nid: str) -> list[str]:
     """The memories ``nid`` depends on through causal / conditional edges (not rejected)."""
-    return [p for p in g.predecessors(nid)
-            if g.edges[p, nid].get("relation") in DEPENDENCY_RELATIONS and g.edges[p, nid].get("status") != "rejected"]
+    return [
+        p
+        for p in g.predecessors(nid)
+        if g.edges[p, nid].get("relation") in DEPENDENCY_RELATIONS and g.edges[p, nid].get("status") != "rejected"
+    ]
 
 
 def _protected_causes(g: nx.DiGraph, constraints: list[str]) -> set[str]:
@@ -69,9 +76,14 @@ def _protected_causes(g: nx.DiGraph, constraints: list[str]) -> set[str]:
     return out
 
 
-def retention_scores(g: nx.DiGraph, now_turn: int, now: float, cfg: LifecycleConfig,
-                     access: dict[str, tuple[int, float]] | None = None,
-                     human: set[str] | frozenset = frozenset()) -> dict[str, Retention]:
+def retention_scores(
+    g: nx.DiGraph,
+    now_turn: int,
+    now: float,
+    cfg: LifecycleConfig,
+    access: dict[str, tuple[int, float]] | None = None,
+    human: set[str] | frozenset = frozenset(),
+) -> dict[str, Retention]:
     """The retention of every active memory.
 
     ``access``: node id -> (access count, last access time); ``human``: node ids a human edit decided.
@@ -85,9 +97,13 @@ def retention_scores(g: nx.DiGraph, now_turn: int, now: float, cfg: LifecycleCon
     """
     access = access or {}
     active = [n for n, a in g.nodes(data=True) if a.get("status", "active") == "active"]
-    constraints = [n for n in active if g.nodes[n].get("kind") == "user_input"
-                   and not (g.nodes[n].get("meta") or {}).get("lifecycle")
-                   and is_constraint(g.nodes[n].get("content", ""))]
+    constraints = [
+        n
+        for n in active
+        if g.nodes[n].get("kind") == "user_input"
+        and not (g.nodes[n].get("meta") or {}).get("lifecycle")
+        and is_constraint(g.nodes[n].get("content", ""))
+    ]
     causes = _protected_causes(g, constraints)
     constraint_set = set(constraints)
     out: dict[str, Retention] = {}
@@ -103,8 +119,12 @@ def retention_scores(g: nx.DiGraph, now_turn: int, now: float, cfg: LifecycleCon
             "importance": (float(a.get("importance", 3.0)) - 1.0) / 4.0,
             "degree": min(1.0, g.degree(n) / 4.0),
         }
-        score = (cfg.w_age * parts["age"] + cfg.w_access * parts["access"] + cfg.w_importance * parts["importance"]
-                 + cfg.w_degree * parts["degree"])
+        score = (
+            cfg.w_age * parts["age"]
+            + cfg.w_access * parts["access"]
+            + cfg.w_importance * parts["importance"]
+            + cfg.w_degree * parts["degree"]
+        )
         if meta.get("pinned") or n in human:
             why = "pinned"
         elif age < cfg.working_turns:
@@ -123,9 +143,15 @@ def retention_scores(g: nx.DiGraph, now_turn: int, now: float, cfg: LifecycleCon
     return out
 
 
-def plan_archive(g: nx.DiGraph, order: list[str], scores: dict[str, Retention], cfg: LifecycleConfig,
-                 gone: set[str] | frozenset = frozenset(), covered: set[str] | frozenset = frozenset(),
-                 carried: dict[str, list[str]] | None = None) -> list[tuple[str, str]]:
+def plan_archive(
+    g: nx.DiGraph,
+    order: list[str],
+    scores: dict[str, Retention],
+    cfg: LifecycleConfig,
+    gone: set[str] | frozenset = frozenset(),
+    covered: set[str] | frozenset = frozenset(),
+    carried: dict[str, list[str]] | None = None,
+) -> list[tuple[str, str]]:
     """``(node id, why)`` of the memories to archive, latest first.
 
     ``gone``: memories this pass already sets aside (merged duplicates); ``covered``: members of a reflection
@@ -152,9 +178,14 @@ def plan_archive(g: nx.DiGraph, order: list[str], scores: dict[str, Retention], 
         score = r.score * (cfg.covered_factor if n in covered else 1.0)
         if score >= cfg.archive_below:
             continue
-        live = [c for c in g.successors(n) if g.edges[n, c].get("relation") in DEPENDENCY_RELATIONS
-                and g.edges[n, c].get("status") != "rejected" and g.nodes[c].get("status", "active") == "active"
-                and c not in archived]
+        live = [
+            c
+            for c in g.successors(n)
+            if g.edges[n, c].get("relation") in DEPENDENCY_RELATIONS
+            and g.edges[n, c].get("status") != "rejected"
+            and g.nodes[c].get("status", "active") == "active"
+            and c not in archived
+        ]
         if live or carried.get(n):
             continue  # an active memory still depends on it
         archived.add(n)
