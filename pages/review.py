@@ -62,7 +62,8 @@ _T = {
     "col_delete": ("delete", "删除"), "col_from": ("from", "起点"), "col_to": ("to", "终点"), "col_origin": ("origin", "来源"),
     "col_conf": ("confidence", "置信度"), "col_src": ("source id", "起点编号"), "col_tgt": ("target id", "终点编号"),
     "lc": ("Last lifecycle pass", "上次记忆整理"), "lc_undo": ("Undo this pass", "撤销本次整理"),
-    "lc_none": ("No lifecycle pass yet (`python -m weaver forget`).", "尚未整理过记忆（`python -m weaver forget`）。"),
+    "lc_none": ("No lifecycle pass yet: the command line's forget command runs one.",
+                "尚未整理过记忆：可在命令行运行记忆整理命令。"),
     "lc_undone": ("{n} change(s) undone", "已撤销 {n} 项更改"),
 }
 _ORIGINS = {"review-rules": ("rules review", "规则审阅"), "review-llm": ("model review", "模型审阅"),
