@@ -163,7 +163,8 @@ with left:
         if not events:
             st.info(t("chat_empty"))
         render_history(w, events, running_turns(space), on_resume=_resume, on_close=_close)
-    prompt = st.chat_input(t("chat_input"), max_chars=20000)
+    # disabled while a turn runs: a message sent mid-turn would stop that turn and, before its ingest, be lost
+    prompt = st.chat_input(t("chat_input"), max_chars=20000, submit_mode="disable")
     resume = st.session_state.pop("space_ui:resume", None)
     if resume:  # the same message id: the saved user message is not ingested twice
         with history:

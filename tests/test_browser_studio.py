@@ -91,9 +91,12 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
             page.get_by_text("every scripted expectation held").wait_for(timeout=180_000)
             _wait_idle(page)
             page.keyboard.press("Escape")  # close the popover
-        for msg in MESSAGES:
+        for i, msg in enumerate(MESSAGES):
             box.fill(msg)
             box.press("Enter")
+            if i == 0:  # no second message can cut a running turn short (and be lost before its ingest)
+                page.wait_for_function(
+                    "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000)
             _wait_idle(page)
             page.get_by_text(msg[:12]).first.wait_for(timeout=60_000)
         page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)

@@ -42,7 +42,8 @@ def test_llm_review_uses_the_review_model_and_queues_checked_proposals(runtime, 
              "confidence": 0.99},
             {"action": "prune", "edge": by_pair[(lab(other_edge[0]), lab(other_edge[1]))], "confidence": 0.6,
              "rationale": "not a dependency"},
-            {"action": "add", "source": lab(ids["plan"]), "target": lab(ids["dates"]), "relation": "causal"},
+            # the curator's edge reversed: a cycle
+            {"action": "add", "source": lab(human_edge[1]), "target": lab(human_edge[0]), "relation": "causal"},
             {"action": "relabel", "edge": "E999", "relation": "causal"},
         ]})
 

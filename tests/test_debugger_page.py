@@ -82,8 +82,12 @@ def test_page_flow_trace_knobs_why_not_and_probes(page):
     assert (ranking["in context"] | (ranking["cut reason"] != "")).all()  # every candidate in, or cut with a reason
     steps = _frame(at, "direction")
     assert len(steps) and set(steps["direction"]) <= {"cause", "effect"}
-    context = next(c.value for c in at.code if c.value.startswith("Relevant memory"))
-    assert metrics["memories in context"] == str(len(context.splitlines()) - 1)  # one line per memory
+    # the final context: the constraints in force (when the query decides something), then the narrative
+    context = next(c.value for c in at.code if c.value.startswith(("Constraints in force", "Relevant memory")))
+    lines = context.splitlines()
+    lines = lines[1:] if lines[0].startswith("Constraints in force") else lines
+    assert lines[0].startswith("Relevant memory"), context
+    assert metrics["memories in context"] == str(len(lines) - 1), context  # one line per memory
     assert int(metrics["expanded"]) > 0
 
     # live knobs: no hops means no walk over graph edges (only neighbouring turns), re-run at once

@@ -48,11 +48,12 @@ def test_probe_diff_across_a_review_pass(trip, runtime):
 def test_probe_diff_across_an_edge_edit(trip):
     lang, w, tags = trip
     q = CONV[lang]["query"]
-    cfg = w.config.with_(seeds=1, hops=1)
+    cfg = w.config.with_(seeds=1, adaptive_seeds=0.0, hops=1)  # one seed, really: what it reaches is the graph's
     w.config = cfg
     res = w.query(q, budget=150)
     seed = res.expanded_seeds[0]
-    reached = [n for n in res.nodes if n.hops == 1]
+    # reached over a dependency edge (a neighbouring turn is reached too, without one)
+    reached = [n for n in res.nodes if n.hops == 1 and n.edge and w.graph.has_edge(*n.edge)]
     assert reached, res.to_dict()["trace"]
     probe = save_probe(w, q, expect=[n.id for n in reached], budget=150)
     assert sorted(probe.last["hits"]) == sorted(n.id for n in reached)
@@ -66,7 +67,8 @@ def test_probe_diff_across_an_edge_edit(trip):
     # what stays in the context stays on its own relevance, no longer through a removed edge
     after = {n.id: n for n in w.query(q, budget=150).nodes}
     for n in reached:
-        assert n.id not in after or tuple(after[n.id].edge or ()) != tuple(n.edge), (n.id, after[n.id].edge)
+        now = after.get(n.id)  # on its own relevance, or as a neighbouring turn: not over the removed edge
+        assert now is None or now.relation == "adjacent" or tuple(now.edge or ()) != tuple(n.edge), (n.id, now)
     for n in d.expected_lost:
         assert n not in d.after["node_ids"]
     assert seed in d.after["node_ids"]

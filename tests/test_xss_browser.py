@@ -211,7 +211,7 @@ _TOOLTIP = """(net) => {
 }"""
 
 
-def _hover_all(page, net_expr: str, limit: int = 30, edge_limit: int = 10) -> list[dict]:
+def _hover_all(page, net_expr: str, limit: int | None = None, edge_limit: int = 10) -> list[dict]:
     """Hover every node and edge of a vis Network; the visible tooltip after each hover (text, element tags)."""
     # the whole network on screen (the studio may have zoomed to the focus to keep labels legible)
     page.evaluate(f"() => {net_expr}.fit({{animation: false}})")
@@ -291,7 +291,7 @@ def test_payloads_render_inert_in_every_studio_view(studio):
             box.press("Enter")
             _idle(page)
         page.get_by_text("onerror", exact=False).first.wait_for(timeout=60_000)  # shown as text, not dropped
-        page.get_by_text("Reply ![x]", exact=False).first.wait_for(timeout=60_000)  # the model's reply, as text
+        page.get_by_text("Reply ![x]", exact=False).filter(visible=True).first.wait_for(timeout=60_000)  # the reply, as text
         _check(page, dialogs, outside, "chat")
 
         # the space picker lists payload-named spaces

@@ -123,7 +123,8 @@ def _edge_editor(w, node_id: str, key: str) -> None:
         st.markdown(f"**{t('add_edge')}**")
         others = [n for n in w.node_ids if n != node_id and not g.has_edge(node_id, n) and not g.has_edge(n, node_id)]
         if others:
-            other = st.selectbox(t("other_node"), others, format_func={n: node_option_label(g, n) for n in others}.get,
+            labels = {n: node_option_label(g, n) for n in others}
+            other = st.selectbox(t("other_node"), others, format_func=lambda n, m=labels: m.get(n, str(n)),
                                  key=f"{key}_other")
             direction = st.radio(t("direction"), ["out", "in"], key=f"{key}_dir", horizontal=True,
                                  format_func={"out": t("this_to_other"), "in": t("other_to_this")}.get)

@@ -29,6 +29,7 @@ from .models import Edge, MemoryNode
 from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, speaker_of, type_features
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
+from .relations.support import supported
 
 __all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "same_episode", "WINDOW", "CORRECTION_REACH",
            "KIND_RELATIONS"]
@@ -159,7 +160,8 @@ def guess_edges(node: MemoryNode, vec: np.ndarray, window: list[MemoryNode], win
         window_vecs = None if window_vecs is None or not keep else window_vecs[keep]
     edges, result = _local_edges(node, vec, window, window_vecs, reasoner, corrections, model)
     if earlier and node.kind == "user_input":  # a request building on something named earlier
-        ref = reference_parent(node, earlier, {e.source for e in edges})
+        # (a reply that only acknowledges what the user stated, meta "noted", puts no place forward)
+        ref = reference_parent(node, earlier, {e.source for e in edges}, lambda n: not n.meta.get("noted"))
         if ref is not None:
             i, why = ref
             relation = "conditional" if LOCATIVE.search(node.content) else "elaborates"
@@ -187,6 +189,12 @@ def _corrected(edges: list[Edge], node: MemoryNode, vec, corrections, vector_of,
     return out
 
 
+def _steps_of_one_turn(parent: MemoryNode, child: MemoryNode) -> bool:
+    """Two agent steps of the same turn (a thought, its call's result, the reply): one process, always linked."""
+    agent = ("agent_thought", "tool_result", "agent_response")
+    return parent.kind in agent and child.kind in agent and parent.turn == child.turn
+
+
 def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -> tuple[list[Edge], RelateResult]:
     model = model or default_model()
     corrections = corrections or []
@@ -201,6 +209,13 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
                 parent.id == asked_by or (not asked_by and parent.turn == node.turn)):
             edges.append(Edge(parent.id, node.id, "temporal", 0.95, "rules", "tool result of the thought that called it"))
             return edges, RelateResult([], reasoner.name)
+    if node.kind == "agent_response":  # a reply reports its own step's latest tool result
+        for parent in reversed(window):
+            if parent.turn != node.turn:
+                break
+            if parent.kind == "tool_result":
+                edges.append(Edge(parent.id, node.id, "causal", 0.95, "rules", "reply reporting this step's tool result"))
+                return edges, RelateResult([], reasoner.name)
     if getattr(reasoner, "kind", "rules") == "llm":
         return _llm_edges(node, window, guesses, reasoner, corrections)
     for g in guesses:
@@ -214,7 +229,9 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
             if c.relation or g is guesses[0]:
                 return edges, RelateResult([], reasoner.name)
             continue
-        if g is guesses[0] and g.confidence >= model.threshold:
+        if not (_steps_of_one_turn(parent, node) or supported(parent, node, window[g.index + 1:])):
+            continue  # the content does not back this pair (weaver/relations/support.py): the next candidate may
+        if g.confidence >= model.threshold:  # the best candidate the content backs, when confident enough
             edges.append(Edge(parent.id, node.id, g.relation, g.confidence, "rules",
                               f"link model {g.confidence:.2f}: {g.why}"))
         break

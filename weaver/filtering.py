@@ -18,6 +18,7 @@ import numpy as np
 from .backends.base import Reasoner, ScoreRequest, ScoreResult
 from .constraints import statement_values
 from .cues import features
+from .decision_context import needed
 from .filler import is_filler
 from .settings import WeaverConfig
 
@@ -138,8 +139,25 @@ def judge(
         # let a later search ignore it
         kept = True
         reason = f"kept: states a constraint the slot reader reads (total {total:.2f}; {res.reason})"
+    if not kept and kind == "user_input" and (domain := _asks_decision(content)):
+        # "Where should we have dinner?": short, but the request the agent's next steps act on (their cause)
+        kept = True
+        reason = f"kept: asks for a {domain} decision (total {total:.2f}; {res.reason})"
     # a repeat of what memory holds, with nothing new in it, would only duplicate a node
-    if kept and nearest >= cfg.duplicate_threshold and res.novelty <= 1.5:
+    # (an agent step is an event of its own turn: only a verbatim repeat of one is a duplicate, or the
+    # step's tool result and reply would lose the thought that made the call)
+    if kept and nearest >= cfg.duplicate_threshold and res.novelty <= 1.5 and (
+            kind != "agent_thought" or nearest_text.strip() == content.strip()):
         kept = False
         reason = f"rejected: near-duplicate of memory (cosine {nearest:.2f}), total {total:.2f} ({res.reason})"
     return FineVerdict(coarse, res, total, kept, reason, (time.perf_counter() - t0) * 1e3)
+
+
+def _asks_decision(content: str) -> str | None:
+    """The domain of a question or request that asks for a decision ("晚饭去哪家餐厅？" -> restaurant), else None.
+
+    >>> _asks_decision("Where should we have dinner?"), _asks_decision("哈哈，听起来不错")
+    ('restaurant', None)
+    """
+    domain, _ = needed(content)
+    return domain if domain and features(content).question else None

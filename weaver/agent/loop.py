@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
+from ..filler import is_filler
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from .events import AgentEvent, events_for, save_events
@@ -90,6 +91,14 @@ class TravelAgent:
                 out.append(dict(item, node_id=nid, turn=n.turn))
         return out
 
+    def _shown_in(self, name: str) -> str | None:
+        """The latest search result in memory that listed ``name``, if any."""
+        for nid in reversed(self.weaver.node_ids) if name else ():
+            n = self.weaver.nodes[nid]
+            if n.kind == "tool_result" and n.status == "active" and name in (n.meta.get("names") or []):
+                return nid
+        return None
+
     def last_shown(self) -> dict[str, list[str]]:
         """Per topic, the names of the latest search results in memory (for "the first one")."""
         shown: dict[str, list[str]] = {}
@@ -125,7 +134,7 @@ class TravelAgent:
         return self._event("thought", text, {"ingest": res.to_dict(), **(meta or {})})
 
     def tool_events(self, tool: str, arguments: dict, lang: str, because: list[str] | None = None,
-                    call_id: str | None = None) -> Iterator[AgentEvent]:
+                    call_id: str | None = None, widens: str | None = None) -> Iterator[AgentEvent]:
         """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault."""
         yield self._event("tool_call", fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
                           {"tool": tool, "arguments": arguments})
@@ -151,10 +160,20 @@ class TravelAgent:
         if call_id:
             meta["call_id"] = call_id
         self._ntool += 1
-        deps = [(self._thought_id, "temporal", f"result of the {tool} call this step made")] if self._thought_id else []
+        if self._thought_id:
+            deps = [(self._thought_id, "temporal", f"result of the {tool} call this step made")]
+        else:  # the step's thought was not kept (a repeat): the call still answers the user's message
+            deps = [(self._user_node, "causal", f"the {tool} call this message asked for")] if self._user_node else []
         set_by = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
-        deps += [(nid, "conditional", f"set the arguments of {tool}({set_by})") for nid in dict.fromkeys(because or [])
-                 if nid and nid != self._user_node]
+        if widens:  # the same call with its place widened: its constraints reach it through the first call
+            deps.append((widens, "temporal", f"{tool} widened after nothing fit there"))
+        else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
+            deps += [(nid, "conditional", f"set the arguments of {tool}({set_by})")
+                     for nid in dict.fromkeys(because or []) if nid and nid != self._thought_id]
+        shown = self._shown_in(str(out.arguments.get("name") or ""))
+        if shown and shown not in {d[0] for d in deps}:  # "book the first one": the result that listed it
+            deps.append((shown, "causal" if tool.startswith("book") else "elaborates",
+                         f"{tool} acts on {out.arguments['name']}, listed there"))
         res = self._ingest(text, "tool_result", meta, f"tool{self._ntool}", deps)
         if res.node:
             self._result_ids.append(res.node.id)
@@ -174,6 +193,8 @@ class TravelAgent:
         deps = [(nid, "causal", "the reply reports this result") for nid in self._result_ids]
         if not deps and self._thought_id:
             deps = [(self._thought_id, "temporal", "the reply of this step")]
+        if not deps and self._user_node:  # the step's thought was a repeat, not kept: the reply answers the message
+            deps = [(self._user_node, "causal", "the reply to this message")]
         res = self._ingest(text, "agent_response", meta, "reply", deps)
         return self._event("reply", text, {"memory_ids": memory_ids, "ingest": res.to_dict(), "mode": self.mode,
                                            **(extra or {})})
@@ -255,7 +276,8 @@ class TravelAgent:
                 args = {k: v for k, v in call.arguments.items() if k != "near"}
                 if alt.value:
                     args["near"] = alt.value
-                yield from self.tool_events(call.tool, args, lang, because)
+                first = self._result_ids[-1] if self._result_ids else None
+                yield from self.tool_events(call.tool, args, lang, because, widens=first)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
         # a why-answer also cites the chain it walked in the graph
@@ -286,7 +308,7 @@ class TravelAgent:
                 used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
             first = self._outputs[0].arguments.get("near") if relaxed else None
             return "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
-        if p.intent == "greeting":
+        if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
         return ack_text(lang, p.constraints)
 

@@ -68,6 +68,8 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
         return f"位置：{v}附近" if zh else f"near {_name(v, lang)}"
     if c.slot == "dates":
         ci, co, n = v.get("check_in"), v.get("check_out"), v.get("nights")
+        if not ci and not co:  # "three days next month": the length is known, the dates are not
+            return (f"行程{n}晚" if zh else f"a stay of {n} nights") if n else ("日期未定" if zh else "dates not set")
         if zh:
             when = f"{ci.replace('-', '月')}日" if ci else ""
             return f"日期：{when}{'至' + co.replace('-', '月') + '日' if co else ''}{f'（{n}晚）' if n else ''}"

@@ -82,7 +82,7 @@ _METRO_Q = re.compile(r"哪个地铁站|哪一?站|什么地铁站|最近的地�
                       r"(?:metro |subway )?(?:station|stop)|(?:metro|subway) station (?:is )?(?:closest|nearest)",
                       re.IGNORECASE)
 # a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
-_FIRST_PERSON = _cue("我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|i'm|i am|i'll|i will|we're|we are|"
+_FIRST_PERSON = _cue("我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|i'm|i am|i'll|i will|we're|we are|"
                      "we'll|my|our")
 _NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
 _NEAR_METRO = re.compile(r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"

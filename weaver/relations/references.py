@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 
 from ..cues import features
@@ -70,11 +71,12 @@ def shared_name(child: str, earlier: str) -> str | None:
     return None
 
 
-def reference_parent(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> tuple[int, str] | None:
+def reference_parent(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str],
+                     accept: Callable[[MemoryNode], bool] = lambda n: True) -> tuple[int, str] | None:
     """(index into ``earlier``, why) of the memory that introduced what the child refers to.
 
     A name another speaker brought up links to its newest mention; a place or list referred to without its name ("这个餐馆周边",
-    "near it") links to the latest memory where something was recommended or chosen.
+    "near it") links to the latest memory where something was recommended or chosen and that ``accept`` takes.
     """
     lo = max(0, len(earlier) - LOOKBACK)
     names: dict[str, list[int]] = {}
@@ -93,7 +95,7 @@ def reference_parent(child: MemoryNode, earlier: list[MemoryNode], exclude: set[
         return (latest, f"names {name!r}, brought up by another speaker") if earlier[latest].id not in exclude else None
     if LOCATIVE.search(child.content) or _AMONG.search(child.content):  # near / among: the place in focus
         for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
-            if earlier[i].id not in exclude and _CHOICE.search(earlier[i].content):
+            if earlier[i].id not in exclude and _CHOICE.search(earlier[i].content) and accept(earlier[i]):
                 return i, "refers to the place put forward or chosen there"
     return None
 

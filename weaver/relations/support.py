@@ -1,0 +1,90 @@
+"""Content support for a guessed link in a user <-> agent conversation.
+
+The link model learnt discourse attachment on multi-party chats (Molweni), where
+almost every utterance replies to one just before it. Between a user and an agent
+that prior is not a dependency: "my budget is 5000 yuan" does not depend on the
+attraction list the agent showed before it, and two constraints stated one after
+the other are siblings, not cause and effect. So when neither end names its
+speaker (the two roles, ``user`` and ``agent``), a guessed link also needs
+support in the content (precision first: an edge a curator would delete is worse
+than none):
+
+* the parent asked a question and the child is the other party's next turn (an answer);
+* the two share a content word, a number or a name;
+* the child opens by pointing back ("那家", "the second one", "so", "还有呢") or is a
+  short reply on a different speaker's turn.
+
+Chats with named speakers (Molweni, LoCoMo) keep the link model's verdict untouched.
+
+>>> from weaver.models import MemoryNode
+>>> node = lambda text, kind, turn: MemoryNode("n%d" % turn, text, kind, turn, "m")
+>>> shown = node("共找到465个景点，前5个：万寿山、中和殿", "agent_response", 1)
+>>> supported(shown, node("我的预算总共五千元", "user_input", 2))
+False
+>>> supported(node("请问您几号入住？", "agent_response", 1), node("五月一号", "user_input", 2))
+True
+>>> asked = node("How do I get from the airport?", "user_input", 1)
+>>> supported(asked, node("Take the Airport Express.", "agent_response", 2))
+True
+>>> supported(asked, node("Dinner: no seafood, within budget.", "agent_thought", 3),
+...           [node("Airport Express: every 10 min.", "tool_result", 2)])
+False
+>>> supported(shown, node("万寿山要门票吗？", "user_input", 2))
+True
+>>> supported(shown, node("第二个怎么样", "user_input", 2))
+True
+>>> supported(node("My total budget is 5000 yuan.", "user_input", 1),
+...           node("I'm allergic to seafood, so no seafood please.", "user_input", 2))
+False
+>>> named = MemoryNode("a", "anyone here?", "user_input", 1, "m", meta={"speaker": "bob"})
+>>> supported(named, MemoryNode("b", "my disk is full", "user_input", 2, "m", meta={"speaker": "amy"}))
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..cues import features
+from ..models import MemoryNode
+from .features import speaker_of
+from .references import shared_name
+
+__all__ = ["two_roles", "supported", "BACK_REFERENCE"]
+
+# the child's opening words point back at what was just said
+BACK_REFERENCE = re.compile(
+    r"^\s*(?:那(?!些年)|这(?:家|个|里|些)|那(?:家|个|里|些)|它|第[一二三四五六七八九十两\d]+|上面|刚才|前面|之前|还有|另外|"
+    r"所以|然后|那么|于是|不过|但是|可是|好的?[，,]?那|"
+    r"(?:the|that|this)\s+(?:first|second|third|last|one|place|hotel|restaurant|option)|that|those|these|it\b|"
+    r"so\b|then\b|and\b|but\b|also\b|what about|how about|ok(?:ay)?,? (?:so|then))",
+    re.IGNORECASE,
+)
+_ROLES = ("user", "agent")
+# asks something: a question mark, or a sentence that ends in a question particle ("推荐" alone is a request)
+_ASKS = re.compile(r"[?？]|[吗呢么吧][。.!！]?\s*$")
+
+
+def two_roles(parent: MemoryNode, child: MemoryNode) -> bool:
+    """Neither end names its speaker: a conversation between the user and the agent."""
+    return speaker_of(parent.kind, parent.meta) in _ROLES and speaker_of(child.kind, child.meta) in _ROLES
+
+
+def supported(parent: MemoryNode, child: MemoryNode, between: list[MemoryNode] | tuple = ()) -> bool:
+    """Whether the content backs a link from ``parent`` to ``child`` (always, when speakers are named).
+
+    ``between``: the memories between the two, in order (a question the child's side
+    already answered there is not what the child answers).
+    """
+    if not two_roles(parent, child):
+        return True
+    pf, cf = features(parent.content), features(child.content)
+    me = speaker_of(child.kind, child.meta)
+    other = speaker_of(parent.kind, parent.meta) != me
+    if other and _ASKS.search(parent.content) and all(speaker_of(n.kind, n.meta) != me for n in between):
+        return True  # the answer to the question just asked
+    if BACK_REFERENCE.match(child.content) or (other and cf.pleasantry):
+        return True
+    if pf.words & cf.words or set(pf.numbers) & set(cf.numbers):
+        return True
+    return shared_name(child.content, parent.content) is not None
