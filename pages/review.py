@@ -20,6 +20,7 @@ from ui.render import md_escape
 from weaver import viz
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
+from weaver.curation.queue import PROPOSAL_WORDS
 from weaver.lifecycle.passes import last_pass, pass_rows, pass_text, undo_pass
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
 
@@ -45,9 +46,7 @@ _T = {
     "n_pending": ("{n} item(s) wait for a decision.", "{n} 项等待处理。"),
     "conflict": ("Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
                  "automatically; reject the other).", "同一条边有互相冲突的建议：请选择其一（接受一项后，请拒绝另一项）。"),
-    "k_prune": ("Delete the edge", "删除这条边"), "k_relabel": ("Change the relation", "修改关系"),
-    "k_add": ("Add a missing edge", "补上缺失的边"), "k_supersede": ("Mark as superseded", "标记为已被取代"),
-    "k_needs_review": ("Check a dependent memory", "复查依赖的记忆"),
+    **{f"k_{kind}": words for kind, words in PROPOSAL_WORDS.items()},  # the library's: its Chinese line says them too
     "from_to": ("{a} → {b}", "{a} → {b}"),
     "current": ("now", "当前"), "proposed": ("proposed", "建议"),
     "conf": ("confidence {c:.2f} · from {o}", "置信度 {c:.2f} · 来自 {o}"),
@@ -141,20 +140,6 @@ def _act(fn, *args, done: str = "", **kwargs) -> None:
         st.session_state["review_msg"] = ("error", str(exc))
 
 
-def _summary_words(r: ReviewSummary) -> str:
-    """The last pass in the interface language (the library's text() stays the CLI's English line)."""
-    if lang() != "zh":
-        return r.text()
-    kinds = "、".join(f"{n} 项{_T.get('k_' + k, (k, k))[1]}" for k, n in sorted(r.proposed.items())) or "没有建议"
-    out = (f"审阅（{r.mode}{'，' + r.model if r.model else ''}）：检查了 {r.window_nodes} 个节点 / {r.window_edges} 条边；"
-           f"{kinds}；自动应用 {len(r.applied)} 项，排队 {len(r.queued)} 项")
-    if r.skipped_human:
-        out += f"；{r.skipped_human} 项是人工决定，未改动"
-    if r.fallback:
-        out += f"；LLM 失败，改用规则（{r.fallback}）"
-    return out
-
-
 w = get_weaver()
 cur = w.curation
 NAMES = {n: _label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
@@ -172,12 +157,12 @@ if not w.nodes:
 
 left, right = st.columns([1, 3])
 if left.button(t("run"), type="primary", key="review_run"):
-    _act(lambda: _summary_words(cur.review()))
+    _act(lambda: cur.review().text(lang()))
     st.rerun()
 runs = cur.state.get("runs") or []
 
 
-last = f"{t('last')}: {_summary_words(ReviewSummary(**runs[-1]))} · " if runs else ""
+last = f"{t('last')}: {ReviewSummary(**runs[-1]).text(lang())} · " if runs else ""
 right.caption(md_escape(f"{last}{cur.pending_review()} {t('pending')}"))  # the summary quotes endpoint errors
 
 # a key and fixed labels: an action on the log tab reruns the page without jumping back to the queue

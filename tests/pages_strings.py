@@ -9,10 +9,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def all_pairs() -> list[tuple[str, str]]:
-    """The shared table plus every literal ("en", "中文") pair in pages/ and ui/ (T(...), _T tables, KNOBS)."""
+    """The shared table plus every literal ("en", "中文") pair in pages/ and ui/ (T(...), _T tables, KNOBS),
+    and the review kinds' words, which the Review page takes from the library."""
     from ui.strings import S
+    from weaver.curation.queue import PROPOSAL_WORDS
 
-    pairs = [tuple(v) for v in S.values()]
+    pairs = [tuple(v) for v in S.values()] + list(PROPOSAL_WORDS.values())
     for path in list((ROOT / "pages").glob("*.py")) + list((ROOT / "ui").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             args = None

@@ -32,16 +32,23 @@ def test_complete_returns_the_validated_reply_with_provenance(llm_settings, embe
     assert not c.ok and "InternalServerError" in c.error and "sk-test-secret-123" not in c.error
 
 
-def test_the_tool_summary_call_is_counted_on_its_message(llm_settings, embedder, openai_stub):
+def _replies(summary: str):
+    """The stub's answer to every call one tool message causes: the filter keeps it, the builder relates nothing,
+    and ``summary`` answers the tool summary (the one call the tests vary)."""
+
     def reply(body):
         system = body["messages"][0]["content"]
         if "memory filter" in system:
             return GOOD
         if "dependency graph" in system:
             return json.dumps({"relations": []})
-        return '{"summary": "12 hotels near Wangfujing, 380-450 yuan a night"}'
+        return summary
 
-    openai_stub.default = reply
+    return reply
+
+
+def test_the_tool_summary_call_is_counted_on_its_message(llm_settings, embedder, openai_stub):
+    openai_stub.default = _replies('{"summary": "12 hotels near Wangfujing, 380-450 yuan a night"}')
     w = Runtime.from_settings(llm_settings, embedder=embedder).open("summary")
     rows = [{"name": f"酒店{i}", "price": 380 + i * 7, "area": "王府井", "rating": 4.5} for i in range(12)]
     before = len(openai_stub.requests)
@@ -55,15 +62,7 @@ def test_the_tool_summary_call_is_counted_on_its_message(llm_settings, embedder,
 
 
 def test_a_summary_that_fails_is_counted_and_the_message_still_woven(llm_settings, embedder, openai_stub):
-    def reply(body):
-        system = body["messages"][0]["content"]
-        if "memory filter" in system:
-            return GOOD
-        if "dependency graph" in system:
-            return json.dumps({"relations": []})
-        return "I cannot summarise that"
-
-    openai_stub.default = reply
+    openai_stub.default = _replies("I cannot summarise that")
     w = Runtime.from_settings(llm_settings, embedder=embedder).open("summary-fails")
     before = len(openai_stub.requests)
     res = w.ingest(

@@ -18,7 +18,7 @@ from ..text import count_tokens
 
 __all__ = ["Turn", "pack", "recall", "RecallTable", "temp_runtime", "ingest_turns", "NO_FILTER", "weaver_picks",
            "run_haystack", "filter_summary",
-           "percentiles"]
+           "percentiles", "finish_line_plot"]
 
 # the filter switched off: every message is kept (the coarse gate and the fine total can never fail)
 NO_FILTER = dict(coarse_threshold=-2.0, keep_threshold=-1.0)
@@ -73,6 +73,24 @@ def percentiles(values: list[float]) -> dict:
     a = np.asarray(values, dtype=float)
     return {"p50": round(float(np.percentile(a, 50)), 2), "p95": round(float(np.percentile(a, 95)), 2),
             "mean": round(float(a.mean()), 2)}
+
+
+def finish_line_plot(fig, ax, path: Path, xlabel: str, ylabel: str, title: str) -> None:
+    """Label a benchmark's line plot (axes, title, light grid, legend), write it to ``path`` and close it.
+
+    Closed because pyplot keeps every open figure alive, and a benchmark run draws several.
+    """
+    import matplotlib.pyplot as plt
+
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
 
 
 class RecallTable:

@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from ..lifecycle import LifecycleConfig, run_pass
 from ..lifecycle.reflection import quoted_members
-from .common import Turn, ingest_turns, percentiles, recall, temp_runtime
+from .common import Turn, finish_line_plot, ingest_turns, percentiles, recall, temp_runtime
 from .crosswoz import dialogue_questions, dialogue_turns, load_crosswoz
 from .locomo import conversation_turns, load_locomo, questions
 from .report import markdown_table
@@ -255,12 +255,4 @@ def plot_lifecycle(res: dict, path: Path) -> None:
     for name, style in (("without", "-o"), ("with", "-s")):
         sz = res["systems"][name]["sizes"]
         ax.plot([r["turn"] for r in sz], [r["active_nodes"] for r in sz], style, label=f"{name} lifecycle")
-    ax.set_xlabel("stream turns")
-    ax.set_ylabel("active memories")
-    ax.set_title("Memory size over a long stream")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
+    finish_line_plot(fig, ax, path, "stream turns", "active memories", "Memory size over a long stream")

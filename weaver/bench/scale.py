@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from .common import percentiles, temp_runtime
+from .common import finish_line_plot, percentiles, temp_runtime
 from .report import markdown_table
 from ..models import Edge, FilterDecision, MemoryNode, Message, WeaverError
 
@@ -312,12 +312,6 @@ def plot_scale(res: dict, path: Path) -> None:
         ax.plot(ns, [r[sys_name]["query_ms"]["p50"] for r in res["rows"]], "-o", label=f"{sys_name} p50")
         ax.plot(ns, [r[sys_name]["query_ms"]["p95"] for r in res["rows"]], "-s", label=f"{sys_name} p95")
     ax.set_xscale("log")
-    ax.set_xlabel("nodes in the space")
-    ax.set_ylabel("query latency at 1,024 tokens (ms)")
-    ax.set_title("Retrieval latency vs. memory size")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
+    finish_line_plot(
+        fig, ax, path, "nodes in the space", "query latency at 1,024 tokens (ms)", "Retrieval latency vs. memory size"
+    )

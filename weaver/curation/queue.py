@@ -13,11 +13,19 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["ReviewItem", "PROPOSAL_KINDS", "ITEM_STATUSES", "evidence_for"]
+__all__ = ["ReviewItem", "PROPOSAL_KINDS", "PROPOSAL_WORDS", "ITEM_STATUSES", "evidence_for"]
 
 # prune: delete the edge; relabel: change its relation; add: a missing edge; supersede: the node's
 # value was replaced by a later one; needs_review: a cause of the node was retracted or superseded
 PROPOSAL_KINDS = ("prune", "relabel", "add", "supersede", "needs_review")
+# each kind said to a curator (English, Chinese): one owner for the Review page's labels and the pass's Chinese line
+PROPOSAL_WORDS = {
+    "prune": ("Delete the edge", "删除这条边"),
+    "relabel": ("Change the relation", "修改关系"),
+    "add": ("Add a missing edge", "补上缺失的边"),
+    "supersede": ("Mark as superseded", "标记为已被取代"),
+    "needs_review": ("Check a dependent memory", "复查依赖的记忆"),
+}
 ITEM_STATUSES = ("pending", "accepted", "rejected", "applied", "withdrawn")
 
 

@@ -32,7 +32,7 @@ from ..models import WeaverError
 from ..prompts.review import REVIEW_PROMPT_VERSION, ReviewReply, review_messages
 from ..slots import CHANGE_CUES
 from .arrival import plan_supersedes
-from .queue import ReviewItem, evidence_for
+from .queue import PROPOSAL_WORDS, ReviewItem, evidence_for
 
 __all__ = ["ReviewSummary", "run_review", "rules_proposals", "llm_proposals", "CHANGE_CUES"]
 
@@ -40,6 +40,18 @@ LOW_CONFIDENCE = 0.5
 WEAK_SIMILARITY = 0.12
 ADD_SIMILARITY = 0.62
 MAX_PER_PASS = 25  # the most confident proposals of a pass; the rest come back in later passes
+
+# ReviewSummary.text's line in each language, part by part: one sentence, so the two cannot drift apart
+_LINE = {
+    "en": {"line": "review ({mode}{model}): {nodes} nodes / {edges} edges reviewed; {kinds}; {applied} auto-applied, "
+                   "{queued} queued",
+           "model": ", {}", "kind": "{n} {k}", "join": ", ", "none": "no proposals",
+           "human": "; {} left alone (human decisions)", "fallback": "; LLM failed, rules used ({})"},
+    "zh": {"line": "审阅（{mode}{model}）：检查了 {nodes} 个节点 / {edges} 条边；{kinds}；"
+                   "自动应用 {applied} 项，排队 {queued} 项",
+           "model": "，{}", "kind": "{n} 项{k}", "join": "、", "none": "没有建议",
+           "human": "；{} 项是人工决定，未改动", "fallback": "；LLM 失败，改用规则（{}）"},
+}
 
 
 @dataclass
@@ -64,15 +76,27 @@ class ReviewSummary:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def text(self) -> str:
-        kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.proposed.items())) or "no proposals"
-        out = (f"review ({self.mode}{', ' + self.model if self.model else ''}): {self.window_nodes} nodes / "
-               f"{self.window_edges} edges reviewed; {kinds}; {len(self.applied)} auto-applied, "
-               f"{len(self.queued)} queued")
+    def text(self, lang: str = "en") -> str:
+        """One line about the pass: English (the CLI's), or Chinese for ``lang="zh"`` (the Review page's).
+
+        >>> s = ReviewSummary("rules", window_nodes=3, window_edges=2, proposed={"prune": 1}, queued=["q1"])
+        >>> s.text()
+        'review (rules): 3 nodes / 2 edges reviewed; 1 prune; 0 auto-applied, 1 queued'
+        >>> s.text("zh")
+        '审阅（rules）：检查了 3 个节点 / 2 条边；1 项删除这条边；自动应用 0 项，排队 1 项'
+        """
+        zh = lang == "zh"
+        words = _LINE["zh" if zh else "en"]
+        # English names a kind as the CLI's queue listing does ("prune"); Chinese says it in words
+        kinds = words["join"].join(words["kind"].format(n=n, k=PROPOSAL_WORDS.get(k, (k, k))[1] if zh else k)
+                                   for k, n in sorted(self.proposed.items())) or words["none"]
+        out = words["line"].format(mode=self.mode, model=words["model"].format(self.model) if self.model else "",
+                                   nodes=self.window_nodes, edges=self.window_edges, kinds=kinds,
+                                   applied=len(self.applied), queued=len(self.queued))
         if self.skipped_human:
-            out += f"; {self.skipped_human} left alone (human decisions)"
+            out += words["human"].format(self.skipped_human)
         if self.fallback:
-            out += f"; LLM failed, rules used ({self.fallback})"
+            out += words["fallback"].format(self.fallback)
         return out
 
 
