@@ -19,6 +19,7 @@ from ui.render import badge, decisions_frame, md_escape, show_text
 from ui.state import selection_key, current_space, get_weaver, running_turns, space_lock
 from weaver.agent.events import AgentEvent, save_events
 from weaver import WeaverError, viz
+from weaver.filter_words import filter_reason_in_words
 
 space = current_space()
 w = get_weaver(space)
@@ -111,7 +112,8 @@ def _scores() -> None:
     view = shown
     if lang() == "zh":
         kinds = viz.labels("zh")["kinds"]
-        view = shown.assign(kind=shown["kind"].map(lambda k: kinds.get(k, k))).rename(columns={
+        view = shown.assign(kind=shown["kind"].map(lambda k: kinds.get(k, k)),
+                            reason=shown["reason"].map(lambda r: filter_reason_in_words(str(r), "zh"))).rename(columns={
             "turn": "轮次", "content": "内容", "kind": "类型", "kept": "保留", "promoted": "已提升", "total": "总分",
             "relevance": "相关性", "novelty": "新颖性", "importance": "重要性", "coarse": "粗筛分",
             "keep_threshold": "保留阈值", "reason": "原因", "backend": "后端", "fallback": "降级",

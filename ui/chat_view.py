@@ -8,6 +8,7 @@ from itertools import groupby
 import streamlit as st
 
 from weaver import viz
+from weaver.filter_words import filter_reason_in_words
 
 from .i18n import lang, t
 from .render import badge, md_escape, show_text
@@ -51,6 +52,9 @@ def _decision(w, ingest: dict | None) -> None:
         return
     d = w.decisions.get(ingest.get("message_id"))
     with st.expander(t("decision"), expanded=False):
+        reason = d.reason if d is not None else ingest.get("reason", "")
+        if reason:  # in the reader's language; the record below keeps the filter's own words
+            st.caption(md_escape(filter_reason_in_words(str(reason), lang())))
         st.json(d.to_record() if d is not None else ingest, expanded=1)
 
 

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from weaver import WeaverError, viz
+from weaver.filter_words import filter_reason_in_words
 from weaver.models import RELATIONS
 
 from . import edge_fix
@@ -66,7 +67,7 @@ def render_inspector(w, node_id: str | None, key: str, editable: bool = True) ->
                                           (t("m_importance"), dec.importance), (t("m_total"), dec.total)]):
             c.metric(name, f"{val:.2f}")
         if dec.reason:
-            st.caption(md_escape(dec.reason[:300]))
+            st.caption(md_escape(filter_reason_in_words(dec.reason[:300], lang())))
     for label, parents in ((t("parents"), True), (t("children"), False)):
         df = _neighbours(w, node_id, parents)
         st.markdown(f"**{label}** ({len(df)})")
