@@ -114,7 +114,7 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
         assert node and node["count"] == chat_nodes
         page.mouse.click(node["x"], node["y"])
         # the inspector shows the clicked node (its id is in the inspector's caption)
-        page.get_by_text(node["id"], exact=False).first.wait_for(timeout=30_000)
+        page.get_by_text(node["id"], exact=False).filter(visible=True).first.wait_for(timeout=30_000)
         page.get_by_text("Parents (what it depends on)").wait_for(timeout=10_000)
         _wait_idle(page)
         if shots:

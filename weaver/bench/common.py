@@ -138,8 +138,10 @@ def ingest_turns(weaver, turns: list[Turn], id_prefix: str, batch: int = 64) -> 
 
 
 def weaver_picks(weaver, result) -> set[str]:
-    """Provenance keys of the memories a retrieval result put in its context."""
-    return {weaver.nodes[n.id].meta.get("key") for n in result.nodes if n.id in weaver.nodes}
+    """Provenance keys of the memories a retrieval result put in its context: the narrative's, and the statements
+    whose current values the constraint block before it carries (weaver/decision_context.py)."""
+    ids = [n.id for n in result.nodes] + (result.decision.node_ids if result.decision is not None else [])
+    return {weaver.nodes[i].meta.get("key") for i in ids if i in weaver.nodes}
 
 
 def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: WeaverConfig, budgets, table: RecallTable,

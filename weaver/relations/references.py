@@ -2,7 +2,8 @@
 
 The link model looks a few turns back; a later request often builds on a place,
 person or thing named much earlier ("a hotel near 天安门广场", "the museum Caroline
-mentioned"). The newest earlier memory that shares such a name is linked. A name
+mentioned"). The newest earlier memory that shares such a name is linked; a bare kind noun used as a
+definite reference ("酒店周边", "near the hotel") links to the newest memory naming a place of that kind. A name
 here is a shared run of at least four CJK characters, or a capitalised Latin word
 that does not open a sentence, and that few earlier memories share (a common
 phrase is not a reference).
@@ -27,7 +28,7 @@ from ..cues import features
 from ..models import MemoryNode
 from .features import speaker_of
 
-__all__ = ["shared_name", "reference_parent", "slot_premises", "LOCATIVE", "MIN_CJK", "LOOKBACK", "PREMISE_SLOTS"]
+__all__ = ["shared_name", "reference_parent", "slot_premises", "definite_kind", "names_a", "KINDS", "LOCATIVE", "MIN_CJK", "LOOKBACK", "PREMISE_SLOTS"]
 
 # slots whose stated value is a premise of a later plan that names the slot ("根据预算和过敏信息…")
 PREMISE_SLOTS = ("budget", "diet", "quiet", "amenity", "rating")
@@ -93,11 +94,68 @@ def reference_parent(child: MemoryNode, earlier: list[MemoryNode], exclude: set[
             continue  # a common phrase, or the speaker's own wording again
         latest = max(holders)  # the newest mention: where the thing stands now
         return (latest, f"names {name!r}, brought up by another speaker") if earlier[latest].id not in exclude else None
+    kind = definite_kind(child.content)
+    if kind is not None:  # "酒店周边", "near the hotel": the latest memory that named a place of that kind
+        for i in range(len(earlier) - 1, lo - 1, -1):
+            if earlier[i].id not in exclude and names_a(kind, earlier[i].content) and accept(earlier[i]):
+                return i, f"refers to the {kind[0]} named there"
     if LOCATIVE.search(child.content) or _AMONG.search(child.content):  # near / among: the place in focus
         for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
             if earlier[i].id not in exclude and _CHOICE.search(earlier[i].content) and accept(earlier[i]):
                 return i, "refers to the place put forward or chosen there"
     return None
+
+
+# a kind of place, by the nouns a name of it ends in ("北京金龙建国温泉酒店", "Grand Hyatt Hotel")
+KINDS = (
+    ("hotel", ("酒店", "宾馆", "旅馆", "客栈", "hotel", "hostel", "inn")),
+    ("restaurant", ("餐厅", "餐馆", "饭馆", "restaurant")),
+    ("museum", ("博物馆", "美术馆", "纪念馆", "museum", "gallery")),
+    ("park", ("公园", "park")),
+)
+_KIND_WORDS = "|".join(w for _, words in KINDS for w in words if not w.isascii())
+_KIND_EN = "|".join(w for _, words in KINDS for w in words if w.isascii())
+# the noun used as a definite reference: "酒店周边", "这家餐馆附近", "the hotel", "that restaurant"
+_DEFINITE = re.compile(
+    rf"(?:^|[^\u4e00-\u9fff]|这家|那家|这个|那个|该|此|在|去|到|从|回)({_KIND_WORDS})(?:的)?(?:周边|附近|周围|旁边|边上|门口)|"
+    rf"\b(?:the|that|this|our)\s+({_KIND_EN})s?\b",
+    re.IGNORECASE,
+)
+# a name ending in a kind noun: at least two name characters before it, none of them a classifier or a modifier
+_NAME_BEFORE = "(?<![的家个边近围型级些种类])"
+
+
+def definite_kind(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """The kind of place ``text`` refers to by its bare noun, or None.
+
+    >>> definite_kind("我还打算在酒店周边找个景点")[0], definite_kind("Any bars near the hotel?")[0]
+    ('hotel', 'hotel')
+    >>> definite_kind("帮我找一家经济型酒店") is None, definite_kind("北京饭店附近有什么") is None
+    (True, True)
+    """
+    m = _DEFINITE.search(text)
+    if not m:
+        return None
+    noun = (m.group(1) or m.group(2)).lower()
+    return next((k, words) for k, words in KINDS if noun in words)
+
+
+def names_a(kind: tuple[str, tuple[str, ...]], text: str) -> bool:
+    """Whether ``text`` names a place of ``kind`` (a name ending in one of its nouns).
+
+    >>> hotel = definite_kind("酒店周边")
+    >>> names_a(hotel, "北京金龙建国温泉酒店挺好的"), names_a(hotel, "酒店周边没有景点。"), names_a(hotel, "经济型酒店")
+    (True, False, False)
+    >>> names_a(definite_kind("near the hotel"), "We stayed at the Grand Hyatt Hotel.")
+    True
+    """
+    for word in kind[1]:
+        if word.isascii():
+            if re.search(rf"\b(?!(?:The|This|That|Our|My|Your|A|An)\b)[A-Z][\w'-]+\s+(?i:{word})\b", text):
+                return True
+        elif re.search(rf"[\u4e00-\u9fffA-Za-z0-9]{{2}}{_NAME_BEFORE}{word}", text):
+            return True
+    return False
 
 
 def slot_premises(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> list[tuple[int, str]]:
