@@ -137,10 +137,12 @@ def ingest_turns(weaver, turns: list[Turn], id_prefix: str, batch: int = 64) -> 
     return time.perf_counter() - t0
 
 
-def weaver_picks(weaver, result) -> set[str]:
-    """Provenance keys of the memories a retrieval result put in its context: the narrative's, and the statements
-    whose current values the constraint block before it carries (weaver/decision_context.py)."""
-    ids = [n.id for n in result.nodes] + (result.decision.node_ids if result.decision is not None else [])
+def weaver_picks(weaver, result, with_block: bool = True) -> set[str]:
+    """Provenance keys of the memories a retrieval result put in its context: the narrative's, and (``with_block``)
+    the statements whose current values the constraint block before it carries (weaver/decision_context.py).
+    A scorer that reads the block's values itself (bench decisions) passes ``with_block=False``."""
+    block = result.decision.node_ids if with_block and result.decision is not None else []
+    ids = [n.id for n in result.nodes] + block
     return {weaver.nodes[i].meta.get("key") for i in ids if i in weaver.nodes}
 
 

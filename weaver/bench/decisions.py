@@ -111,7 +111,7 @@ def run_decisions(
                     lat.append((time.perf_counter() - t1) * 1e3)
                     if res.tokens > b:
                         raise WeaverError(f"weaver context over budget: {res.tokens} > {b}")
-                    _score(tally, "weaver", chat.language, b, dec, weaver_picks(w, res), res.decision)
+                    _score(tally, "weaver", chat.language, b, dec, weaver_picks(w, res, with_block=False), res.decision)
                     res = w.query(dec.question, budget=b, config=plain)
                     _score(tally, "weaver-no-block", chat.language, b, dec, weaver_picks(w, res), None)
                 n_dec += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from ..builder import same_episode
 from ..models import Edge, WeaverError
 from ..slots import SlotValue, changes, is_another, is_change, read_slots, residue
 
@@ -83,8 +84,16 @@ def _slot_index(w) -> _SlotIndex:
     return idx.update(w)
 
 
-def plan_supersedes(w, node_id: str) -> list[Supersede]:
-    """The earlier active statements the node ``node_id`` gives new values (newest first)."""
+CROSS_SESSION_PENALTY = 0.25  # another session's statement may belong to another trip: a person decides
+
+
+def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supersede]:
+    """The earlier active statements the node ``node_id`` gives new values (newest first).
+
+    Within the node's session (or date) only, unless ``across_sessions``: then statements of other sessions
+    come too, their confidence lowered by :data:`CROSS_SESSION_PENALTY` (the review pass queues them for a
+    curator; on arrival nothing crosses a session: a budget of another trip is not a revision of this one).
+    """
     node = w.nodes[node_id]
     new_vals = list(_statements(w, node_id))
     if not new_vals or node.status != "active" or is_another(node.content):
@@ -107,6 +116,9 @@ def plan_supersedes(w, node_id: str) -> list[Supersede]:
         old = w.nodes[order[i]]
         if old.kind != "user_input" or old.status != "active" or old.meta.get("speaker") != speaker:
             continue
+        other_session = not same_episode(old, node)
+        if other_session and not across_sessions:
+            continue
         old_vals = _statements(w, old.id)
         if not keys & {v.key for v in old_vals}:
             continue
@@ -122,7 +134,7 @@ def plan_supersedes(w, node_id: str) -> list[Supersede]:
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
         full = {v.key for v in old_vals} <= restated and len(residue(old.content) - residue(node.content)) <= MAX_RESIDUE
         explicit = all(a.explicit and b.explicit for a, b in pairs)
-        conf = 0.8 + (0.1 if cue else 0.0) + (0.05 if explicit else 0.0)
+        conf = 0.8 + (0.1 if cue else 0.0) + (0.05 if explicit else 0.0) - (CROSS_SESSION_PENALTY if other_session else 0)
         out.append(Supersede(old.id, node_id, pairs, full, round(conf, 2)))
     return out
 

@@ -195,7 +195,7 @@ def _supersede_proposals(win: _Window) -> list[ReviewItem]:
     undone = {e.key for e in log.entries if e.actor == "builder" and e.action != "build" and log.undone(e.id)}
     out = []
     for new in win.ids:
-        for plan in plan_supersedes(w, new):
+        for plan in plan_supersedes(w, new, across_sessions=True):  # another session's: queued, not applied
             if plan.full and plan.old not in undone and f"{plan.old}->{new}" not in undone:
                 out.append(_item(win, "supersede", new, plan.old, confidence=plan.confidence,
                                  rationale=plan.rationale))
