@@ -21,9 +21,7 @@ from ui.state import current_config, current_space, get_weaver, space_lock
 from weaver import viz
 from weaver.debugger import (
     WHY_NOT_REASONS,
-    agent_turns,
     debug_query,
-    debug_replay,
     expansion_path,
     graph_styles,
     node_roles,
@@ -32,6 +30,7 @@ from weaver.debugger import (
 from weaver.debugger_words import candidate_in_words, cut_in_words, quote, reason_label, role_label, why_in_words
 from weaver.models import WeaverError
 from weaver.probes import delete_probe, diff_snapshots, list_probes, run_probes, save_probe
+from weaver.turn_replay import agent_turns, debug_replay
 
 ZH = lang() == "zh"
 LG = "zh" if ZH else "en"

@@ -70,7 +70,7 @@ _ORIGINS = {"review-rules": ("rules review", "规则审阅"), "review-llm": ("mo
 _ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
 _ACTIONS = {"edge.add": ("edge added", "添加边"), "edge.update": ("edge changed", "修改边"),
             "edge.remove": ("edge removed", "删除边"), "node.status": ("status", "状态"), "build": ("built", "构建"),
-            "undo": ("undo", "撤销"), "redo": ("redo", "重做")}
+            "item.reject": ("proposal rejected", "拒绝建议"), "undo": ("undo", "撤销"), "redo": ("redo", "重做")}
 
 
 def t(key: str, **kw) -> str:
@@ -102,7 +102,10 @@ def _q(w, nid: str, n: int = 30) -> str:
 
 
 def _key_words(w, key: str) -> str:
-    """An audit key (``u->v`` or a node id) said with the memories' words."""
+    """An audit key (``u->v``, a node id or a rejected review item's id) said with the memories' words."""
+    item = w.curation.queue.get(key)
+    if item is not None:
+        return _item_words(w, item)
     if "->" in key:
         a, b = key.split("->", 1)
         return f"{_q(w, a, 24)} → {_q(w, b, 24)}"

@@ -100,10 +100,14 @@ def _fingerprint(rt) -> dict:
         def L(nid: str) -> str:  # noqa: N802 - a label
             return lab.get(nid, f"MISSING {nid}") if nid else ""
 
+        cur = w.curation
+
         def key(k: str) -> str:
+            if k in cur.queue:  # a curator's reject names its review item
+                i = cur.queue[k]
+                return f"item:{i.kind}:{L(i.source)}:{L(i.target)}"
             return "->".join(L(x) for x in k.split("->", 1)) if "->" in k else L(k)
 
-        cur = w.curation
         out[name] = {
             "decisions": sorted(f"{d.kind}:{d.content[:60]}:{d.kept}" for d in w.decisions.values()),
             "nodes": sorted(f"{lab[n.id]}:{n.status}:{L(n.meta.get('superseded_by', ''))}" for n in w.nodes.values()),
@@ -127,6 +131,10 @@ def references(w) -> list[str]:
         if by and by not in w.nodes:
             bad.append(f"node {n.id} superseded by missing {by}")
     for e in w.curation.log.entries:
+        if e.is_item:  # names a review item, not a node
+            if e.key not in w.curation.queue:
+                bad.append(f"audit entry {e.id} ({e.action}) names missing review item {e.key}")
+            continue
         for nid in (e.key.split("->", 1) if "->" in e.key else [e.key]):
             if nid not in w.nodes:
                 bad.append(f"audit entry {e.id} ({e.action}) names missing node {nid}")

@@ -165,3 +165,17 @@ def test_topic_switches_are_recorded_in_the_focus_history(weaver):
     assert any("故宫" in h.get("shift", "") for h in history)
     again = weaver.space.get_meta()["focus_history"]
     assert again == history
+
+
+def test_warm_loads_the_local_model_and_never_calls_a_remote_embedder(settings, openai_stub):
+    from weaver import Runtime, Settings
+
+    local = Runtime.from_settings(settings)  # its own cache: the session's shared one has hits already
+    local.warm()
+    assert local.embedder.misses == 1  # one real embed: the model is loaded now, not in the first space switch
+    remote = Runtime.from_settings(Settings.from_env(
+        env={"OPENAI_BASE_URL": openai_stub.base_url, "OPENAI_API_KEY": "sk-test-secret-123", "WEAVER_EMBEDDER": "openai"},
+        secrets_path=None, data_dir=settings.data_dir))
+    before = len(openai_stub.requests)
+    remote.warm()
+    assert remote.embedder.misses == 0 and len(openai_stub.requests) == before  # no call before one is needed

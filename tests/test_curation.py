@@ -230,3 +230,21 @@ def test_edge_table_edits_go_through_the_library(trip):
     assert w.graph.edges[rows[i_rel]["source"], rows[i_rel]["target"]]["relation"] == "causal"
     assert not w.graph.has_edge(rows[i_del]["source"], rows[i_del]["target"])
     assert sorted(e.action for e in human_entries(w)) == ["edge.remove", "edge.update"]
+
+
+def test_a_reject_whose_queue_write_never_landed_rolls_forward(runtime):
+    w = runtime.open("crashy-reject")
+    ids = weave(w, "en")
+    w.curation.set_edge(ids["budget"], ids["plan"], "causal")
+    w.curation.set_status(ids["budget"], "retracted", "withdrawn")
+    flag = next(i for i in w.curation.items() if i.kind == "needs_review")
+    cur = w.curation
+    cur.save_items = lambda *a: (_ for _ in ()).throw(KeyboardInterrupt("power cut"))
+    with pytest.raises(KeyboardInterrupt):
+        cur.reject(flag.id)  # the audit entry landed, the item's new status did not
+    again = runtime.open("crashy-reject")
+    assert again.curation.queue[flag.id].status == "rejected"
+    assert any("rolled forward item.reject" in r for r in again.curation.repaired), again.curation.repaired
+    again.curation.undo()  # and the repaired reject undoes like any other
+    assert again.curation.queue[flag.id].status == "pending"
+    assert runtime.open("crashy-reject").curation.repaired == []  # nothing left to repair

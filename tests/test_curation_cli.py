@@ -66,3 +66,28 @@ def test_edge_set_rm_undo_log_review_from_the_cli(runtime, tmp_path):
     assert len(sup) == 1 and sup[0].target == ids["budget"]
     # applied at or above the auto-apply threshold, queued below it
     assert (final.nodes[ids["budget"]].status == "superseded") == (sup[0].status == "applied")
+
+
+def test_reject_undo_redo_from_the_cli(runtime, tmp_path):
+    w = runtime.open("trip")
+    w.config = w.config.with_(review_every=0, supersede_on_arrival=False)
+    weave(w, "en")
+    w.ingest(CHANGED["en"], "user_input")
+    w.curation.review(apply=False)
+    item = next(i for i in w.curation.items() if i.kind == "supersede")
+
+    out = cli(tmp_path, "reject", item.id)
+    assert out.returncode == 0 and out.stdout.startswith(f"rejected {item.id}"), (out.stdout, out.stderr)
+    out = cli(tmp_path, "log", "--json", "--limit", "1")
+    last = json.loads(out.stdout)
+    assert (last["actor"], last["action"], last["key"], last["after"]) == (
+        "human", "item.reject", item.id, {"review_item": "rejected"})
+    out = cli(tmp_path, "undo")  # each command a fresh runtime: the reject is read back from the log
+    assert out.returncode == 0 and f"(reverted {last['id']})" in out.stdout, (out.stdout, out.stderr)
+    assert runtime.open("trip").curation.queue[item.id].status == "pending"
+    out = cli(tmp_path, "log", "--limit", "2")
+    assert "item.reject" in out.stdout and "pending -> rejected (undone)" in out.stdout, out.stdout
+    out = cli(tmp_path, "redo")
+    assert out.returncode == 0, out.stderr
+    final = runtime.open("trip")
+    assert final.curation.queue[item.id].status == "rejected" and final.curation.verify() == []

@@ -79,3 +79,30 @@ def test_review_page_run_accept_and_undo(review_page):
     assert w.nodes[ids["budget"]].status == "superseded"  # the review's own change is not the human's undo
     assert [e.action for e in w.curation.log.entries if e.actor == "human"] == ["node.status", "undo"]
     assert any(r.actor == "review" for r in w.curation.log.entries)
+
+
+def test_review_page_reject_is_in_the_log_in_words_and_undone(review_page):
+    at, rt, ids = review_page
+    _button(at, "Run review now").click().run()
+    w = rt.open("demo")
+    flag = next(i for i in w.curation.items() if i.kind == "needs_review")
+    words = "Check a dependent memory: «" + w.nodes[flag.target].content[:10]
+
+    at.button(key=f"rej_{flag.id}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert rt.open("demo").curation.queue[flag.id].status == "rejected"
+    log = next(d.value for d in at.dataframe if "What" in d.value.columns)
+    row = log.iloc[0]  # newest first
+    assert (row["by"], row["action"], row["before"], row["after"]) == ("human", "proposal rejected", "pending",
+                                                                       "rejected")
+    assert row["What"].startswith(words) and flag.id not in row["What"], row["What"]
+
+    undo = at.button(key="undo_btn")
+    assert not undo.disabled and undo.help.replace("\\", "").startswith("proposal rejected · " + words)
+    undo.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    done = [s.value.replace("\\", "") for s in at.success]
+    assert any(v.startswith("Undone: proposal rejected · " + words) for v in done), done
+    assert rt.open("demo").curation.queue[flag.id].status == "pending"
+    assert not at.button(key="redo_btn").disabled
+    assert at.button(key=f"rej_{flag.id}")  # back in the queue, with its buttons

@@ -185,3 +185,79 @@ def test_periodic_review_every_n_kept_nodes(runtime):
     off.config = off.config.with_(review_every=0)
     weave(off, "en")
     assert off.curation.state.get("runs") is None
+
+
+def test_a_reject_is_audited_undone_and_redone_across_processes(runtime):
+    w = runtime.open("reject-undo")
+    w.config = w.config.with_(supersede_on_arrival=False)  # the pass proposes the changed budget
+    ids = weave(w, "en")
+    w.ingest(CHANGED["en"], "user_input")
+    w.curation.review(apply=False)
+    item = next(i for i in w.curation.items() if i.kind == "supersede")
+
+    w.curation.reject(item.id[:12])  # by prefix, as the CLI allows
+    entry = w.curation.log.entries[-1]
+    assert (entry.actor, entry.action, entry.key, entry.ref) == ("human", "item.reject", item.id, item.id)
+    assert (entry.before, entry.after) == ({"review_item": "pending"}, {"review_item": "rejected"})
+    assert w.curation.queue[item.id].status == "rejected" and w.curation.queue[item.id].audit_id == entry.id
+    assert w.curation.log.undo_target().id == entry.id  # Undo reaches it (it used to skip it)
+    row = next(r for r in w.curation.log.to_rows() if r["id"] == entry.id)
+    assert (row["before"], row["after"], row["undone"]) == ("pending", "rejected", False)
+    w.curation.review(apply=False)  # rejected stays rejected: not proposed again
+    assert not [i for i in w.curation.items() if i.kind == "supersede"]
+
+    again = runtime.open(w.space.name)  # another weaver reads the log and the queue back from the space
+    undo = again.curation.undo()
+    assert undo.action == "undo" and undo.ref == entry.id and undo.key == item.id
+    assert again.curation.queue[item.id].status == "pending" and again.curation.queue[item.id].resolved_by == ""
+    assert item.id in {i.id for i in again.curation.items()}
+    assert again.nodes[ids["budget"]].status == "active"  # the graph never changed
+    assert again.curation.verify() == []
+
+    third = runtime.open(w.space.name)
+    assert third.curation.queue[item.id].status == "pending" and third.curation.log.undone(entry.id)
+    assert third.curation.log.redo_target().id == entry.id
+    third.curation.redo()
+    assert third.curation.queue[item.id].status == "rejected"
+    fourth = runtime.open(w.space.name)
+    assert fourth.curation.queue[item.id].status == "rejected" and not fourth.curation.log.undone(entry.id)
+    assert [e.action for e in fourth.curation.log.entries if e.actor == "human"] == ["item.reject", "undo", "redo"]
+    assert fourth.curation.verify() == [] and fourth.curation.repaired == []
+    with pytest.raises(WeaverError, match="already rejected"):
+        fourth.curation.reject(item.id)
+
+
+def test_undoing_a_dismissed_flag_needs_its_cause_still_fallen(runtime):
+    w = runtime.open("reject-flag")
+    ids = weave(w, "en")
+    cur = w.curation
+    cur.set_edge(ids["budget"], ids["plan"], "causal", actor="review")  # a dependency, so retracting flags
+
+    def fall() -> str:  # by the pass, not a human: a human's status would end the redo chain
+        cur.set_status(ids["budget"], "retracted", "withdrawn", actor="review")
+        return next(i.id for i in cur.items() if i.kind == "needs_review" and i.target == ids["plan"])
+
+    def restore() -> None:
+        cur.set_status(ids["budget"], "active", "restored", actor="review")
+
+    first = fall()
+    cur.reject(first)
+    cur.undo()
+    assert cur.queue[first].status == "pending"
+    restore()  # withdraws the pending flag
+    assert cur.queue[first].status == "withdrawn"
+    with pytest.raises(WeaverError, match="is withdrawn now"):
+        cur.redo()
+
+    second = fall()
+    cur.reject(second)
+    restore()
+    with pytest.raises(WeaverError, match="active again"):
+        cur.undo()  # back in the queue it would flag a cause that no longer fell
+    third = fall()
+    with pytest.raises(WeaverError, match=f"{third} already asks the same"):
+        cur.undo()
+    assert [cur.queue[i].status for i in (first, second, third)] == ["withdrawn", "rejected", "pending"]
+    cur.reject(third)
+    cur.undo()
+    assert cur.queue[third].status == "pending" and cur.verify() == []

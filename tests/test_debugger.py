@@ -10,16 +10,15 @@ import pytest
 from debugger_data import CONV, exact_budget, few_seeds, one_seed, weave
 from weaver.debugger import (
     WHY_NOT_REASONS,
-    AgentTurn,
     debug_query,
     expansion_path,
     graph_styles,
     node_roles,
-    replay_turn,
     why_not,
 )
 from weaver.models import WeaverError
 from weaver.text import count_tokens
+from weaver.turn_replay import AgentTurn, replay_turn
 
 
 @pytest.fixture(params=["en", "zh"])

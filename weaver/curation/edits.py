@@ -74,8 +74,8 @@ class Curation(NodeActions, QueueActions):
             space.delete_records("audit", dropped)
             self.repaired += [f"dropped audit entry {x} of an uncommitted ingest" for x in dropped]
         self.log = AuditLog([e for e in entries if e.id not in set(dropped)])
-        self._roll_forward()
         self.queue = {k: ReviewItem.from_dict(v) for k, v in space.get_records("queue").items()}
+        self._roll_forward()  # after the queue: a curator's reject rolls forward onto its item
         self.state = space.get_records("review").get("state", {})
         self.w.corrections = self.corrections()
 
@@ -86,7 +86,10 @@ class Curation(NodeActions, QueueActions):
             if e.action != "build":
                 latest[e.key] = e
         for key, e in latest.items():
-            if e.is_edge:
+            if e.is_item:
+                if self._roll_item_forward(e):
+                    self.repaired.append(f"rolled forward {e.action} of review item {key}")
+            elif e.is_edge:
                 s, t = key.split("->", 1)
                 if s not in self.w.graph or t not in self.w.graph:
                     continue
@@ -309,6 +312,8 @@ class Curation(NodeActions, QueueActions):
 
     # ------------------------------------------------------------ undo/redo
     def _revert_to(self, entry: AuditEntry, state: dict | None, action: str) -> AuditEntry:
+        if entry.is_item:  # a rejected proposal: only the queue changes
+            return self._revert_item(entry, state or {}, action)
         if entry.action in ("node.add", "node.delete"):
             rec = self._set_presence(entry, state, action)
             self._corrections_changed("human")

@@ -1,17 +1,22 @@
-"""Review-queue actions of :class:`~weaver.curation.edits.Curation`: list, accept (optionally edited), reject."""
+"""Review-queue actions of :class:`~weaver.curation.edits.Curation`: list, accept (optionally edited), reject.
+
+A reject is an audit entry of its own (``item.reject``, key: the item id, state
+``{"review_item": status}``), written before the item changes, so the log shows
+it and undo brings the item back to pending (redo rejects it again).
+"""
 
 from __future__ import annotations
 
 import functools
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..models import RELATIONS, WeaverError
 from ..validation import check_prefix
 from .queue import ReviewItem
 
-if TYPE_CHECKING:  # used in annotations only (this module never builds an entry itself)
-    from .audit import AuditEntry
+if TYPE_CHECKING:  # used in annotations only (entries are built by the log: ``self.log.new``)
+    from .audit import AuditEntry, AuditLog
 
 __all__ = ["QueueActions"]
 
@@ -29,6 +34,16 @@ def _writes(fn):
 
 class QueueActions:
     """Mixed into ``Curation`` (which provides the edits, ``queue`` and ``save_items``)."""
+
+    # what Curation provides, declared for the type checker (bare annotations: nothing is set here)
+    w: Any
+    log: AuditLog
+    queue: dict[str, ReviewItem]
+    save_items: Callable[[list[ReviewItem]], None]
+    _record: Callable[[AuditEntry], AuditEntry]
+    set_edge: Callable[..., AuditEntry]
+    remove_edge: Callable[..., AuditEntry]
+    set_status: Callable[..., AuditEntry]
 
     def items(self, status: str | None = "pending") -> list[ReviewItem]:
         out = [i for i in self.queue.values() if status is None or i.status == status]
@@ -82,8 +97,54 @@ class QueueActions:
 
     @_writes
     def reject(self, item_id: str) -> ReviewItem:
-        """Reject a proposal (it is never proposed again) or dismiss a flag (the node stays as it is)."""
+        """Reject a proposal (it is never proposed again) or dismiss a flag (the node stays as it is).
+
+        Audited (``item.reject``, actor human) and undoable: undo makes the item pending again.
+        """
         item = self._item(item_id)
-        item.status, item.resolved_at, item.resolved_by = "rejected", time.time(), "human"
-        self.save_items([item])
+        entry = self._record(self.log.new("human", "item.reject", item.id, {"review_item": "pending"},
+                                          {"review_item": "rejected"}, f"rejected review item {item.id}",
+                                          ref=item.id))
+        self._set_item_status(item, "rejected", entry.id)
         return item
+
+    def _set_item_status(self, item: ReviewItem, status: str, audit_id: str = "") -> None:
+        if status == "pending":
+            item.status, item.resolved_at, item.resolved_by, item.audit_id = "pending", 0.0, "", ""
+        else:
+            item.status, item.resolved_at, item.resolved_by, item.audit_id = status, time.time(), "human", audit_id
+        self.save_items([item])
+
+    def _revert_item(self, entry: AuditEntry, state: dict, action: str) -> AuditEntry:
+        """Undo / redo of ``item.reject``: the item back to ``state["review_item"]`` (pending / rejected)."""
+        item = self.queue.get(entry.key)
+        if item is None:
+            raise WeaverError(f"cannot {action} {entry.id}: review item {entry.key} is gone")
+        want, was = state["review_item"], "rejected" if state["review_item"] == "pending" else "pending"
+        if item.status != was:  # e.g. applied by a review pass, or withdrawn, since
+            raise WeaverError(f"cannot {action} {entry.id}: review item {item.id} is {item.status} now")
+        if want == "pending":
+            for nid in (item.source, item.target):
+                if nid and nid not in self.w.nodes:
+                    raise WeaverError(f"cannot {action} {entry.id}: node {nid} of review item {item.id} is gone")
+            cause = self.w.nodes.get(item.source)
+            if item.kind == "needs_review" and cause is not None and cause.status == "active":
+                # a restored cause withdraws its flags: one back in the queue would flag nothing
+                raise WeaverError(f"cannot {action} {entry.id}: the cause {item.source} is active again")
+            twin = next((i for i in self.queue.values() if i.status == "pending" and i.signature == item.signature), None)
+            if twin is not None:  # raised again since (a flag of a second retraction): one in the queue is enough
+                raise WeaverError(f"cannot {action} {entry.id}: review item {twin.id} already asks the same")
+        rec = self._record(self.log.new("human", action, item.id, {"review_item": item.status}, {"review_item": want},
+                                        f"{action} of {entry.id}", ref=entry.id))
+        self._set_item_status(item, want, entry.id)
+        return rec
+
+    def _roll_item_forward(self, entry: AuditEntry) -> bool:
+        """An item decision whose queue write did not land (a crash between the two): apply it. Only from the
+        state the entry started from: an item resolved since (accepted, applied) is left alone."""
+        item = self.queue.get(entry.key)
+        want, was = (entry.after or {}).get("review_item"), (entry.before or {}).get("review_item")
+        if item is None or want is None or item.status != was:
+            return False
+        self._set_item_status(item, want, entry.id if want != "pending" else "")
+        return True
