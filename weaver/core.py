@@ -23,7 +23,7 @@ from .relations.references import LOOKBACK
 from .curation import Curation
 from .probes import attach_probes
 from .embedding import Embedder, embed_text_for
-from .filtering import TaskFocus, judge
+from .filtering import TaskFocus, focus_history, judge, stored_meta
 from .lexical import LexicalIndex
 from .mirror import Mirror
 from .lifecycle.tiers import mark_tiers
@@ -137,6 +137,8 @@ class ContextWeaver:
         vecs = data.decision_vectors if data.decision_vectors is not None else []
         for i in sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp):
             m.add_decision(data.decisions[i], vecs[i])
+        if any(d.focus_shift_at for d in data.decisions) or "focus_history" in meta:
+            meta["focus_history"] = focus_history(meta.get("focus_history", []), data.decisions)
         task = meta.get("task")
         if task:
             self.focus.set_task(task, self.embed([task])[0])
@@ -279,7 +281,7 @@ class ContextWeaver:
             self.focus.set_task(text, vec)
             self.meta["task"] = text
             self.meta.setdefault("focus_history", []).append({"task": text, "turn": self.turn, "at": time.time()})
-            self.space.put_meta(self.meta)
+            self.space.put_meta(stored_meta(self.meta))
 
     def _prepare(self, msg: Message) -> Message:
         return prepare_message(msg)  # every rule, before any write (weaver/validation.py)
@@ -380,8 +382,9 @@ class ContextWeaver:
         )
         node, edges = None, []
         if v.kept:
-            node, edges, rel = self._make_node(m.content, m.kind, turn, m.message_id, lang, res.importance, m.meta,
-                                               vec, embed_text, decision.timestamp, m.depends_on)
+            node, edges, rel, decision.focus_shift_at = self._make_node(
+                m.content, m.kind, turn, m.message_id, lang, res.importance, m.meta, vec, embed_text,
+                decision.timestamp, m.depends_on)
             decision.node_id = node.id
             decision.llm_calls += rel.llm_calls
             decision.llm_tokens += rel.llm_tokens
@@ -414,13 +417,15 @@ class ContextWeaver:
             self.mirror.add_edge(e)
         # a restated slot value (budget 5000 -> 8000) supersedes the earlier statement in this same write
         edges = self.curation.supersede_on_arrival(node, edges)
+        at = 0.0
         if kind == "user_input" and self.focus.is_shift(vec, content):
-            # a user message far from the current focus starts a new topic: the focus follows it
+            # a user message far from the current focus starts a new topic: the focus follows it; the time
+            # is kept on the message's decision (the commit marker), so the shift lands with it or not at all
+            at = time.time()
             self.meta.setdefault("focus_history", []).append(
-                {"shift": content[:120], "turn": turn, "at": time.time()})
-            self.space.put_meta(self.meta)
+                {"shift": content[:120], "turn": turn, "at": at, "message_id": message_id})
         self.focus.observe(vec, float(importance))
-        return node, edges, rel
+        return node, edges, rel, at
 
     def _window(self) -> list[MemoryNode]:
         """The latest active memories, oldest first: where a new memory's parent is guessed."""
@@ -439,8 +444,8 @@ class ContextWeaver:
             return self._existing(message_id)
         vec = self.decision_vector(message_id)
         text = embed_text_for(d.content, d.kind, d.meta, self.config.embed_prefix)
-        node, edges, _ = self._make_node(d.content, d.kind, d.turn, message_id, d.language, d.importance, d.meta,
-                                         vec, text, d.timestamp)
+        node, edges, _, d.focus_shift_at = self._make_node(d.content, d.kind, d.turn, message_id, d.language,
+                                                           d.importance, d.meta, vec, text, d.timestamp)
         d.kept, d.promoted, d.node_id = True, True, node.id
         d.reason = f"promoted by a curator ({d.reason})"
         self.space.put_decisions([d], vec[None, :])

@@ -154,6 +154,9 @@ class FilterDecision(_Record):
     timestamp: float = field(default_factory=time.time)
     language: str = "en"
     meta: dict[str, Any] = field(default_factory=dict)
+    # when this message moved the task focus (0: it did not): on the commit marker, so a focus shift lands
+    # with its message or not at all, and its section needs no meta write (no journal)
+    focus_shift_at: float = 0.0
 
     @property
     def scores(self) -> Scores:
