@@ -226,8 +226,9 @@ def test_a_kill_at_every_write_of_a_batch_leaves_no_effect_of_its_unacknowledged
 
 def test_a_message_that_supersedes_and_shifts_the_focus_costs_one_write_per_collection(runtime):
     # a supersede on arrival (an earlier node's status and its audit entries) or a focus shift used to make
-    # the message's section journaled (journal upsert + delete), the shift with a meta write as well; now
-    # each collection the message touches gets one write and the decision (the commit marker) commits it all
+    # the message's section journaled (journal upsert + delete), the shift with a meta write as well, and the
+    # builder's audit entry was a write of its own; now each collection the message touches gets one write
+    # and the decision (the commit marker) carries the build entry and the shift
     w = _budget_space(runtime, "budget-calls")
     w.config = w.config.with_(review_every=1000)  # the review pass is a section of its own: not counted here
     done = {}
@@ -239,5 +240,7 @@ def test_a_message_that_supersedes_and_shifts_the_focus_costs_one_write_per_coll
     w.ingest("酒店要有早餐，最好能看到江景。")
     writes = _writes(runtime, lambda: done.update(s=w.ingest("换个话题：故宫的门票多少钱？周一开放吗？")))
     assert done["s"].decision.focus_shift_at > 0
-    assert writes == 3 + (1 if done["s"].edges else 0), writes
+    assert writes == 2 + (1 if done["s"].edges else 0), writes  # nodes, (edges,) decisions: the build entry
+    build = next(e for e in w.curation.log.entries if e.action == "build" and e.key == done["s"].node.id)
+    assert w.decisions[done["s"].decision.message_id].audit["id"] == build.id  # rides on the decision
     assert runtime.open("budget-calls").meta["focus_history"][-1]["shift"].startswith("换个话题")
