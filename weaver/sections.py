@@ -41,7 +41,7 @@ class WriteSections:
         """Buffer every write and apply them on exit as one section (see the module docstring).
 
         Chroma pays a fixed cost per call (~5-30 ms); a batch of messages then costs a
-        handful of calls instead of four or more per message. Reads of records and meta
+        handful of calls (one per collection it touches) instead of a few per message. Reads of records and meta
         inside the block see the buffered writes. Hold the writer lock around it.
         """
         if self._buffer is not None:  # nested: the outer block flushes
