@@ -66,6 +66,14 @@ def test_sigkill_campaign_loses_nothing_acknowledged(tmp_path):
     assert summary["audit_checked"]
 
 
+def _legacy_build_record(w, node) -> None:
+    """The builder's audit record as older releases wrote it, before the decision (this release keeps the
+    entry on the decision, so a kill before the decision leaves none): the repair must drop it."""
+    entry = w.curation.log.new("builder", "build", node.id, None, {"node": {"id": node.id}, "edges": []},
+                               f"ingest of {node.message_id}", message_id=node.message_id)
+    w.space.put_records("audit", {entry.id: entry.to_dict()})
+
+
 def _crash_state_node_without_decision(w, embedder, text="Found 3 hotels near the station, 400 yuan a night."):
     """What a kill between the node write and the decision write leaves on disk."""
     parent = next(iter(w.nodes))
@@ -74,7 +82,7 @@ def _crash_state_node_without_decision(w, embedder, text="Found 3 hotels near th
     edge = Edge(parent, "n_orphan", "temporal", 0.9, "rules", "crash test")
     w.space.put_nodes([node], vec)
     w.space.put_edges([edge])
-    w.curation.record_build(node, [edge])  # the builder's audit entry precedes the decision
+    _legacy_build_record(w, node)
     return parent
 
 
@@ -88,6 +96,7 @@ def test_repair_removes_a_node_whose_decision_never_landed(runtime, embedder):
     again = runtime.open("repair")
     assert "n_orphan" not in again.nodes
     assert any("n_orphan" in r for r in again.repaired)
+    assert any("dropped audit entry" in r for r in again.curation.repaired)  # the older release's build record
     assert (set(again.nodes), again.graph.number_of_edges()) == before
     report = check_space(again, {})
     assert report["problems"] == []
@@ -108,7 +117,7 @@ def test_repair_undoes_a_promote_that_crashed_before_its_decision(runtime, embed
     edge = Edge(w.decisions["budget"].node_id, "n_promoted", "temporal", 0.5, "rules")
     w.space.put_nodes([node], embedder.embed(["好的"]))
     w.space.put_edges([edge])
-    w.curation.record_build(node, [edge])  # the builder's audit entry precedes the decision
+    _legacy_build_record(w, node)
     again = runtime.open("promote-crash")
     assert "n_promoted" not in again.nodes and not again.decisions["ok"].kept
     assert check_space(again, {})["problems"] == []

@@ -222,3 +222,25 @@ def test_a_kill_at_every_write_of_a_batch_leaves_no_effect_of_its_unacknowledged
     # committed either superseded at once (on arrival, in the message's own section) or still active with the
     # review pass to come (when arrival is off): both with their audit entries
     assert "rolled back" in outcomes and any(o.startswith("committed") for o in outcomes), outcomes
+
+
+def test_a_message_that_supersedes_and_shifts_the_focus_costs_one_write_per_collection(runtime):
+    # a supersede on arrival (an earlier node's status and its audit entries) or a focus shift used to make
+    # the message's section journaled (journal upsert + delete), the shift with a meta write as well, and the
+    # builder's audit entry was a write of its own; now each collection the message touches gets one write
+    # and the decision (the commit marker) carries the build entry and the shift
+    w = _budget_space(runtime, "budget-calls")
+    w.config = w.config.with_(review_every=1000)  # the review pass is a section of its own: not counted here
+    done = {}
+    writes = _writes(runtime, lambda: done.update(r=w.ingest(REVISION)))
+    assert w.nodes[w.decisions["c0"].node_id].status == "superseded"
+    edges = 1 if done["r"].edges else 0
+    assert writes == 3 + edges, writes  # nodes (the new one and the superseded one together), audit, decisions
+    w.ingest("我想订一家上海外滩附近的酒店，预算每晚800元。")
+    w.ingest("酒店要有早餐，最好能看到江景。")
+    writes = _writes(runtime, lambda: done.update(s=w.ingest("换个话题：故宫的门票多少钱？周一开放吗？")))
+    assert done["s"].decision.focus_shift_at > 0
+    assert writes == 2 + (1 if done["s"].edges else 0), writes  # nodes, (edges,) decisions: the build entry
+    build = next(e for e in w.curation.log.entries if e.action == "build" and e.key == done["s"].node.id)
+    assert w.decisions[done["s"].decision.message_id].audit["id"] == build.id  # rides on the decision
+    assert runtime.open("budget-calls").meta["focus_history"][-1]["shift"].startswith("换个话题")

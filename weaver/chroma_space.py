@@ -6,11 +6,13 @@ collections the pointer names, and record collections ``<prefix>-x-<kind>``.
 
 **Write sections** (the machinery is in :mod:`weaver.sections`). ``ContextWeaver.writing()``
 holds the lock and buffers every write (``ChromaSpace.deferred``); on exit the buffer becomes a list of raw
-Chroma calls. A section of new messages only (their nodes, edges, builder audit
-entries and decisions) is written nodes -> edges -> audit -> decisions: the
-decision is the commit marker and :meth:`_repair` removes what a kill left
-without one. Any other section of more than one call (a curation edit, a review
-pass, a promote with a status change, a focus shift, deletions...) first writes
+Chroma calls, one per collection and operation. A section of new messages only
+(their nodes, edges and decisions, and a supersede on arrival's builder audit
+entries and status change) is written audit -> nodes -> edges -> decisions: the
+decision is the commit marker (it also carries the builder's ``build`` entry and
+a focus shift), :meth:`_repair` and ``Curation._load`` remove or revert what a
+kill left without one. Any other section of more than one call (a curation edit,
+a review pass, a status change with its review flags, deletions...) first writes
 its calls to the ``x-journal`` collection, then applies them, then clears the
 journal: a kill before the journal landed leaves nothing, after it the next
 open (or the next writer) replays it. Either way the section lands whole or

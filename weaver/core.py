@@ -23,7 +23,7 @@ from .relations.references import LOOKBACK
 from .curation import Curation
 from .probes import attach_probes
 from .embedding import Embedder, embed_text_for
-from .filtering import TaskFocus, judge
+from .filtering import TaskFocus, focus_history, judge, stored_meta
 from .lexical import LexicalIndex
 from .mirror import Mirror
 from .lifecycle.tiers import mark_tiers
@@ -137,6 +137,8 @@ class ContextWeaver:
         vecs = data.decision_vectors if data.decision_vectors is not None else []
         for i in sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp):
             m.add_decision(data.decisions[i], vecs[i])
+        if any(d.focus_shift_at for d in data.decisions) or "focus_history" in meta:
+            meta["focus_history"] = focus_history(meta.get("focus_history", []), data.decisions)
         task = meta.get("task")
         if task:
             self.focus.set_task(task, self.embed([task])[0])
@@ -279,7 +281,7 @@ class ContextWeaver:
             self.focus.set_task(text, vec)
             self.meta["task"] = text
             self.meta.setdefault("focus_history", []).append({"task": text, "turn": self.turn, "at": time.time()})
-            self.space.put_meta(self.meta)
+            self.space.put_meta(stored_meta(self.meta))
 
     def _prepare(self, msg: Message) -> Message:
         return prepare_message(msg)  # every rule, before any write (weaver/validation.py)
@@ -380,9 +382,7 @@ class ContextWeaver:
         )
         node, edges = None, []
         if v.kept:
-            node, edges, rel = self._make_node(m.content, m.kind, turn, m.message_id, lang, res.importance, m.meta,
-                                               vec, embed_text, decision.timestamp, m.depends_on)
-            decision.node_id = node.id
+            node, edges, rel = self._make_node(decision, vec, embed_text, m.depends_on)
             decision.llm_calls += rel.llm_calls
             decision.llm_tokens += rel.llm_tokens
             if rel.fallback:
@@ -392,10 +392,12 @@ class ContextWeaver:
         mirror.add_decision(decision, vec)
         return IngestResult(decision, node, edges)
 
-    def _make_node(self, content, kind, turn, message_id, lang, importance, meta, vec, embed_text, ts,
-                   depends_on=()):
-        node = MemoryNode(id=new_id("n"), content=content, kind=kind, turn=turn, message_id=message_id,
-                          timestamp=ts, language=lang, importance=float(importance), meta=meta,
+    def _make_node(self, d: FilterDecision, vec, embed_text, depends_on=()):
+        """The kept message's node and edges (written), and on its decision ``d`` (the commit marker, written
+        last by the caller) what lands with it: the node id, the builder's audit entry, a focus shift."""
+        content, kind, turn = d.content, d.kind, d.turn
+        node = MemoryNode(id=new_id("n"), content=content, kind=kind, turn=turn, message_id=d.message_id,
+                          timestamp=d.timestamp, language=d.language, importance=float(d.importance), meta=d.meta,
                           embed_text=embed_text[:2000])
         if depends_on:  # the caller knows: nothing is guessed beside what it declared
             edges, rel = self._declared_edges(node, depends_on), RelateResult([], "agent")
@@ -408,18 +410,20 @@ class ContextWeaver:
         self.space.put_nodes([node], vec[None, :])
         if edges:
             self.space.put_edges(edges)
-        self.curation.record_build(node, edges)  # audit before the decision (the commit marker)
+        # the builder's audit entry rides on the decision: it lands with the commit marker, at no write of its own
+        d.node_id, d.audit = node.id, self.curation.build_entry(node, edges).to_dict()
         self.mirror.add_node(node, vec)
         for e in edges:
             self.mirror.add_edge(e)
         # a restated slot value (budget 5000 -> 8000) supersedes the earlier statement in this same write
         edges = self.curation.supersede_on_arrival(node, edges)
         if kind == "user_input" and self.focus.is_shift(vec, content):
-            # a user message far from the current focus starts a new topic: the focus follows it
+            # a user message far from the current focus starts a new topic: the focus follows it; the time
+            # is kept on the message's decision, so the shift lands with it or not at all
+            d.focus_shift_at = time.time()
             self.meta.setdefault("focus_history", []).append(
-                {"shift": content[:120], "turn": turn, "at": time.time()})
-            self.space.put_meta(self.meta)
-        self.focus.observe(vec, float(importance))
+                {"shift": content[:120], "turn": turn, "at": d.focus_shift_at, "message_id": d.message_id})
+        self.focus.observe(vec, float(d.importance))
         return node, edges, rel
 
     def _window(self) -> list[MemoryNode]:
@@ -439,9 +443,8 @@ class ContextWeaver:
             return self._existing(message_id)
         vec = self.decision_vector(message_id)
         text = embed_text_for(d.content, d.kind, d.meta, self.config.embed_prefix)
-        node, edges, _ = self._make_node(d.content, d.kind, d.turn, message_id, d.language, d.importance, d.meta,
-                                         vec, text, d.timestamp)
-        d.kept, d.promoted, d.node_id = True, True, node.id
+        node, edges, _ = self._make_node(d, vec, text)
+        d.kept, d.promoted = True, True
         d.reason = f"promoted by a curator ({d.reason})"
         self.space.put_decisions([d], vec[None, :])
         return IngestResult(d, node, edges)

@@ -22,7 +22,7 @@ from .decision_context import needed
 from .filler import is_filler
 from .settings import WeaverConfig
 
-__all__ = ["TaskFocus", "FineVerdict", "judge"]
+__all__ = ["TaskFocus", "FineVerdict", "judge", "focus_history", "stored_meta"]
 
 _SWITCH = re.compile(
     r"换个话题|另外|说说|聊聊|回到|再看看|接下来|顺便|至于|那.{0,6}呢|"
@@ -85,6 +85,22 @@ class TaskFocus:
             return self.task_vec
         blended = 0.6 * self.task_vec + 0.4 * recent
         return blended / (np.linalg.norm(blended) or 1.0)
+
+
+def focus_history(stored: list, decisions) -> list[dict]:
+    """The space's focus history: the tasks (and older releases' shifts) kept in its meta record, merged with
+    the shifts its decisions carry, in time order."""
+    own = [h for h in stored if isinstance(h, dict) and "message_id" not in h]
+    shifts = [{"shift": d.content[:120], "turn": d.turn, "at": d.focus_shift_at, "message_id": d.message_id}
+              for d in decisions if d.focus_shift_at]
+    return sorted(own + shifts, key=lambda h: float(h.get("at") or 0.0))
+
+
+def stored_meta(meta: dict) -> dict:
+    """The meta record as stored: without the shifts that live on their decisions (see :func:`focus_history`)."""
+    if "focus_history" not in meta:
+        return meta
+    return meta | {"focus_history": [h for h in meta["focus_history"] if "message_id" not in h]}
 
 
 @dataclass

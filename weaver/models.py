@@ -154,6 +154,11 @@ class FilterDecision(_Record):
     timestamp: float = field(default_factory=time.time)
     language: str = "en"
     meta: dict[str, Any] = field(default_factory=dict)
+    # when this message moved the task focus (0: it did not): on the commit marker, so a focus shift lands
+    # with its message or not at all, and its section needs no meta write (no journal)
+    focus_shift_at: float = 0.0
+    # the builder's audit entry for the node (kept messages): on the commit marker for the same reason
+    audit: dict[str, Any] = field(default_factory=dict)
 
     @property
     def scores(self) -> Scores:

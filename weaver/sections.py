@@ -30,16 +30,18 @@ class WriteSections:
     _sink: list[Call] | None = None
 
     # ------------------------------------------------------ batched writes
-    # commit order on flush: a crash mid-flush leaves at worst nodes/edges without their decision,
-    # which _repair removes on the next open; decisions (the commit markers) land last
-    _FLUSH_ORDER = ("nodes", "edges", "records", "meta", "decisions")
+    # commit order on flush: a crash mid-flush leaves at worst audit entries, nodes and edges without their
+    # decision, which the repair on open rolls back; the audit entries land first so that an earlier node's
+    # status change (a supersede on arrival) is never on disk without the entry that says how to undo it;
+    # decisions (the commit markers) land last
+    _FLUSH_ORDER = ("records", "nodes", "edges", "meta", "decisions")
 
     @contextlib.contextmanager
     def deferred(self):
         """Buffer every write and apply them on exit as one section (see the module docstring).
 
         Chroma pays a fixed cost per call (~5-30 ms); a batch of messages then costs a
-        handful of calls instead of four or more per message. Reads of records and meta
+        handful of calls (one per collection it touches) instead of a few per message. Reads of records and meta
         inside the block see the buffered writes. Hold the writer lock around it.
         """
         if self._buffer is not None:  # nested: the outer block flushes
@@ -118,9 +120,6 @@ class WriteSections:
     def _journal(self):
         return self._col(f"{self.prefix}-x-journal")
 
-    def _journal(self):
-        return self._col(f"{self.prefix}-x-journal")
-
     def _run_journaled(self, calls: list[Call]) -> None:
         self._space_lock.bump()  # another process's weaver reloads (and so replays) should this one die mid-way
         ids, docs = encode_journal(f"t{time.time_ns():020d}-{uuid.uuid4().hex[:6]}", calls)
@@ -146,26 +145,44 @@ def _self_repairing(ops: list[tuple[str, str, tuple]]) -> bool:
     """True when a flush holds only new messages' writes, which the decisions (written last) commit.
 
     Their nodes are named by a decision of the same section, their edges touch
-    such a node, their audit entries are the builder's for such a node; a kill
-    mid-flush leaves only traces the repair on open removes. Anything else
-    (status changes, edits of older edges, meta, deletions, other records) needs
-    the journal.
+    such a node, their audit entries are the builder's for such a message: its
+    ``build``, and a supersede on arrival (an edge into its node, an earlier
+    node's status change, whose entry lands first and names the status before).
+    A kill mid-flush leaves only traces the repair on open removes or reverts
+    (``ChromaSpace._repair``, ``Curation._load``). Anything else (human or review
+    edits, edits of older edges, meta, deletions, other records) needs the journal.
     """
     decided = {d.message_id: d.node_id for _, op, a in ops if op == "put_decisions" for d in a[0]}
-    new_nodes = {n.id for _, op, a in ops if op == "put_nodes" for n in a[0]}
+    new_nodes = {nid for nid in decided.values() if nid}
+    restated = set()  # earlier nodes whose status a builder entry of a decided message changes
     for _, op, a in ops:
-        if op == "put_decisions":
+        if op == "put_records" and a[0] == "audit":
+            for v in a[1].values():
+                if not _builder_entry(v, decided, new_nodes):
+                    return False
+                if v.get("action") == "node.status":
+                    restated.add(v.get("key"))
+    for _, op, a in ops:
+        if op in ("put_decisions", "put_records") and (op != "put_records" or a[0] == "audit"):
             continue
         if op == "put_nodes":
-            if any(decided.get(n.message_id) != n.id for n in a[0]):
+            if any(decided.get(n.message_id) != n.id and n.id not in restated for n in a[0]):
                 return False
         elif op == "put_edges":
             if any(e.source not in new_nodes and e.target not in new_nodes for e in a[0]):
                 return False
-        elif op == "put_records" and a[0] == "audit":
-            if any(v.get("action") != "build" or decided.get(v.get("message_id")) != v.get("key")
-                   for v in a[1].values()):
-                return False
         else:
             return False
     return True
+
+
+def _builder_entry(v: dict, decided: dict, new_nodes: set) -> bool:
+    """An audit entry the repair on open drops (and reverts) when its message's decision is missing."""
+    if v.get("actor") != "builder" or not decided.get(v.get("message_id")):
+        return False
+    action, key = v.get("action"), v.get("key", "")
+    if action == "build":
+        return decided[v["message_id"]] == key
+    if action in ("edge.add", "edge.update"):
+        return bool(set(key.split("->", 1)) & new_nodes)
+    return action == "node.status" and key not in new_nodes

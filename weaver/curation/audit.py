@@ -8,7 +8,8 @@ entry they revert or re-apply), so the log never rewrites history: whether an
 entry is currently undone is *computed* from the undo/redo entries after it.
 
 Entries are persisted in the space as records of kind ``audit`` (the record id
-sorts by sequence number, so the log reloads in order).
+sorts by sequence number, so the log reloads in order), except the builder's
+``build`` entries, which ride on their message's decision (the commit marker).
 
 >>> log = AuditLog()
 >>> e = log.new("human", "edge.update", "a->b", {"relation": "temporal"}, {"relation": "causal"}, "wrong label")

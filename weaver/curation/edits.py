@@ -58,11 +58,14 @@ class Curation(NodeActions, QueueActions):
     # ------------------------------------------------------------------ load
     def _load(self) -> None:
         space = self.w.space
-        entries = [AuditEntry.from_dict(d) for d in space.get_records("audit").values()]
-        entries.sort(key=lambda e: (e.seq, e.at, e.id))
         decisions = self.w.decisions
-        # a build is committed when its message's decision names its node (a promote that crashed before
-        # its decision update left a "rejected" decision: the store removed that node)
+        records = space.get_records("audit")
+        # build entries ride on their decisions; older releases wrote them as audit records
+        records.update((d.audit["id"], d.audit) for d in decisions.values() if d.audit and d.node_id)
+        entries = [AuditEntry.from_dict(d) for d in records.values()]
+        entries.sort(key=lambda e: (e.seq, e.at, e.id))
+        # an older release's build record is committed when its message's decision names its node (a promote
+        # that crashed before its decision update left a "rejected" decision: the store removed that node)
         dropped = [e.id for e in entries if e.action == "build"
                    and (e.message_id not in decisions or decisions[e.message_id].node_id != e.key)]
         for e in uncommitted_edits(entries, decisions):  # a supersede on arrival of that ingest: roll it back
@@ -135,13 +138,16 @@ class Curation(NodeActions, QueueActions):
         self.w.space.put_records("review", {"state": self.state})
 
     # ------------------------------------------------------------ the builder
-    def record_build(self, node, edges: list[Edge]) -> None:
-        """The builder's audit entry for a new node and its edges (written before the decision)."""
+    def build_entry(self, node, edges: list[Edge]) -> AuditEntry:
+        """The builder's audit entry for a new node and its edges, in the log; the caller stores it on the
+        message's decision (the commit marker), so it lands with it or not at all and costs no write."""
         after = {"node": {"id": node.id, "kind": node.kind, "content": node.content[:200], "status": node.status},
                  "edges": [{"source": e.source, "target": e.target, "relation": e.relation, "origin": e.origin,
                             "confidence": e.confidence} for e in edges]}
-        self._record(self.log.new("builder", "build", node.id, None, after, f"ingest of {node.message_id}",
-                                  message_id=node.message_id))
+        entry = self.log.new("builder", "build", node.id, None, after, f"ingest of {node.message_id}",
+                             message_id=node.message_id)
+        self.log.append(entry)
+        return entry
 
     def supersede_on_arrival(self, node, edges: list[Edge]) -> list[Edge]:
         """A new user statement restating a slot supersedes the earlier one now (see :mod:`.arrival`)."""
