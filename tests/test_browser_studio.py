@@ -113,9 +113,12 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
         node = page.evaluate(_NODE_XY, key)
         assert node and node["count"] == chat_nodes
         page.mouse.click(node["x"], node["y"])
-        # the inspector shows the clicked node (its id is in the inspector's caption)
-        page.get_by_text(node["id"], exact=False).filter(visible=True).first.wait_for(timeout=30_000)
-        page.get_by_text("Parents (what it depends on)").wait_for(timeout=10_000)
+        # the inspector shows the clicked node: its id is in the help tooltip of the inspector's caption
+        page.get_by_text("Parents (what it depends on)").wait_for(timeout=30_000)
+        caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="turn ")
+        caption.locator('[data-testid="stTooltipHoverTarget"]').first.hover()
+        page.get_by_text(node["id"], exact=False).filter(visible=True).first.wait_for(timeout=10_000)
+        page.mouse.move(5, 5)  # the tooltip must not cover the screenshot
         _wait_idle(page)
         if shots:
             search = page.get_by_label("Search and highlight")
