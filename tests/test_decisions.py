@@ -287,3 +287,20 @@ def test_bench_decisions_smoke(shared_data, embedder):
     assert res["counts"]["zh"]["active"] > 5
     assert s["weaver"]["256"]["zh"]["active"] >= max(s[b]["256"]["zh"]["active"] for b in ("dense", "bm25", "hybrid"))
     assert s["weaver"]["256"]["zh"]["stale"] in (None, 0.0)
+
+
+def test_another_sessions_value_is_not_outdated_by_this_ones(runtime):
+    """Two trips in two sessions: the second trip's budget is in force, but the first trip's statement is
+    not "outdated" by it (no supersede crosses a session), so a question about that trip still sees it."""
+    w = _space(runtime, "ctx-trips", "zh")
+    w.ingest("第一次去上海，住宿每晚别超过六百块", meta={"session": "trip-1"})
+    w.ingest("这次去北京，住宿每晚别超过九百块", meta={"session": "trip-2"})
+    res = w.query("上海那次住酒店每晚预算多少？", budget=512)
+    assert "≤900" in res.context.splitlines()[0]  # the block: the latest trip's value
+    assert "六百" in res.context  # the first trip's own statement stays in the narrative
+    # within one session the update does leave the outdated statement out
+    w2 = _space(runtime, "ctx-one-trip", "zh")
+    w2.ingest("住宿每晚别超过六百块", meta={"session": "s"})
+    w2.ingest("住宿每晚别超过九百块", meta={"session": "s"})
+    res2 = w2.query("住哪家酒店？", budget=512)
+    assert "≤900" in res2.context.splitlines()[0] and "六百" not in res2.context

@@ -191,10 +191,21 @@ def build_block(
     return DecisionBlock(text, tokens, domain, meal, recs)
 
 
-def covered_statement(content: str, block: DecisionBlock, node_id: str = "") -> bool:
+def covered_statement(content: str, block: DecisionBlock, node_id: str = "", same_trip=None) -> bool:
     """A user statement that holds an outdated value, whose every slot is a key of the block and that says
     little else: the block says what of it still holds, and its outdated value would only mislead. (A
-    statement whose values are all current stays: it is cheap, and later steps link to it.)"""
+    statement whose values are all current stays: it is cheap, and later steps link to it.)
+
+    ``same_trip(a, b)``: whether two nodes are of one session. A value is outdated only by a later value
+    of its own session: another session may be another trip, whose budget revises nothing of this one
+    (supersede on arrival stays within a session for the same reason).
+
+    >>> from weaver.constraints import records_from_statements
+    >>> recs = records_from_statements([("n1", 1, "预算五千"), ("n2", 5, "预算八千")])
+    >>> block = build_block(recs, "预算内的酒店？")
+    >>> covered_statement("预算五千", block, "n1"), covered_statement("预算五千", block, "n1", lambda a, b: False)
+    (True, False)
+    """
     vals = statement_values(content)
     if not vals:
         return False
@@ -205,6 +216,7 @@ def covered_statement(content: str, block: DecisionBlock, node_id: str = "") -> 
     outdated = any(
         current[k].node_id != node_id
         and (current[k].value, current[k].bound, current[k].high) != (v.value, v.bound, v.high)
+        and (same_trip is None or same_trip(current[k].node_id, node_id))
         for k, v in zip(keys, vals)
     )
     return outdated and len(residue(content)) <= 4
@@ -215,7 +227,17 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
     the statements it covers. Mutates and returns ``result``; the trace says why a node was left out."""
     from .narrative import render
 
-    covered = {n.id for n in result.nodes if n.kind == "user_input" and covered_statement(n.content, block, n.id)}
+    from .neighbourhood import episode_of
+
+    def same_trip(a: str, b: str) -> bool:
+        if a not in g or b not in g:
+            return True
+        na, nb = g.nodes[a], g.nodes[b]
+        return episode_of(na.get("meta"), 0) == episode_of(nb.get("meta"), 0)  # no session, no date: one chat
+
+    covered = {
+        n.id for n in result.nodes if n.kind == "user_input" and covered_statement(n.content, block, n.id, same_trip)
+    }
     if covered:
         keep = [n for n in result.nodes if n.id not in covered]
         for n in result.nodes:
