@@ -260,8 +260,14 @@ def parse(text: str) -> Parsed:
         g = next(x for x in m.groups() if x)
         p.count = 1 if g.lower() in ("一", "a", "an", "one", "single") else (_ORD_WORDS.get(g.lower()) or (
             int(g) if g.isdigit() else None))
-    p.dishes = [DISH_ALIASES[m.group(0).lower()] for m in _DISH_EN.finditer(text)]
-    p.dishes += [m.group(0) for m in _dish_pattern().finditer(text) if m.group(0) not in p.dishes]
+    # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
+    avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID) for m in pat.finditer(text)]
+    wanted = [m for pat in (_DISH_EN, _dish_pattern()) for m in pat.finditer(text)
+              if not any(a <= m.start() < b for a, b in avoided)]
+    for m in wanted:
+        dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
+        if dish not in p.dishes:
+            p.dishes.append(dish)
     if p.dishes and not any(hits.values()):
         hits["restaurant"] = 1
     if any(hits.values()):
