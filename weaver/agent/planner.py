@@ -41,6 +41,7 @@ class TurnPlan:
     stated: list[Constraint] = field(default_factory=list)  # constraints in this message
     missing: list[str] = field(default_factory=list)  # what is needed but unknown (e.g. dates)
     target: str | None = None  # the row a booking / info refers to
+    follows: str | None = None  # "another one": the earlier search result this search continues
 
 
 def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> list[Constraint]:
@@ -64,7 +65,8 @@ def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> lis
     return uniq
 
 
-def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan) -> Call:
+def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan,
+            previous: dict | None = None) -> Call:
     slots = known.for_domain(domain)
     args: dict = {}
     used = tp.used
@@ -114,6 +116,13 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
         take("ticket")
     if p.count:
         args["limit"] = p.count
+    if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
+        kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
+        args.update(kept)
+        from_memory = from_memory or (not places and "near" in args)
+        if previous["offered"]:
+            args["exclude"] = list(previous["offered"])
+        tp.follows = previous["node_id"] if kept else None  # its arguments set some of this call's
     fallbacks = [c for c in places[1:]] + ([Constraint("place", None)] if from_memory else [])
     return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args, fallbacks)
 
@@ -159,14 +168,17 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
 
 
 def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
-              last_shown: dict[str, list[str]] | None = None) -> TurnPlan:
-    """Decide the tool calls for one message. ``known`` holds memory's constraints plus this message's."""
+              last_shown: dict[str, list[str]] | None = None, previous: dict | None = None) -> TurnPlan:
+    """Decide the tool calls for one message. ``known`` holds memory's constraints plus this message's.
+
+    ``previous``: the latest search of the message's topic (``node_id``, ``arguments``) and the names
+    ``offered`` in that topic so far, for "find me another one"."""
     plan_items = plan_items or []
     tp = TurnPlan(p.intent, p.domain, stated=list(p.constraints))
     # this message's own constraints are the newest
     known = Known(known.constraints + [c for c in p.constraints])
     if p.intent == "search" and p.domain:
-        tp.calls.append(_search(p, known, p.domain, plan_items, tp))
+        tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous))
     elif p.intent == "info" and p.domain:
         target = next(e[0] for e in p.entities if e[1] == p.domain)
         tp.target = target

@@ -223,6 +223,12 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if "unknown_place" in " ".join(out.notes):
         place = out.arguments.get("near")
         return (f"数据库里找不到“{place}”这个北京地点。" if zh else f"I can't find {place!r} among Beijing places in the database.")
+    skipped = out.facts.get("skipped")  # "another one": fitting ones offered before are left out
+    if out.count == 0 and skipped:
+        return (f"除了之前推荐过的{skipped}个，没有其他符合条件的了" if zh else
+                f"Apart from the {skipped} already suggested, nothing else matches") + (
+            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
+            f" ({_sourced(used, lang)}). Try relaxing one of them." if used else ("。" if zh else "."))
     if out.count == 0:
         return ("没有找到符合所有条件的结果" if zh else "Nothing matches all the conditions") + (
             f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
@@ -237,6 +243,8 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if out.facts.get("excluded"):
         n = out.facts["excluded"]
         lines.append(f"已排除{n}家推荐菜里有你要避开的食物的餐厅。" if zh else f"I excluded {n} places whose dishes include what you avoid.")
+    if skipped:
+        lines.append(f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)")
     if "quiet_proxy" in out.notes:
         lines.append("（数据库没有噪音数据：我按周边场所较少来挑安静的。）" if zh else
                      "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)")

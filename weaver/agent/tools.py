@@ -20,7 +20,7 @@ from typing import Callable, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from ..models import WeaverError
-from .db import Database, all_present, base_name, in_range, load_database
+from .db import Database, all_present, base_name, in_range, load_database, station_of
 from .meals import serves_meal
 from .side import place_facts
 from .lexicon import (
@@ -49,6 +49,7 @@ class _Search(BaseModel):
                                                         "(a night; a meal or tickets for the party) must fit what "
                                                         "the plan has left")
     people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
+    exclude: list[str] = Field(default_factory=list, description="names already offered: 'find another one'")
 
 
 class SearchHotels(_Search):
@@ -164,14 +165,6 @@ def resolve_place(db: Database, text: str | None) -> str | None:
     return row["名称"] if row else (t if re.search(r"[\u4e00-\u9fff]", t) else None)
 
 
-def _station(value: str | None) -> str | None:
-    """"灯市口地铁站A口" -> "灯市口地铁站"."""
-    if not value:
-        return None
-    m = re.match(r"(.+?地铁站)", value)
-    return m.group(1) if m else value
-
-
 def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool]:
     entity = db.by_name.get(place)
     if entity is not None:
@@ -245,10 +238,10 @@ class ToolBox:
             out.facts["near"] = place
             near = [r for r in rows if _near_filter(self.db, place, domain)(r)]
             entity = self.db.by_name.get(place)
-            if not near and entity is not None and _station(entity.get("地铁")):
+            if not near and entity is not None and station_of(entity.get("地铁")):
                 # many rows have empty nearby lists: fall back to sharing the metro station
-                station = _station(entity.get("地铁"))
-                near = [r for r in rows if r["名称"] != place and _station(r.get("地铁")) == station]
+                station = station_of(entity.get("地铁"))
+                near = [r for r in rows if r["名称"] != place and station_of(r.get("地铁")) == station]
                 out.notes.append(f"near_by_station:{station}")
             rows = near
         if args.rating:
@@ -259,6 +252,9 @@ class ToolBox:
 
     def _finish(self, out: ToolOutput, rows: list[dict], domain: str, limit: int, price_key: str) -> ToolOutput:
         rows = _sort(rows, price_key)
+        if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
+            rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
+            out.facts["skipped"] = fitting - len(rows)
         out.count = len(rows)
         out.rows = [compact_row(r, domain) for r in rows[:limit]]
         return out

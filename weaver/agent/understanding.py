@@ -97,6 +97,10 @@ _ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|
 _COUNT = re.compile(r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
                     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
                     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b", re.IGNORECASE)
+# "再帮我找一家" / "find me another one": more of the same search, none offered before
+_MORE = re.compile(r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
+                   r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
+                   r"anything else|more options)(?![a-z])", re.IGNORECASE)
 _THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")
 _ORD_WORDS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
               "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
@@ -143,6 +147,7 @@ class Parsed:
     side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
     meal: str | None = None  # breakfast / lunch / dinner / late-night
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
+    more: bool = False  # "another one": the same search again, without what was offered already
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -254,6 +259,9 @@ def parse(text: str) -> Parsed:
         g = next(x for x in m.groups() if x)
         p.ordinal = int(g) if g.isdigit() else _ORD_WORDS.get(g.lower())
     p.refers = bool(_THIS.search(text))
+    p.more = bool(_MORE.search(text)) and not _GREETING.match(text)
+    if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
+        p.count = 1  # "another" is one
     p.meal = meal_of(text)
     m = _COUNT.search(text)
     if m:
