@@ -21,7 +21,7 @@ from ..text import clean_text, detect_language
 from ..tool_records import tool_records
 from .events import AgentEvent, events_for, save_events
 from .memory import MemoryItem, items_from_result, read_constraints, with_records
-from .planner import plan_turn
+from .planner import AROUND, plan_turn
 from .replies import ack_text, honest_text, results_text, thought_text, tool_memory_text
 from .side import side_text
 from .tools import ToolBox
@@ -291,6 +291,8 @@ class TravelAgent:
                 args = {k: v for k, v in call.arguments.items() if k != "near"}
                 if alt.value:
                     args["near"] = alt.value
+                if alt.slot == AROUND:
+                    args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
                 yield from self.tool_events(call.tool, args, lang, because, widens=first)
         self._chain = []

@@ -1,8 +1,9 @@
 """Offline planning: the parsed message + constraints from memory -> tool calls with their arguments.
 
-Pure: everything it knows arrives as arguments (the parse, the constraints read
-from retrieved memory, the plan's items and the last results shown, both read
-from the weaver by the caller).
+Pure: besides the static database (a place's metro station), everything it
+knows arrives as arguments (the parse, the constraints read from retrieved
+memory, the plan's items and the last results shown, both read from the weaver
+by the caller).
 
 >>> from weaver.agent.understanding import parse
 >>> from weaver.agent.memory import Known, read_constraints, MemoryItem
@@ -18,10 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .db import load_database, station_of
 from .memory import Known
+from .tools import resolve_place
 from .understanding import Constraint, Parsed
 
-__all__ = ["Call", "TurnPlan", "plan_turn"]
+__all__ = ["AROUND", "Call", "TurnPlan", "plan_turn"]
+
+AROUND = "place_around"  # a widening step: the same place, a wider ring around it
 
 
 @dataclass
@@ -63,6 +68,13 @@ def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> lis
             seen.add(c.value)
             uniq.append(c)
     return uniq
+
+
+def _station_of(place: str) -> str | None:
+    """The metro station of a database place ("天安门广场" -> "灯市口地铁站"), None for areas and unknowns."""
+    db = load_database()
+    row = db.by_name.get(resolve_place(db, place) or "")
+    return station_of(row.get("地铁")) if row else None
 
 
 def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan,
@@ -114,6 +126,8 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
             args["meal"] = p.meal
     else:
         take("ticket")
+        if p.kind:  # "any museum?": a kind of sight, asked this turn
+            args["kind"] = p.kind
     if p.count:
         args["limit"] = p.count
     if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
@@ -123,8 +137,27 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
         if previous["offered"]:
             args["exclude"] = list(previous["offered"])
         tp.follows = previous["node_id"] if kept else None  # its arguments set some of this call's
-    fallbacks = [c for c in places[1:]] + ([Constraint("place", None)] if from_memory else [])
-    return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args, fallbacks)
+    return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args,
+                _widening(domain, places or [Constraint("place", args[k]) for k in ("near",) if k in args], from_memory))
+
+
+def _widening(domain: str, places: list[Constraint], from_memory: bool) -> list[Constraint]:
+    """Where to look next when nothing fits at the place, nearest first; only the place is ever widened.
+
+    The other places named, then (for a stay, which must be found somewhere) the place's own metro
+    station, then a wider ring around it (places near its nearby places), then, for a remembered place
+    or a stay, anywhere in Beijing. The reply says where it looked.
+    """
+    if not places:
+        return []
+    first = places[0].value
+    steps = list(places[1:])
+    if domain == "hotel":
+        steps += [Constraint("place", s) for s in [_station_of(str(first))] if s]
+    steps.append(Constraint(AROUND, first))
+    if from_memory or domain == "hotel":
+        steps.append(Constraint("place", None))
+    return steps
 
 
 def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str, list[str]], tp: TurnPlan) -> None:

@@ -237,9 +237,14 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         lines.append(("按照你之前说的：" if zh else "Going by what you told me: ") + _sourced(used, lang) + ("。" if zh else "."))
     if relaxed_from:
         now = out.arguments.get("near")
-        lines.append((f"{relaxed_from}附近没有符合条件的，" + (f"改为在{now}附近找。" if now else "所以不限位置。")) if zh else
+        around = bool(out.arguments.get("around"))
+        lines.append((f"{relaxed_from}附近没有符合条件的，" + (
+                          f"改为在{now}周边更大的范围找" if around else f"改为在{now}附近找" if now else "所以不限位置") +
+                      "（只放宽了位置，其他条件不变）。") if zh else
                      (f"Nothing fit near {_name(relaxed_from, lang)}, so I " +
-                      (f"looked near {_name(now, lang)} instead." if now else "searched all of Beijing.")))
+                      (f"looked a little further around {_name(str(now), lang)}" if around else
+                       f"looked near {_name(now, lang)} instead" if now else "searched all of Beijing") +
+                      " (only the place is widened; every other condition still applies)."))
     if out.facts.get("excluded"):
         n = out.facts["excluded"]
         lines.append(f"已排除{n}家推荐菜里有你要避开的食物的餐厅。" if zh else f"I excluded {n} places whose dishes include what you avoid.")

@@ -31,6 +31,7 @@ from .lexicon import (
     PLACE_ALIASES,
     PLACE_ALIASES_ZH,
     dish_matches,
+    is_kind,
 )
 
 __all__ = ["ToolBox", "ToolOutput", "TOOL_MODELS", "tool_schemas", "resolve_place", "compact_row"]
@@ -50,6 +51,8 @@ class _Search(BaseModel):
                                                         "the plan has left")
     people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
     exclude: list[str] = Field(default_factory=list, description="names already offered: 'find another one'")
+    around: bool = Field(False, description="with near: also places listed near the place's own nearby places "
+                                            "(a wider ring, when nothing fits right there)")
 
 
 class SearchHotels(_Search):
@@ -75,6 +78,8 @@ class SearchRestaurants(_Search):
 class SearchAttractions(_Search):
     ticket: str | None = Field(None, description="ticket price 门票 in yuan: '<x', '>x' or 'x-y' ('0-0' = free)")
     max_hours: float | None = Field(None, gt=0, description="the visit can be done within this many hours")
+    kind: Literal["museum", "park", "temple"] | None = Field(
+        None, description="a kind of sight, read from its name (the database has no type field)")
 
 
 class MetroStation(BaseModel):
@@ -237,6 +242,8 @@ class ToolBox:
                 return []
             out.facts["near"] = place
             near = [r for r in rows if _near_filter(self.db, place, domain)(r)]
+            if args.around:
+                near = self._ring(rows, place, domain, near)
             entity = self.db.by_name.get(place)
             if not near and entity is not None and station_of(entity.get("地铁")):
                 # many rows have empty nearby lists: fall back to sharing the metro station
@@ -249,6 +256,14 @@ class ToolBox:
         if args.near_metro:
             rows = [r for r in rows if r.get("地铁")]
         return rows
+
+    def _ring(self, rows: list[dict], place: str, domain: str, near: list[dict]) -> list[dict]:
+        """The place's nearby rows plus the rows listed near those of its nearby places (of any kind)."""
+        first = {r["名称"] for dom in _NEARBY for r in self.db.table(dom) if _near_filter(self.db, place, dom)(r)}
+        listed = {n for name in first for n in (self.db.by_name.get(name) or {}).get(_NEARBY[domain]) or []}
+        ring = [r for r in rows if r["名称"] != place and r not in near and
+                (r["名称"] in listed or any(n in first for k in _NEARBY.values() for n in r.get(k) or []))]
+        return near + ring
 
     def _finish(self, out: ToolOutput, rows: list[dict], domain: str, limit: int, price_key: str) -> ToolOutput:
         rows = _sort(rows, price_key)
@@ -315,6 +330,8 @@ class ToolBox:
             rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
         if a.max_hours:
             rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
+        if a.kind:
+            rows = [r for r in rows if is_kind(r["名称"], a.kind)]
         rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 

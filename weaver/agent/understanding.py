@@ -31,7 +31,9 @@ from .lexicon import (
     OTHER_CITIES,
     PLACE_ALIASES,
     PLACE_ALIASES_ZH,
+    categories_in,
     category_of,
+    sight_kind,
     english_alias_pattern,
 )
 from .numbers import people_count, rating_range, stay_length
@@ -59,8 +61,9 @@ DOMAIN_CUES = {
                   "place to stay|stay|rooms?|inn"),
     "restaurant": _cue("餐厅|餐馆|饭馆|吃饭|好吃|美食|晚餐|午餐|早餐|晚饭|午饭|夜宵|用餐|吃什么|吃的|馆子|菜|"
                        "restaurants?|food|eat|eating|dinner|lunch|breakfast|meals?|dishes|cuisine|dine|dining"),
-    "attraction": _cue("景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|公园|attractions?|sights?|sightseeing|tickets?|"
-                       "visit|visiting|museums?|parks?|things to do|tour"),
+    "attraction": _cue("景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|美术馆|纪念馆|公园|寺庙|寺院|attractions?|sights?|"
+                       "sightseeing|tickets?|visit|visiting|museums?|galleries|gallery|parks?|temples?|"
+                       "things to do|tour"),
 }
 _REQUEST = _cue("推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
                 "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
@@ -112,6 +115,8 @@ _EN_AVOID = re.compile(r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | ple
                        r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
                        r"(?:no|avoid|without) (seafood|shellfish|fish|peanuts?|nuts|pork|beef|lamb|mutton|eggs?|"
                        r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b", re.IGNORECASE)
+_EN_CLAUSE_END = re.compile(r"[.;!?]|,\s*(?!or |and (?!we |i |my |our ))|\bbut\b|\bso\b|\band (?=we |i |my |our )",
+                            re.IGNORECASE)
 _NOT_ENTITIES = frozenset("酒吧 慢走 过客 大厨房 一手店 小排骨 烧肉馆 粗粮屋 湘菜香 小印度 局气 咂摸 湘爱 比萨5 DQ".split())
 _PLACE_EN = english_alias_pattern(PLACE_ALIASES)
 _DISH_EN = english_alias_pattern(DISH_ALIASES)
@@ -146,6 +151,7 @@ class Parsed:
     city: str | None = None
     side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
     meal: str | None = None  # breakfast / lunch / dinner / late-night
+    kind: str | None = None  # a kind of sight asked for: museum / park / temple
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
     more: bool = False  # "another one": the same search again, without what was offered already
 
@@ -206,6 +212,10 @@ def _avoid_terms(text: str) -> list[str]:
     terms = []
     for m in _ZH_AVOID.finditer(text):
         word = next(g for g in m.groups() if g)
+        several = categories_in(word) if word not in ("吃素", "素食", "清真") else []
+        if len(several) > 1:  # "对海鲜和猪肉过敏", "不吃牛羊肉": each one is avoided
+            terms += several
+            continue
         cat = category_of(word) or next((category_of(k) for k in ("海鲜", "花生", "坚果", "猪肉", "牛肉", "羊肉", "鸡蛋",
                                                                   "牛奶", "虾蟹", "贝类", "辣", "鱼", "素", "清真")
                                          if k in word), None)
@@ -214,6 +224,12 @@ def _avoid_terms(text: str) -> list[str]:
         terms.append(cat or word)
     for m in _EN_AVOID.finditer(text):
         word = next(g for g in m.groups() if g).strip().lower()
+        # "allergic to seafood and pork", "no beef or lamb": the whole clause's list, not its first item
+        clause = _EN_CLAUSE_END.split(text[m.start():], maxsplit=1)[0]
+        several = categories_in(clause)
+        if len(several) > 1:
+            terms += several
+            continue
         cat = category_of(word) or next((category_of(w) for w in word.split() if category_of(w)), None)
         if word == "halal":
             cat = "pork"
@@ -263,6 +279,8 @@ def parse(text: str) -> Parsed:
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one
     p.meal = meal_of(text)
+    # "国家博物馆附近的公园" asks for a park: the kind is read with the place names taken out
+    p.kind = sight_kind(_PLACE_EN.sub(" ", _name_index()[1].sub(" ", text)))
     m = _COUNT.search(text)
     if m:
         g = next(x for x in m.groups() if x)
