@@ -212,7 +212,6 @@ def test_a_why_answer_labels_a_changed_premise_and_explains_what_was_shown(runti
     agent = TravelAgent(runtime.open(f"why-{lang}"))
     _turn(agent, frame)
     _turn(agent, ask.replace("700", "600"))  # before the change: the hotel was found with the old budget
-    shown_before = agent.weaver.graph  # noqa: F841  (the graph is read below, after the change)
     _turn(agent, change)
     reply, _, _ = _turn(agent, why)
     old_line = next(line for line in reply.splitlines() if frame in line)
