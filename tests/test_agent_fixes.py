@@ -218,3 +218,23 @@ def test_a_why_answer_labels_a_changed_premise_and_explains_what_was_shown(runti
     assert label in old_line  # the old budget is cited, marked as changed since
     shown = [n for n in agent.weaver.nodes.values() if n.kind == "tool_result" and n.turn == 2]
     assert shown[-1].content.split(":")[0] in reply or shown[-1].content.split("：")[0] in reply
+
+
+@pytest.mark.parametrize(
+    "text, places",
+    [
+        ("从王府井怎么坐地铁去颐和园？", ["王府井", "颐和园"]),
+        ("How do I get from Wangfujing to the Summer Palace by metro?", ["王府井", "颐和园"]),
+    ],
+)
+def test_a_metro_route_question_gets_each_places_station_from_the_data(runtime, text, places):
+    from weaver.agent.db import station_of
+
+    agent = TravelAgent(runtime.open("route"))
+    reply, calls, results = _turn(agent, text)
+    assert [c["arguments"]["place"] for c in calls] == places
+    stations = [station_of(r["rows"][0]["地铁"]) for r in results]
+    assert all(stations) and len(reply.splitlines()) == 3  # one line per place, then the route
+    for st in stations:  # each station as the data names it (glossed in English)
+        assert st in reply
+    assert ("数据库没有线路" if text[0] > "~" else "no lines or transfers") in reply

@@ -22,7 +22,7 @@ from ..tool_records import tool_records
 from .events import AgentEvent, events_for, save_events
 from .memory import MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
-from .replies import ack_text, honest_text, results_text, thought_text, tool_memory_text
+from .replies import ack_text, honest_text, results_text, route_text, thought_text, tool_memory_text
 from .side import side_text
 from .tools import ToolBox
 from .understanding import Parsed, parse
@@ -316,6 +316,8 @@ class TravelAgent:
             return honest_text(tp.missing[0], lang)
         if p.intent == "side" and self._outputs and not self._outputs[-1].error:
             return side_text(self._outputs[-1].facts, lang)
+        if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
+            return route_text(self._outputs, lang)
         if self._outputs:
             used = [c for c in tp.used if c.turn != self._turn]
             shown = self._outputs[-1:] if relaxed else self._outputs

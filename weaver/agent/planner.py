@@ -221,12 +221,13 @@ def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
         names = [e[0] for e in p.entities if e[1] in ("hotel", "restaurant", "attraction", "area")][:4]
         tp.calls.append(Call("place_facts", {"names": names, "ask": p.side}))
     elif p.intent == "metro":
-        place = next((e[0] for e in p.entities), None) or (known.latest("place", ("any", "hotel", "restaurant",
-                                                                                  "attraction")) or Constraint(
-            "place", None)).value
-        if place:
+        # "从王府井怎么坐地铁去故宫？": each place named gets its station (the route is from one to the other)
+        named = list(dict.fromkeys(e[0] for e in p.entities))[:3]
+        remembered = known.latest("place", ("any", "hotel", "restaurant", "attraction"))
+        places = named or ([str(remembered.value)] if remembered and remembered.value else [])
+        for place in places:
             tp.calls.append(Call("metro_station", {"place": place}))
-        else:
+        if not places:
             tp.missing.append("place")
     elif p.intent == "book":
         _book(p, known, plan_items, last_shown or {}, tp)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .db import station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
 from .tools import ToolOutput
@@ -253,8 +254,27 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if "quiet_proxy" in out.notes:
         lines.append("（数据库没有噪音数据：我按周边场所较少来挑安静的。）" if zh else
                      "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)")
+    if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
+        return _row_line(1, out.rows[0], lang)[3:]
     lines.append(f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:")
     lines.extend(_row_line(i, r, lang) for i, r in enumerate(out.rows, 1))
+    return "\n".join(lines)
+
+
+def route_text(outs: list[ToolOutput], lang: str) -> str:
+    """Two places' stations: the route as far as the data goes (it has no lines or transfers)."""
+    zh = lang == "zh"
+    stations = [station_of(o.rows[0].get("地铁")) if o.count else None for o in outs]
+    lines = [results_text(o, lang, []) if o.count else (f"数据库里没有“{o.arguments.get('place')}”的地铁站。" if zh else
+             f"The database lists no metro station for {o.arguments.get('place')}.") for o in outs]
+    a, b = stations[0], stations[-1]
+    if a and b and a == b:
+        lines.append(f"两处离同一个地铁站（{a}）最近，步行即可。" if zh else
+                     f"Both are nearest the same station ({gloss_station(a)}): walk.")
+    elif a and b:
+        lines.append(f"坐地铁从{a}到{b}（数据库没有线路和换乘信息，具体线路请看地铁图）。" if zh else
+                     f"Take the metro from {gloss_station(a)} to {gloss_station(b)} (the data has no lines or "
+                     "transfers: check the metro map for the line).")
     return "\n".join(lines)
 
 

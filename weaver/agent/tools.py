@@ -13,6 +13,7 @@ or station.
 from __future__ import annotations
 
 import re
+from collections import Counter
 import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Literal
@@ -340,8 +341,15 @@ class ToolBox:
         place = resolve_place(self.db, a.place)
         if place and place in self.db.metro:
             out.rows = [{"名称": place, "地铁": self.db.metro[place], "domain": "metro"}]
+        elif place and place in self.db.by_name and self.db.by_name[place].get("地铁"):
+            out.rows = [{"名称": place, "地铁": self.db.by_name[place]["地铁"], "domain": "metro"}]
         elif place:
-            out.rows = [{"名称": n, "地铁": s, "domain": "metro"} for n, s in self.db.metro.items() if place in n][:5]
+            # an area (王府井): the station most of its listed places name, rather than five of them
+            named = [s for n, s in self.db.metro.items() if place in n and station_of(s)]
+            if named:
+                top, _ = Counter(station_of(s) for s in named).most_common(1)[0]
+                out.rows = [{"名称": place, "地铁": top, "domain": "metro"}]
+                out.notes.append("station_of_area")
         out.count = len(out.rows)
         return out
 
