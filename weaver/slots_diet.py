@@ -39,7 +39,8 @@ DIET_ITEMS = {
     "dairy": r"乳制品|奶制品|牛奶|乳糖|dairy|lactose|milk",
     "egg": r"鸡蛋|蛋类|eggs?",
     "pork": r"猪肉|pork",
-    "beef": r"牛肉|beef",
+    "beef": r"牛肉|牛(?=羊肉)|beef",  # "牛羊肉" is beef and lamb
+    "lamb": r"羊肉|lamb|mutton",
     "halal": r"清真|halal",
     "meat": r"吃肉|肉类|荤|meat",
 }
@@ -87,10 +88,22 @@ def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
     return None
 
 
+# "allergic to seafood and pork", "不吃猪肉、牛肉或羊肉": items joined into one list share its verb
+_LIST_JOIN = re.compile(r"\s*(?:和|与|跟|及|以及|或|或者|还有|、|,|，|/|&|\band\b|\bor\b|,\s*(?:and|or)\b)\s*$",
+                        re.IGNORECASE)
+
+
 def read_diet(text: str) -> list:
+    """
+    >>> [(v.value, v.bound) for v in read_diet("I'm allergic to seafood and pork, and we eat no beef or lamb.")]
+    [('seafood', 'restrict'), ('pork', 'restrict'), ('beef', 'restrict'), ('lamb', 'restrict')]
+    >>> [(v.value, v.bound) for v in read_diet("也不吃牛羊肉")]
+    [('beef', 'restrict'), ('lamb', 'restrict')]
+    """
     from .slots import SlotValue  # the dataclass lives with the reader's public API
 
     out = []
+    prev: tuple[int, str, str] | None = None  # (end of the previous item mention, its polarity, its unit)
     for m in _MENTION.finditer(text):
         name = m.lastgroup
         kind = "style" if name in DIET_STYLES else "item"
@@ -104,14 +117,19 @@ def read_diet(text: str) -> list:
             out.append(SlotValue("diet", value, pol, "", "style", m.span(), m.group(0)))
             continue
         pol = _polarity(kind, m.group(0), before, after)
+        listed = prev if kind == "item" and prev and _LIST_JOIN.fullmatch(text[prev[0] : m.start()]) else None
+        if listed and pol is None:
+            pol = listed[1]  # the next item of a list the previous item's words already govern
         if pol is None:
+            prev = None
             continue
         if kind == "style":
             value = name if pol == "restrict" else "none"
             out.append(SlotValue("diet", value, pol, "", "style", m.span(), m.group(0)))
         else:
-            unit = "allergy" if _ALLERGY.search(before[-16:] + " " + after) else "preference"
+            unit = "allergy" if _ALLERGY.search(before[-16:] + " " + after) else (listed[2] if listed else "preference")
             out.append(SlotValue("diet", name, pol, unit, name, m.span(), m.group(0)))
+            prev = (m.end(), pol, unit)
     # one value per key: the last word said about it in the message wins
     last: dict[tuple, object] = {}
     for v in out:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from ..models import WeaverError
 
-__all__ = ["Database", "load_database", "assets_dir", "parse_range", "in_range", "all_present", "data_dir", "base_name"]
+__all__ = ["Database", "load_database", "assets_dir", "parse_range", "in_range", "all_present", "data_dir", "base_name",
+           "station_of"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,6 +128,14 @@ class Database:
 
     def domain_of(self, row: dict) -> str:
         return {"酒店": "hotel", "餐馆": "restaurant", "景点": "attraction"}.get(row.get("领域", ""), "hotel")
+
+
+def station_of(value: str | None) -> str | None:
+    """"灯市口地铁站A口" -> "灯市口地铁站"."""
+    if not value:
+        return None
+    m = re.match(r"(.+?地铁站)", value)
+    return m.group(1) if m else value
 
 
 def _read(path: Path) -> list:

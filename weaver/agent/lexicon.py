@@ -58,7 +58,7 @@ PLACE_ALIASES: dict[str, str] = {
 }
 # Chinese short forms people say -> the database's name
 PLACE_ALIASES_ZH: dict[str, str] = {
-    "长城": "八达岭长城", "鸟巢": "鸟巢（国家体育场）", "水立方": "水立方（国家游泳中心）", "国博": "中国国家博物馆",
+    "长城": "八达岭长城", "鸟巢": "鸟巢（国家体育场）", "水立方": "水立方（国家游泳中心）", "国博": "中国国家博物馆", "国家博物馆": "中国国家博物馆",
     "紫禁城": "故宫", "故宫博物院": "故宫", "北大": "北京大学", "清华": "清华大学", "簋街": "簋街小吃",
     "十三陵": "明十三陵", "慕田峪": "慕田峪长城", "八达岭": "八达岭长城", "天安门": "天安门广场", "前门": "前门大街", "香山": "香山公园",
 }
@@ -164,6 +164,22 @@ def category_of(word: str) -> str | None:
     return _CATEGORY_WORDS.get(w) or _CATEGORY_WORDS.get(w.rstrip("s"))
 
 
+_CATEGORY_FIND = re.compile("|".join(
+    re.escape(w) if not w.isascii() else r"(?<![a-z])" + re.escape(w) + r"(?![a-z])"
+    for w in sorted(_CATEGORY_WORDS, key=len, reverse=True)), re.IGNORECASE)
+
+
+def categories_in(phrase: str) -> list[str]:
+    """Every diet category a phrase names, in order ("海鲜和猪肉", "牛羊肉", "beef or lamb").
+
+    >>> categories_in("海鲜和猪肉"), categories_in("牛羊肉"), categories_in("seafood and pork, beef or lamb")
+    (['seafood', 'pork'], ['beef', 'lamb'], ['seafood', 'pork', 'beef', 'lamb'])
+    """
+    # "牛羊肉" is 牛肉 and 羊肉: a run of animals shares the one 肉
+    text = re.sub(r"([猪牛羊鸡鸭鱼]+)([猪牛羊鸡鸭鱼])肉", lambda m: "肉".join(m.group(1) + m.group(2)) + "肉", phrase)
+    return list(dict.fromkeys(_CATEGORY_WORDS[m.group(0).lower()] for m in _CATEGORY_FIND.finditer(text)))
+
+
 def avoid_pattern(term: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Words to look for and false friends to ignore, for a category name or a plain dish word."""
     cat = term if term in DIET_CATEGORIES else category_of(term)
@@ -184,3 +200,41 @@ def dish_matches(dish: str, term: str) -> bool:
 def english_alias_pattern(table: dict[str, str]) -> re.Pattern:
     keys = sorted(table, key=len, reverse=True)
     return re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(k) for k in keys) + r")(?![a-z])", re.IGNORECASE)
+
+
+# kinds of sight: the database has no type field, so a kind is read from the name (what the user says on the left,
+# what a database name holds on the right); "故宫博物院" names a palace that is also a museum
+SIGHT_KINDS = {
+    "museum": (r"博物馆|博物院|纪念馆|美术馆|展览馆|艺术馆|科技馆|\b(?:museums?|galler(?:y|ies)|exhibitions?)\b",
+               r"博物馆|博物院|纪念馆|美术馆|展览馆|陈列馆|艺术馆|科技馆"),
+    "park": (r"公园|植物园|动物园|园林|\b(?:parks?|gardens?|zoos?)\b", r"公园|植物园|动物园|园$|花园"),
+    "temple": (r"寺庙|寺院|寺|庙|道观|教堂|\b(?:temples?|church(?:es)?|mosques?|monaster(?:y|ies))\b",
+               r"寺|庙|观$|坛|教堂"),
+}
+_KIND_SAID = {k: re.compile(said, re.IGNORECASE) for k, (said, _) in SIGHT_KINDS.items()}
+_KIND_NAMED = {k: re.compile(named) for k, (_, named) in SIGHT_KINDS.items()}
+
+
+def sight_kind(text: str) -> str | None:
+    """The kind of sight a message asks for, the place names in it already removed.
+
+    >>> sight_kind("Any museum you'd suggest?"), sight_kind("附近有什么公园"), sight_kind("有什么景点")
+    ('museum', 'park', None)
+    >>> sight_kind("a hotel with parking")
+    >>> sight_kind("美术馆旁边有公园吗"), sight_kind("a museum near a park")
+    ('park', 'museum')
+    """
+    # "国家博物馆附近的公园": the thing asked for is named last in Chinese, first in English ("a park near ...")
+    hits = sorted((m.start(), k) for k, pat in _KIND_SAID.items() for m in pat.finditer(text or ""))
+    if not hits:
+        return None
+    return hits[-1][1] if re.search(r"[\u4e00-\u9fff]", text) else hits[0][1]
+
+
+def is_kind(name: str, kind: str) -> bool:
+    """Is a database sight of this kind, by its name?
+
+    >>> is_kind("首都博物馆", "museum"), is_kind("天坛", "temple"), is_kind("北海公园", "museum")
+    (True, True, False)
+    """
+    return bool(_KIND_NAMED[kind].search(name))

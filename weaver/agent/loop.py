@@ -18,10 +18,11 @@ from typing import Any, Iterator
 from ..filler import is_filler
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
+from ..tool_records import tool_records
 from .events import AgentEvent, events_for, save_events
 from .memory import MemoryItem, items_from_result, read_constraints, with_records
-from .planner import plan_turn
-from .replies import ack_text, honest_text, results_text, thought_text, tool_memory_text
+from .planner import AROUND, plan_turn
+from .replies import ack_text, honest_text, results_text, route_text, thought_text, tool_memory_text
 from .side import side_text
 from .tools import ToolBox
 from .understanding import Parsed, parse
@@ -107,6 +108,18 @@ class TravelAgent:
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
         return shown
+
+    def previous_search(self, domain: str | None) -> dict | None:
+        """The latest search of ``domain`` in memory and every name offered in it so far ("another one")."""
+        offered = list(dict.fromkeys(r.entity for r in tool_records(self.weaver, domain=domain)
+                                     if r.tool.startswith("search_") and r.entity))
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            args = n.meta.get("arguments") or {}
+            if (n.kind == "tool_result" and n.status == "active" and n.meta.get("domain") == domain
+                    and str(n.meta.get("tool", "")).startswith("search_") and "name" not in args):
+                return {"node_id": nid, "arguments": dict(args), "offered": offered}
+        return None
 
     # ------------------------------------------------------------------ steps
     def _event(self, type_: str, text: str, data: dict) -> AgentEvent:
@@ -230,6 +243,8 @@ class TravelAgent:
         yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
 
         p = parse(text)
+        if p.more and not p.domain and p.intent == "statement" and self.last_shown():
+            p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)
         items = items_from_result(self.weaver, result)
         current = {res.node.id} if res.node else set()
@@ -257,14 +272,14 @@ class TravelAgent:
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
-        tp = plan_turn(p, known, self.plan_items(), self.last_shown())
+        tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
         yield self.thought(thought_text(lang, tp.intent, tp.domain, [c for c in tp.used if c.node_id not in
                                                                      {res.node.id if res.node else None}],
                                         tp.calls, tp.missing),
                            {"intent": tp.intent, "domain": tp.domain, "mode": "offline",
                             "constraints": [{"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn,
                                              "node_id": c.node_id} for c in tp.used]})
-        because = [c.node_id for c in tp.used if c.node_id]
+        because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
         relaxed = False
         for call in tp.calls:
             yield from self.tool_events(call.tool, call.arguments, lang, because)
@@ -276,6 +291,8 @@ class TravelAgent:
                 args = {k: v for k, v in call.arguments.items() if k != "near"}
                 if alt.value:
                     args["near"] = alt.value
+                if alt.slot == AROUND:
+                    args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
                 yield from self.tool_events(call.tool, args, lang, because, widens=first)
         self._chain = []
@@ -299,6 +316,8 @@ class TravelAgent:
             return honest_text(tp.missing[0], lang)
         if p.intent == "side" and self._outputs and not self._outputs[-1].error:
             return side_text(self._outputs[-1].facts, lang)
+        if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
+            return route_text(self._outputs, lang)
         if self._outputs:
             used = [c for c in tp.used if c.turn != self._turn]
             shown = self._outputs[-1:] if relaxed else self._outputs

@@ -23,13 +23,15 @@ __all__ = ["serves_meal", "open_hours", "MEAL_HOURS"]
 MEAL_HOURS = {"breakfast": (7.5, 9.0), "lunch": (11.5, 13.0), "dinner": (18.0, 20.0), "late-night": (22.0, 23.5)}
 _NOT_A_MEAL = re.compile(
     r"蛋糕|甜品|甜点|烘焙|面包|泡芙|咖啡|奶茶|茶饮|饮品|冰淇淋|冰激凌|果汁|水果|奶酪店|酸奶|糕点|稻香村|"
-    r"食堂|大学|学院|酒吧|KTV|bakery|cafe|coffee|dessert|cake",
+    r"食堂|大学|学院|酒吧|KTV|游泳馆|bakery|cafe|coffee|dessert|cake",
     re.IGNORECASE,
 )
 # what a place recommends: pastries and snacks, or dishes of a meal
 _PASTRY = re.compile(
-    r"糕|酥|饼|卷|小吃|萨其马|点心|甜|奶|冰|包子|豆汁|焦圈|艾窝窝|驴打滚|糖|茶|咖啡|蛋挞|布丁|慕斯|泡芙"
+    r"糕|酥|饼|卷|小吃|萨其马|点心|甜|奶|冰|包子|豆汁|焦圈|艾窝窝|驴打滚|糖|茶|咖啡|蛋挞|布丁|慕斯|泡芙|"
+    r"哈根达斯|提拉米苏|香草|巧克力|圣代|面包|法棒|乳酪|吐司"
 )
+_NO_DISH = {"其他", "其它"}  # a placeholder in the lists, neither a meal's dish nor a snack
 _DISH = re.compile(r"菜|鸡|鸭|鱼|肉|锅|饭|面|汤|烤|炒|烧|丁|排|虾|牛|羊|腩|涮|串|豆腐")
 _BREAKFAST_ONLY = re.compile(r"包子铺|早点|早餐|豆浆|油条|煎饼")
 _SPAN = re.compile(r"(\d{1,2})[:：](\d{2})\s*[-–~至到]\s*(?:次日|凌晨)?\s*(\d{1,2})[:：](\d{2})")
@@ -47,11 +49,10 @@ def open_hours(text: str | None) -> list[tuple[float, float]]:
 
 def serves_meal(row: dict, meal: str) -> bool:
     name = row.get("名称", "")
-    " ".join(row.get("推荐菜") or [])
     if meal != "breakfast" and (_NOT_A_MEAL.search(name) or _BREAKFAST_ONLY.search(name)):
         return False
     if meal in ("lunch", "dinner"):
-        items = row.get("推荐菜") or []
+        items = [d for d in row.get("推荐菜") or [] if d not in _NO_DISH]
         pastry = sum(1 for d in items if _PASTRY.search(d) and not _DISH.search(d))
         if items and pastry * 2 > len(items):
             return False  # mostly pastries and snacks: not a place for a meal

@@ -1,8 +1,9 @@
 """Offline planning: the parsed message + constraints from memory -> tool calls with their arguments.
 
-Pure: everything it knows arrives as arguments (the parse, the constraints read
-from retrieved memory, the plan's items and the last results shown, both read
-from the weaver by the caller).
+Pure: besides the static database (a place's metro station), everything it
+knows arrives as arguments (the parse, the constraints read from retrieved
+memory, the plan's items and the last results shown, both read from the weaver
+by the caller).
 
 >>> from weaver.agent.understanding import parse
 >>> from weaver.agent.memory import Known, read_constraints, MemoryItem
@@ -18,10 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .db import load_database, station_of
 from .memory import Known
+from .tools import resolve_place
 from .understanding import Constraint, Parsed
 
-__all__ = ["Call", "TurnPlan", "plan_turn"]
+__all__ = ["AROUND", "Call", "TurnPlan", "plan_turn"]
+
+AROUND = "place_around"  # a widening step: the same place, a wider ring around it
 
 
 @dataclass
@@ -41,6 +46,7 @@ class TurnPlan:
     stated: list[Constraint] = field(default_factory=list)  # constraints in this message
     missing: list[str] = field(default_factory=list)  # what is needed but unknown (e.g. dates)
     target: str | None = None  # the row a booking / info refers to
+    follows: str | None = None  # "another one": the earlier search result this search continues
 
 
 def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> list[Constraint]:
@@ -64,7 +70,15 @@ def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> lis
     return uniq
 
 
-def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan) -> Call:
+def _station_of(place: str) -> str | None:
+    """The metro station of a database place ("天安门广场" -> "灯市口地铁站"), None for areas and unknowns."""
+    db = load_database()
+    row = db.by_name.get(resolve_place(db, place) or "")
+    return station_of(row.get("地铁")) if row else None
+
+
+def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan,
+            previous: dict | None = None) -> Call:
     slots = known.for_domain(domain)
     args: dict = {}
     used = tp.used
@@ -112,10 +126,38 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
             args["meal"] = p.meal
     else:
         take("ticket")
+        if p.kind:  # "any museum?": a kind of sight, asked this turn
+            args["kind"] = p.kind
     if p.count:
         args["limit"] = p.count
-    fallbacks = [c for c in places[1:]] + ([Constraint("place", None)] if from_memory else [])
-    return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args, fallbacks)
+    if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
+        kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
+        args.update(kept)
+        from_memory = from_memory or (not places and "near" in args)
+        if previous["offered"]:
+            args["exclude"] = list(previous["offered"])
+        tp.follows = previous["node_id"] if kept else None  # its arguments set some of this call's
+    return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args,
+                _widening(domain, places or [Constraint("place", args[k]) for k in ("near",) if k in args], from_memory))
+
+
+def _widening(domain: str, places: list[Constraint], from_memory: bool) -> list[Constraint]:
+    """Where to look next when nothing fits at the place, nearest first; only the place is ever widened.
+
+    The other places named, then (for a stay, which must be found somewhere) the place's own metro
+    station, then a wider ring around it (places near its nearby places), then, for a remembered place
+    or a stay, anywhere in Beijing. The reply says where it looked.
+    """
+    if not places:
+        return []
+    first = places[0].value
+    steps = list(places[1:])
+    if domain == "hotel":
+        steps += [Constraint("place", s) for s in [_station_of(str(first))] if s]
+    steps.append(Constraint(AROUND, first))
+    if from_memory or domain == "hotel":
+        steps.append(Constraint("place", None))
+    return steps
 
 
 def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str, list[str]], tp: TurnPlan) -> None:
@@ -159,14 +201,17 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
 
 
 def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
-              last_shown: dict[str, list[str]] | None = None) -> TurnPlan:
-    """Decide the tool calls for one message. ``known`` holds memory's constraints plus this message's."""
+              last_shown: dict[str, list[str]] | None = None, previous: dict | None = None) -> TurnPlan:
+    """Decide the tool calls for one message. ``known`` holds memory's constraints plus this message's.
+
+    ``previous``: the latest search of the message's topic (``node_id``, ``arguments``) and the names
+    ``offered`` in that topic so far, for "find me another one"."""
     plan_items = plan_items or []
     tp = TurnPlan(p.intent, p.domain, stated=list(p.constraints))
     # this message's own constraints are the newest
     known = Known(known.constraints + [c for c in p.constraints])
     if p.intent == "search" and p.domain:
-        tp.calls.append(_search(p, known, p.domain, plan_items, tp))
+        tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous))
     elif p.intent == "info" and p.domain:
         target = next(e[0] for e in p.entities if e[1] == p.domain)
         tp.target = target
@@ -176,12 +221,13 @@ def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
         names = [e[0] for e in p.entities if e[1] in ("hotel", "restaurant", "attraction", "area")][:4]
         tp.calls.append(Call("place_facts", {"names": names, "ask": p.side}))
     elif p.intent == "metro":
-        place = next((e[0] for e in p.entities), None) or (known.latest("place", ("any", "hotel", "restaurant",
-                                                                                  "attraction")) or Constraint(
-            "place", None)).value
-        if place:
+        # "从王府井怎么坐地铁去故宫？": each place named gets its station (the route is from one to the other)
+        named = list(dict.fromkeys(e[0] for e in p.entities))[:3]
+        remembered = known.latest("place", ("any", "hotel", "restaurant", "attraction"))
+        places = named or ([str(remembered.value)] if remembered and remembered.value else [])
+        for place in places:
             tp.calls.append(Call("metro_station", {"place": place}))
-        else:
+        if not places:
             tp.missing.append("place")
     elif p.intent == "book":
         _book(p, known, plan_items, last_shown or {}, tp)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .db import station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
 from .tools import ToolOutput
@@ -223,6 +224,12 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if "unknown_place" in " ".join(out.notes):
         place = out.arguments.get("near")
         return (f"数据库里找不到“{place}”这个北京地点。" if zh else f"I can't find {place!r} among Beijing places in the database.")
+    skipped = out.facts.get("skipped")  # "another one": fitting ones offered before are left out
+    if out.count == 0 and skipped:
+        return (f"除了之前推荐过的{skipped}个，没有其他符合条件的了" if zh else
+                f"Apart from the {skipped} already suggested, nothing else matches") + (
+            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
+            f" ({_sourced(used, lang)}). Try relaxing one of them." if used else ("。" if zh else "."))
     if out.count == 0:
         return ("没有找到符合所有条件的结果" if zh else "Nothing matches all the conditions") + (
             f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
@@ -231,17 +238,43 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         lines.append(("按照你之前说的：" if zh else "Going by what you told me: ") + _sourced(used, lang) + ("。" if zh else "."))
     if relaxed_from:
         now = out.arguments.get("near")
-        lines.append((f"{relaxed_from}附近没有符合条件的，" + (f"改为在{now}附近找。" if now else "所以不限位置。")) if zh else
+        around = bool(out.arguments.get("around"))
+        lines.append((f"{relaxed_from}附近没有符合条件的，" + (
+                          f"改为在{now}周边更大的范围找" if around else f"改为在{now}附近找" if now else "所以不限位置") +
+                      "（只放宽了位置，其他条件不变）。") if zh else
                      (f"Nothing fit near {_name(relaxed_from, lang)}, so I " +
-                      (f"looked near {_name(now, lang)} instead." if now else "searched all of Beijing.")))
+                      (f"looked a little further around {_name(str(now), lang)}" if around else
+                       f"looked near {_name(now, lang)} instead" if now else "searched all of Beijing") +
+                      " (only the place is widened; every other condition still applies)."))
     if out.facts.get("excluded"):
         n = out.facts["excluded"]
         lines.append(f"已排除{n}家推荐菜里有你要避开的食物的餐厅。" if zh else f"I excluded {n} places whose dishes include what you avoid.")
+    if skipped:
+        lines.append(f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)")
     if "quiet_proxy" in out.notes:
         lines.append("（数据库没有噪音数据：我按周边场所较少来挑安静的。）" if zh else
                      "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)")
+    if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
+        return _row_line(1, out.rows[0], lang)[3:]
     lines.append(f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:")
     lines.extend(_row_line(i, r, lang) for i, r in enumerate(out.rows, 1))
+    return "\n".join(lines)
+
+
+def route_text(outs: list[ToolOutput], lang: str) -> str:
+    """Two places' stations: the route as far as the data goes (it has no lines or transfers)."""
+    zh = lang == "zh"
+    stations = [station_of(o.rows[0].get("地铁")) if o.count else None for o in outs]
+    lines = [results_text(o, lang, []) if o.count else (f"数据库里没有“{o.arguments.get('place')}”的地铁站。" if zh else
+             f"The database lists no metro station for {o.arguments.get('place')}.") for o in outs]
+    a, b = stations[0], stations[-1]
+    if a and b and a == b:
+        lines.append(f"两处离同一个地铁站（{a}）最近，步行即可。" if zh else
+                     f"Both are nearest the same station ({gloss_station(a)}): walk.")
+    elif a and b:
+        lines.append(f"坐地铁从{a}到{b}（数据库没有线路和换乘信息，具体线路请看地铁图）。" if zh else
+                     f"Take the metro from {gloss_station(a)} to {gloss_station(b)} (the data has no lines or "
+                     "transfers: check the metro map for the line).")
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ or station.
 from __future__ import annotations
 
 import re
+from collections import Counter
 import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Literal
@@ -20,7 +21,7 @@ from typing import Callable, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from ..models import WeaverError
-from .db import Database, all_present, base_name, in_range, load_database
+from .db import Database, all_present, base_name, in_range, load_database, station_of
 from .meals import serves_meal
 from .side import place_facts
 from .lexicon import (
@@ -31,6 +32,7 @@ from .lexicon import (
     PLACE_ALIASES,
     PLACE_ALIASES_ZH,
     dish_matches,
+    is_kind,
 )
 
 __all__ = ["ToolBox", "ToolOutput", "TOOL_MODELS", "tool_schemas", "resolve_place", "compact_row"]
@@ -49,6 +51,9 @@ class _Search(BaseModel):
                                                         "(a night; a meal or tickets for the party) must fit what "
                                                         "the plan has left")
     people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
+    exclude: list[str] = Field(default_factory=list, description="names already offered: 'find another one'")
+    around: bool = Field(False, description="with near: also places listed near the place's own nearby places "
+                                            "(a wider ring, when nothing fits right there)")
 
 
 class SearchHotels(_Search):
@@ -74,6 +79,8 @@ class SearchRestaurants(_Search):
 class SearchAttractions(_Search):
     ticket: str | None = Field(None, description="ticket price 门票 in yuan: '<x', '>x' or 'x-y' ('0-0' = free)")
     max_hours: float | None = Field(None, gt=0, description="the visit can be done within this many hours")
+    kind: Literal["museum", "park", "temple"] | None = Field(
+        None, description="a kind of sight, read from its name (the database has no type field)")
 
 
 class MetroStation(BaseModel):
@@ -164,14 +171,6 @@ def resolve_place(db: Database, text: str | None) -> str | None:
     return row["名称"] if row else (t if re.search(r"[\u4e00-\u9fff]", t) else None)
 
 
-def _station(value: str | None) -> str | None:
-    """"灯市口地铁站A口" -> "灯市口地铁站"."""
-    if not value:
-        return None
-    m = re.match(r"(.+?地铁站)", value)
-    return m.group(1) if m else value
-
-
 def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool]:
     entity = db.by_name.get(place)
     if entity is not None:
@@ -244,11 +243,13 @@ class ToolBox:
                 return []
             out.facts["near"] = place
             near = [r for r in rows if _near_filter(self.db, place, domain)(r)]
+            if args.around:
+                near = self._ring(rows, place, domain, near)
             entity = self.db.by_name.get(place)
-            if not near and entity is not None and _station(entity.get("地铁")):
+            if not near and entity is not None and station_of(entity.get("地铁")):
                 # many rows have empty nearby lists: fall back to sharing the metro station
-                station = _station(entity.get("地铁"))
-                near = [r for r in rows if r["名称"] != place and _station(r.get("地铁")) == station]
+                station = station_of(entity.get("地铁"))
+                near = [r for r in rows if r["名称"] != place and station_of(r.get("地铁")) == station]
                 out.notes.append(f"near_by_station:{station}")
             rows = near
         if args.rating:
@@ -257,8 +258,19 @@ class ToolBox:
             rows = [r for r in rows if r.get("地铁")]
         return rows
 
+    def _ring(self, rows: list[dict], place: str, domain: str, near: list[dict]) -> list[dict]:
+        """The place's nearby rows plus the rows listed near those of its nearby places (of any kind)."""
+        first = {r["名称"] for dom in _NEARBY for r in self.db.table(dom) if _near_filter(self.db, place, dom)(r)}
+        listed = {n for name in first for n in (self.db.by_name.get(name) or {}).get(_NEARBY[domain]) or []}
+        ring = [r for r in rows if r["名称"] != place and r not in near and
+                (r["名称"] in listed or any(n in first for k in _NEARBY.values() for n in r.get(k) or []))]
+        return near + ring
+
     def _finish(self, out: ToolOutput, rows: list[dict], domain: str, limit: int, price_key: str) -> ToolOutput:
         rows = _sort(rows, price_key)
+        if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
+            rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
+            out.facts["skipped"] = fitting - len(rows)
         out.count = len(rows)
         out.rows = [compact_row(r, domain) for r in rows[:limit]]
         return out
@@ -319,6 +331,8 @@ class ToolBox:
             rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
         if a.max_hours:
             rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
+        if a.kind:
+            rows = [r for r in rows if is_kind(r["名称"], a.kind)]
         rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 
@@ -327,8 +341,15 @@ class ToolBox:
         place = resolve_place(self.db, a.place)
         if place and place in self.db.metro:
             out.rows = [{"名称": place, "地铁": self.db.metro[place], "domain": "metro"}]
+        elif place and place in self.db.by_name and self.db.by_name[place].get("地铁"):
+            out.rows = [{"名称": place, "地铁": self.db.by_name[place]["地铁"], "domain": "metro"}]
         elif place:
-            out.rows = [{"名称": n, "地铁": s, "domain": "metro"} for n, s in self.db.metro.items() if place in n][:5]
+            # an area (王府井): the station most of its listed places name, rather than five of them
+            named = [s for n, s in self.db.metro.items() if place in n and station_of(s)]
+            if named:
+                top, _ = Counter(station_of(s) for s in named).most_common(1)[0]
+                out.rows = [{"名称": place, "地铁": top, "domain": "metro"}]
+                out.notes.append("station_of_area")
         out.count = len(out.rows)
         return out
 

@@ -31,7 +31,9 @@ from .lexicon import (
     OTHER_CITIES,
     PLACE_ALIASES,
     PLACE_ALIASES_ZH,
+    categories_in,
     category_of,
+    sight_kind,
     english_alias_pattern,
 )
 from .numbers import people_count, rating_range, stay_length
@@ -59,8 +61,9 @@ DOMAIN_CUES = {
                   "place to stay|stay|rooms?|inn"),
     "restaurant": _cue("餐厅|餐馆|饭馆|吃饭|好吃|美食|晚餐|午餐|早餐|晚饭|午饭|夜宵|用餐|吃什么|吃的|馆子|菜|"
                        "restaurants?|food|eat|eating|dinner|lunch|breakfast|meals?|dishes|cuisine|dine|dining"),
-    "attraction": _cue("景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|公园|attractions?|sights?|sightseeing|tickets?|"
-                       "visit|visiting|museums?|parks?|things to do|tour"),
+    "attraction": _cue("景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|美术馆|纪念馆|公园|寺庙|寺院|attractions?|sights?|"
+                       "sightseeing|tickets?|visit|visiting|museums?|galleries|gallery|parks?|temples?|"
+                       "things to do|tour"),
 }
 _REQUEST = _cue("推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
                 "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
@@ -97,6 +100,10 @@ _ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|
 _COUNT = re.compile(r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
                     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
                     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b", re.IGNORECASE)
+# "再帮我找一家" / "find me another one": more of the same search, none offered before
+_MORE = re.compile(r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
+                   r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
+                   r"anything else|more options)(?![a-z])", re.IGNORECASE)
 _THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")
 _ORD_WORDS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
               "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
@@ -108,6 +115,8 @@ _EN_AVOID = re.compile(r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | ple
                        r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
                        r"(?:no|avoid|without) (seafood|shellfish|fish|peanuts?|nuts|pork|beef|lamb|mutton|eggs?|"
                        r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b", re.IGNORECASE)
+_EN_CLAUSE_END = re.compile(r"[.;!?]|,\s*(?!or |and (?!we |i |my |our ))|\bbut\b|\bso\b|\band (?=we |i |my |our )",
+                            re.IGNORECASE)
 _NOT_ENTITIES = frozenset("酒吧 慢走 过客 大厨房 一手店 小排骨 烧肉馆 粗粮屋 湘菜香 小印度 局气 咂摸 湘爱 比萨5 DQ".split())
 _PLACE_EN = english_alias_pattern(PLACE_ALIASES)
 _DISH_EN = english_alias_pattern(DISH_ALIASES)
@@ -142,7 +151,9 @@ class Parsed:
     city: str | None = None
     side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
     meal: str | None = None  # breakfast / lunch / dinner / late-night
+    kind: str | None = None  # a kind of sight asked for: museum / park / temple
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
+    more: bool = False  # "another one": the same search again, without what was offered already
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -201,6 +212,10 @@ def _avoid_terms(text: str) -> list[str]:
     terms = []
     for m in _ZH_AVOID.finditer(text):
         word = next(g for g in m.groups() if g)
+        several = categories_in(word) if word not in ("吃素", "素食", "清真") else []
+        if len(several) > 1:  # "对海鲜和猪肉过敏", "不吃牛羊肉": each one is avoided
+            terms += several
+            continue
         cat = category_of(word) or next((category_of(k) for k in ("海鲜", "花生", "坚果", "猪肉", "牛肉", "羊肉", "鸡蛋",
                                                                   "牛奶", "虾蟹", "贝类", "辣", "鱼", "素", "清真")
                                          if k in word), None)
@@ -209,6 +224,12 @@ def _avoid_terms(text: str) -> list[str]:
         terms.append(cat or word)
     for m in _EN_AVOID.finditer(text):
         word = next(g for g in m.groups() if g).strip().lower()
+        # "allergic to seafood and pork", "no beef or lamb": the whole clause's list, not its first item
+        clause = _EN_CLAUSE_END.split(text[m.start():], maxsplit=1)[0]
+        several = categories_in(clause)
+        if len(several) > 1:
+            terms += several
+            continue
         cat = category_of(word) or next((category_of(w) for w in word.split() if category_of(w)), None)
         if word == "halal":
             cat = "pork"
@@ -254,14 +275,25 @@ def parse(text: str) -> Parsed:
         g = next(x for x in m.groups() if x)
         p.ordinal = int(g) if g.isdigit() else _ORD_WORDS.get(g.lower())
     p.refers = bool(_THIS.search(text))
+    p.more = bool(_MORE.search(text)) and not _GREETING.match(text)
+    if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
+        p.count = 1  # "another" is one
     p.meal = meal_of(text)
+    # "国家博物馆附近的公园" asks for a park: the kind is read with the place names taken out
+    p.kind = sight_kind(_PLACE_EN.sub(" ", _name_index()[1].sub(" ", text)))
     m = _COUNT.search(text)
     if m:
         g = next(x for x in m.groups() if x)
         p.count = 1 if g.lower() in ("一", "a", "an", "one", "single") else (_ORD_WORDS.get(g.lower()) or (
             int(g) if g.isdigit() else None))
-    p.dishes = [DISH_ALIASES[m.group(0).lower()] for m in _DISH_EN.finditer(text)]
-    p.dishes += [m.group(0) for m in _dish_pattern().finditer(text) if m.group(0) not in p.dishes]
+    # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
+    avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID) for m in pat.finditer(text)]
+    wanted = [m for pat in (_DISH_EN, _dish_pattern()) for m in pat.finditer(text)
+              if not any(a <= m.start() < b for a, b in avoided)]
+    for m in wanted:
+        dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
+        if dish not in p.dishes:
+            p.dishes.append(dish)
     if p.dishes and not any(hits.values()):
         hits["restaurant"] = 1
     if any(hits.values()):

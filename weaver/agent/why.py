@@ -17,7 +17,7 @@ __all__ = ["explain_why"]
 _FAIL = re.compile(r"失败|出错|超出|不够|没有|failed|error|exceed|not found|no price", re.IGNORECASE)
 
 
-def _target(items: list[MemoryItem], p: Parsed, current_turn: int) -> MemoryItem | None:
+def _target(weaver, items: list[MemoryItem], p: Parsed, current_turn: int) -> MemoryItem | None:
     past = [i for i in items if i.kind in ("tool_result", "agent_response") and i.turn < current_turn]
     if p.failure:
         failed = [i for i in past if i.kind == "tool_result" and (i.meta.get("ok") is False or _FAIL.search(i.content))]
@@ -25,7 +25,9 @@ def _target(items: list[MemoryItem], p: Parsed, current_turn: int) -> MemoryItem
             return max(failed, key=lambda i: i.turn)
     named = [i for i in past if any(e[0] in i.content for e in p.entities)]
     pool = named or [i for i in past if i.kind == "tool_result"] or past
-    return max(pool, key=lambda i: (i.turn, i.kind == "tool_result")) if pool else None
+    # the latest result: within a turn, the last call (a widened retry is what the reply showed)
+    stamp = {i.id: getattr(weaver.nodes.get(i.id), "timestamp", 0.0) for i in pool}
+    return max(pool, key=lambda i: (i.turn, i.kind == "tool_result", stamp[i.id])) if pool else None
 
 
 def _causes(weaver, node_id: str, depth: int = 3) -> list[str]:
@@ -45,9 +47,17 @@ def _causes(weaver, node_id: str, depth: int = 3) -> list[str]:
     return seen
 
 
+def _updated_by(weaver, node_id: str) -> list:
+    """The later statements that superseded this one (wholly, or one of its values), oldest first."""
+    g = weaver.graph
+    later = [weaver.nodes[v] for v in g.successors(node_id) if v in weaver.nodes
+             and g.edges[node_id, v].get("relation") == "supersedes" and g.edges[node_id, v].get("status") != "rejected"]
+    return sorted(later, key=lambda n: (n.turn, n.timestamp))
+
+
 def explain_why(weaver, p: Parsed, items: list[MemoryItem], current_turn: int, lang: str) -> tuple[str | None, list[str]]:
     """(reply text, node ids of the chain); (None, []) when memory holds nothing to explain."""
-    target = _target(items, p, current_turn)
+    target = _target(weaver, items, p, current_turn)
     if target is None:
         return None, []
     chain = set(_causes(weaver, target.id))
@@ -60,7 +70,11 @@ def explain_why(weaver, p: Parsed, items: list[MemoryItem], current_turn: int, l
     zh = lang == "zh"
     lines = ["根据记忆里的经过：" if zh else "From memory, this is what happened:"]
     for n in premises:
-        lines.append(f"- 第{n.turn}轮你说：“{n.content}”" if zh else f"- Turn {n.turn}, you said: \"{n.content}\"")
+        line = f"- 第{n.turn}轮你说：“{n.content}”" if zh else f"- Turn {n.turn}, you said: \"{n.content}\""
+        for later in _updated_by(weaver, n.id):  # a premise changed since: say so, or the old value reads as current
+            line += (f"（后来第{later.turn}轮改为：“{later.content}”）" if zh else
+                     f" (updated in turn {later.turn}: \"{later.content}\")")
+        lines.append(line)
     lines.append(f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}")
     if p.failure and premises:
         lines.append("所以：上面的条件导致了这次失败。" if zh else "So the conditions above led to this failure.")
