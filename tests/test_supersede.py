@@ -49,6 +49,12 @@ UNCHANGED = [  # restated, added to, or another scope: nothing is superseded
     ("en", "My budget is 5000 in total.", "Hotels should be under 800 per night."),
     ("en", "Our total budget is 8000 yuan.", "Restaurants around 100 per person would be nice."),
 ]
+# a question about a shown item's value states no constraint of the user's (CrossWOZ: "这个景点的评分是5分吗？"):
+# the reader sees two values; arrival knows the second one was asked, not said
+ASKED = [
+    ("zh", "帮我找一个评分4分以上的景点。", "这个景点的评分是5分吗？"),
+    ("en", "Find me a hotel rated at least 4.", "Is it rated 4.5 or more?"),
+]
 
 
 def _key(v) -> str:
@@ -137,7 +143,7 @@ def test_arrival_supersedes_at_once(runtime, lang, old, new, slot):
     assert again.curation.verify() == []
 
 
-@pytest.mark.parametrize("lang,old,new", UNCHANGED)
+@pytest.mark.parametrize("lang,old,new", UNCHANGED + ASKED)
 def test_no_supersede_for_a_restatement_an_addition_or_another_scope(runtime, lang, old, new):
     w = _space(runtime, "same", lang)
     a = _kept(w, old).node.id
@@ -237,3 +243,12 @@ def test_an_ingest_that_never_committed_leaves_the_old_value_current(runtime):
     assert res.node.id not in again.nodes and again.nodes[a].status == "active"
     assert "superseded_by" not in again.nodes[a].meta and again.curation.verify() == []
     assert "5000" in again.query("what is my budget?").context
+
+
+@pytest.mark.parametrize("asked", ["这个景点的评分是5分吗？", "Is it rated 4.5 or more?"])
+def test_a_question_about_a_shown_item_sets_no_constraint(runtime, asked):
+    w = _space(runtime, "asked", "en")
+    said = _kept(w, "Find me a place rated at least 4." if asked.isascii() else "帮我找一个评分4分以上的地方。").node.id
+    _kept(w, asked)
+    rating = [r for r in w.constraints() if r.key.startswith("rating")]
+    assert rating and all(r.node_id == said and r.value == 4 for r in rating)

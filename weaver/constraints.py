@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .slots import SlotValue, read_slots
+from .slots import SlotValue, asks_about, read_slots
 from .slots_prefs import read_prefs
 
 __all__ = ["ConstraintRecord", "records_from_statements", "constraint_records", "statement_values", "label"]
@@ -184,7 +184,9 @@ class ConstraintRecord:
 
 
 def statement_values(text: str) -> list[SlotValue]:
-    """Every slot value a user statement holds (both readers), in order."""
+    """Every slot value a user statement holds (both readers), in order; none for a question about a shown item."""
+    if asks_about(text):  # "这个景点的评分是5分吗？" asks the item's value, it sets no constraint
+        return []
     vals = list(read_slots(text)) + list(read_prefs(text))
     # the prefs reader's free ticket and a budget read by read_slots at the same span are one statement
     seen, out = set(), []

@@ -98,6 +98,25 @@ def is_another(text: str) -> bool:
     return bool(_ANOTHER.search(text)) and not is_change(text)
 
 
+_ASKS_ABOUT = re.compile(
+    r"^(?:(?:好的|好|嗯|谢谢|行|哦|那么?)[，,。！!]?\s*)?(?:这个|那个|这家|那家|这里|那里|它|该)[^，,。！!？?]{0,20}(?:吗|是不是[^，,。！!？?]{0,12})\s*[？?]?\s*$|"
+    r"^\s*(?:ok(?:ay)?|great|thanks)?[,.!]?\s*(?:is|does|are|was|has)\s+(?:it|this|that|this one|that one|the "
+    r"(?:hotel|restaurant|place|attraction|sight))\b[^?!]*\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def asks_about(text: str) -> bool:
+    """True when the message only asks about a shown item's value: it states no constraint of the user's.
+
+    >>> asks_about("这个景点的评分是5分吗？"), asks_about("Is it rated above 4.5?"), asks_about("评分要5分的")
+    (True, True, False)
+    >>> asks_about("预算五千。这家评分是5分吗？"), asks_about("这几个景点中哪几个是评分在4分以上的？")
+    (False, False)
+    """
+    return bool(_ASKS_ABOUT.search(text or ""))
+
+
 def asks_history(query: str) -> bool:
     """True when a query asks about an earlier value ("what was my budget before?", "之前的预算").
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..builder import same_episode
 from ..models import Edge, WeaverError
-from ..slots import SlotValue, changes, is_another, is_change, read_slots, residue
+from ..slots import SlotValue, asks_about, changes, is_another, is_change, read_slots, residue
 
 __all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
 
@@ -96,8 +96,8 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
     """
     node = w.nodes[node_id]
     new_vals = list(_statements(w, node_id))
-    if not new_vals or node.status != "active" or is_another(node.content):
-        return []  # "another restaurant, 500-1000 per person": a second request, not a revision
+    if not new_vals or node.status != "active" or is_another(node.content) or asks_about(node.content):
+        return []  # "another restaurant, 500-1000 per person": a second request; "它评分是5分吗？": a question
     order = w.node_ids
     pos = w.position_of(node_id)
     speaker = node.meta.get("speaker")
