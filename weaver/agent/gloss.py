@@ -104,7 +104,9 @@ def gloss_duration(value: str | None) -> str:
     if len(units) == 2 and units[0].group(2) == units[1].group(2):
         return f"{units[0].group(1)}-{units[1].group(1)} {en[units[0].group(2)]}"
     # "1 hour", not "1 hours"
-    return " - ".join(f"{u.group(1)} {en[u.group(2)][:-1] if float(u.group(1)) == 1 else en[u.group(2)]}" for u in units)
+    return " - ".join(
+        f"{u.group(1)} {en[u.group(2)][:-1] if float(u.group(1)) == 1 else en[u.group(2)]}" for u in units
+    )
 
 
 def gloss_text(text: str) -> str:
