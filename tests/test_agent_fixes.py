@@ -238,3 +238,14 @@ def test_a_metro_route_question_gets_each_places_station_from_the_data(runtime, 
     for st in stations:  # each station as the data names it (glossed in English)
         assert st in reply
     assert ("数据库没有线路" if text[0] > "~" else "no lines or transfers") in reply
+
+
+def test_a_dish_asked_for_is_shown_in_each_row_and_a_branch_named_without_its_city_is_found(runtime):
+    agent = TravelAgent(runtime.open("dish"))
+    reply, calls, results = _turn(agent, "我们三个人，预算两千五，想吃烤鸭")
+    rows = results[-1]["rows"]
+    assert calls[0]["arguments"]["dishes"] == ["烤鸭"] and rows
+    for line, r in zip(reply.splitlines()[-len(rows) :], rows):
+        assert r["名称"] in line and "烤鸭" in line.split("推荐菜：")[1]  # the match is shown, not hidden after four
+    reply, calls, _ = _turn(agent, "What time does 全聚德(王府井店) open?")
+    assert calls[0]["arguments"]["names"] == ["北京全聚德(王府井店)"] and "11:00" in reply

@@ -257,8 +257,22 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
         return _row_line(1, out.rows[0], lang)[3:]
     lines.append(f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:")
-    lines.extend(_row_line(i, r, lang) for i, r in enumerate(out.rows, 1))
+    wanted = out.arguments.get("dishes") or []
+    lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
+
+
+def _dishes_first(row: dict, wanted: list[str]) -> dict:
+    """The row with the dishes asked for shown first (the reply lists only a few), the "其他" placeholder dropped.
+
+    >>> _dishes_first({"推荐菜": ["其他", "酸菜鱼", "招牌烤鸭"]}, ["烤鸭"])["推荐菜"]
+    ['招牌烤鸭', '酸菜鱼']
+    """
+    if "推荐菜" not in row:
+        return row
+    dishes = [d for d in row.get("推荐菜") or [] if d not in ("其他", "其它")]
+    hit = [d for d in dishes if any(w in d for w in wanted)]
+    return dict(row, 推荐菜=hit + [d for d in dishes if d not in hit])
 
 
 def route_text(outs: list[ToolOutput], lang: str) -> str:

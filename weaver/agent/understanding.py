@@ -165,7 +165,8 @@ def _name_index() -> tuple[dict[str, tuple[str, str]], re.Pattern]:
     index: dict[str, tuple[str, str]] = {}
     for dom in DOMAINS:
         for row in db.table(dom):
-            for key in {row["名称"], base_name(row["名称"])}:
+            # "全聚德(王府井店)" names "北京全聚德(王府井店)": the city prefix is often left out
+            for key in {row["名称"], base_name(row["名称"]), re.sub(r"^北京(?:市)?", "", row["名称"])}:
                 if len(key) >= 2 and key not in _NOT_ENTITIES:
                     index.setdefault(key, (row["名称"], dom))
     for name in db.metro:
