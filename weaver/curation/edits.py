@@ -27,7 +27,8 @@ from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
 from .cascade import dependents
 from .nodes import NODE_META_KEYS, NodeActions
 from .queue import ReviewItem, evidence_for
-from .queue_actions import QueueActions, _writes
+from .queue_actions import QueueActions
+from .writing import in_write_section
 
 __all__ = ["Curation"]
 
@@ -46,7 +47,8 @@ class Curation(NodeActions, QueueActions):
         self._load()
 
     @contextlib.contextmanager
-    def _section(self):
+    def write_section(self):
+        """The weaver's write section (writer lock, catch up with other writers, one new revision); re-entrant."""
         writing = getattr(self.w, "writing", None)
         with (writing() if writing else contextlib.nullcontext()):
             fresh = getattr(self.w, "curation", self)
@@ -217,7 +219,7 @@ class Curation(NodeActions, QueueActions):
             raise WeaverError(f"{key} was set by a human; automatic passes do not override human edits")
 
     # ---------------------------------------------------------------- edits
-    @_writes
+    @in_write_section
     def set_edge(self, source: str, target: str, relation: str, why: str = "", actor: str = "human",
                  confidence: float | None = None, ref: str = "", message_id: str = "") -> AuditEntry:
         """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations."""
@@ -246,14 +248,14 @@ class Curation(NodeActions, QueueActions):
         self._corrections_changed(actor, key, ref)
         return entry
 
-    @_writes
+    @in_write_section
     def confirm_edge(self, source: str, target: str, why: str = "confirmed by a curator") -> AuditEntry:
         state = self.edge_state(source, target)
         if state is None:
             raise WeaverError(f"no edge {source}->{target}")
         return self.set_edge(source, target, state["relation"], why)
 
-    @_writes
+    @in_write_section
     def remove_edge(self, source: str, target: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
         key = f"{source}->{target}"
         before = self.edge_state(source, target)
@@ -267,7 +269,7 @@ class Curation(NodeActions, QueueActions):
         self._corrections_changed(actor, key, ref)
         return entry
 
-    @_writes
+    @in_write_section
     def set_status(self, node_id: str, status: str, why: str = "", actor: str = "human", by: str = "",
                    ref: str = "", message_id: str = "", marks: dict | None = None) -> AuditEntry:
         """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
@@ -347,7 +349,7 @@ class Curation(NodeActions, QueueActions):
         self._corrections_changed("human")
         return rec
 
-    @_writes
+    @in_write_section
     def undo(self, entry_id: str | None = None) -> AuditEntry:
         """Revert the latest human edit (or the named entry: a human, review or arrival edit); returns the undo entry.
 
@@ -366,7 +368,7 @@ class Curation(NodeActions, QueueActions):
         recs = [self._revert_to(e, e.before, "undo") for e in pair]
         return next(r for r, e in zip(recs, pair) if e.id == entry.id)
 
-    @_writes
+    @in_write_section
     def redo(self) -> AuditEntry:
         entry = self.log.redo_target()
         if entry is None:
@@ -436,7 +438,7 @@ class Curation(NodeActions, QueueActions):
             except WeaverError as exc:  # a committed message must not fail because a pass could not run
                 self.state["last_error"] = f"lifecycle: {exc}"
 
-    @_writes
+    @in_write_section
     def review(self, apply: bool | None = None, mode: str | None = None):
         """Run the review pass now (see :mod:`weaver.curation.review`)."""
         from .review import run_review
