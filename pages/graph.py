@@ -16,7 +16,7 @@ from ui.graph_component import graph_view
 from ui.i18n import lang, t
 from ui.inspector import node_option_label, render_inspector
 from ui.render import md_escape
-from ui.state import current_space, get_weaver, selection_key
+from ui.state import current_space, get_weaver, selection_key, turn_replay
 from weaver import viz
 from weaver.models import NODE_KINDS, NODE_STATUSES, RELATIONS
 
@@ -91,7 +91,9 @@ if playing:
     _play()
 
 past = upto != turns[-1]
-base = viz.graph_at_turn(g_all, w.curation.log.entries, upto) if past else g_all
+# remembered per space: reruns at the same turn (a click elsewhere on the page) do not replay the log again
+base = (turn_replay(space).graph_at_turn(g_all, w.curation.log.entries, upto, version=w.space.revision())
+        if past else g_all)
 g = viz.filter_graph(base, relations=rels, kinds=kinds, statuses=stats, hide_guessed=hide_guessed)
 if past:
     st.info(t("replay_past", turn=upto, last=turns[-1]))

@@ -228,3 +228,31 @@ def test_pages_reload_after_another_process_writes_the_space(studio, tmp_path):
     assert not any("graph is empty" in i.value for i in at.info)
     options = at.selectbox(key="gp_a").options
     assert len(options) == 1 + len(lines)  # "—" and every node the other process wrote
+
+
+def test_graph_replay_is_not_recomputed_by_a_rerun_that_changes_nothing(studio):
+    """The scrubber at a past turn: reruns reuse the replay; a new message (a new audit entry) replays again."""
+    from ui.state import turn_replay
+
+    at = studio()
+    _say(at, "我计划五一去北京玩三天，预算5000元。")
+    _say(at, "Find me a quiet hotel near Wangfujing.")
+    at.switch_page("pages/graph.py").run()
+    turns = at.select_slider(key="gf_turn").options
+    assert len(turns) >= 2
+    at.select_slider(key="gf_turn").set_value(turns[0]).run()
+    assert any("Replaying turn" in i.value for i in at.info)
+    memo = turn_replay("demo")
+    misses, hits = memo.misses, memo.hits
+    assert misses >= 1
+    for _ in range(3):
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert memo.misses == misses and memo.hits == hits + 3
+    past_nodes = at.selectbox(key="gp_a").options
+    at.switch_page("pages/chat.py").run()
+    _say(at, "推荐一家故宫附近的餐厅。")
+    at.switch_page("pages/graph.py").run()
+    at.select_slider(key="gf_turn").set_value(turns[0]).run()
+    assert memo.misses == misses + 1  # the space changed: replayed, and turn 1 still shows turn 1's nodes
+    assert at.selectbox(key="gp_a").options == past_nodes

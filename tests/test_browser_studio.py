@@ -142,3 +142,58 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
     w = rt.open("demo", create=False)
     assert w.graph.number_of_nodes() == chat_nodes > len(MESSAGES)
     assert node["id"] in w.graph
+
+
+_DRAWN = """(canvas) => {
+  // what the canvas shows: inked pixels, and how many of the network's nodes sit inside the visible box
+  const root = canvas.closest('.cw-graph');
+  const net = root && root.__net;
+  if (!net || !canvas.width || !canvas.height) return {ink: 0, nodes: 0, inView: 0};
+  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200)) ink++;
+  const ids = net.body.data.nodes.getIds();
+  const pos = net.getPositions(ids);
+  const inView = ids.filter((id) => {
+    const p = net.canvasToDOM(pos[id]);
+    return p.x >= 0 && p.y >= 0 && p.x <= root.clientWidth && p.y <= root.clientHeight;
+  }).length;
+  return {ink, nodes: ids.length, inView};
+}"""
+
+
+def test_the_live_graph_is_drawn_after_the_first_reply(studio_server, tmp_path):
+    """A fresh space, one message: once the reply is in, the graph beside it shows the turn's nodes on a painted
+    canvas without any further rerun (it was reported blank until a later one)."""
+    from playwright.sync_api import sync_playwright
+
+    base, _ = studio_server
+    shots = Path(os.environ.get("WEAVER_SCREENSHOTS") or tmp_path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        page.goto(base)
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.wait_for(timeout=60_000)
+        assert page.locator(".cw-graph").count() == 0  # an empty space: no graph yet
+        box.fill(MESSAGES[0])
+        box.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000)
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=120_000)
+        graph = page.locator('.cw-graph[data-ready="1"]').first
+        graph.wait_for(timeout=15_000)
+        deadline, drawn = time.time() + 10, {}
+        while time.time() < deadline:  # no click, no rerun: the first drawing has to be the real one
+            canvas = page.locator(".cw-graph canvas")
+            drawn = canvas.first.evaluate(_DRAWN) if canvas.count() else {"ink": 0, "nodes": 0, "inView": 0}
+            if drawn["nodes"] and drawn["inView"] == drawn["nodes"] and drawn["ink"] > 2000:
+                break
+            page.wait_for_timeout(500)
+        graph.screenshot(path=str(shots / "chat-first-reply-graph.png"))
+        expected = int(graph.get_attribute("data-nodes"))
+        browser.close()
+    assert expected >= 3  # the user's message, the agent's thought and its reply
+    assert drawn["nodes"] == expected and drawn["inView"] == expected, drawn
+    assert drawn["ink"] > 2000, drawn  # three labelled nodes paint thousands of pixels; a blank canvas none

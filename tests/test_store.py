@@ -177,9 +177,9 @@ def test_crash_leftovers_are_repaired_on_open(runtime):
 
 def test_loads_read_in_pages(runtime):
     """Big spaces are read page by page (one get of 100k records overruns SQLite's variable limit)."""
-    from weaver.store import _get_all
+    from weaver.store import get_all_records
 
     w = runtime.open("paged")
     _fill(w)
-    got = _get_all(w.space.decisions, ["metadatas"], page=2)
+    got = get_all_records(w.space.decisions, ["metadatas"], page=2)
     assert sorted(got["ids"]) == sorted(w.decisions) and len(got["metadatas"]) == len(w.decisions)

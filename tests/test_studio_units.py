@@ -108,6 +108,33 @@ def test_replay_shows_the_graph_as_it_was_not_filtered_today():
     assert now.edges["n1", "n2"]["relation"] == "elaborates" and now.nodes["n1"]["status"] == "superseded"
 
 
+def test_turn_replay_reuses_a_replay_until_the_graph_or_its_log_changes():
+    g_now = nx.DiGraph()
+    log = AuditLog()
+    for nid, turn in (("a", 1), ("b", 2)):
+        g_now.add_node(nid, content=nid, kind="user_input", turn=turn, status="active")
+        log.append(log.new("builder", "build", nid, None, {"node": {"id": nid, "status": "active"}, "edges": []}))
+    memo = viz.TurnReplay()
+    first = memo.graph_at_turn(g_now, log.entries, 2, version="r1")
+    assert memo.graph_at_turn(g_now, log.entries, 2, version="r1") is first  # a rerun: nothing replayed
+    assert (memo.misses, memo.hits) == (1, 1)
+    assert set(memo.graph_at_turn(g_now, log.entries, 1, version="r1")) == {"a"}  # each turn its own replay
+    # an edit appends an entry: the next call replays again and shows it
+    log.append(log.new("human", "node.status", "b", {"status": "active"}, {"status": "retracted"}))
+    g_now.nodes["b"]["status"] = "retracted"
+    after = memo.graph_at_turn(g_now, log.entries, 2, version="r1")
+    assert after is not first and after.nodes["b"]["status"] == "retracted" and first.nodes["b"]["status"] == "active"
+    assert memo.misses == 3
+    # another process wrote (a new revision) or the weaver reloaded (a new graph object): replayed again
+    memo.graph_at_turn(g_now, log.entries, 2, version="r2")
+    memo.graph_at_turn(g_now.copy(), log.entries, 2, version="r2")
+    assert memo.misses == 5
+    # what it returns is what a fresh replay gives
+    fresh = viz.graph_at_turn(g_now, log.entries, 2)
+    cached = memo.graph_at_turn(g_now, log.entries, 2, version="r2")
+    assert dict(cached.nodes(data=True)) == dict(fresh.nodes(data=True)) and set(cached.edges) == set(fresh.edges)
+
+
 def test_benchmark_charts_use_a_numeric_budget_axis_and_never_stack_recall():
     from ui import bench_charts
 

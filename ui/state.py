@@ -11,10 +11,11 @@ import threading
 
 import streamlit as st
 
-from weaver import ContextWeaver, Runtime, Settings, WeaverConfig
+from weaver import ContextWeaver, Runtime, Settings, WeaverConfig, viz
 
 __all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_config", "DEFAULT_SPACE",
-           "forget_weaver", "list_spaces", "switch_space", "delete_space", "selection_key", "running_turns"]
+           "forget_weaver", "list_spaces", "switch_space", "delete_space", "selection_key", "running_turns",
+           "turn_replay"]
 
 DEFAULT_SPACE = "demo"
 
@@ -71,6 +72,16 @@ def current_config() -> WeaverConfig:
     return cfg if isinstance(cfg, WeaverConfig) else get_runtime().settings.config
 
 
+@st.cache_resource
+def _replays() -> dict[str, viz.TurnReplay]:
+    return {}
+
+
+def turn_replay(space: str) -> viz.TurnReplay:
+    """The space's remembered replays (the Graph page's scrubber): a rerun at the same turn replays nothing."""
+    return _replays().setdefault(space, viz.TurnReplay())
+
+
 def get_weaver(space: str | None = None) -> ContextWeaver:
     space = space or current_space()
     cache = _weavers()
@@ -88,6 +99,7 @@ def get_weaver(space: str | None = None) -> ContextWeaver:
 def forget_weaver(space: str) -> None:
     """Drop the cached weaver (after deleting or re-creating a space)."""
     _weavers().pop(space, None)
+    _replays().pop(space, None)
 
 
 def list_spaces() -> list[str]:

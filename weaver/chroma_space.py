@@ -40,8 +40,8 @@ from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
-from .store import (_BATCH, _UNIT, SpaceData, SpaceStore, NoEmbeddingFunction, _chunks, _get_all,
-                    _get_with_vectors, _with_vectors)
+from .store import (CHROMA_BATCH, PLACEHOLDER_VECTOR, NoEmbeddingFunction, SpaceData, SpaceStore, chunked,
+                    get_all_records, get_with_vectors, with_vectors)
 
 __all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT"]
 
@@ -223,9 +223,9 @@ class ChromaSpace(WriteSections, SpaceStore):
         self._replay_journal(data)  # first: a committed section the repair below must not undo
         self._repair_generations(data)
         data.meta = self.get_meta()
-        data.nodes, data.node_vectors = _get_with_vectors(self.nodes, MemoryNode.from_record)
-        data.decisions, data.decision_vectors = _get_with_vectors(self.decisions, FilterDecision.from_record)
-        e = _get_all(self.edges, ["metadatas"])
+        data.nodes, data.node_vectors = get_with_vectors(self.nodes, MemoryNode.from_record)
+        data.decisions, data.decision_vectors = get_with_vectors(self.decisions, FilterDecision.from_record)
+        e = get_all_records(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
         self._repair(data)
         return data
@@ -283,13 +283,13 @@ class ChromaSpace(WriteSections, SpaceStore):
 
     # ---------------------------------------------------------------- writes
     def _upsert_vectors(self, collection: str, records, vectors, key, document) -> None:
-        for i in range(0, len(records), _BATCH):
-            batch = records[i : i + _BATCH]
+        for i in range(0, len(records), CHROMA_BATCH):
+            batch = records[i : i + CHROMA_BATCH]
             kwargs = dict(ids=[key(r) for r in batch], metadatas=[r.to_record() for r in batch])
             if vectors is not None:
-                vecs = np.asarray(vectors[i : i + _BATCH])
+                vecs = np.asarray(vectors[i : i + CHROMA_BATCH])
                 self._write(collection, "upsert", embeddings=vecs.tolist(),
-                            metadatas=_with_vectors(kwargs["metadatas"], vecs),
+                            metadatas=with_vectors(kwargs["metadatas"], vecs),
                             ids=kwargs["ids"], documents=[document(r) for r in batch])
             else:  # metadata only (merged by Chroma, so the vector copy stays; documents would be embedded)
                 self._write(collection, "update", **kwargs)
@@ -302,20 +302,20 @@ class ChromaSpace(WriteSections, SpaceStore):
     def delete_nodes(self, ids: list[str]) -> None:
         if self._defer("nodes", "delete_nodes", list(ids)):
             return
-        for batch in _chunks(ids):
+        for batch in chunked(ids):
             self._write(self.nodes_name, "delete", ids=batch)
 
     def put_edges(self, edges: list[Edge]) -> None:
         if self._defer("edges", "put_edges", list(edges)):
             return
-        for batch in _chunks(edges):
-            self._write(self.edges.name, "upsert", ids=[e.id for e in batch], embeddings=[_UNIT] * len(batch),
+        for batch in chunked(edges):
+            self._write(self.edges.name, "upsert", ids=[e.id for e in batch], embeddings=[PLACEHOLDER_VECTOR] * len(batch),
                         metadatas=[e.to_record() for e in batch], documents=[e.relation for e in batch])
 
     def delete_edges(self, ids: list[str]) -> None:
         if self._defer("edges", "delete_edges", list(ids)):
             return
-        for batch in _chunks(ids):
+        for batch in chunked(ids):
             self._write(self.edges.name, "delete", ids=batch)
 
     def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None:
@@ -327,7 +327,7 @@ class ChromaSpace(WriteSections, SpaceStore):
     def put_meta(self, meta: dict[str, Any]) -> None:
         if self._defer("meta", "put_meta", json.loads(json.dumps(meta))):
             return
-        self._write(self.meta_col.name, "upsert", ids=["space"], embeddings=[_UNIT],
+        self._write(self.meta_col.name, "upsert", ids=["space"], embeddings=[PLACEHOLDER_VECTOR],
                     documents=[json.dumps(meta, ensure_ascii=False)])
 
     def _records(self, kind: str) -> str:
@@ -340,12 +340,12 @@ class ChromaSpace(WriteSections, SpaceStore):
         if self._defer("records", "put_records", kind, json.loads(json.dumps(records))):
             return
         name = self._records(kind)
-        for batch in _chunks(list(records.items())):
-            self._write(name, "upsert", ids=[k for k, _ in batch], embeddings=[_UNIT] * len(batch),
+        for batch in chunked(list(records.items())):
+            self._write(name, "upsert", ids=[k for k, _ in batch], embeddings=[PLACEHOLDER_VECTOR] * len(batch),
                         documents=[json.dumps(v, ensure_ascii=False) for _, v in batch])
 
     def get_records(self, kind: str) -> dict[str, dict]:
-        got = _get_all(self._col(self._records(kind)), ["documents"])
+        got = get_all_records(self._col(self._records(kind)), ["documents"])
         out = {i: json.loads(doc) for i, doc in zip(got["ids"], got["documents"])}
         for _, op, args in self._buffer or ():
             if op == "put_records" and args[0] == kind:
@@ -359,7 +359,7 @@ class ChromaSpace(WriteSections, SpaceStore):
         if self._defer("records", "delete_records", kind, list(ids)):
             return
         name = self._records(kind)
-        for batch in _chunks(ids):
+        for batch in chunked(ids):
             self._write(name, "delete", ids=batch)
 
     # --------------------------------------------------------------- reembed
@@ -368,7 +368,7 @@ class ChromaSpace(WriteSections, SpaceStore):
         """Write every node and decision into new collections, then switch to them (hold the writer lock)."""
         new = new_vector_names()
         old = {"nodes": self.nodes_name, "decisions": self.decisions_name}
-        self.meta_col.upsert(ids=["building"], embeddings=[_UNIT], documents=[json.dumps(new | {"old": old})])
+        self.meta_col.upsert(ids=["building"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"old": old})])
         for k in ("nodes", "decisions"):
             self._col(new[k], vectors=True)
         if nodes:
@@ -377,7 +377,7 @@ class ChromaSpace(WriteSections, SpaceStore):
             self._upsert_vectors(new["decisions"], decisions, decision_vectors, lambda d: d.message_id,
                                  lambda d: d.content)
         # the switch: one upsert names the new collections and the embedder that made them
-        self.meta_col.upsert(ids=["vectors"], embeddings=[_UNIT], documents=[json.dumps(new | {"embedder": embedder})])
+        self.meta_col.upsert(ids=["vectors"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"embedder": embedder})])
         self._pointer = new | {"embedder": embedder}
         self.nodes_name, self.decisions_name = new["nodes"], new["decisions"]
         self.nodes, self.decisions = self._col(new["nodes"]), self._col(new["decisions"])

@@ -38,12 +38,14 @@ from .chroma_io import CrashPoint, Guarded
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import Registry, legacy_slug, name_key, space_collections, validate_name
 
-__all__ = ["SpaceData", "SpaceStore", "Store", "ChromaStore", "connect", "space_slug", "NoEmbeddingFunction"]
+__all__ = ["SpaceData", "SpaceStore", "Store", "ChromaStore", "connect", "space_slug", "NoEmbeddingFunction",
+           # Chroma helpers shared with chroma_space
+           "CHROMA_BATCH", "PLACEHOLDER_VECTOR", "chunked", "get_all_records", "get_with_vectors", "with_vectors"]
 
 space_slug = legacy_slug  # a file-name-safe stem for a space name (validates it); not its collections
 
-_BATCH = 1000
-_UNIT = [1.0]  # edges and meta need a vector in Chroma; they are never searched by it
+CHROMA_BATCH = 1000
+PLACEHOLDER_VECTOR = [1.0]  # edges and meta need a vector in Chroma; they are never searched by it
 # A float32 copy of each node/decision vector rides in its metadata, and loads read that copy: Chroma's
 # local mode serves `get(include=["embeddings"])` from a per-process HNSW reader that fails ("Nothing
 # found on disk", "Error finding id") once another process has written the collection, while metadata
@@ -55,7 +57,7 @@ def _pack(vec) -> str:
     return base64.b64encode(np.asarray(vec, dtype=np.float32).tobytes()).decode("ascii")
 
 
-def _with_vectors(records: list[dict], vectors) -> list[dict]:
+def with_vectors(records: list[dict], vectors) -> list[dict]:
     return [r | {_VEC: _pack(v)} for r, v in zip(records, vectors)]
 
 
@@ -66,7 +68,7 @@ def _vectors(col, got: dict) -> np.ndarray | None:
         return None
     if all(_VEC in m for m in metas):
         return np.stack([np.frombuffer(base64.b64decode(m[_VEC]), dtype=np.float32) for m in metas])
-    emb = [v for ids in _chunks(got["ids"], 5000) for v in col.get(ids=ids, include=["embeddings"])["embeddings"]]
+    emb = [v for ids in chunked(got["ids"], 5000) for v in col.get(ids=ids, include=["embeddings"])["embeddings"]]
     return np.asarray(emb, dtype=np.float32)
 
 
@@ -197,7 +199,7 @@ def _register() -> None:
         _registered = True
 
 
-def _get_all(col, include: list[str], page: int = 5000) -> dict:
+def get_all_records(col, include: list[str], page: int = 5000) -> dict:
     """Every record of a collection, read in pages (one huge get overruns SQLite's variable limit)."""
     out: dict = {"ids": [], **{k: [] for k in include}}
     offset = 0
@@ -211,7 +213,7 @@ def _get_all(col, include: list[str], page: int = 5000) -> dict:
         offset += page
 
 
-def _get_with_vectors(col, from_record, page: int = 5000) -> tuple[list, np.ndarray | None]:
+def get_with_vectors(col, from_record, page: int = 5000) -> tuple[list, np.ndarray | None]:
     """Every record of a vector collection, parsed and with its vector, one page at a time.
 
     Each page's metadata (with its base64 vector copies, ~2.7 kB a record) is
@@ -236,7 +238,7 @@ def _get_with_vectors(col, from_record, page: int = 5000) -> tuple[list, np.ndar
     return records, (np.concatenate(blocks) if blocks else None)
 
 
-def _chunks(seq: list, n: int = _BATCH) -> Iterable[list]:
+def chunked(seq: list, n: int = CHROMA_BATCH) -> Iterable[list]:
     for i in range(0, len(seq), n):
         yield seq[i : i + n]
 

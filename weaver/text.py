@@ -38,6 +38,7 @@ __all__ = [
     "extract_dates",
     "clean_text",
     "is_cjk",
+    "jieba_segmenter",
 ]
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -162,7 +163,8 @@ STOPWORDS_ZH = frozenset(
 
 
 @lru_cache(maxsize=1)
-def _jieba():
+def jieba_segmenter():
+    """The jieba module, loaded once and quietened (Chinese word segmentation for tokenize and the baselines)."""
     import logging
 
     import jieba
@@ -177,7 +179,7 @@ def _tokenize_cached(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for chunk in re.findall(f"[{_CJK}]+|[A-Za-z][A-Za-z'’]*|[0-9]+(?:\\.[0-9]+)?", text):
         if _CJK_RE.match(chunk):
-            out.extend(w for w in _jieba().lcut(chunk) if w.strip())
+            out.extend(w for w in jieba_segmenter().lcut(chunk) if w.strip())
         else:
             out.append(chunk.lower().replace("’", "'"))
     return tuple(out)

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Mapping
 
 import networkx as nx
 
-from .viz_history import graph_at_turn, replay_turns
+from .viz_history import TurnReplay, graph_at_turn, replay_turns
 from .viz_layout import (LAYOUTS, filter_graph, is_guessed, layout_positions, neighbourhood, order_key,
                          path_between, path_steps, search_nodes, select_subgraph)
 
@@ -57,6 +57,7 @@ __all__ = [
     "is_guessed",
     "neighbourhood",
     "path_steps",
+    "TurnReplay",
     "graph_at_turn",
     "replay_turns",
     "select_subgraph",

@@ -60,7 +60,7 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
             from ..backends.openai_llm import describe_error
 
             err = describe_error(exc, getattr(agent.llm_client, "api_key", None), 500)  # never the key
-            yield agent._event("error", f"LLM call failed: {err}", {"stage": "llm", "error": err})
+            yield agent.error(f"LLM call failed: {err}", {"stage": "llm", "error": err})
             return False
         calls = list(msg.tool_calls or [])
         if not thought_done:
@@ -72,7 +72,7 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
         if not calls:
             content = (msg.content or "").strip()
             if not content:
-                yield agent._event("error", "the model returned an empty reply", {"stage": "llm"})
+                yield agent.error("the model returned an empty reply", {"stage": "llm"})
                 return False
             yield agent.reply(content, memory_ids, {"rounds": round_no + 1})
             return True
@@ -86,10 +86,10 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
                     raise ValueError("arguments are not a JSON object")
             except ValueError as exc:
                 err = f"bad arguments for {c.function.name}: {exc}"
-                yield agent._event("error", err, {"stage": "tool", "tool": c.function.name, "error": err})
+                yield agent.error(err, {"stage": "tool", "tool": c.function.name, "error": err})
                 messages.append({"role": "tool", "tool_call_id": c.id, "content": json.dumps({"error": err})})
                 continue
             yield from agent.tool_events(c.function.name, args, lang, call_id=c.id)
-            messages.append({"role": "tool", "tool_call_id": c.id, "content": _payload(agent._outputs[-1])})
-    yield agent._event("error", f"no final answer after {MAX_ROUNDS} model calls", {"stage": "llm"})
+            messages.append({"role": "tool", "tool_call_id": c.id, "content": _payload(agent.last_output)})
+    yield agent.error(f"no final answer after {MAX_ROUNDS} model calls", {"stage": "llm"})
     return False

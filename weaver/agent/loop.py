@@ -139,6 +139,15 @@ class TravelAgent:
         # the agent knows what each step used: it declares those edges (origin "agent") instead of guessing
         return self.weaver.ingest(text, kind, meta, message_id=f"{self._mid}:{suffix}", depends_on=depends_on)
 
+    def error(self, text: str, data: dict) -> AgentEvent:
+        """An error event of this run (the LLM loop in :mod:`.llm` reports its faults through here)."""
+        return self._event("error", text, data)
+
+    @property
+    def last_output(self):
+        """The latest tool output of this run (what the LLM loop sends back to the model)."""
+        return self._outputs[-1]
+
     def thought(self, text: str, meta: dict | None = None) -> AgentEvent:
         text = fit_step(text)
         asked = [(self._user_node, "causal", "the user's message this step answers")] if self._user_node else []

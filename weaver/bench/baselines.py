@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..text import STOPWORDS_ZH, _jieba
+from ..text import STOPWORDS_ZH, jieba_segmenter
 
 __all__ = ["bm25_tokens", "Baselines", "rrf"]
 
@@ -48,7 +48,7 @@ def _bm25_tokens(text: str) -> tuple[str, ...]:
             if w and w not in stop:
                 out.append(w)
         else:
-            out.extend(w for w in _jieba().lcut(run) if w.strip() and w not in STOPWORDS_ZH)
+            out.extend(w for w in jieba_segmenter().lcut(run) if w.strip() and w not in STOPWORDS_ZH)
     ascii_idx = [i for i, w in enumerate(out) if w.isascii() and w.isalpha()]
     if ascii_idx:
         stemmed = _stemmer().stemWords([out[i] for i in ascii_idx])

@@ -1,8 +1,8 @@
-"""Curation of one space: edge edits, node status, undo/redo, corrections, the review queue.
+"""Curation of one space: edge edits, node status, corrections, the review triggers (undo/redo: :mod:`.undo`).
 
 ``ContextWeaver`` builds one :class:`Curation` on open (``weaver.curation``).
 Every graph change goes through here and lands in the audit log *before* the
-graph itself changes (a write-ahead record): on open, an entry whose change did
+graph itself changes (a write-ahead record): on open (:mod:`.recovery`), an entry whose change did
 not land is rolled forward, and builder entries of a message whose decision
 (the ingest commit marker) never landed are dropped, so the log always agrees
 with the graph (:meth:`Curation.verify`).
@@ -22,19 +22,25 @@ from ..backends.base import Correction
 from ..graph import would_create_cycle
 from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
 from ..validation import check_prefix
-from .arrival import linked_edits, supersede_on_arrival, uncommitted_edits
-from .audit import EDIT_ACTIONS, AuditEntry, AuditLog, replay
+from .arrival import supersede_on_arrival
+from .audit import AuditEntry, AuditLog
 from .cascade import dependents
 from .nodes import NODE_META_KEYS, NodeActions
 from .queue import ReviewItem, evidence_for
-from .queue_actions import QueueActions, _writes
+from .queue_actions import QueueActions
+from .recovery import RecoveryActions
+from .undo import UndoActions
+from .writing import in_write_section
 
 __all__ = ["Curation"]
 
 _EDGE_FIELDS = ("relation", "confidence", "origin", "rationale", "created_at", "status")
 
 
-class Curation(NodeActions, QueueActions):
+class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
+    """One space's curation; opening it repairs the log against the graph (:mod:`.recovery`), undo/redo live
+    in :mod:`.undo`, whole-node edits in :mod:`.nodes`, the review queue in :mod:`.queue_actions`."""
+
     def __init__(self, weaver):
         self.w = weaver
         self.log = AuditLog()
@@ -46,7 +52,8 @@ class Curation(NodeActions, QueueActions):
         self._load()
 
     @contextlib.contextmanager
-    def _section(self):
+    def write_section(self):
+        """The weaver's write section (writer lock, catch up with other writers, one new revision); re-entrant."""
         writing = getattr(self.w, "writing", None)
         with (writing() if writing else contextlib.nullcontext()):
             fresh = getattr(self.w, "curation", self)
@@ -54,73 +61,6 @@ class Curation(NodeActions, QueueActions):
                 self.log, self.queue, self.state = fresh.log, fresh.queue, fresh.state
                 self.w.curation = self
             yield
-
-    # ------------------------------------------------------------------ load
-    def _load(self) -> None:
-        space = self.w.space
-        decisions = self.w.decisions
-        records = space.get_records("audit")
-        # build entries ride on their decisions; older releases wrote them as audit records
-        records.update((d.audit["id"], d.audit) for d in decisions.values() if d.audit and d.node_id)
-        entries = [AuditEntry.from_dict(d) for d in records.values()]
-        entries.sort(key=lambda e: (e.seq, e.at, e.id))
-        # an older release's build record is committed when its message's decision names its node (a promote
-        # that crashed before its decision update left a "rejected" decision: the store removed that node)
-        dropped = [e.id for e in entries if e.action == "build"
-                   and (e.message_id not in decisions or decisions[e.message_id].node_id != e.key)]
-        for e in uncommitted_edits(entries, decisions):  # a supersede on arrival of that ingest: roll it back
-            dropped.append(e.id)
-            node = self.w.nodes.get(e.key)
-            if node is not None and e.before and node.status == (e.after or {}).get("status"):
-                self._write_status(e.key, e.before)
-        if dropped:  # the ingest crashed before its decision: the store removed its node, drop its record
-            space.delete_records("audit", dropped)
-            self.repaired += [f"dropped audit entry {x} of an uncommitted ingest" for x in dropped]
-        self.log = AuditLog([e for e in entries if e.id not in set(dropped)])
-        self.queue = {k: ReviewItem.from_dict(v) for k, v in space.get_records("queue").items()}
-        self._roll_forward()  # after the queue: a curator's reject rolls forward onto its item
-        self.state = space.get_records("review").get("state", {})
-        self.w.corrections = self.corrections()
-
-    def _roll_forward(self) -> None:
-        """Apply logged edits whose graph write did not land (a crash between the two writes)."""
-        latest: dict[str, AuditEntry] = {}
-        for e in self.log.entries:
-            if e.action != "build":
-                latest[e.key] = e
-        for key, e in latest.items():
-            if e.is_item:
-                if self._roll_item_forward(e):
-                    self.repaired.append(f"rolled forward {e.action} of review item {key}")
-            elif e.is_edge:
-                s, t = key.split("->", 1)
-                if s not in self.w.graph or t not in self.w.graph:
-                    continue
-                cur = self.edge_state(s, t)
-                want = e.after
-                if (cur is None) != (want is None) or (cur and want and cur["relation"] != want["relation"]):
-                    self._write_edge(s, t, want)
-                    self.repaired.append(f"rolled forward {e.action} {key}")
-            elif (e.key in self.w.nodes and e.after and "status" in e.after
-                  and self.w.nodes[e.key].status != e.after["status"]):
-                self._write_status(e.key, e.after)
-                self.repaired.append(f"rolled forward status of {e.key}")
-
-    def verify(self) -> list[str]:
-        """Differences between the graph the log describes and the graph (empty when they agree)."""
-        edges, nodes = replay(self.log.entries)
-        problems = []
-        actual = {f"{u}->{v}": d["relation"] for u, v, d in self.w.graph.edges(data=True)}
-        for k in sorted(set(edges) | set(actual)):
-            if edges.get(k) != actual.get(k):
-                problems.append(f"edge {k}: log says {edges.get(k)}, graph has {actual.get(k)}")
-        for nid, status in nodes.items():
-            node = self.w.nodes.get(nid)
-            if node is None:
-                problems.append(f"node {nid}: in the log, not in the graph")
-            elif node.status != status:
-                problems.append(f"node {nid}: log says {status}, graph has {node.status}")
-        return problems
 
     # --------------------------------------------------------------- records
     def _record(self, entry: AuditEntry) -> AuditEntry:
@@ -217,7 +157,7 @@ class Curation(NodeActions, QueueActions):
             raise WeaverError(f"{key} was set by a human; automatic passes do not override human edits")
 
     # ---------------------------------------------------------------- edits
-    @_writes
+    @in_write_section
     def set_edge(self, source: str, target: str, relation: str, why: str = "", actor: str = "human",
                  confidence: float | None = None, ref: str = "", message_id: str = "") -> AuditEntry:
         """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations."""
@@ -246,14 +186,14 @@ class Curation(NodeActions, QueueActions):
         self._corrections_changed(actor, key, ref)
         return entry
 
-    @_writes
+    @in_write_section
     def confirm_edge(self, source: str, target: str, why: str = "confirmed by a curator") -> AuditEntry:
         state = self.edge_state(source, target)
         if state is None:
             raise WeaverError(f"no edge {source}->{target}")
         return self.set_edge(source, target, state["relation"], why)
 
-    @_writes
+    @in_write_section
     def remove_edge(self, source: str, target: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
         key = f"{source}->{target}"
         before = self.edge_state(source, target)
@@ -267,7 +207,7 @@ class Curation(NodeActions, QueueActions):
         self._corrections_changed(actor, key, ref)
         return entry
 
-    @_writes
+    @in_write_section
     def set_status(self, node_id: str, status: str, why: str = "", actor: str = "human", by: str = "",
                    ref: str = "", message_id: str = "", marks: dict | None = None) -> AuditEntry:
         """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
@@ -315,66 +255,6 @@ class Curation(NodeActions, QueueActions):
         for i in items:
             i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "cause restored"
         self.save_items(items)
-
-    # ------------------------------------------------------------ undo/redo
-    def _revert_to(self, entry: AuditEntry, state: dict | None, action: str) -> AuditEntry:
-        if entry.is_item:  # a rejected proposal: only the queue changes
-            return self._revert_item(entry, state or {}, action)
-        if entry.action in ("node.add", "node.delete"):
-            rec = self._set_presence(entry, state, action)
-            self._corrections_changed("human")
-            return rec
-        if entry.is_edge:
-            s, t = entry.key.split("->", 1)
-            if s not in self.w.nodes or t not in self.w.nodes:
-                raise WeaverError(f"cannot {action} {entry.id}: an endpoint is gone")
-            if state is not None and not self.w.graph.has_edge(s, t) and would_create_cycle(self.w.graph, s, t):
-                raise WeaverError(f"cannot {action} {entry.id}: restoring {entry.key} would create a cycle")
-            rec = self._record(self.log.new(entry.actor if action == "redo" else "human", action, entry.key,
-                                            self.edge_state(s, t), state, f"{action} of {entry.id}", ref=entry.id))
-            self._write_edge(s, t, state)
-        else:
-            node = self._node(entry.key)
-            cur = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
-            rec = self._record(self.log.new("human", action, entry.key, cur, state, f"{action} of {entry.id}",
-                                            ref=entry.id))
-            self._write_status(entry.key, state)
-            if state["status"] == "active":
-                self._withdraw_flags(entry.key)
-            elif state["status"] != "archived" and not (set(state) & set(NODE_META_KEYS)
-                                                        and cur["status"] == state["status"]):
-                self._flag_dependents(entry.key, state["status"], rec.id)
-        self._corrections_changed("human")
-        return rec
-
-    @_writes
-    def undo(self, entry_id: str | None = None) -> AuditEntry:
-        """Revert the latest human edit (or the named entry: a human, review or arrival edit); returns the undo entry.
-
-        Undoing either half of a supersede on arrival (its edge, its status change) undoes both.
-        """
-        entry = (self.log.by_id(check_prefix(entry_id, "audit entry id")) if entry_id is not None
-                 else self.log.undo_target())
-        if entry is None:
-            raise WeaverError("nothing to undo" if not entry_id else f"no audit entry {entry_id!r}")
-        if entry.action not in EDIT_ACTIONS:
-            raise WeaverError(f"entry {entry.id} ({entry.actor} {entry.action}) cannot be undone")
-        if self.log.undone(entry.id):
-            raise WeaverError(f"entry {entry.id} is already undone")
-        # the status first, then the edge: the edge's undo then restores what the builder had guessed
-        pair = sorted([entry] + linked_edits(self.log, entry), key=lambda e: e.action != "node.status")
-        recs = [self._revert_to(e, e.before, "undo") for e in pair]
-        return next(r for r, e in zip(recs, pair) if e.id == entry.id)
-
-    @_writes
-    def redo(self) -> AuditEntry:
-        entry = self.log.redo_target()
-        if entry is None:
-            raise WeaverError("nothing to redo")
-        # an arrival pair comes back whole: the edge first, then the status it justified
-        pair = sorted([entry] + linked_edits(self.log, entry, undone=True), key=lambda e: e.action == "node.status")
-        recs = [self._revert_to(e, e.after, "redo") for e in pair]
-        return next(r for r, e in zip(recs, pair) if e.id == entry.id)
 
     # ----------------------------------------------------------- corrections
     def corrections(self) -> list[Correction]:
@@ -436,7 +316,7 @@ class Curation(NodeActions, QueueActions):
             except WeaverError as exc:  # a committed message must not fail because a pass could not run
                 self.state["last_error"] = f"lifecycle: {exc}"
 
-    @_writes
+    @in_write_section
     def review(self, apply: bool | None = None, mode: str | None = None):
         """Run the review pass now (see :mod:`weaver.curation.review`)."""
         from .review import run_review

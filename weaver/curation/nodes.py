@@ -18,7 +18,7 @@ import networkx as nx
 
 from ..models import Edge, FilterDecision, MemoryNode, WeaverError
 from .audit import AuditEntry
-from .queue_actions import _writes
+from .writing import in_write_section
 
 __all__ = ["NODE_META_KEYS", "NodeActions", "node_state"]
 
@@ -36,7 +36,7 @@ def node_state(w, nid: str) -> dict:
 class NodeActions:
     """Mixed into ``Curation`` (which provides ``w``, ``log``, ``_record``, ``_node`` and ``_guard``)."""
 
-    @_writes
+    @in_write_section
     def delete_node(self, node_id: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
         """Remove a node and its edges from the space (audited; ``undo`` restores both)."""
         self._node(node_id)
@@ -46,7 +46,7 @@ class NodeActions:
         self._remove(node_id, before)
         return entry
 
-    @_writes
+    @in_write_section
     def add_node(
         self, node: MemoryNode, edges: list[Edge], why: str, actor: str = "lifecycle", ref: str = ""
     ) -> AuditEntry:
@@ -91,7 +91,7 @@ class NodeActions:
             self.w.space.put_decisions([d], vec[None, :])
         return entry
 
-    @_writes
+    @in_write_section
     def pin(self, node_id: str, pinned: bool = True, why: str = "") -> AuditEntry:
         """Pin a node (a human decision: the lifecycle never archives, merges or moves it) or unpin it."""
         node = self._node(node_id)

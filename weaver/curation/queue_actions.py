@@ -7,29 +7,18 @@ it and undo brings the item back to pending (redo rejects it again).
 
 from __future__ import annotations
 
-import functools
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..models import RELATIONS, WeaverError
 from ..validation import check_prefix
 from .queue import ReviewItem
+from .writing import in_write_section
 
 if TYPE_CHECKING:  # used in annotations only (entries are built by the log: ``self.log.new``)
     from .audit import AuditEntry, AuditLog
 
 __all__ = ["QueueActions"]
-
-
-def _writes(fn):
-    """Run a public write inside the weaver's write section (lock, catch up with other writers, new revision)."""
-
-    @functools.wraps(fn)
-    def wrapper(self, *args, **kwargs):
-        with self._section():
-            return fn(self, *args, **kwargs)
-
-    return wrapper
 
 
 class QueueActions:
@@ -81,7 +70,7 @@ class QueueActions:
         new = status or (cause.status if cause and cause.status != "active" else "retracted")
         return self.set_status(item.target, new, why, actor, ref=item.id)
 
-    @_writes
+    @in_write_section
     def accept(self, item_id: str, relation: str | None = None, status: str | None = None) -> AuditEntry | None:
         """Accept (optionally edited: another relation or status) a pending item; applied as a human edit."""
         item = self._item(item_id)
@@ -95,7 +84,7 @@ class QueueActions:
         self.save_items([item])
         return entry
 
-    @_writes
+    @in_write_section
     def reject(self, item_id: str) -> ReviewItem:
         """Reject a proposal (it is never proposed again) or dismiss a flag (the node stays as it is).
 

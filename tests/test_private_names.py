@@ -1,0 +1,65 @@
+"""No private name crosses a module boundary (house rule): neither imported nor reached into.
+
+Private (``_x``) names are free to change inside their module; a caller in another
+module that imports one, or reads ``obj._x`` where ``_x`` is no name of its own
+module, breaks silently when they do.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted([*(ROOT / "weaver").rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"])
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def own_private_names(tree: ast.AST) -> set[str]:
+    """Private names a module defines itself: functions, class fields and attributes it assigns."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return {n for n in names if _private(n)}
+
+
+def reach_ins(source: str) -> list[str]:
+    """``from m import _x`` of a project module, and ``obj._x`` reads of a ``_x`` the module does not define."""
+    tree = ast.parse(source)
+    own = own_private_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("weaver")):
+            found += [f"line {node.lineno}: imports {a.name}" for a in node.names if _private(a.name)]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and _private(node.attr)
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            and node.attr not in own
+        ):
+            found.append(f"line {node.lineno}: reaches into .{node.attr}")
+    return found
+
+
+def test_the_check_sees_an_imported_private_name_and_a_reach_in():
+    bad = "from .queue_actions import _writes\n\ndef f(agent):\n    return agent._event('error')\n"
+    assert reach_ins(bad) == ["line 1: imports _writes", "line 4: reaches into ._event"]
+    # a private name of the module itself (a dataclass field, a marker set on a local function) is fine
+    ok = "class P:\n    _nodes: list\n\ndef g(p):\n    p._nodes.append(1)\n\ndef h(f):\n    f._mark = True\n"
+    assert reach_ins(ok) == []
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_private_name_crosses_a_module(path):
+    assert reach_ins(path.read_text(encoding="utf-8")) == []
