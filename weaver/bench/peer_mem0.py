@@ -22,19 +22,26 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
 
-# before mem0 is imported: its telemetry and remote notice config read these at import time
-os.environ["MEM0_TELEMETRY"] = "False"
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-_HOME = tempfile.mkdtemp(prefix="weaver-mem0-")
-os.environ["MEM0_DIR"] = os.path.join(_HOME, "mem0")
-os.environ["FASTEMBED_CACHE_PATH"] = os.path.join(_HOME, "fastembed")
-
 DIM = 512
 DEFAULT_TOP_K = 250
+
+
+def offline_home() -> str:
+    """A temp folder for everything mem0 writes, and the switches that keep it off the network.
+
+    Set before mem0 is imported: its telemetry (and the remote notice config it gates) reads them at import.
+    """
+    home = tempfile.mkdtemp(prefix="weaver-mem0-")
+    os.environ["MEM0_TELEMETRY"] = "False"
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["MEM0_DIR"] = os.path.join(home, "mem0")
+    os.environ["FASTEMBED_CACHE_PATH"] = os.path.join(home, "fastembed")
+    return home
 
 
 class USEEmbedding:
@@ -74,18 +81,21 @@ def bm25_encoder(folder: str):
 
 
 class Peer:
-    def __init__(self):
+    """One mem0 ``Memory`` at a time, each haystack in a fresh Qdrant folder under ``home``."""
+
+    def __init__(self, home: str):
+        self.home = home
         self.memory = None
         self.user = None
         self.embedder = USEEmbedding()
-        self.bm25 = bm25_encoder(os.path.join(_HOME, "bm25"))
+        self.bm25 = bm25_encoder(os.path.join(home, "bm25"))
         self.count = 0
 
     def open(self, haystack: str):
         from mem0 import Memory
 
         self.count += 1
-        folder = os.path.join(_HOME, f"store{self.count}")
+        folder = os.path.join(self.home, f"store{self.count}")
         config = {
             "vector_store": {
                 "provider": "qdrant",
@@ -128,10 +138,10 @@ class Peer:
         return {"ok": True, "ids": [h["metadata"]["turn_id"] for h in hits if h.get("metadata", {}).get("turn_id")]}
 
 
-def serve(inp, out) -> None:
+def serve(inp, out, home: str) -> None:
     from importlib.metadata import version
 
-    peer = Peer()
+    peer = Peer(home)
     out.write(json.dumps({"ok": True, "ready": True, "version": version("mem0ai")}) + "\n")
     out.flush()
     for line in inp:
@@ -152,11 +162,15 @@ def serve(inp, out) -> None:
 
 
 def main() -> None:
+    home = offline_home()
     # the protocol owns stdout: anything mem0 or its libraries print goes to stderr
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
-    serve(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), protocol)
+    try:
+        serve(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), protocol, home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":
