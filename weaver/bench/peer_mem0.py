@@ -26,6 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
+from typing import Any
 
 DIM = 512
 DEFAULT_TOP_K = 250
@@ -85,8 +86,8 @@ class Peer:
 
     def __init__(self, home: str):
         self.home = home
-        self.memory = None
-        self.user = None
+        self.memory: Any = None  # a mem0.Memory (mem0 is not importable where weaver is type-checked)
+        self.user = ""
         self.embedder = USEEmbedding()
         self.bm25 = bm25_encoder(os.path.join(home, "bm25"))
         self.count = 0
