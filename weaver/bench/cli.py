@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..models import WeaverError
@@ -28,6 +29,27 @@ def _budgets(text: str) -> tuple[int, ...]:
     return out
 
 
+@contextmanager
+def _peer(args):
+    """The ``--peer`` process for the run (None without one), stopped when the run ends."""
+    from .peer import open_peer
+
+    peer = open_peer(args.peer, args.peer_python, args.peer_top_k)
+    try:
+        yield peer
+    finally:
+        if peer is not None:
+            peer.close()
+
+
+def peer_options(s) -> None:
+    s.add_argument("--peer", choices=("mem0",), help="also rank with another memory system, run in its own venv "
+                                                    "(docs/benchmarks/README.md says how to make it)")
+    s.add_argument("--peer-python", help="the peer venv's python (default: $WEAVER_MEM0_PYTHON)")
+    s.add_argument("--peer-top-k", type=int, default=250, help="memories the peer returns per question "
+                                                              "(default 250: enough to fill 2,048 tokens)")
+
+
 def _publish(args, default: str, res: dict, md: str, plot_suffix: str, plot, summary: str | None = None) -> int:
     """Write ``<name>.json/.md`` and the plot under ``--out``, print the summary and what was written."""
     from .report import write_result
@@ -43,7 +65,9 @@ def cmd_locomo(settings, args) -> int:
     from .locomo import run_locomo
     from .report import locomo_markdown, plot_recall
 
-    res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions)
+    with _peer(args) as peer:
+        res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions,
+                         peer=peer)
     return _publish(args, "locomo", res, locomo_markdown(res), "recall", lambda p: plot_recall(res, p),
                     locomo_summary(res))
 
@@ -59,7 +83,9 @@ def cmd_crosswoz(settings, args) -> int:
     from .crosswoz import run_crosswoz
     from .report import plot_recall, recall_markdown
 
-    res = run_crosswoz(args.data, _embedder(), _budgets(args.budgets), args.dialogues, args.per_haystack)
+    with _peer(args) as peer:
+        res = run_crosswoz(args.data, _embedder(), _budgets(args.budgets), args.dialogues, args.per_haystack,
+                           peer=peer)
     md = (f"# CrossWOZ constraint recall\n\n{res['description']}\n\n"
           + recall_markdown(res, "all", "## Constraint (evidence) recall (%)")
           + f"\n\nFilter keeps {res['filter']['kept_share']}% of turns and {res['filter']['evidence_kept_share']}%"
@@ -141,6 +167,7 @@ def register(sub) -> None:
     s.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     s.add_argument("--conversations", type=int, help="only the first N conversations")
     s.add_argument("--questions", type=int, help="only the first N questions of each conversation")
+    peer_options(s)
     common(s, "locomo")
     s.set_defaults(func=cmd_locomo)
 
@@ -149,6 +176,7 @@ def register(sub) -> None:
     s.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     s.add_argument("--dialogues", type=int, default=100, help="dialogues used (default 100)")
     s.add_argument("--per-haystack", type=int, default=10, help="dialogues concatenated per haystack")
+    peer_options(s)
     common(s, "crosswoz")
     s.set_defaults(func=cmd_crosswoz)
 

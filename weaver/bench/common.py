@@ -147,12 +147,13 @@ def weaver_picks(weaver, result, with_block: bool = True) -> set[str]:
 
 
 def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: WeaverConfig, budgets, table: RecallTable,
-                 groups_of, language: str = "en", progress: bool = True, on_question=None) -> dict:
+                 groups_of, language: str = "en", progress: bool = True, on_question=None, peer=None) -> dict:
     """Ingest one haystack into a filtered and an unfiltered weaver, then ask every question of every system.
 
     ``qs``: dicts with ``question`` and ``evidence`` (a set of turn keys);
     ``groups_of(q)`` names the table groups the question counts in;
-    ``on_question(q, rankings)`` sees the baselines' full rankings (for R@k).
+    ``on_question(q, rankings)`` sees the baselines' full rankings (for R@k);
+    ``peer`` (a ``peer.PeerProcess``) is another memory system: its ranking is packed like a baseline's.
     Returns this haystack's filter counts, ingest times and weaver latencies.
     """
     from tqdm import tqdm
@@ -168,12 +169,15 @@ def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: Wea
         evidence = set().union(*(q["evidence"] for q in qs if q.get("scored", True))) if qs else set()
         base = Baselines([t.content for t in turns], embedder.embed([t.content for t in turns]))
         qvecs = embedder.embed([q["question"] for q in qs]) if qs else []
+        peer_add_s = peer.load(sid, turns) if peer is not None else None
         lat: list[float] = []
         for q, qv in tqdm(list(zip(qs, qvecs)), desc=f"{sid} questions", leave=False, disable=not progress):
             groups, ev = groups_of(q), q["evidence"]
             ranks = base.rankings(q["question"], qv)
             if on_question:
                 on_question(q, ranks)
+            if peer is not None:
+                ranks = dict(ranks, **{peer.name: peer.ranking(q["question"])})
             for b in budgets:
                 for name, ranking in ranks.items():
                     table.add(name, b, groups, recall({turns[i].key for i in pack(turns, ranking, b, language)}, ev))
@@ -189,7 +193,8 @@ def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: Wea
         return {"id": sid, "turns": len(turns), "kept": len(kept), "questions": len(qs),
                 "evidence": len(evidence), "evidence_kept": len(evidence & kept),
                 "edges": full.graph.number_of_edges(), "ingest_s": round(ingest_s, 2),
-                "ingest_all_s": round(ingest_all_s, 2), "query_ms_1024": percentiles(lat), "_latencies": lat}
+                "ingest_all_s": round(ingest_all_s, 2), "query_ms_1024": percentiles(lat), "_latencies": lat,
+                **({f"{peer.name}_add_s": peer_add_s} if peer is not None else {})}
 
 
 def filter_summary(per: list[dict]) -> dict:

@@ -79,7 +79,7 @@ def dialogue_questions(did: str, dialogue: dict) -> list[dict]:
 
 
 def run_crosswoz(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 100, per_haystack: int = 10,
-                 config=None, progress: bool = True) -> dict:
+                 config=None, progress: bool = True, peer=None) -> dict:
     from ..settings import WeaverConfig
 
     if dialogues < 1 or per_haystack < 1:
@@ -93,9 +93,10 @@ def run_crosswoz(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 1
         turns = [t for did, d in stack for t in dialogue_turns(did, d)]
         qs = [q for did, d in stack for q in dialogue_questions(did, d)]
         stats = run_haystack(f"cw{h}", turns, qs, embedder, cfg, budgets, table, lambda q: ["all", q["domain"]],
-                             language="zh", progress=progress)
+                             language="zh", progress=progress, peer=peer)
         lat += stats.pop("_latencies")
         per.append(stats)
+    systems = SYSTEMS + ((peer.name,) if peer is not None else ())
     domains = sorted({k[2] for k in table.values} - {"all"})
     return {
         "benchmark": "crosswoz",
@@ -104,11 +105,12 @@ def run_crosswoz(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 1
                        f"(~{sum(p['turns'] for p in per) // max(1, len(per))} turns each); "
                        f"{table.count('recency', budgets[0], 'all')} constraint questions.",
         "budgets": list(budgets),
-        "systems": list(SYSTEMS),
-        "recall": table.to_dict(SYSTEMS, budgets, ["all"] + domains),
+        "systems": list(systems),
+        "recall": table.to_dict(systems, budgets, ["all"] + domains),
         "questions": {g: table.count("recency", budgets[0], g) for g in ["all"] + domains},
         "filter": filter_summary(per),
         "latency_ms_1024": percentiles(lat),
         "haystacks": per,
+        **({"peer": peer.describe()} if peer is not None else {}),
         "wall_s": round(time.perf_counter() - t_start, 1),
     }

@@ -94,8 +94,10 @@ def _groups(cat: int) -> list[str]:
 
 
 def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations: int | None = None,
-               limit_questions: int | None = None, config=None, progress: bool = True) -> dict:
-    """Run every system over the conversations; returns the results dict (see ``report.locomo_tables``)."""
+               limit_questions: int | None = None, config=None, progress: bool = True, peer=None) -> dict:
+    """Run every system over the conversations; returns the results dict (see ``report.locomo_tables``).
+
+    ``peer``: a ``peer.PeerProcess`` ranked beside the baselines (a system named after it)."""
     from ..settings import WeaverConfig
 
     cfg = config or WeaverConfig()
@@ -120,20 +122,21 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
 
         sid = sample.get("sample_id", f"conv{len(per_conv)}")
         stats = run_haystack(sid, turns, qs, embedder, cfg, budgets, table, lambda q: _groups(q["category"]),
-                             progress=progress, on_question=dense_recall_at_k)
+                             progress=progress, on_question=dense_recall_at_k, peer=peer)
         latency_all += stats.pop("_latencies")
         per_conv.append(stats)
     filt = filter_summary(per_conv)
     groups = ["cats1-4", "all"] + [f"cat{c}" for c in CATEGORIES]
     largest = max(per_conv, key=lambda c: c["turns"]) if per_conv else None
+    systems = SYSTEMS + ((peer.name,) if peer is not None else ())
     mean = lambda xs: round(100 * sum(xs) / len(xs), 1) if xs else None  # noqa: E731
     return {
         "benchmark": "locomo",
         "data": str(data),
         "budgets": list(budgets),
-        "systems": list(SYSTEMS),
+        "systems": list(systems),
         "categories": CATEGORIES,
-        "recall": table.to_dict(SYSTEMS, budgets, groups),
+        "recall": table.to_dict(systems, budgets, groups),
         "questions": {g: table.count("recency", budgets[0], g) for g in groups},
         "dense_recall_at_k": {"cats1-4": {str(k): mean(v) for k, v in ranks_at_14.items()},
                               "all": {str(k): mean(v) for k, v in ranks_at.items()}, "dragon_paper": DRAGON},
@@ -143,5 +146,6 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
                                                     **largest["query_ms_1024"]}},
         "conversations": per_conv,
         "config": cfg.__dict__,
+        **({"peer": peer.describe()} if peer is not None else {}),
         "wall_s": round(time.perf_counter() - t_start, 1),
     }
