@@ -249,3 +249,22 @@ def test_a_dish_asked_for_is_shown_in_each_row_and_a_branch_named_without_its_ci
         assert r["名称"] in line and "烤鸭" in line.split("推荐菜：")[1]  # the match is shown, not hidden after four
     reply, calls, _ = _turn(agent, "What time does 全聚德(王府井店) open?")
     assert calls[0]["arguments"]["names"] == ["北京全聚德(王府井店)"] and "11:00" in reply
+
+
+@pytest.mark.parametrize(
+    "ask, then, pick",
+    [
+        ("帮我找一家王府井附近的酒店。", "这家酒店离哪个地铁站近？", 0),
+        ("Find three hotels near Wangfujing.", "Which metro station is nearest the second one?", 1),
+    ],
+)
+def test_a_station_question_about_a_shown_item_answers_for_that_item(runtime, ask, then, pick):
+    agent = TravelAgent(runtime.open("station-of-shown"))
+    _, calls, results = _turn(agent, ask)
+    rows = results[-1]["rows"]
+    assert len(rows) == calls[0]["arguments"]["limit"]  # "一家" is one, "three hotels" three
+    reply, calls, results = _turn(agent, then)
+    assert calls == [{"tool": "metro_station", "arguments": {"place": rows[pick]["名称"]}}] or (
+        calls[0]["arguments"]["place"] == rows[pick]["名称"]
+    )
+    assert rows[pick]["名称"] in reply and rows[pick]["地铁"].split("地铁站")[0] in reply

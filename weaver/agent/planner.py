@@ -224,7 +224,11 @@ def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
         # "从王府井怎么坐地铁去故宫？": each place named gets its station (the route is from one to the other)
         named = list(dict.fromkeys(e[0] for e in p.entities))[:3]
         remembered = known.latest("place", ("any", "hotel", "restaurant", "attraction"))
-        places = named or ([str(remembered.value)] if remembered and remembered.value else [])
+        # "这家酒店离哪个地铁站近？" / "the second one": the item shown last, not the place searched around
+        shown = (last_shown or {}).get(p.domain or "") or next(iter((last_shown or {}).values()), [])
+        pick = (p.ordinal or 1) - 1 if (p.refers or p.ordinal) and shown else None
+        referred = [shown[pick]] if pick is not None and pick < len(shown) else []
+        places = named or referred or ([str(remembered.value)] if remembered and remembered.value else [])
         for place in places:
             tp.calls.append(Call("metro_station", {"place": place}))
         if not places:

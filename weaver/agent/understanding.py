@@ -100,6 +100,7 @@ _ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|
 _COUNT = re.compile(r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
                     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
                     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b", re.IGNORECASE)
+_CARDINAL_EN = {"two": 2, "three": 3, "four": 4, "five": 5}  # "three hotels" (the ordinals are above)
 # "再帮我找一家" / "find me another one": more of the same search, none offered before
 _MORE = re.compile(r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
                    r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
@@ -285,8 +286,8 @@ def parse(text: str) -> Parsed:
     m = _COUNT.search(text)
     if m:
         g = next(x for x in m.groups() if x)
-        p.count = 1 if g.lower() in ("一", "a", "an", "one", "single") else (_ORD_WORDS.get(g.lower()) or (
-            int(g) if g.isdigit() else None))
+        p.count = 1 if g.lower() in ("一", "a", "an", "one", "single") else (
+            _ORD_WORDS.get(g.lower()) or _CARDINAL_EN.get(g.lower()) or (int(g) if g.isdigit() else None))
     # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
     avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID) for m in pat.finditer(text)]
     wanted = [m for pat in (_DISH_EN, _dish_pattern()) for m in pat.finditer(text)
