@@ -77,7 +77,7 @@ def _turn(node: MemoryNode, vec: np.ndarray | None) -> Turn:
 
 def _why(model: LinkModel, row: np.ndarray) -> str:
     contrib = model.link * row
-    names = []
+    names: list[str] = []
     for k in np.argsort(-contrib):
         if contrib[k] <= 0.1 or len(names) == 2:
             break

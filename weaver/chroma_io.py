@@ -91,13 +91,13 @@ class CrashPoint:
 
 
 def _is_transport_error(exc: BaseException) -> bool:
+    if isinstance(exc, (ConnectionError, TimeoutError)):
+        return True
     try:
         import httpx
     except ImportError:  # pragma: no cover - chromadb depends on httpx
-        httpx = None
-    if httpx is not None and isinstance(exc, httpx.TransportError):
-        return True
-    return isinstance(exc, (ConnectionError, TimeoutError))
+        return False
+    return isinstance(exc, httpx.TransportError)
 
 
 def is_missing_collection(exc: BaseException) -> bool:

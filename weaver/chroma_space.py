@@ -97,6 +97,7 @@ class SpaceLock:
     def revision(self) -> str:
         if self._lock is None:
             return _PROCESS_REVS.get(self.key, "")
+        assert self._rev_path is not None  # set with the file lock
         try:
             return self._rev_path.read_text()
         except FileNotFoundError:
@@ -108,6 +109,7 @@ class SpaceLock:
         if self._lock is None:
             _PROCESS_REVS[self.key] = token
             return token
+        assert self._rev_path is not None  # set with the file lock
         tmp = self._rev_path.with_name(f"{self._rev_path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(token)
         os.replace(tmp, self._rev_path)
@@ -258,6 +260,7 @@ class ChromaSpace(WriteSections, SpaceStore):
 
         orphans = [nd.id for nd in data.nodes if not is_committed(nd)]
         if orphans:
+            assert data.node_vectors is not None  # loaded with the nodes, a row each
             keep = [i for i, nd in enumerate(data.nodes) if nd.id not in set(orphans)]
             data.nodes = [data.nodes[i] for i in keep]
             data.node_vectors = data.node_vectors[keep] if keep else None

@@ -36,7 +36,9 @@ class OneLineParser(argparse.ArgumentParser):
 def positive_int(text: str) -> int:
     """argparse type for budgets and counts: a positive integer, or a one-line usage error."""
     try:
-        return check_budget(int(text))
+        value = check_budget(int(text))
+        assert value is not None  # None only for None
+        return value
     except (ValueError, WeaverError):
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
 

@@ -60,8 +60,10 @@ def cmd_probe(rt, args) -> int:
         if not args.query:
             raise WeaverError("probe add needs a query")
         p = save_probe(w, args.query, args.expect or [], budget=_budget(args))
-        hits = p.last["hits"]
-        print(f"saved probe {p.id}: {len(p.last['node_ids'])} memories, expected {len(hits)}/{len(p.expect)} in")
+        last = p.last
+        assert last is not None  # save_probe records the first run
+        hits = last["hits"]
+        print(f"saved probe {p.id}: {len(last['node_ids'])} memories, expected {len(hits)}/{len(p.expect)} in")
     elif args.action == "list":
         for p in list_probes(w):
             last = p.last or {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -126,7 +127,7 @@ class ContextWeaver:
             self.space.put_meta(meta)
         self.meta = meta
         m = self.mirror
-        vecs = data.node_vectors if data.node_vectors is not None else []
+        vecs: np.ndarray | list[np.ndarray] = data.node_vectors if data.node_vectors is not None else []
         cache = self.space.read_cache("derived") if data.nodes else {}
         for i in sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp)):
             m.add_node(data.nodes[i], vecs[i], cache.get(data.nodes[i].id))
@@ -309,6 +310,7 @@ class ContextWeaver:
                     raise WeaverError(f"depends_on: {ref!r} comes later in the batch; a memory depends only on "
                                       "earlier ones")
                 raise WeaverError(f"depends_on: no node or message {ref!r} in space {self.space.name!r}")
+            assert m.message_id is not None  # a prepared message has its id
             seen.add(m.message_id)
 
     def _declared_edges(self, node: MemoryNode, depends_on: list) -> list[Edge]:
@@ -338,7 +340,7 @@ class ContextWeaver:
                 if summary:
                     m.meta["summary"] = summary
             texts.append(embed_text_for(m.content, m.kind, m.meta, self.config.embed_prefix))
-        vecs = self.embed(texts) if texts else []
+        vecs: np.ndarray | list[np.ndarray] = self.embed(texts) if texts else []
         by_id = {m.message_id: (v, t) for m, v, t in zip(todo, vecs, texts)}
         out = []
         # a batch holds the writer lock and defers its Chroma writes to a few calls at its end
@@ -367,6 +369,7 @@ class ContextWeaver:
             self.turn += 1
         turn = int(m.meta.get("turn", self.turn))
         self.turn = max(self.turn, turn)
+        assert m.message_id is not None  # a prepared message has its id
         mirror = self.mirror
         v = judge(self.reasoner, cfg, m.content, m.kind, vec, self.focus, mirror.matrix if len(mirror) else None,
                   _Contents(mirror), frozenset(mirror.words), frozenset(mirror.numbers))
@@ -530,7 +533,7 @@ class ContextWeaver:
         return "\n".join(nx.generate_graphml(g))
 
 
-class _Contents:
+class _Contents(Sequence[str]):
     """The kept memories' texts in node order, read lazily (the filter reads a few, never all of them)."""
 
     def __init__(self, mirror: Mirror) -> None:

@@ -329,7 +329,8 @@ def graph_styles(g: nx.DiGraph, res: RetrievalResult, selected_path: list[str] |
     for c in res.nodes:
         for step in expansion_path(res, c.id):
             if step.edge and g.has_edge(*step.edge):  # adjacent-turn steps have no edge to draw
-                edge_styles[tuple(step.edge)] = "expanded"
+                source, target = step.edge  # a pair, also when a trace read back from JSON holds a list
+                edge_styles[(source, target)] = "expanded"
     for a, b in zip(selected_path or [], (selected_path or [])[1:]):
         for e in ((a, b), (b, a)):
             if g.has_edge(*e):

@@ -29,8 +29,12 @@ __all__ = [
 
 @runtime_checkable
 class Embedder(Protocol):
-    name: str
-    dim: int
+    # read-only: the cache and the OpenAI embedder compute them (properties)
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """(N, dim) float32, rows L2-normalised."""
@@ -124,7 +128,7 @@ class OpenAIEmbedder:
         texts = [t if t.strip() else "." for t in texts]
         if not texts:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
-        rows = []
+        rows: list[list[float]] = []
         for start in range(0, len(texts), 256):
             resp = self.client.embeddings.create(model=self.model, input=texts[start : start + 256])
             rows.extend(d.embedding for d in sorted(resp.data, key=lambda d: d.index))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -121,7 +122,7 @@ def judge(
     vec: np.ndarray,
     focus: TaskFocus,
     memory_matrix: np.ndarray | None,
-    memory_texts: list[str],
+    memory_texts: Sequence[str],
     known_words: frozenset[str],
     known_numbers: frozenset[float],
 ) -> FineVerdict:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import Field, asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 __all__ = [
     "NODE_KINDS",
@@ -53,6 +53,9 @@ def _json_fields(cls) -> set[str]:
 
 class _Record:
     """Flat-dict conversion shared by the models (dicts and lists become JSON)."""
+
+    if TYPE_CHECKING:  # every subclass is a dataclass
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def to_record(self) -> dict[str, Any]:
         out = {}

@@ -81,7 +81,7 @@ def line_for(attrs: dict, label: int | None = None, link: str = "", show_date: b
     >>> line_for({"content": "预算五千", "language": "zh", "status": "superseded"}, 1)
     '[1] （已更新前）用户：预算五千'
     """
-    lang = attrs.get("language") if attrs.get("language") in _WHO else "en"
+    lang = str(attrs["language"]) if attrs.get("language") in _WHO else "en"
     who, sep = _who(attrs, lang)
     when = date_of(attrs)
     date = f"({when}) " if when and show_date else ""

@@ -144,9 +144,9 @@ def find_numbers(text: str) -> list[Numeral]:
             # a lone "a" / "one" is an article or a pronoun, not an amount worth reading
             if all(w in ("a", "one") for w in words):
                 continue
-            value = _en_value(words)
-            if value is not None:
-                out.append(Numeral(value, m.start(), m.end(), m.group(0)))
+            amount = _en_value(words)
+            if amount is not None:
+                out.append(Numeral(amount, m.start(), m.end(), m.group(0)))
     return out
 
 

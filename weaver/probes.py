@@ -164,6 +164,19 @@ def run_probes(w, label: str = "", ids: list[str] | None = None, save: bool = Tr
     return [run_probe(w, p, label, save) for p in probes]
 
 
+class _ProbeRerun:
+    """The review-pass listener :func:`attach_probes` adds (marked, so a second attach adds none)."""
+
+    _probe_listener = True
+
+    def __init__(self, w) -> None:
+        self.w = w
+
+    def __call__(self, summary) -> None:
+        text = summary.text() if hasattr(summary, "text") else str(summary)
+        run_probes(self.w, label=f"after review pass: {text}"[:240])
+
+
 def attach_probes(w) -> None:
     """Re-run the space's probes after every review pass of ``w`` (idempotent).
 
@@ -173,10 +186,4 @@ def attach_probes(w) -> None:
     cur = getattr(w, "curation", None)
     if cur is None or any(getattr(f, "_probe_listener", False) for f in cur.listeners):
         return
-
-    def rerun(summary) -> None:
-        text = summary.text() if hasattr(summary, "text") else str(summary)
-        run_probes(w, label=f"after review pass: {text}"[:240])
-
-    rerun._probe_listener = True
-    cur.listeners.append(rerun)
+    cur.listeners.append(_ProbeRerun(w))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
@@ -23,6 +24,9 @@ from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_to
 from .settings import WeaverConfig
 from .slots import asks_history
 from .text import count_tokens, detect_language
+
+if TYPE_CHECKING:  # decision_context builds on retrieval results: typing only
+    from .decision_context import DecisionBlock
 
 __all__ = ["RankedNode", "RetrievalResult", "NodeScores", "retrieve", "score_nodes", "shown_mask", "PLAIN_DENSE"]
 
@@ -78,7 +82,7 @@ class RetrievalResult:
     # the seeds expansion walked from (later seeds only fill leftover room); the debugger's "why not"
     expanded_seeds: list[str] = field(default_factory=list)
     # the constraints in force put before the narrative (weaver.decision_context.DecisionBlock), when any
-    decision: object = None
+    decision: DecisionBlock | None = None
 
     @property
     def node_ids(self) -> list[str]:
@@ -284,7 +288,7 @@ def retrieve(
     # seeds: enough top hits to fill the budget twice over (short memories need more of them)
     n_seeds = max(1, cfg.seeds)
     if cfg.adaptive_seeds and len(order):
-        avg = np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order.head(4 * n_seeds)])
+        avg = float(np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order.head(4 * n_seeds)]))
         n_seeds = max(n_seeds, int(cfg.adaptive_seeds * budget / max(avg, 1.0)))
     seeds = [ids[i] for i in order.head(n_seeds)]
     steps: dict[str, Step] = (
@@ -399,7 +403,7 @@ def retrieve(
                 "w_speaker": cfg.w_speaker if offset is not None else 0.0,
                 "context_decay": cfg.context_decay if facts is not None else 0.0,
                 "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
-                "boosted": len(boost or {}), "boost": max((boost or {0: 0.0}).values())},
+                "boosted": len(boost or {}), "boost": max((boost or {}).values(), default=0.0)},
         timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
                     "order_render": (t3 - t2) * 1e3},
     )

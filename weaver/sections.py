@@ -11,13 +11,15 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .chroma_io import Call, decode_journal, encode_journal
 
 if TYPE_CHECKING:  # store imports chroma_space, which mixes this module in: a runtime import would be circular
+    from .chroma_space import SpaceLock
+    from .models import Edge, FilterDecision, MemoryNode
     from .store import SpaceData
 
 __all__ = ["WriteSections"]
@@ -28,6 +30,17 @@ _UNIT = [1.0]  # journal records need a vector in Chroma; never searched
 class WriteSections:
     _buffer: list | None = None
     _sink: list[Call] | None = None
+
+    if TYPE_CHECKING:  # provided by ChromaSpace, the class this one is mixed into
+        _space_lock: SpaceLock
+
+        def _write(self, collection: str, op: str, **kwargs) -> None: ...
+        def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None: ...
+        def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None: ...
+        def put_edges(self, edges: list[Edge]) -> None: ...
+        def put_meta(self, meta: dict[str, Any]) -> None: ...
+        def put_records(self, kind: str, records: dict[str, dict]) -> None: ...
+        def delete_records(self, kind: str, ids: list[str]) -> None: ...
 
     # ------------------------------------------------------ batched writes
     # commit order on flush: a crash mid-flush leaves at worst audit entries, nodes and edges without their
@@ -87,7 +100,10 @@ class WriteSections:
         """One Chroma call for consecutive writes of the same kind."""
         (op, _), first = run[0]
         if op in ("put_nodes", "put_decisions"):
-            fn = self.put_nodes if op == "put_nodes" else self.put_decisions
+            # a run holds records of one kind: nodes for put_nodes, decisions for put_decisions
+            fn: Callable[[list[Any], np.ndarray | None], None] = (
+                self.put_nodes if op == "put_nodes" else self.put_decisions
+            )
             key = (lambda r: r.id) if op == "put_nodes" else (lambda r: r.message_id)
             with_vec: dict[str, tuple] = {}  # Chroma refuses an id twice in one call: the last write wins
             without: dict[str, object] = {}

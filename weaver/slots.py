@@ -301,7 +301,7 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         clause_b, clause_a = _around(text, n.start, n.end, 40, 40)
         joined = bool(nxt and (_RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap))
                       and not _NOT_MONEY_AFTER.match(text[n.end :]))
-        if not _money(text, n.start, nxt.end if joined else n.end):
+        if not _money(text, n.start, nxt.end if joined and nxt is not None else n.end):
             continue
         to_range = bool(joined and _RANGE_JOIN.match(gap) and _CHANGED_TO.search(before))
         if joined and not to_range and _CHANGE_JOIN.match(gap) and (_FROM.search(before) or is_change(clause_b + gap)):
@@ -309,7 +309,7 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         if _NEGATED.search(before):
             continue  # "不是五千" / "instead of 5000": the value said not to hold
         high, lo, end = None, n.value, n.end
-        if joined and _RANGE_JOIN.match(gap):
+        if joined and nxt is not None and _RANGE_JOIN.match(gap):
             high, end = nxt.value, nxt.end
             skip.add(i + 1)
             if high < lo:
@@ -404,12 +404,13 @@ def _dates(text: str) -> list[SlotValue]:
                 roles[i] = "end"
             elif _START.search(before + " " + after) or _DATE_WORD.search(before + after) or change:
                 roles[i] = "start"
-        if roles[i] is None or (v.startswith("--") and not (change or _DATE_WORD.search(before + after))):
+        role = roles[i]
+        if role is None or (v.startswith("--") and not (change or _DATE_WORD.search(before + after))):
             continue  # a date without a trip word is an event, not the trip's dates; a bare day needs a cue
         if v.startswith("--") and i > 0 and not mentions[i - 1][2].startswith("--"):
             v = mentions[i - 1][2][:2] + v[2:]  # "5月1号到3号": the bare day takes the month before it
         explicit = bool(_DATE_WORD.search(before + after) or _START.search(before + after) or _END.search(before + after))
-        out.append(SlotValue("date", v, "eq", "", roles[i], (s, e), text[s:e], None, explicit))
+        out.append(SlotValue("date", v, "eq", "", role, (s, e), text[s:e], None, explicit))
     return out
 
 

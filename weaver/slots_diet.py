@@ -106,6 +106,7 @@ def read_diet(text: str) -> list:
     prev: tuple[int, str, str] | None = None  # (end of the previous item mention, its polarity, its unit)
     for m in _MENTION.finditer(text):
         name = m.lastgroup
+        assert name is not None  # every alternative of _MENTION is a named group
         kind = "style" if name in DIET_STYLES else "item"
         before, after = _window(text, m.start(), m.end())
         if name == "meat":

@@ -101,7 +101,13 @@ _MEAL = re.compile("|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in _MEALS
 def meal_of(text: str) -> str | None:
     """The meal a message is about (breakfast / lunch / dinner / late-night), or None."""
     m = _MEAL.search(text or "")
-    return m.lastgroup.replace("_", "-") if m else None
+    return _alternative(m).replace("_", "-") if m else None
+
+
+def _alternative(m: re.Match[str]) -> str:
+    """The named group that matched, in a pattern that is an alternation of named groups (it always has one)."""
+    assert m.lastgroup is not None
+    return m.lastgroup
 
 
 def _sentence(text: str, pos: int) -> tuple[str, int]:
@@ -119,7 +125,7 @@ def _read(text: str) -> tuple:
 
     out = []
     for m in _AMENITY.finditer(text):
-        key = _AMENITY_KEYS[int(m.lastgroup[1:])]
+        key = _AMENITY_KEYS[int(_alternative(m)[1:])]
         sent, s0 = _sentence(text, m.start())
         before = text[max(s0, m.start() - 8) : m.start()]
         if not _HOTEL.search(sent) or _ASKS.search(sent) or not _WANT.search(before):
@@ -130,19 +136,19 @@ def _read(text: str) -> tuple:
     for m in _TYPE.finditer(text):
         sent, _ = _sentence(text, m.start())
         if _HOTEL.search(sent) and not _ASKS.search(sent):
-            key = _TYPE_KEYS[int(m.lastgroup[1:])]
+            key = _TYPE_KEYS[int(_alternative(m)[1:])]
             out.append(SlotValue("hotel_type", key, "eq", "", "", m.span(), m.group(0)))
     for pat in (_DISH_ZH, _DISH_EN):
         for m in pat.finditer(text):
             dish = m.group(1).strip()
             if dish and not re.fullmatch(r"(?:something|some|food|饭|东西|点什么|什么)", dish, re.IGNORECASE):
                 out.append(SlotValue("dish", dish, "eq", "", dish, m.span(1), dish))
-    m = _QUIET.search(text)
-    if m and not _ASKS.search(_sentence(text, m.start())[0]):
-        out.append(SlotValue("quiet", "yes", "eq", "", "", m.span(), m.group(0)))
-    m = _FREE_TICKET.search(text)
-    if m:
-        out.append(SlotValue("budget", 0.0, "max", "CNY", "ticket", m.span(), m.group(0)))
+    quiet = _QUIET.search(text)
+    if quiet and not _ASKS.search(_sentence(text, quiet.start())[0]):
+        out.append(SlotValue("quiet", "yes", "eq", "", "", quiet.span(), quiet.group(0)))
+    free = _FREE_TICKET.search(text)
+    if free:
+        out.append(SlotValue("budget", 0.0, "max", "CNY", "ticket", free.span(), free.group(0)))
     last: dict = {}
     for v in out:  # one value per key: the last said wins
         last[v.key] = v

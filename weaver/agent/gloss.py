@@ -97,8 +97,9 @@ def gloss_duration(value: str | None) -> str:
     if not value:
         return "unknown"
     parts = [p.strip() for p in re.split(r"\s*-\s*", value)]
-    units = [re.match(r"([\d.]+)\s*(小时|天|分钟)", p) for p in parts]
-    if not all(units):
+    matched = [re.match(r"([\d.]+)\s*(小时|天|分钟)", p) for p in parts]
+    units = [u for u in matched if u is not None]
+    if len(units) < len(matched):
         return pinyin(value)
     en = {"小时": "hours", "天": "days", "分钟": "minutes"}
     if len(units) == 2 and units[0].group(2) == units[1].group(2):

@@ -24,7 +24,7 @@ from .memory import MemoryItem, items_from_result, read_constraints, with_record
 from .planner import AROUND, plan_turn
 from .replies import ack_text, honest_text, results_text, route_text, thought_text, tool_memory_text
 from .side import side_text
-from .tools import ToolBox
+from .tools import ToolBox, ToolOutput
 from .understanding import Parsed, parse
 from .why import explain_why
 
@@ -67,6 +67,19 @@ def retrieval_query(text: str, p: Parsed) -> str:
 
 
 class TravelAgent:
+    # one message's state, set by run()
+    _mid: str
+    _turn: int
+    _seq: int
+    _started: float
+    _outputs: list[ToolOutput]
+    _thought_id: str | None
+    _ntool: int
+    _user_node: str | None
+    _result_ids: list[str]
+    _unsaved: list[AgentEvent]
+    _chain: list[str]
+
     def __init__(self, weaver, llm_client: Any = None, model: str | None = None, toolbox: ToolBox | None = None,
                  retrieval_budget: int | None = None):
         self.weaver = weaver
@@ -208,7 +221,7 @@ class TravelAgent:
     def reply(self, text: str, memory_ids: list[str], extra: dict | None = None,
               noted: list[dict] | None = None) -> AgentEvent:
         text = fit_step(text)  # an oversized reply is cut and says so: the turn still ends with a reply
-        meta = {"agent": "travel", "memory_ids": memory_ids, "mode": self.mode}
+        meta: dict[str, Any] = {"agent": "travel", "memory_ids": memory_ids, "mode": self.mode}
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
             meta["noted"] = noted
             extra = dict(extra or {}, noted=noted)
@@ -234,9 +247,9 @@ class TravelAgent:
                 return
         self._mid = message_id or new_id("msg")
         self._seq, self._started, self._outputs, self._thought_id, self._ntool = 0, time.time(), [], None, 0
-        self._user_node: str | None = None
-        self._result_ids: list[str] = []
-        self._unsaved: list[AgentEvent] = []
+        self._user_node = None
+        self._result_ids = []
+        self._unsaved = []
         try:
             yield from self._run(text)
         finally:  # also when the caller stops early: what was shown is kept

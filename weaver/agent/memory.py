@@ -10,6 +10,7 @@ return a constraint, the agent does not apply it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from .understanding import Constraint, parse
 
@@ -55,11 +56,12 @@ class Known:
         return hits[-1] if hits else None
 
     def avoid(self) -> tuple[list[str], list[Constraint]]:
-        terms, used = [], []
+        terms: list[str] = []
+        used: list[Constraint] = []
         for c in self.constraints:
             if c.slot == "avoid":
                 used.append(c)
-                terms.extend(t for t in c.value if t not in terms)
+                terms.extend(t for t in cast(list[str], c.value) if t not in terms)  # an avoid value is its list
         return terms, used
 
     def for_domain(self, domain: str | None) -> dict[str, Constraint]:

@@ -18,6 +18,7 @@ by the caller).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from .db import load_database, station_of
 from .memory import Known
@@ -107,8 +108,9 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
         used.append(people)
     if domain == "hotel":
         dates = known.latest("dates", ("any", "hotel"))
-        if dates is not None and dates.value.get("nights"):
-            args["nights"] = dates.value["nights"]
+        # a dates constraint's value is its dict (check_in / check_out / nights)
+        if dates is not None and cast(dict, dates.value).get("nights"):
+            args["nights"] = cast(dict, dates.value)["nights"]
             used.append(dates)
         take("price")
         take("hotel_type")
@@ -184,8 +186,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
         tp.used.append(budget)
     if domain == "hotel":
         dates = slots.get("dates")
-        value = dates.value if dates else {}
-        if not value.get("check_in") or not value.get("nights"):
+        value = cast(dict, dates.value) if dates else {}  # a dates constraint's value is its dict
+        if dates is None or not value.get("check_in") or not value.get("nights"):
             tp.missing.append("dates")
             return
         tp.used.append(dates)

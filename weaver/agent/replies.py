@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from .db import station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
@@ -13,7 +14,7 @@ from .understanding import Constraint
 __all__ = ["display_name", "constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
            "fmt_money"]
 
-_EN_NAME = {}
+_EN_NAME: dict[str, str] = {}
 for _en, _zh in PLACE_ALIASES.items():
     _EN_NAME.setdefault(_zh, _en.title())
 
@@ -47,28 +48,31 @@ def _range(r: str, lang: str) -> str:
 
 
 def constraint_phrase(c: Constraint, lang: str) -> str:
+    # the value's type is fixed by the slot (as understanding and slot_bridge build them): the casts say which
     v, zh = c.value, lang == "zh"
     if c.slot == "avoid":
-        names = [CATEGORY_NAMES[lang].get(t, t) for t in v]
+        names = [CATEGORY_NAMES[lang].get(t, t) for t in cast(list[str], v)]
         return ("忌口/过敏：" + "、".join(names)) if zh else "avoid " + ", ".join(names)
     if c.slot == "budget":
         return f"总预算{v:,.0f}元" if zh else f"total budget ¥{v:,.0f}"
     if c.slot == "price":
-        return f"每晚{_range(v, lang)}" if zh else f"{_range(v, lang)} per night"
+        return f"每晚{_range(cast(str, v), lang)}" if zh else f"{_range(cast(str, v), lang)} per night"
     if c.slot == "cost":
-        return f"人均{_range(v, lang)}" if zh else f"{_range(v, lang)} per person"
+        return f"人均{_range(cast(str, v), lang)}" if zh else f"{_range(cast(str, v), lang)} per person"
     if c.slot == "ticket":
-        return f"门票{_range(v, lang)}" if zh else f"tickets {_range(v, lang)}"
+        return f"门票{_range(cast(str, v), lang)}" if zh else f"tickets {_range(cast(str, v), lang)}"
     if c.slot == "rating":
-        return f"评分{v.replace('-', '~')}" if zh else f"rating {v.replace('-', ' to ')}"
+        rating = cast(str, v)
+        return f"评分{rating.replace('-', '~')}" if zh else f"rating {rating.replace('-', ' to ')}"
     if c.slot == "quiet":
         return "安静" if zh else "quiet"
     if c.slot == "near_metro":
         return "靠近地铁" if zh else "near the metro"
     if c.slot == "place":
-        return f"位置：{v}附近" if zh else f"near {_name(v, lang)}"
+        return f"位置：{v}附近" if zh else f"near {_name(cast(str, v), lang)}"
     if c.slot == "dates":
-        ci, co, n = v.get("check_in"), v.get("check_out"), v.get("nights")
+        dates = cast(dict, v)
+        ci, co, n = dates.get("check_in"), dates.get("check_out"), dates.get("nights")
         if not ci and not co:  # "three days next month": the length is known, the dates are not
             return (f"行程{n}晚" if zh else f"a stay of {n} nights") if n else ("日期未定" if zh else "dates not set")
         if zh:
@@ -78,7 +82,7 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
     if c.slot == "people":
         return f"{v}人" if zh else f"{v} people"
     if c.slot == "facilities":
-        return ("设施：" if zh else "facilities: ") + "、".join(v)
+        return ("设施：" if zh else "facilities: ") + "、".join(cast(list[str], v))
     if c.slot == "hotel_type":
         return f"酒店类型：{v}" if zh else f"hotel type {v}"
     return f"{c.slot}={v}"

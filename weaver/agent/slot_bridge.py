@@ -15,6 +15,8 @@ weaver's constraint memory both read budgets through :mod:`weaver.slots`, so
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..constraints import ConstraintRecord
 from ..slots import SlotValue, read_slots
 from .lexicon import FACILITY_ALIASES, HOTEL_TYPE_ALIASES
@@ -84,6 +86,7 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
     for r in sorted(records, key=lambda r: r.turn):
         if r.status != "current":
             continue
+        assert r.value is not None  # only an unread record has no value
         c = None
         if r.slot == "budget":
             m = _money(r, None)
@@ -125,15 +128,17 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             c.turn, c.node_id, c.text = r.turn, r.node_id, r.text
             out.append(c)
     if avoid:
+        assert avoid_by is not None  # set with every avoided item
         c = Constraint("avoid", avoid, "restaurant", avoid_by.turn, avoid_by.node_id, avoid_by.text)
         out.append(c)
     if start is not None or nights is not None:
-        value = {}
+        value: dict[str, str | int] = {}
         if start is not None and not str(start.value).startswith("--"):
             value["check_in"] = f"{int(str(start.value)[:2])}-{int(str(start.value)[3:])}"
         if nights is not None:
+            assert nights.value is not None  # a current record
             value["nights"] = int(float(nights.value))
-        elif end is not None and "check_in" in value and not str(end.value).startswith("--"):
+        elif end is not None and start is not None and "check_in" in value and not str(end.value).startswith("--"):
             from datetime import date
 
             try:  # "5月1日到3日": the nights between arrival and departure
@@ -147,11 +152,14 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
                 value["check_out"] = f"{int(str(end.value)[:2])}-{int(str(end.value)[3:])}"
                 value["nights"] = n
         src = start or nights
+        assert src is not None  # the branch needs one of them
         if value:
             out.append(Constraint("dates", value, "any", src.turn, src.node_id, src.text))
-    # facilities accumulate into one constraint, as the search takes them
+    # facilities accumulate into one constraint, as the search takes them (each a list, built above)
     fac = [c for c in out if c.slot == "facilities"]
     if len(fac) > 1:
-        merged = Constraint("facilities", [v for c in fac for v in c.value], "hotel", fac[-1].turn, fac[-1].node_id)
+        merged = Constraint(
+            "facilities", [v for c in fac for v in cast(list[str], c.value)], "hotel", fac[-1].turn, fac[-1].node_id
+        )
         out = [c for c in out if c.slot != "facilities"] + [merged]
     return sorted(out, key=lambda c: c.turn)

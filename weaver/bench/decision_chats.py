@@ -408,17 +408,17 @@ def _subgoal(b: _Builder, domain: str, goals: list) -> None:
     rng, lang = b.rng, b.lang
     said: list[tuple[str, list]] = []
     for _, _, slot, value, *_ in goals:
-        if domain == "hotel" and slot == "价格" and _range_of(str(value)):
-            bound, lo, hi = _range_of(str(value))
+        if domain == "hotel" and slot == "价格" and (money := _range_of(str(value))):
+            bound, lo, hi = money
             said.append((_say_money(rng, lang, "night", bound, lo, hi), [("budget/night", lo, bound, hi)]))
-        elif domain == "restaurant" and slot == "人均消费" and _range_of(str(value)):
-            bound, lo, hi = _range_of(str(value))
+        elif domain == "restaurant" and slot == "人均消费" and (money := _range_of(str(value))):
+            bound, lo, hi = money
             said.append((_say_money(rng, lang, "person", bound, lo, hi), [("budget/person", lo, bound, hi)]))
-        elif domain == "attraction" and slot == "门票" and _range_of(str(value)):
-            bound, lo, hi = _range_of(str(value))
+        elif domain == "attraction" and slot == "门票" and (money := _range_of(str(value))):
+            bound, lo, hi = money
             said.append((_say_money(rng, lang, "ticket", bound, lo, hi), [("budget/ticket", lo, bound, hi)]))
-        elif slot == "评分" and re.match(r"(\d(?:\.\d)?)分", str(value)):
-            v = float(re.match(r"(\d(?:\.\d)?)分", str(value)).group(1))
+        elif slot == "评分" and (rating := re.match(r"(\d(?:\.\d)?)分", str(value))):
+            v = float(rating.group(1))
             said.append((_say_rating(rng, lang, domain, v), [(f"rating/{domain}", v, "min", None)]))
         elif slot == "酒店类型" and value in _TYPES:
             key, zh_word, en_word = _TYPES[value]

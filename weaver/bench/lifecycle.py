@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -41,7 +42,8 @@ def lifecycle_stream(
     locomo_path, crosswoz_path, turns: int, locomo_questions: int = 20, crosswoz_questions: int = 200
 ) -> tuple[list[Turn], list[dict]]:
     """(stream turns, questions with ``dataset``, ``question``, ``evidence``)."""
-    sessions, qs = [], []
+    sessions: list[tuple[datetime, str, list[Turn]]] = []
+    qs: list[dict] = []
     for sample in load_locomo(locomo_path):
         sid = sample.get("sample_id", f"conv{len(qs)}")
         conv = [
@@ -75,8 +77,8 @@ def lifecycle_stream(
         while owed >= 1 and dialogues:
             stream += dialogues.pop(0)[2]
             owed -= 1
-    for _, _, cw in dialogues:
-        stream += cw
+    for _, _, ts in dialogues:
+        stream += ts
     for did, d, _ in taken:
         qs += [
             {"dataset": "crosswoz", "question": q["question"], "evidence": q["evidence"]}
@@ -133,7 +135,7 @@ def run_lifecycle(
     cfg = cfg or LifecycleConfig(working_turns=200)
     t_start = time.perf_counter()
     stream, qs = lifecycle_stream(data_dir / "locomo" / "locomo7.json", data_dir / "crosswoz" / "val.json.zip", turns)
-    out = {
+    out: dict[str, Any] = {
         "benchmark": "lifecycle",
         "turns": len(stream),
         "every": every,
@@ -158,7 +160,9 @@ def run_lifecycle(
                 done = min(len(stream), start + 64)
                 if done // checkpoint != (done - 64) // checkpoint or done == len(stream):
                     sizes.append(_size(w, rt, done, time.perf_counter() - t0))
-            rec = {(d, b, k): [] for d in ("locomo", "crosswoz") for b in budgets for k in ("strict", "summaries")}
+            rec: dict[tuple[str, int, str], list[float]] = {
+                (d, b, k): [] for d in ("locomo", "crosswoz") for b in budgets for k in ("strict", "summaries")
+            }
             lat = []
             for q in qs:
                 for b in budgets:

@@ -35,15 +35,15 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def load_madial(root: str | Path) -> tuple[dict[int, dict], list[dict], dict[str, dict[int, list[int]]]]:
+def load_madial(root: str | Path) -> tuple[dict[int, dict], list[dict], dict[str, dict[int, dict]]]:
     root = Path(root)
     try:
-        memories = {}
+        memories: dict[int, dict] = {}
         for rec in _jsonl(root / "MADial-Bench-zh-memory.json"):
             for k, v in rec.items():
                 memories[int(k)] = v
         dialogues = _jsonl(root / "MADial-Bench-zh-dialogue.json")
-        published = {}
+        published: dict[str, dict[int, dict]] = {}  # baseline name -> dialogue id -> its published record
         for p in sorted((root / "baselines_zh").glob("*_top_20_ids.json")):
             published[p.name.split("_zh_")[0]] = {int(x["id"]): x for x in _jsonl(p)}
     except (OSError, ValueError) as exc:
@@ -73,8 +73,8 @@ def run_madial(root: str | Path, embedder, limit: int | None = None, config=None
     dialogues = [d for d in dialogues if d.get("relevant-id")][:limit]
     mids = sorted(memories)
     turns = [Turn(str(m), f"{memories[m].get('event', '')}", {"date": memories[m].get("time", "")}) for m in mids]
-    scores = {s: {k: [] for k in KS} for s in ("weaver", "weaver-no-expand", "dense", "bm25", "hybrid")}
-    pub = {name: {k: [] for k in KS} for name in published}
+    scores: dict[str, dict[int, list[float]]] = {s: {k: [] for k in KS} for s in ("weaver", "weaver-no-expand", "dense", "bm25", "hybrid")}
+    pub: dict[str, dict[int, list[float]]] = {name: {k: [] for k in KS} for name in published}
     with temp_runtime(embedder, cfg) as rt:
         w = rt.open("madial-zh")
         ingest_s = ingest_turns(w, turns, "mem")

@@ -23,7 +23,7 @@ import re
 import time
 import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, cast
 
 import networkx as nx
 import numpy as np
@@ -87,8 +87,9 @@ def weaver_builder(model: LinkModel | None = None, corrections: list[Correction]
 
 # ------------------------------------------------------------------ Molweni
 def _molweni_nodes(dl: Dialogue):
+    # load_molweni gives every turn its vector
     return _nodes([t.text for t in dl.turns], [t.speaker for t in dl.turns], ["user_input"] * len(dl.turns)), \
-        np.stack([t.vec for t in dl.turns]).astype(np.float32)
+        np.stack([cast(np.ndarray, t.vec) for t in dl.turns]).astype(np.float32)
 
 
 def molweni_scores(dialogues: list[Dialogue], edges_of: dict[str, list]) -> dict:
@@ -158,7 +159,7 @@ def run_xcopa(path: Path, embedder, systems: dict[str, Predict]) -> dict:
     items = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
     texts = [t for x in items for t in (x["premise"], x["choice1"], x["choice2"])]
     vecs = embedder.embed(texts).reshape(len(items), 3, -1)
-    out = {"items": len(items), "systems": {}}
+    out: dict[str, Any] = {"items": len(items), "systems": {}}
     for name, fn in systems.items():
         wins = right_causal = wrong_causal = 0.0
         for k, x in enumerate(items):
@@ -221,7 +222,8 @@ def run_crosswoz(path: Path, embedder, systems: dict[str, Predict], limit: int |
         data = json.loads(z.read(z.namelist()[0]))
     dialogues = [(k, d, crosswoz_dependencies(d)) for k, d in data.items()]
     dialogues = [x for x in dialogues if x[2]][:limit]
-    out = {"dialogues": len(dialogues), "dependencies": sum(len(x[2]) for x in dialogues), "systems": {}}
+    out: dict[str, Any] = {"dialogues": len(dialogues), "dependencies": sum(len(x[2]) for x in dialogues),
+                           "systems": {}}
     prepared = []
     for _, d, gold in dialogues:
         msgs = d["messages"]

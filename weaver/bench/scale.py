@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -169,6 +170,8 @@ def _llm_mode(embedder, n: int = 30) -> dict:
         return {"skipped": "tests/openai_server.py not found"}
     # the suite's scripted OpenAI-protocol server, loaded from its file (a checkout only; never installed)
     spec = importlib.util.spec_from_file_location("_weaver_bench_openai_server", tests / "openai_server.py")
+    # a .py location always gets a spec with a source loader
+    assert spec is not None and spec.loader is not None
     stub_module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(stub_module)
     OpenAIStub = stub_module.OpenAIStub
@@ -217,7 +220,7 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
             raise WeaverError(f"--baseline {baseline}: no weaver/core.py there (give a source tree)")
         trees["baseline"] = base
     t_start = time.perf_counter()
-    out = {"benchmark": "scale", "sizes": list(sizes), "rows": [], "cpus": os.cpu_count(),
+    out: dict[str, Any] = {"benchmark": "scale", "sizes": list(sizes), "rows": [], "cpus": os.cpu_count(),
            "texts": "synthetic_texts(): short bilingual task-like turns", "systems": list(trees)}
     qtexts = synthetic_texts(queries, seed=99)
     n_batched = max(one_by_one, 64)

@@ -48,8 +48,8 @@ def find_duplicates(
             j = start + off
             if j in keeper:
                 continue
-            for i in np.nonzero(row[:j] >= threshold)[0]:  # earlier memories only: the earliest is kept
-                i = int(i)
+            for hit in np.nonzero(row[:j] >= threshold)[0]:  # earlier memories only: the earliest is kept
+                i = int(hit)
                 if sigs[i] == sigs[j] and i not in keeper:
                     keeper[j] = i
                     break
