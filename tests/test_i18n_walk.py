@@ -160,8 +160,11 @@ def _memory_words(w) -> set[str]:
 def _english_words(texts, allowed) -> set[str]:
     words = {m for s in texts for m in re.findall(r"[A-Za-z][A-Za-z0-9_'\-]{2,}", s)}
     # ids and hex suffixes carry digits, or are six hex letters ("· eeccff": a node id's tail); they are not words
-    bad = {m for m in words if m.lower() not in allowed and not re.search(r"[0-9]", m)
-           and not re.fullmatch(r"[0-9a-f]{6}", m)}
+    bad = {
+        m
+        for m in words
+        if m.lower() not in allowed and not re.search(r"[0-9]", m) and not re.fullmatch(r"[0-9a-f]{6}", m)
+    }
     # memory text cut with an ellipsis ("add_to_pl…") is still memory text
     return {m for m in bad if not any(a.startswith(m.lower()) for a in allowed)}
 
