@@ -30,14 +30,18 @@ PAGES = [
 ROOT = Path(__file__).resolve().parent
 url_state.restore()  # F5 / deep link: space, language and selection come back from the URL (before any widget)
 
-pages = {key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
-         for path, key, icon, default in PAGES}
+pages = {
+    key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
+    for path, key, icon, default in PAGES
+}
 nav = st.navigation(list(pages.values()))
 mark_shell(pages)
 # tighter top margin than Streamlit's default; CJK-capable fonts first
-st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
-        "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
-        "'WenQuanYi Micro Hei',sans-serif}</style>")
+st.html(
+    "<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
+    "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
+    "'WenQuanYi Micro Hei',sans-serif}</style>"
+)
 with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
     get_runtime()
 render_sidebar()

@@ -8,7 +8,7 @@ import streamlit as st
 
 from ui.shell import require_shell
 
-require_shell('chat')  # a deep link on a fresh server must not bypass app.py
+require_shell("chat")  # a deep link on a fresh server must not bypass app.py
 
 from ui import agent_bridge, edge_fix
 from ui.chat_view import new_node_ids, render_history, render_step
@@ -70,8 +70,7 @@ def _demos() -> None:
             st.info(t("no_demos"))
             return
         titles = {name: agent_bridge.load_demo(str(path))[0] for name, path in scripts.items()}
-        name = st.selectbox(t("demos"), list(scripts), key="demo_pick",
-                            format_func=lambda n: f"{n} — {titles[n]}")
+        name = st.selectbox(t("demos"), list(scripts), key="demo_pick", format_func=lambda n: f"{n} — {titles[n]}")
         if st.button(t("run_demo"), type="primary", key="demo_run"):
             _, turns = agent_bridge.load_demo(str(scripts[name]))
             bar = st.progress(0.0)
@@ -106,29 +105,75 @@ def _scores() -> None:
         st.caption(t("scores_empty"))
         return
     # the message first, so the content is on screen without scrolling; the CSV keeps the library's names
-    shown = df.drop(columns=["timestamp"])[["turn", "content", "kind", "kept", "promoted", "total", "relevance",
-                                            "novelty", "importance", "coarse", "keep_threshold", "reason", "backend",
-                                            "fallback", "message_id", "node_id"]]
+    shown = df.drop(columns=["timestamp"])[
+        [
+            "turn",
+            "content",
+            "kind",
+            "kept",
+            "promoted",
+            "total",
+            "relevance",
+            "novelty",
+            "importance",
+            "coarse",
+            "keep_threshold",
+            "reason",
+            "backend",
+            "fallback",
+            "message_id",
+            "node_id",
+        ]
+    ]
     view = shown
     if lang() == "zh":
         kinds = viz.labels("zh")["kinds"]
-        view = shown.assign(kind=shown["kind"].map(lambda k: kinds.get(k, k)),
-                            reason=shown["reason"].map(lambda r: filter_reason_in_words(str(r), "zh"))).rename(columns={
-            "turn": "轮次", "content": "内容", "kind": "类型", "kept": "保留", "promoted": "已提升", "total": "总分",
-            "relevance": "相关性", "novelty": "新颖性", "importance": "重要性", "coarse": "粗筛分",
-            "keep_threshold": "保留阈值", "reason": "原因", "backend": "后端", "fallback": "降级",
-            "message_id": "消息编号", "node_id": "节点编号"})
-    st.dataframe(view, hide_index=True, width="stretch", height=300,
-                 column_config={view.columns[1]: st.column_config.TextColumn(width="large")})
-    st.download_button(t("download_csv"), shown.to_csv(index=False).encode("utf-8"),
-                       file_name=f"filter-scores-{space}.csv", mime="text/csv", key="scores_csv")
+        view = shown.assign(
+            kind=shown["kind"].map(lambda k: kinds.get(k, k)),
+            reason=shown["reason"].map(lambda r: filter_reason_in_words(str(r), "zh")),
+        ).rename(
+            columns={
+                "turn": "轮次",
+                "content": "内容",
+                "kind": "类型",
+                "kept": "保留",
+                "promoted": "已提升",
+                "total": "总分",
+                "relevance": "相关性",
+                "novelty": "新颖性",
+                "importance": "重要性",
+                "coarse": "粗筛分",
+                "keep_threshold": "保留阈值",
+                "reason": "原因",
+                "backend": "后端",
+                "fallback": "降级",
+                "message_id": "消息编号",
+                "node_id": "节点编号",
+            }
+        )
+    st.dataframe(
+        view,
+        hide_index=True,
+        width="stretch",
+        height=300,
+        column_config={view.columns[1]: st.column_config.TextColumn(width="large")},
+    )
+    st.download_button(
+        t("download_csv"),
+        shown.to_csv(index=False).encode("utf-8"),
+        file_name=f"filter-scores-{space}.csv",
+        mime="text/csv",
+        key="scores_csv",
+    )
     rejected = df[~df["kept"]]
     if rejected.empty:
         st.caption(t("no_rejected"))
         return
     kinds = viz.labels(lang())["kinds"]
-    labels = {r.message_id: f"{viz.short_label(r.content, 50)} · [{r.turn}] {kinds.get(r.kind, r.kind)} · Σ{r.total:.2f}"
-              for r in rejected.itertuples()}
+    labels = {
+        r.message_id: f"{viz.short_label(r.content, 50)} · [{r.turn}] {kinds.get(r.kind, r.kind)} · Σ{r.total:.2f}"
+        for r in rejected.itertuples()
+    }
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     mid = c1.selectbox(t("promote_pick"), list(labels), format_func=labels.get, key="promote_pick")
     if c2.button(t("promote"), key="promote_btn"):
@@ -148,8 +193,20 @@ def _close(ev) -> None:
     """Close a cut-off turn for every session: an audited-in-the-transcript 'interrupted' event."""
     with space_lock(space):
         seq = 1 + max((e.seq for e in agent_bridge.transcript(w) if e.message_id == ev.message_id), default=0)
-        save_events(w, [AgentEvent("error", t("turn_closed"), {"interrupted": True}, turn=ev.turn,
-                                   message_id=ev.message_id, seq=seq, started=ev.started)])
+        save_events(
+            w,
+            [
+                AgentEvent(
+                    "error",
+                    t("turn_closed"),
+                    {"interrupted": True},
+                    turn=ev.turn,
+                    message_id=ev.message_id,
+                    seq=seq,
+                    started=ev.started,
+                )
+            ],
+        )
 
 
 events = agent_bridge.transcript(w)
@@ -192,16 +249,27 @@ with right:
         if g.number_of_nodes() == 0:
             st.info(t("graph_empty_chat"))
         else:
-            st.caption(t("nodes_edges", n=g.number_of_nodes(), e=g.number_of_edges()) +
-                       (f" · {len(fresh)} {t('new_nodes')}" if fresh else ""))
+            st.caption(
+                t("nodes_edges", n=g.number_of_nodes(), e=g.number_of_edges())
+                + (f" · {len(fresh)} {t('new_nodes')}" if fresh else "")
+            )
             sel = st.session_state.get(SEL)
             promoted = st.session_state.pop("space_ui:promoted", None)
-            graph_view(g, key=f"chat_graph_{space}", height=460, selected=sel if sel in g else None,
-                       node_styles={n: "new" for n in fresh if n in g}, lang=lang(), max_nodes=150,
-                       focus=(sel if sel in g else None) or sorted(n for n in fresh if n in g) or None,
-                       on_select=lambda n: st.session_state.__setitem__(SEL, n),
-                       edit=edge_fix.edit_spec(), on_edge=edge_fix.edge_handler(w, space),
-                       undo=edge_fix.undo_spec(), refit=bool(promoted))
+            graph_view(
+                g,
+                key=f"chat_graph_{space}",
+                height=460,
+                selected=sel if sel in g else None,
+                node_styles={n: "new" for n in fresh if n in g},
+                lang=lang(),
+                max_nodes=150,
+                focus=(sel if sel in g else None) or sorted(n for n in fresh if n in g) or None,
+                on_select=lambda n: st.session_state.__setitem__(SEL, n),
+                edit=edge_fix.edit_spec(),
+                on_edge=edge_fix.edge_handler(w, space),
+                undo=edge_fix.undo_spec(),
+                refit=bool(promoted),
+            )
             st.html(viz.legend_html(lang(), styles=["new", "selected"]))
             sel = st.session_state.get(SEL)
             if sel in g:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from ui.shell import require_shell
 
-require_shell('graph')  # a deep link on a fresh server must not bypass app.py
+require_shell("graph")  # a deep link on a fresh server must not bypass app.py
 
 from ui import edge_fix
 from ui.graph_component import graph_view
@@ -52,17 +52,39 @@ def _step(delta: int) -> None:
 
 with st.container(border=True):
     c1, c2, c3 = st.columns(3)
-    rels = c1.multiselect(t("relations"), RELATIONS, default=list(RELATIONS), key="gf_rel",
-                          format_func=lambda r: L["relations"].get(r, r), placeholder="—")
-    kinds = c2.multiselect(t("kinds"), NODE_KINDS, default=list(NODE_KINDS), key="gf_kind",
-                           format_func=lambda k: L["kinds"].get(k, k), placeholder="—")
-    stats = c3.multiselect(t("status"), NODE_STATUSES, default=["active", "superseded"], key="gf_status",
-                           format_func=lambda s: L["statuses"].get(s, s), placeholder="—")
+    rels = c1.multiselect(
+        t("relations"),
+        RELATIONS,
+        default=list(RELATIONS),
+        key="gf_rel",
+        format_func=lambda r: L["relations"].get(r, r),
+        placeholder="—",
+    )
+    kinds = c2.multiselect(
+        t("kinds"),
+        NODE_KINDS,
+        default=list(NODE_KINDS),
+        key="gf_kind",
+        format_func=lambda k: L["kinds"].get(k, k),
+        placeholder="—",
+    )
+    stats = c3.multiselect(
+        t("status"),
+        NODE_STATUSES,
+        default=["active", "superseded"],
+        key="gf_status",
+        format_func=lambda s: L["statuses"].get(s, s),
+        placeholder="—",
+    )
     c4, c5, c6 = st.columns([3, 2, 1])
     with c4:
         if len(turns) > 1:
-            upto = st.select_slider(t("scrubber"), options=turns, key="gf_turn",
-                                    format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x))
+            upto = st.select_slider(
+                t("scrubber"),
+                options=turns,
+                key="gf_turn",
+                format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x),
+            )
             b1, b2, b3 = st.columns(3)
             b1.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,), width="stretch")
             b2.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,), width="stretch")
@@ -70,13 +92,18 @@ with st.container(border=True):
         else:
             upto, playing = turns[-1], False
     query = c5.text_input(t("search"), key="gf_search", placeholder="北京 / budget …")
-    layout = c6.selectbox(t("layout"), ["auto", "spring"], key="gf_layout",
-                          format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get)
+    layout = c6.selectbox(
+        t("layout"),
+        ["auto", "spring"],
+        key="gf_layout",
+        format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get,
+    )
     c7, c8 = st.columns(2)
     hide_guessed = c7.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
     focus_nb = c8.toggle(t("focus_nb"), key="gf_nb")
 
 if playing:
+
     @st.fragment(run_every=1.5)
     def _play() -> None:
         """Advance the replay one turn per tick; stops at "now"."""
@@ -92,8 +119,9 @@ if playing:
 
 past = upto != turns[-1]
 # remembered per space: reruns at the same turn (a click elsewhere on the page) do not replay the log again
-base = (turn_replay(space).graph_at_turn(g_all, w.curation.log.entries, upto, version=w.space.revision())
-        if past else g_all)
+base = (
+    turn_replay(space).graph_at_turn(g_all, w.curation.log.entries, upto, version=w.space.revision()) if past else g_all
+)
 g = viz.filter_graph(base, relations=rels, kinds=kinds, statuses=stats, hide_guessed=hide_guessed)
 if past:
     st.info(t("replay_past", turn=upto, last=turns[-1]))
@@ -145,15 +173,31 @@ with left:
     if g.number_of_nodes() == 0:
         st.info(t("graph_empty"))
     else:
-        graph_view(g, key=f"graph_page_{space}", height=640, selected=sel, node_styles=node_styles,
-                   edge_styles=edge_styles, max_nodes=300, focus=sel or (matches[:1] or None),
-                   lang=lang(), layout=layout, on_select=_select,
-                   edit=None if past else edge_fix.edit_spec(), on_edge=edge_fix.edge_handler(w, space),
-                   undo=None if past else edge_fix.undo_spec())
+        graph_view(
+            g,
+            key=f"graph_page_{space}",
+            height=640,
+            selected=sel,
+            node_styles=node_styles,
+            edge_styles=edge_styles,
+            max_nodes=300,
+            focus=sel or (matches[:1] or None),
+            lang=lang(),
+            layout=layout,
+            on_select=_select,
+            edit=None if past else edge_fix.edit_spec(),
+            on_edge=edge_fix.edge_handler(w, space),
+            undo=None if past else edge_fix.undo_spec(),
+        )
     st.html(viz.legend_html(lang(), styles=["new", "match", "path", "selected"]))
 with right:
-    pick = st.selectbox(t("pick_node"), [None, *labels], index=([None, *labels].index(sel) if sel else 0),
-                        format_func=lambda n: "—" if n is None else labels[n], key=f"gp_pick:{sel}")
+    pick = st.selectbox(
+        t("pick_node"),
+        [None, *labels],
+        index=([None, *labels].index(sel) if sel else 0),
+        format_func=lambda n: "—" if n is None else labels[n],
+        key=f"gp_pick:{sel}",
+    )
     if pick != sel:
         st.session_state[SEL] = pick
         st.rerun()
@@ -161,12 +205,36 @@ with right:
 
 with st.expander(t("export"), expanded=False):
     e1, e2, e3 = st.columns(3)
-    e1.download_button(t("export_json"), lambda: json.dumps(w.export_node_link(), ensure_ascii=False, indent=1),
-                       file_name=f"{FILE}-graph.json", mime="application/json",
-                       key="ex_json", on_click="ignore")
-    e2.download_button("GraphML", lambda: w.export_graphml(), file_name=f"{FILE}.graphml",
-                       mime="application/xml", key="ex_graphml", on_click="ignore")
-    e3.download_button(t("export_html"), lambda: viz.render_graph_html(
-        g, node_styles=node_styles, edge_styles=edge_styles, selected=sel, height=800, lang=lang(),
-        layout=layout, title=f"ContextWeaver · {space}"), file_name=f"{FILE}-graph.html",
-        mime="text/html", key="ex_html", on_click="ignore")
+    e1.download_button(
+        t("export_json"),
+        lambda: json.dumps(w.export_node_link(), ensure_ascii=False, indent=1),
+        file_name=f"{FILE}-graph.json",
+        mime="application/json",
+        key="ex_json",
+        on_click="ignore",
+    )
+    e2.download_button(
+        "GraphML",
+        lambda: w.export_graphml(),
+        file_name=f"{FILE}.graphml",
+        mime="application/xml",
+        key="ex_graphml",
+        on_click="ignore",
+    )
+    e3.download_button(
+        t("export_html"),
+        lambda: viz.render_graph_html(
+            g,
+            node_styles=node_styles,
+            edge_styles=edge_styles,
+            selected=sel,
+            height=800,
+            lang=lang(),
+            layout=layout,
+            title=f"ContextWeaver · {space}",
+        ),
+        file_name=f"{FILE}-graph.html",
+        mime="text/html",
+        key="ex_html",
+        on_click="ignore",
+    )

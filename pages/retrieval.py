@@ -12,7 +12,7 @@ import streamlit as st
 
 from ui.shell import require_shell
 
-require_shell('retrieval')  # a deep link on a fresh server must not bypass app.py
+require_shell("retrieval")  # a deep link on a fresh server must not bypass app.py
 
 from ui.graph_component import graph_view
 from ui.i18n import lang
@@ -46,71 +46,130 @@ def clip(text: str, n: int = 70) -> str:
 
 
 st.markdown("### " + T("Retrieval debugger", "检索调试器"))
-st.caption(T("See exactly what memory a query gets, why, and what plain vector search would have given.",
-             "查看一次检索拿到了哪些记忆、为什么，以及纯向量检索会给出什么。"))
+st.caption(
+    T(
+        "See exactly what memory a query gets, why, and what plain vector search would have given.",
+        "查看一次检索拿到了哪些记忆、为什么，以及纯向量检索会给出什么。",
+    )
+)
 
 w = get_weaver()
 space = current_space()
 if not w.node_ids:
-    st.info(T("This space has no memories yet. Chat with the agent (or run a demo) first, then come back to "
-              "see how its memory is retrieved.", "这个空间还没有记忆。先去对话页和智能体聊几句（或运行演示），再回来查看检索过程。"))
+    st.info(
+        T(
+            "This space has no memories yet. Chat with the agent (or run a demo) first, then come back to "
+            "see how its memory is retrieved.",
+            "这个空间还没有记忆。先去对话页和智能体聊几句（或运行演示），再回来查看检索过程。",
+        )
+    )
     st.stop()
 
 # ------------------------------------------------------------------ input
 base = current_config()
 turns = agent_turns(w)
-source = st.radio(T("Source", "来源"), ["query", "turn"], horizontal=True, key="rd_source",
-                  format_func=lambda s: T("Type a query", "输入查询") if s == "query"
-                  else T("Replay a past agent turn", "回放过去的智能体轮次"))
+source = st.radio(
+    T("Source", "来源"),
+    ["query", "turn"],
+    horizontal=True,
+    key="rd_source",
+    format_func=lambda s: (
+        T("Type a query", "输入查询") if s == "query" else T("Replay a past agent turn", "回放过去的智能体轮次")
+    ),
+)
 turn = None
 if source == "turn":
     if not turns:
-        st.info(T("No agent turns recorded in this space yet: type a query instead.",
-                  "这个空间还没有记录智能体轮次：请直接输入查询。"))
+        st.info(
+            T(
+                "No agent turns recorded in this space yet: type a query instead.",
+                "这个空间还没有记录智能体轮次：请直接输入查询。",
+            )
+        )
         st.stop()
-    idx = st.selectbox(T("Agent turn", "智能体轮次"), list(range(len(turns))), index=len(turns) - 1,
-                       format_func=lambda i: turns[i].label, key="space_ui:rd_turn")
+    idx = st.selectbox(
+        T("Agent turn", "智能体轮次"),
+        list(range(len(turns))),
+        index=len(turns) - 1,
+        format_func=lambda i: turns[i].label,
+        key="space_ui:rd_turn",
+    )
     turn = turns[idx]
     query = turn.query
 else:
-    query = st.text_input(T("Query", "查询"), key="rd_query",
-                          placeholder=T("e.g. Which restaurant should we pick for dinner?", "例如：晚饭选哪家餐厅？"))
+    query = st.text_input(
+        T("Query", "查询"),
+        key="rd_query",
+        placeholder=T("e.g. Which restaurant should we pick for dinner?", "例如：晚饭选哪家餐厅？"),
+    )
 
 with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅本页有效，修改即重算）"), expanded=False):
     extra = {}
     c = st.columns(5)
     seeds = c[0].number_input(T("seeds", "种子数"), 1, 200, int(base.seeds), key="rd_seeds")
     if hasattr(base, "adaptive_seeds"):  # >0: at least this * budget / average line tokens seeds
-        extra["adaptive_seeds"] = c[1].number_input(T("adaptive seeds", "自适应种子"), 0.0, 10.0, float(base.adaptive_seeds), 0.25,
-                                                    key="rd_adaptive")
+        extra["adaptive_seeds"] = c[1].number_input(
+            T("adaptive seeds", "自适应种子"), 0.0, 10.0, float(base.adaptive_seeds), 0.25, key="rd_adaptive"
+        )
     hops = c[2].number_input(T("hops", "扩展跳数"), 0, 6, int(base.hops), key="rd_hops")
-    limit = c[3].number_input(T("expansion limit per seed", "每个种子的扩展上限"), 1, 200, int(base.expand_limit),
-                              key="rd_limit")
+    limit = c[3].number_input(
+        T("expansion limit per seed", "每个种子的扩展上限"), 1, 200, int(base.expand_limit), key="rd_limit"
+    )
     default_budget = turn.budget if turn and turn.budget else int(base.budget)
-    budget = c[4].number_input(T("token budget", "token 预算"), 32, 32768, default_budget, step=32,
-                               key="rd_budget")
+    budget = c[4].number_input(T("token budget", "token 预算"), 32, 32768, default_budget, step=32, key="rd_budget")
     c = st.columns(5)
-    w_sim = c[0].slider(T("similarity weight", "向量相似度权重"), 0.0, 2.0, float(base.w_similarity), 0.05, key="rd_wsim")
-    w_lex = c[1].slider(T("keyword (BM25) weight", "关键词（BM25）权重"), 0.0, 2.0, float(base.w_lexical), 0.05, key="rd_wlex")
+    w_sim = c[0].slider(
+        T("similarity weight", "向量相似度权重"), 0.0, 2.0, float(base.w_similarity), 0.05, key="rd_wsim"
+    )
+    w_lex = c[1].slider(
+        T("keyword (BM25) weight", "关键词（BM25）权重"), 0.0, 2.0, float(base.w_lexical), 0.05, key="rd_wlex"
+    )
     w_cent = c[2].slider(T("centrality weight", "中心度权重"), 0.0, 1.0, float(base.w_centrality), 0.05, key="rd_wcent")
     decay = c[3].slider(T("decay per hop", "每跳衰减"), 0.0, 1.0, float(base.hop_decay), 0.05, key="rd_decay")
     if hasattr(base, "adjacent_decay"):  # neighbouring turns of a seed (same sitting) inherit this share
-        extra["adjacent_decay"] = c[4].slider(T("neighbouring-turn share", "相邻轮次份额"), 0.0, 1.0, float(base.adjacent_decay), 0.05,
-                                              key="rd_adjacent")
+        extra["adjacent_decay"] = c[4].slider(
+            T("neighbouring-turn share", "相邻轮次份额"), 0.0, 1.0, float(base.adjacent_decay), 0.05, key="rd_adjacent"
+        )
     c = st.columns(5)
     extra["context_decay"] = c[0].slider(
-        T("episode context share", "同情节上下文份额"), 0.0, 1.0, float(base.context_decay), 0.05, key="rd_context",
-        help=T("a memory gains this share of its best same-episode neighbour's relevance",
-               "记忆从同一情节中最相关的相邻记忆获得的相关度份额"))
-    extra["w_speaker"] = c[1].slider(T("other-speaker penalty", "其他说话人惩罚"), 0.0, 1.0, float(base.w_speaker), 0.05, key="rd_speaker",
-                                     help=T("relevance lost when the query names other speakers",
-                                            "查询点名其他说话人时，该记忆扣除的相关度"))
-cfg = base.with_(seeds=int(seeds), hops=int(hops), expand_limit=int(limit), w_similarity=w_sim, w_lexical=w_lex,
-                 w_centrality=w_cent, hop_decay=decay, **extra)
+        T("episode context share", "同情节上下文份额"),
+        0.0,
+        1.0,
+        float(base.context_decay),
+        0.05,
+        key="rd_context",
+        help=T(
+            "a memory gains this share of its best same-episode neighbour's relevance",
+            "记忆从同一情节中最相关的相邻记忆获得的相关度份额",
+        ),
+    )
+    extra["w_speaker"] = c[1].slider(
+        T("other-speaker penalty", "其他说话人惩罚"),
+        0.0,
+        1.0,
+        float(base.w_speaker),
+        0.05,
+        key="rd_speaker",
+        help=T("relevance lost when the query names other speakers", "查询点名其他说话人时，该记忆扣除的相关度"),
+    )
+cfg = base.with_(
+    seeds=int(seeds),
+    hops=int(hops),
+    expand_limit=int(limit),
+    w_similarity=w_sim,
+    w_lexical=w_lex,
+    w_centrality=w_cent,
+    hop_decay=decay,
+    **extra,
+)
 
 if not (query or "").strip():
-    st.info(T("Type a query above (or pick a past agent turn) to see its retrieval trace.",
-              "在上方输入查询（或选择一个过去的智能体轮次），查看检索轨迹。"))
+    st.info(
+        T(
+            "Type a query above (or pick a past agent turn) to see its retrieval trace.",
+            "在上方输入查询（或选择一个过去的智能体轮次），查看检索轨迹。",
+        )
+    )
     st.stop()
 
 try:
@@ -129,70 +188,177 @@ m[3].metric(T("expanded", "扩展得到"), sum(1 for n in res.nodes if n.hops > 
 m[4].metric(T("cut by budget", "被预算裁掉"), len(res.cut))
 if turn is not None:
     same = trace.result.node_ids == turn.node_ids
-    st.caption(T(f"Replaying turn {turn.turn} over the memory as it stood then. The replay "
-                 f"{'matches' if same else 'differs from'} what the agent was given"
-                 f"{'' if same else ' (the graph or the knobs changed since)'}.",
-                 f"在当时的记忆上回放第 {turn.turn} 轮。回放结果与智能体当时拿到的"
-                 f"{'一致' if same else '不同（此后图或参数有变化）'}。"))
-    with st.expander(T(f"What the agent was given at turn {turn.turn} ({turn.tokens} tokens, as recorded)",
-                       f"第 {turn.turn} 轮智能体实际拿到的上下文（{turn.tokens} token，原样记录）")):
+    st.caption(
+        T(
+            f"Replaying turn {turn.turn} over the memory as it stood then. The replay "
+            f"{'matches' if same else 'differs from'} what the agent was given"
+            f"{'' if same else ' (the graph or the knobs changed since)'}.",
+            f"在当时的记忆上回放第 {turn.turn} 轮。回放结果与智能体当时拿到的"
+            f"{'一致' if same else '不同（此后图或参数有变化）'}。",
+        )
+    )
+    with st.expander(
+        T(
+            f"What the agent was given at turn {turn.turn} ({turn.tokens} tokens, as recorded)",
+            f"第 {turn.turn} 轮智能体实际拿到的上下文（{turn.tokens} token，原样记录）",
+        )
+    ):
         st.code(turn.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
 
-tab_trace, tab_graph, tab_vec, tab_why, tab_probes = st.tabs([
-    T("Trace", "检索轨迹"), T("Graph", "图"), T("vs vector top-k", "对比纯向量检索"), T("Why not X?", "为什么没有 X？"),
-    T("Saved probes", "保存的探针")])
+tab_trace, tab_graph, tab_vec, tab_why, tab_probes = st.tabs(
+    [
+        T("Trace", "检索轨迹"),
+        T("Graph", "图"),
+        T("vs vector top-k", "对比纯向量检索"),
+        T("Why not X?", "为什么没有 X？"),
+        T("Saved probes", "保存的探针"),
+    ]
+)
 
 # ------------------------------------------------------------------ trace
 with tab_trace:
     by_id = {n.id: n for n in res.ranked}
     yes, no = T("yes", "是"), T("no", "否")
     # English column names are the library's terms (tests and the CLI use them); Chinese ones are translations
-    C = {k: T(k, z) for k, z in [
-        ("content", "内容"), ("similarity", "相似度"), ("lexical", "关键词"), ("relevance", "相关度"),
-        ("expanded from", "由此扩展"), ("in context", "在上下文中"), ("hop", "步数"), ("how", "怎么来的"),
-        ("relation", "关系"), ("direction", "方向"), ("propagated", "传递得分"), ("rank", "排名"), ("role", "角色"),
-        ("score", "得分"), ("episode context", "同情节"), ("centrality", "中心度"), ("hops", "跳数"),
-        ("tokens", "token 数"), ("cut reason", "没选入的原因"), ("why left out", "没选入的原因"), ("id", "编号")]}
+    C = {
+        k: T(k, z)
+        for k, z in [
+            ("content", "内容"),
+            ("similarity", "相似度"),
+            ("lexical", "关键词"),
+            ("relevance", "相关度"),
+            ("expanded from", "由此扩展"),
+            ("in context", "在上下文中"),
+            ("hop", "步数"),
+            ("how", "怎么来的"),
+            ("relation", "关系"),
+            ("direction", "方向"),
+            ("propagated", "传递得分"),
+            ("rank", "排名"),
+            ("role", "角色"),
+            ("score", "得分"),
+            ("episode context", "同情节"),
+            ("centrality", "中心度"),
+            ("hops", "跳数"),
+            ("tokens", "token 数"),
+            ("cut reason", "没选入的原因"),
+            ("why left out", "没选入的原因"),
+            ("id", "编号"),
+        ]
+    }
     st.markdown("**" + T("Seeds (most similar to the query)", "种子（与查询最相似）") + "**")
-    st.dataframe(pd.DataFrame([{
-        "#": k, C["content"]: clip(by_id[s].content), C["similarity"]: round(by_id[s].similarity, 3),
-        C["lexical"]: round(by_id[s].lexical, 3), C["relevance"]: round(by_id[s].relevance, 3),
-        C["expanded from"]: s in res.expanded_seeds, C["in context"]: by_id[s].included}
-        for k, s in enumerate(res.seeds, 1) if s in by_id]), hide_index=True, key="rd_seeds_table")
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "#": k,
+                    C["content"]: clip(by_id[s].content),
+                    C["similarity"]: round(by_id[s].similarity, 3),
+                    C["lexical"]: round(by_id[s].lexical, 3),
+                    C["relevance"]: round(by_id[s].relevance, 3),
+                    C["expanded from"]: s in res.expanded_seeds,
+                    C["in context"]: by_id[s].included,
+                }
+                for k, s in enumerate(res.seeds, 1)
+                if s in by_id
+            ]
+        ),
+        hide_index=True,
+        key="rd_seeds_table",
+    )
     st.markdown("**" + T("Expansion steps", "扩展步骤") + "**")
     steps = trace.steps
     if steps:
-        st.dataframe(pd.DataFrame([{
-            C["content"]: clip(by_id[s["node"]].content), C["hop"]: s["hop"],
-            C["how"]: candidate_in_words(w.graph, by_id[s["node"]], LG),
-            C["relation"]: viz.labels(LG)["relations"].get(s["relation"], s["relation"]) if ZH else s["relation"],
-            C["direction"]: ({"cause": "原因", "effect": "结果"}.get(s["direction"], s["direction"]) if ZH
-                             else s["direction"]),
-            C["propagated"]: round(s["propagated"], 3), C["in context"]: s["included"]} for s in steps]),
-            hide_index=True, key="rd_steps_table")
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        C["content"]: clip(by_id[s["node"]].content),
+                        C["hop"]: s["hop"],
+                        C["how"]: candidate_in_words(w.graph, by_id[s["node"]], LG),
+                        C["relation"]: viz.labels(LG)["relations"].get(s["relation"], s["relation"])
+                        if ZH
+                        else s["relation"],
+                        C["direction"]: (
+                            {"cause": "原因", "effect": "结果"}.get(s["direction"], s["direction"])
+                            if ZH
+                            else s["direction"]
+                        ),
+                        C["propagated"]: round(s["propagated"], 3),
+                        C["in context"]: s["included"],
+                    }
+                    for s in steps
+                ]
+            ),
+            hide_index=True,
+            key="rd_steps_table",
+        )
     else:
-        st.caption(T("No expansion (hops 0, or the seeds have no usable edges).", "没有扩展（跳数为 0，或种子没有可用的边）。"))
+        st.caption(
+            T("No expansion (hops 0, or the seeds have no usable edges).", "没有扩展（跳数为 0，或种子没有可用的边）。")
+        )
     st.markdown("**" + T("Ranking (every candidate, every score component)", "排序（所有候选及各项得分）") + "**")
-    st.dataframe(pd.DataFrame([{
-        C["rank"]: n.rank, C["content"]: clip(n.content), C["in context"]: n.included,
-        C["role"]: role_label(n.role, LG) if ZH else n.role, C["score"]: round(n.score, 4),
-        C["similarity"]: round(n.similarity, 4), C["lexical"]: round(n.lexical, 4),
-        C["relevance"]: round(n.relevance, 4), C["episode context"]: round(n.context, 4),
-        C["propagated"]: round(n.propagated, 4), C["centrality"]: round(n.centrality, 4), C["hops"]: n.hops,
-        C["tokens"]: n.tokens, C["cut reason"]: cut_in_words(n.cut_reason, LG) if n.cut_reason else "",
-        C["id"]: n.id} for n in res.ranked]), hide_index=True, key="rd_rank_table")
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    C["rank"]: n.rank,
+                    C["content"]: clip(n.content),
+                    C["in context"]: n.included,
+                    C["role"]: role_label(n.role, LG) if ZH else n.role,
+                    C["score"]: round(n.score, 4),
+                    C["similarity"]: round(n.similarity, 4),
+                    C["lexical"]: round(n.lexical, 4),
+                    C["relevance"]: round(n.relevance, 4),
+                    C["episode context"]: round(n.context, 4),
+                    C["propagated"]: round(n.propagated, 4),
+                    C["centrality"]: round(n.centrality, 4),
+                    C["hops"]: n.hops,
+                    C["tokens"]: n.tokens,
+                    C["cut reason"]: cut_in_words(n.cut_reason, LG) if n.cut_reason else "",
+                    C["id"]: n.id,
+                }
+                for n in res.ranked
+            ]
+        ),
+        hide_index=True,
+        key="rd_rank_table",
+    )
     st.markdown("**" + T("Left out by the budget", "因预算没选入") + "**")
     if res.cut:
-        st.dataframe(pd.DataFrame([{C["content"]: clip(n.content), C["why left out"]: cut_in_words(n.cut_reason, LG),
-                                    C["rank"]: n.rank, C["tokens"]: n.tokens} for n in res.cut]),
-                     hide_index=True, key="rd_cut_table")
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        C["content"]: clip(n.content),
+                        C["why left out"]: cut_in_words(n.cut_reason, LG),
+                        C["rank"]: n.rank,
+                        C["tokens"]: n.tokens,
+                    }
+                    for n in res.cut
+                ]
+            ),
+            hide_index=True,
+            key="rd_cut_table",
+        )
     else:
         st.caption(T("Nothing was cut: every candidate fit.", "没有裁剪：所有候选都放得下。"))
     st.markdown("**" + T("How each memory got in", "每条记忆如何进入上下文") + "**")
-    st.dataframe(pd.DataFrame([{C["content"]: clip(n.content), C["how"]: candidate_in_words(w.graph, n, LG)}
-                               for n in res.nodes]), hide_index=True, key="rd_expl_table")
-    st.markdown("**" + T(f"Final context, exactly as the LLM sees it ({res.tokens} tokens)",
-                         f"最终上下文，与 LLM 看到的完全一致（{res.tokens} token）") + "**")
+    st.dataframe(
+        pd.DataFrame(
+            [{C["content"]: clip(n.content), C["how"]: candidate_in_words(w.graph, n, LG)} for n in res.nodes]
+        ),
+        hide_index=True,
+        key="rd_expl_table",
+    )
+    st.markdown(
+        "**"
+        + T(
+            f"Final context, exactly as the LLM sees it ({res.tokens} tokens)",
+            f"最终上下文，与 LLM 看到的完全一致（{res.tokens} token）",
+        )
+        + "**"
+    )
     st.code(res.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
 
 # ------------------------------------------------------------------ graph
@@ -204,40 +370,81 @@ with tab_graph:
     def _picked(node_id: str) -> None:
         st.session_state["space_ui:rd_why"] = node_id
 
-    drawn = graph_view(w.graph, key="rd_graph", height=520, node_styles=node_styles, edge_styles=edge_styles,
-                       selected=pick, focus=res.node_ids or None, on_select=_picked, lang="zh" if ZH else "en")
+    drawn = graph_view(
+        w.graph,
+        key="rd_graph",
+        height=520,
+        node_styles=node_styles,
+        edge_styles=edge_styles,
+        selected=pick,
+        focus=res.node_ids or None,
+        on_select=_picked,
+        lang="zh" if ZH else "en",
+    )
     st.html(viz.legend_html("zh" if ZH else "en", styles=["seed", "expanded", "cut", "dim", "path"]))
     counts = {r: sum(1 for x in roles.values() if x == r) for r in ("seed", "expanded", "cut", "unrelated")}
-    st.caption(T(f"seeds {counts['seed']} · expanded {counts['expanded']} · cut {counts['cut']} · "
-                 f"unrelated {counts['unrelated']} (drawn {drawn['shown']} of {drawn['total']}). "
-                 "Thick blue edges: the expansion paths. Click a node to ask why (not).",
-                 f"种子 {counts['seed']} · 扩展 {counts['expanded']} · 裁掉 {counts['cut']} · 无关 {counts['unrelated']}"
-                 f"（显示 {drawn['shown']}/{drawn['total']}）。蓝色粗边为扩展路径。点击节点查看原因。"))
+    st.caption(
+        T(
+            f"seeds {counts['seed']} · expanded {counts['expanded']} · cut {counts['cut']} · "
+            f"unrelated {counts['unrelated']} (drawn {drawn['shown']} of {drawn['total']}). "
+            "Thick blue edges: the expansion paths. Click a node to ask why (not).",
+            f"种子 {counts['seed']} · 扩展 {counts['expanded']} · 裁掉 {counts['cut']} · 无关 {counts['unrelated']}"
+            f"（显示 {drawn['shown']}/{drawn['total']}）。蓝色粗边为扩展路径。点击节点查看原因。",
+        )
+    )
 
 # ------------------------------------------------------------ vs vector
 with tab_vec:
     contents = {n.id: n.content for n in res.ranked} | {n.id: n.content for n in vec.ranked}
-    st.markdown(T(f"At the same budget ({res.budget} tokens): **{len(cmp.shared)}** shared, "
-                  f"**{len(cmp.added)}** added by the graph, **{len(cmp.displaced)}** displaced.",
-                  f"相同预算（{res.budget} token）下：共有 **{len(cmp.shared)}** 条，图检索新增 **{len(cmp.added)}** 条，"
-                  f"挤掉 **{len(cmp.displaced)}** 条。"))
+    st.markdown(
+        T(
+            f"At the same budget ({res.budget} tokens): **{len(cmp.shared)}** shared, "
+            f"**{len(cmp.added)}** added by the graph, **{len(cmp.displaced)}** displaced.",
+            f"相同预算（{res.budget} token）下：共有 **{len(cmp.shared)}** 条，图检索新增 **{len(cmp.added)}** 条，"
+            f"挤掉 **{len(cmp.displaced)}** 条。",
+        )
+    )
     left, right = st.columns(2)
     left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} token)")
     added, shared, displaced = T("+ added", "+ 新增"), T("shared", "共有"), T("- displaced", "- 被挤掉")
-    left.dataframe(pd.DataFrame([{T("mark", "标记"): added if i in cmp.added else shared,
-                                  T("content", "内容"): clip(contents[i], 60),
-                                  T("role", "角色"): role_label(roles.get(i, ""), LG) if ZH else roles.get(i, "")}
-                                 for i in cmp.graph]), hide_index=True, key="rd_cmp_graph")
+    left.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    T("mark", "标记"): added if i in cmp.added else shared,
+                    T("content", "内容"): clip(contents[i], 60),
+                    T("role", "角色"): role_label(roles.get(i, ""), LG) if ZH else roles.get(i, ""),
+                }
+                for i in cmp.graph
+            ]
+        ),
+        hide_index=True,
+        key="rd_cmp_graph",
+    )
     right.markdown("**" + T("Plain vector top-k", "纯向量检索前 k 名") + f"** ({vec.tokens} tokens)")
-    right.dataframe(pd.DataFrame([{T("mark", "标记"): displaced if i in cmp.displaced else shared,
-                                   T("content", "内容"): clip(contents[i], 60),
-                                   T("similarity", "相似度"): round(next(n.similarity for n in vec.ranked if n.id == i), 3)}
-                                  for i in cmp.vector]), hide_index=True, key="rd_cmp_vec")
+    right.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    T("mark", "标记"): displaced if i in cmp.displaced else shared,
+                    T("content", "内容"): clip(contents[i], 60),
+                    T("similarity", "相似度"): round(next(n.similarity for n in vec.ranked if n.id == i), 3),
+                }
+                for i in cmp.vector
+            ]
+        ),
+        hide_index=True,
+        key="rd_cmp_vec",
+    )
     if cmp.displaced:
-        st.markdown("**" + T("Why the graph left out what vector top-k kept", "图检索为何没有选入向量检索选中的记忆") + "**")
+        st.markdown(
+            "**" + T("Why the graph left out what vector top-k kept", "图检索为何没有选入向量检索选中的记忆") + "**"
+        )
         for i in cmp.displaced:
-            st.markdown(f"- {md_escape(quote(w.graph, i, 50, contents.get(i)))}: "
-                        f"{md_escape(why_in_words(w.graph, why_not(w, res, i), LG))}")
+            st.markdown(
+                f"- {md_escape(quote(w.graph, i, 50, contents.get(i)))}: "
+                f"{md_escape(why_in_words(w.graph, why_not(w, res, i), LG))}"
+            )
     with st.expander(T("Both contexts as text", "两份上下文原文")):
         a, b = st.columns(2)
         a.code(res.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
@@ -253,16 +460,23 @@ with tab_why:
         if i in w.nodes:
             n = w.nodes[i]
             role = role_label(roles.get(i, ""), LG)
-            return f"{clip(n.content, 60)} · {T('turn', '第')} {n.turn}{'' if not ZH else ' 轮'} · {kinds.get(n.kind, n.kind)}" \
+            return (
+                f"{clip(n.content, 60)} · {T('turn', '第')} {n.turn}{'' if not ZH else ' 轮'} · {kinds.get(n.kind, n.kind)}"
                 + (f" · {role}" if role else "")
+            )
         d = w.decisions[i]
         return f"{clip(d.content, 60)} · {T('turn', '第')} {d.turn}{'' if not ZH else ' 轮'} · {T('never stored', '从未存入')}"
 
     if st.session_state.get("space_ui:rd_why") not in options:
         st.session_state.pop("space_ui:rd_why", None)
-    chosen = st.selectbox(T("Pick any memory (or click one on the graph)", "选择任意一条记忆（或在图上点击）"), options,
-                          index=None, format_func=_label, key="space_ui:rd_why",
-                          placeholder=T("Choose a memory…", "选择一条记忆…"))
+    chosen = st.selectbox(
+        T("Pick any memory (or click one on the graph)", "选择任意一条记忆（或在图上点击）"),
+        options,
+        index=None,
+        format_func=_label,
+        key="space_ui:rd_why",
+        placeholder=T("Choose a memory…", "选择一条记忆…"),
+    )
     if chosen:
         why = why_not(w, res, chosen)
         st.badge(md_escape(reason_label(why.reason, LG)), color="green" if why.reason == "included" else "orange")
@@ -274,11 +488,20 @@ with tab_why:
 
 # ----------------------------------------------------------------- probes
 with tab_probes:
-    st.caption(T("A probe is a query plus the memories it should surface. Probes re-run after every review "
-                 "pass; here you see what each pass (or your edits) changed.",
-                 "探针 = 一个查询 + 它应当检索到的记忆。每次审阅后探针会自动重跑，这里显示每次审阅（或你的编辑）带来的变化。"))
-    expect = st.multiselect(T("Should surface", "应当检索到"), list(w.node_ids), default=None,
-                            format_func=lambda i: clip(w.nodes[i].content, 60), key="space_ui:rd_expect")
+    st.caption(
+        T(
+            "A probe is a query plus the memories it should surface. Probes re-run after every review "
+            "pass; here you see what each pass (or your edits) changed.",
+            "探针 = 一个查询 + 它应当检索到的记忆。每次审阅后探针会自动重跑，这里显示每次审阅（或你的编辑）带来的变化。",
+        )
+    )
+    expect = st.multiselect(
+        T("Should surface", "应当检索到"),
+        list(w.node_ids),
+        default=None,
+        format_func=lambda i: clip(w.nodes[i].content, 60),
+        key="space_ui:rd_expect",
+    )
     c1, c2 = st.columns(2)
     if c1.button(T("Save this query as a probe", "将此查询保存为探针"), key="rd_save_probe"):
         try:
@@ -298,22 +521,44 @@ with tab_probes:
     for p in probes:
         before = p.history[-2] if len(p.history) > 1 else None
         d = diff_snapshots(p, before, p.history[-1])
+
         def _names(ids):  # memories by their words, not their ids
             return ", ".join(quote(w.graph, i, 24) for i in ids)
 
-        rows.append({"query": clip(p.query, 50), "last run": d.after.get("label", ""),
-                     "hits": f"{len(d.hits_before) if before else '–'} → {len(d.hits_after)} / {len(p.expect)}",
-                     "gained": _names(d.gained) if before else "", "lost": _names(d.lost),
-                     "expected lost": _names(d.expected_lost), "rank moves": len(d.moved),
-                     "changed": d.changed if before else False, "probe": p.id})
+        rows.append(
+            {
+                "query": clip(p.query, 50),
+                "last run": d.after.get("label", ""),
+                "hits": f"{len(d.hits_before) if before else '–'} → {len(d.hits_after)} / {len(p.expect)}",
+                "gained": _names(d.gained) if before else "",
+                "lost": _names(d.lost),
+                "expected lost": _names(d.expected_lost),
+                "rank moves": len(d.moved),
+                "changed": d.changed if before else False,
+                "probe": p.id,
+            }
+        )
     if rows:
-        names = {"query": "查询", "last run": "最近一次运行", "hits": "命中", "gained": "新增", "lost": "丢失",
-                 "expected lost": "丢失的预期记忆", "rank moves": "排名变化", "changed": "有变化", "probe": "编号"}
+        names = {
+            "query": "查询",
+            "last run": "最近一次运行",
+            "hits": "命中",
+            "gained": "新增",
+            "lost": "丢失",
+            "expected lost": "丢失的预期记忆",
+            "rank moves": "排名变化",
+            "changed": "有变化",
+            "probe": "编号",
+        }
         frame = pd.DataFrame(rows)
         st.dataframe(frame.rename(columns=names) if ZH else frame, hide_index=True, key="rd_probe_table")
-        gone = st.selectbox(T("Delete a probe", "删除探针"), [p.id for p in probes], index=None,
-                            format_func=lambda i: clip(next(p.query for p in probes if p.id == i), 50),
-                            key="rd_probe_del")
+        gone = st.selectbox(
+            T("Delete a probe", "删除探针"),
+            [p.id for p in probes],
+            index=None,
+            format_func=lambda i: clip(next(p.query for p in probes if p.id == i), 50),
+            key="rd_probe_del",
+        )
         if gone and st.button(T("Delete", "删除"), key="rd_probe_del_btn"):
             with space_lock(space):
                 delete_probe(w, gone)

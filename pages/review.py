@@ -13,7 +13,7 @@ import streamlit as st
 
 from ui.shell import require_shell
 
-require_shell('review')  # a deep link on a fresh server must not bypass app.py
+require_shell("review")  # a deep link on a fresh server must not bypass app.py
 
 from ui.i18n import lang
 from ui.render import md_escape
@@ -26,51 +26,107 @@ from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
 
 _T = {
     "title": ("Review", "审阅"),
-    "intro": ("Fix the memory graph: proposals from the review pass and flags from retracted causes wait in the "
-              "queue; every change is audited and can be undone.",
-              "修正记忆图：审阅产生的建议和因上游撤回而需复查的标记在队列中等待处理；每次修改都有审计记录，可撤销。"),
-    "empty": ("The graph is empty: chat or run a demo first, then review its edges here.",
-              "图是空的：请先对话或运行演示，再来这里审阅边。"),
+    "intro": (
+        "Fix the memory graph: proposals from the review pass and flags from retracted causes wait in the "
+        "queue; every change is audited and can be undone.",
+        "修正记忆图：审阅产生的建议和因上游撤回而需复查的标记在队列中等待处理；每次修改都有审计记录，可撤销。",
+    ),
+    "empty": (
+        "The graph is empty: chat or run a demo first, then review its edges here.",
+        "图是空的：请先对话或运行演示，再来这里审阅边。",
+    ),
     "run": ("Run review now", "立即审阅"),
-    "queue": ("Queue", "队列"), "edges": ("Edges", "边"), "nodes": ("Nodes", "节点"), "log": ("Audit log", "审计日志"),
-    "queue_empty": ("The queue is empty. Run a review pass to look for problems.", "队列为空。运行一次审阅以查找问题。"),
-    "accept": ("Accept", "接受"), "reject": ("Reject", "拒绝"), "relation": ("Relation", "关系"),
-    "status": ("Status", "状态"), "apply": ("Apply", "应用"), "undo": ("Undo", "撤销"), "redo": ("Redo", "重做"),
-    "add_edge": ("Add an edge", "添加边"), "source": ("From (earlier)", "起点（较早）"), "target": ("To (later)", "终点（较晚）"),
-    "why": ("Why (for the audit log)", "原因（写入审计日志）"), "add": ("Add edge", "添加"),
-    "table_help": ("Change a relation or tick delete: the change is applied at once and audited.",
-                   "修改关系或勾选删除：立即生效并记入审计。"),
-    "node": ("Node", "节点"), "by": ("Superseded by", "被取代于"), "flags": ("Needs review", "需复查"),
-    "builder": ("Show the builder's entries", "显示构建器条目"), "export": ("Export JSON", "导出 JSON"),
-    "last": ("Last review", "上次审阅"), "pending": ("kept nodes since the last review", "个新节点未审阅"),
+    "queue": ("Queue", "队列"),
+    "edges": ("Edges", "边"),
+    "nodes": ("Nodes", "节点"),
+    "log": ("Audit log", "审计日志"),
+    "queue_empty": (
+        "The queue is empty. Run a review pass to look for problems.",
+        "队列为空。运行一次审阅以查找问题。",
+    ),
+    "accept": ("Accept", "接受"),
+    "reject": ("Reject", "拒绝"),
+    "relation": ("Relation", "关系"),
+    "status": ("Status", "状态"),
+    "apply": ("Apply", "应用"),
+    "undo": ("Undo", "撤销"),
+    "redo": ("Redo", "重做"),
+    "add_edge": ("Add an edge", "添加边"),
+    "source": ("From (earlier)", "起点（较早）"),
+    "target": ("To (later)", "终点（较晚）"),
+    "why": ("Why (for the audit log)", "原因（写入审计日志）"),
+    "add": ("Add edge", "添加"),
+    "table_help": (
+        "Change a relation or tick delete: the change is applied at once and audited.",
+        "修改关系或勾选删除：立即生效并记入审计。",
+    ),
+    "node": ("Node", "节点"),
+    "by": ("Superseded by", "被取代于"),
+    "flags": ("Needs review", "需复查"),
+    "builder": ("Show the builder's entries", "显示构建器条目"),
+    "export": ("Export JSON", "导出 JSON"),
+    "last": ("Last review", "上次审阅"),
+    "pending": ("kept nodes since the last review", "个新节点未审阅"),
     "n_pending": ("{n} item(s) wait for a decision.", "{n} 项等待处理。"),
-    "conflict": ("Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
-                 "automatically; reject the other).", "同一条边有互相冲突的建议：请选择其一（接受一项后，请拒绝另一项）。"),
+    "conflict": (
+        "Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
+        "automatically; reject the other).",
+        "同一条边有互相冲突的建议：请选择其一（接受一项后，请拒绝另一项）。",
+    ),
     **{f"k_{kind}": words for kind, words in PROPOSAL_WORDS.items()},  # the library's: its Chinese line says them too
     "from_to": ("{a} → {b}", "{a} → {b}"),
-    "current": ("now", "当前"), "proposed": ("proposed", "建议"),
+    "current": ("now", "当前"),
+    "proposed": ("proposed", "建议"),
     "conf": ("confidence {c:.2f} · from {o}", "置信度 {c:.2f} · 来自 {o}"),
-    "source_ev": ("From", "起点"), "target_ev": ("To", "终点"),
+    "source_ev": ("From", "起点"),
+    "target_ev": ("To", "终点"),
     "ev_line": ("{kind}, turn {turn}, {status}", "{kind}，第 {turn} 轮，{status}"),
-    "ok_accept": ("Accepted: {what}", "已接受：{what}"), "ok_reject": ("Rejected: {what}", "已拒绝：{what}"),
-    "ok_undo": ("Undone: {what}", "已撤销：{what}"), "ok_redo": ("Redone: {what}", "已重做：{what}"),
-    "ok_status": ("Status set: {what}", "状态已设置：{what}"), "ok_add": ("Edge added: {what}", "已添加边：{what}"),
-    "what": ("What", "内容"), "col_at": ("time", "时间"), "col_actor": ("by", "操作者"), "col_action": ("action", "操作"),
-    "col_before": ("before", "之前"), "col_after": ("after", "之后"), "col_why": ("why", "原因"),
-    "col_undone": ("undone", "已撤销"), "col_id": ("entry", "条目"),
-    "col_delete": ("delete", "删除"), "col_from": ("from", "起点"), "col_to": ("to", "终点"), "col_origin": ("origin", "来源"),
-    "col_conf": ("confidence", "置信度"), "col_src": ("source id", "起点编号"), "col_tgt": ("target id", "终点编号"),
-    "lc": ("Last lifecycle pass", "上次记忆整理"), "lc_undo": ("Undo this pass", "撤销本次整理"),
-    "lc_none": ("No lifecycle pass yet: the command line's forget command runs one.",
-                "尚未整理过记忆：可在命令行运行记忆整理命令。"),
+    "ok_accept": ("Accepted: {what}", "已接受：{what}"),
+    "ok_reject": ("Rejected: {what}", "已拒绝：{what}"),
+    "ok_undo": ("Undone: {what}", "已撤销：{what}"),
+    "ok_redo": ("Redone: {what}", "已重做：{what}"),
+    "ok_status": ("Status set: {what}", "状态已设置：{what}"),
+    "ok_add": ("Edge added: {what}", "已添加边：{what}"),
+    "what": ("What", "内容"),
+    "col_at": ("time", "时间"),
+    "col_actor": ("by", "操作者"),
+    "col_action": ("action", "操作"),
+    "col_before": ("before", "之前"),
+    "col_after": ("after", "之后"),
+    "col_why": ("why", "原因"),
+    "col_undone": ("undone", "已撤销"),
+    "col_id": ("entry", "条目"),
+    "col_delete": ("delete", "删除"),
+    "col_from": ("from", "起点"),
+    "col_to": ("to", "终点"),
+    "col_origin": ("origin", "来源"),
+    "col_conf": ("confidence", "置信度"),
+    "col_src": ("source id", "起点编号"),
+    "col_tgt": ("target id", "终点编号"),
+    "lc": ("Last lifecycle pass", "上次记忆整理"),
+    "lc_undo": ("Undo this pass", "撤销本次整理"),
+    "lc_none": (
+        "No lifecycle pass yet: the command line's forget command runs one.",
+        "尚未整理过记忆：可在命令行运行记忆整理命令。",
+    ),
     "lc_undone": ("{n} change(s) undone", "已撤销 {n} 项更改"),
 }
-_ORIGINS = {"review-rules": ("rules review", "规则审阅"), "review-llm": ("model review", "模型审阅"),
-            "cascade": ("a retracted cause", "上游撤回")}
+_ORIGINS = {
+    "review-rules": ("rules review", "规则审阅"),
+    "review-llm": ("model review", "模型审阅"),
+    "cascade": ("a retracted cause", "上游撤回"),
+}
 _ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
-_ACTIONS = {"edge.add": ("edge added", "添加边"), "edge.update": ("edge changed", "修改边"),
-            "edge.remove": ("edge removed", "删除边"), "node.status": ("status", "状态"), "build": ("built", "构建"),
-            "item.reject": ("proposal rejected", "拒绝建议"), "undo": ("undo", "撤销"), "redo": ("redo", "重做")}
+_ACTIONS = {
+    "edge.add": ("edge added", "添加边"),
+    "edge.update": ("edge changed", "修改边"),
+    "edge.remove": ("edge removed", "删除边"),
+    "node.status": ("status", "状态"),
+    "build": ("built", "构建"),
+    "item.reject": ("proposal rejected", "拒绝建议"),
+    "undo": ("undo", "撤销"),
+    "redo": ("redo", "重做"),
+}
 
 
 def t(key: str, **kw) -> str:
@@ -118,7 +174,9 @@ def _item_words(w, item) -> str:
     if item.kind == "prune":
         return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
     if item.kind == "relabel":
-        return f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
+        return (
+            f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
+        )
     if item.kind == "add":
         return f"{t('k_add')}: {edge} ({rel.get(item.relation, item.relation)})"
     if item.kind == "supersede":
@@ -169,8 +227,9 @@ last = f"{t('last')}: {ReviewSummary(**runs[-1]).text(lang())} · " if runs else
 right.caption(md_escape(f"{last}{cur.pending_review()} {t('pending')}"))  # the summary quotes endpoint errors
 
 # a key and fixed labels: an action on the log tab reruns the page without jumping back to the queue
-q_tab, e_tab, n_tab, l_tab = st.tabs([t("queue"), t("edges"), t("nodes"), t("log")], key="review_tab",
-                                     on_change="rerun")
+q_tab, e_tab, n_tab, l_tab = st.tabs(
+    [t("queue"), t("edges"), t("nodes"), t("log")], key="review_tab", on_change="rerun"
+)
 
 # ------------------------------------------------------------------ queue
 with q_tab:
@@ -190,8 +249,13 @@ with q_tab:
             ev = item.evidence.get(role)
             if ev:
                 kind = L["kinds"].get(ev["kind"], ev["kind"])
-                st.caption(md_escape(t(f"{role}_ev") + " · " + t("ev_line", kind=kind, turn=ev["turn"],
-                                                                   status=L["statuses"].get(ev["status"], ev["status"]))))
+                st.caption(
+                    md_escape(
+                        t(f"{role}_ev")
+                        + " · "
+                        + t("ev_line", kind=kind, turn=ev["turn"], status=L["statuses"].get(ev["status"], ev["status"]))
+                    )
+                )
                 st.text(ev["text"][:300])
 
     for key, group in groups.items():
@@ -210,13 +274,29 @@ with q_tab:
                     rel = None
                     if item.kind in ("relabel", "add"):  # a prune deletes: no relation to choose
                         default = item.relation or item.current or RELATIONS[0]
-                        rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(default),
-                                           format_func=lambda r: L["relations"].get(r, r), key=f"rel_{item.id}")
+                        rel = st.selectbox(
+                            t("relation"),
+                            RELATIONS,
+                            index=RELATIONS.index(default),
+                            format_func=lambda r: L["relations"].get(r, r),
+                            key=f"rel_{item.id}",
+                        )
                     b1, b2 = st.columns(2)
-                    b1.button(t("accept"), key=f"acc_{item.id}", type="primary", on_click=_act,
-                              args=(cur.accept, item.id), kwargs={"relation": rel, "done": t("ok_accept", what=what)})
-                    b2.button(t("reject"), key=f"rej_{item.id}", on_click=_act, args=(cur.reject, item.id),
-                              kwargs={"done": t("ok_reject", what=what)})
+                    b1.button(
+                        t("accept"),
+                        key=f"acc_{item.id}",
+                        type="primary",
+                        on_click=_act,
+                        args=(cur.accept, item.id),
+                        kwargs={"relation": rel, "done": t("ok_accept", what=what)},
+                    )
+                    b2.button(
+                        t("reject"),
+                        key=f"rej_{item.id}",
+                        on_click=_act,
+                        args=(cur.reject, item.id),
+                        kwargs={"done": t("ok_reject", what=what)},
+                    )
 
 # ------------------------------------------------------------------ edges
 with e_tab:
@@ -237,7 +317,11 @@ with e_tab:
     st.caption(t("table_help"))
     if held["rows"]:
         st.data_editor(
-            held["df"], key=editor_key, on_change=_apply_table, hide_index=True, num_rows="fixed",
+            held["df"],
+            key=editor_key,
+            on_change=_apply_table,
+            hide_index=True,
+            num_rows="fixed",
             column_order=["relation", "delete", "from", "to", "origin", "confidence", "status", "source", "target"],
             width="stretch",
             disabled=["source", "target", "from", "to", "origin", "confidence"],
@@ -258,11 +342,15 @@ with e_tab:
         c1, c2 = st.columns(2)
         src = c1.selectbox(t("source"), ids, format_func=NAMES.get, key="add_src")
         dst = c2.selectbox(t("target"), ids, index=len(ids) - 1, format_func=NAMES.get, key="add_dst")
-        rel = st.selectbox(t("relation"), RELATIONS, key="add_rel",
-                           format_func=viz.labels(lang())["relations"].get)
+        rel = st.selectbox(t("relation"), RELATIONS, key="add_rel", format_func=viz.labels(lang())["relations"].get)
         why = st.text_input(t("why"), key="add_why")
-        st.button(t("add"), key="add_btn", on_click=_act, args=(cur.set_edge, src, dst, rel, why or "added by hand"),
-                  kwargs={"done": t("ok_add", what=f"{_q(w, src)} → {_q(w, dst)}")})
+        st.button(
+            t("add"),
+            key="add_btn",
+            on_click=_act,
+            args=(cur.set_edge, src, dst, rel, why or "added by hand"),
+            kwargs={"done": t("ok_add", what=f"{_q(w, src)} → {_q(w, dst)}")},
+        )
 
 # ------------------------------------------------------------------ nodes
 with n_tab:
@@ -271,15 +359,26 @@ with n_tab:
     node = w.nodes[nid]
     st.text(node.content[:800])
     c1, c2 = st.columns(2)
-    status = c1.radio(t("status"), NODE_STATUSES, index=NODE_STATUSES.index(node.status), horizontal=True,
-                      format_func=viz.labels(lang())["statuses"].get, key=f"status_{nid}")
+    status = c1.radio(
+        t("status"),
+        NODE_STATUSES,
+        index=NODE_STATUSES.index(node.status),
+        horizontal=True,
+        format_func=viz.labels(lang())["statuses"].get,
+        key=f"status_{nid}",
+    )
     by = ""
     if status == "superseded":
         later = [n for n in ids if n != nid]
         by = c2.selectbox(t("by"), [""] + later, format_func=lambda n: NAMES.get(n, "—"), key="status_by")
-    st.button(t("apply"), key="status_apply", disabled=status == node.status,
-              on_click=_act, args=(cur.set_status, nid, status, "set on the Review page"),
-              kwargs={"by": by, "done": t("ok_status", what=f"{_q(w, nid)}: {viz.labels(lang())['statuses'].get(status)}")})
+    st.button(
+        t("apply"),
+        key="status_apply",
+        disabled=status == node.status,
+        on_click=_act,
+        args=(cur.set_status, nid, status, "set on the Review page"),
+        kwargs={"by": by, "done": t("ok_status", what=f"{_q(w, nid)}: {viz.labels(lang())['statuses'].get(status)}")},
+    )
     flagged = sorted(cur.flagged())
     if flagged:
         st.markdown(f"**{t('flags')}**")
@@ -290,12 +389,24 @@ with n_tab:
 with l_tab:
     c1, c2, c3 = st.columns([1, 1, 3])
     undo_to, redo_to = cur.log.undo_target(), cur.log.redo_target()
-    c1.button(t("undo"), key="undo_btn", disabled=undo_to is None, on_click=_act, args=(cur.undo,),
-              kwargs={"done": t("ok_undo", what=_entry_words(w, undo_to))},
-              help=md_escape(_entry_words(w, undo_to)) if undo_to else None)
-    c2.button(t("redo"), key="redo_btn", disabled=redo_to is None, on_click=_act, args=(cur.redo,),
-              kwargs={"done": t("ok_redo", what=_entry_words(w, redo_to))},
-              help=md_escape(_entry_words(w, redo_to)) if redo_to else None)
+    c1.button(
+        t("undo"),
+        key="undo_btn",
+        disabled=undo_to is None,
+        on_click=_act,
+        args=(cur.undo,),
+        kwargs={"done": t("ok_undo", what=_entry_words(w, undo_to))},
+        help=md_escape(_entry_words(w, undo_to)) if undo_to else None,
+    )
+    c2.button(
+        t("redo"),
+        key="redo_btn",
+        disabled=redo_to is None,
+        on_click=_act,
+        args=(cur.redo,),
+        kwargs={"done": t("ok_redo", what=_entry_words(w, redo_to))},
+        help=md_escape(_entry_words(w, redo_to)) if redo_to else None,
+    )
     show_builder = c3.toggle(t("builder"), key="log_builder")
     rows = [r for r in cur.log.to_rows() if show_builder or r["action"] != "build"]
     if rows:
@@ -305,8 +416,13 @@ with l_tab:
         frame["actor"] = [_pair(_ACTORS, a) for a in frame["actor"]]
         frame["action"] = [_pair(_ACTIONS, a) for a in frame["action"]]
         cols = ["at", "actor", "action", "what", "before", "after", "why", "undone", "id"]
-        st.dataframe(frame[cols].rename(columns={c: t("col_" + ("id" if c == "id" else c)) if c != "what" else t("what")
-                                                 for c in cols}), hide_index=True, width="stretch")
+        st.dataframe(
+            frame[cols].rename(
+                columns={c: t("col_" + ("id" if c == "id" else c)) if c != "what" else t("what") for c in cols}
+            ),
+            hide_index=True,
+            width="stretch",
+        )
     # the last lifecycle pass (weaver.lifecycle): what it archived / merged / summarised, undoable as a whole
     st.markdown(f"**{t('lc')}**")
     report = last_pass(w)
@@ -316,7 +432,16 @@ with l_tab:
         st.caption(md_escape(pass_text(report)))
         if pass_rows(report):
             st.dataframe(pd.DataFrame(pass_rows(report)), hide_index=True, width="stretch")
-        st.button(t("lc_undo"), key="lc_undo_btn", on_click=_act,
-                  args=(lambda: t("lc_undone", n=len(undo_pass(w, report["id"]))),))
-    st.download_button(t("export"), json.dumps([e.to_dict() for e in cur.log.entries], ensure_ascii=False, indent=1),
-                       file_name=f"audit-{current_space()}.json", mime="application/json", key="log_export")
+        st.button(
+            t("lc_undo"),
+            key="lc_undo_btn",
+            on_click=_act,
+            args=(lambda: t("lc_undone", n=len(undo_pass(w, report["id"]))),),
+        )
+    st.download_button(
+        t("export"),
+        json.dumps([e.to_dict() for e in cur.log.entries], ensure_ascii=False, indent=1),
+        file_name=f"audit-{current_space()}.json",
+        mime="application/json",
+        key="log_export",
+    )

@@ -23,8 +23,11 @@ def start_chroma(path: Path, port: int) -> subprocess.Popen:
     exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
     if not Path(exe).exists():
         pytest.skip("the chroma server binary is not installed")
-    proc = subprocess.Popen([exe, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [exe, "run", "--host", "127.0.0.1", "--port", str(port), "--path", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 30
     while time.time() < deadline:
         try:

@@ -22,7 +22,8 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 # Child processes (`python -m weaver`, the crash harness, the studio server) import the same checkout and the same
 # test helpers as this run, whether or not the package is installed (pytest.ini's `pythonpath` covers this process).
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")) if p)
+    p for p in (str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")) if p
+)
 
 _real_connect = socket.socket.connect
 
@@ -91,8 +92,12 @@ def openai_stub():
 @pytest.fixture
 def llm_settings(tmp_path, openai_stub) -> Settings:
     return Settings.from_env(
-        env={"OPENAI_BASE_URL": openai_stub.base_url, "OPENAI_API_KEY": "sk-test-secret-123",
-             "WEAVER_LLM_TIMEOUT": "2", "WEAVER_LLM_RETRIES": "2"},
+        env={
+            "OPENAI_BASE_URL": openai_stub.base_url,
+            "OPENAI_API_KEY": "sk-test-secret-123",
+            "WEAVER_LLM_TIMEOUT": "2",
+            "WEAVER_LLM_RETRIES": "2",
+        },
         secrets_path=None,
         data_dir=tmp_path / "data",
     )

@@ -49,8 +49,11 @@ SCENARIO = [  # the issue's budget case: a later message supersedes an acknowled
     ("user_input", "我的预算总共是5000元。"),
     ("user_input", "其实我的预算现在改成8000元了。"),
 ]
-CHAT_LINES = ["I want a quiet hotel near the metro in Beijing, budget 600 yuan a night.",
-              "我对花生过敏，推荐一家餐厅。", "Find me a museum for tomorrow morning."]
+CHAT_LINES = [
+    "I want a quiet hotel near the metro in Beijing, budget 600 yuan a night.",
+    "我对花生过敏，推荐一家餐厅。",
+    "Find me a museum for tomorrow morning.",
+]
 
 
 # ---------------------------------------------------------------- corpus
@@ -111,8 +114,10 @@ def _fingerprint(rt) -> dict:
         out[name] = {
             "decisions": sorted(f"{d.kind}:{d.content[:60]}:{d.kept}" for d in w.decisions.values()),
             "nodes": sorted(f"{lab[n.id]}:{n.status}:{L(n.meta.get('superseded_by', ''))}" for n in w.nodes.values()),
-            "edges": sorted(f"{L(u)}->{L(v)}:{d['relation']}:{d.get('origin')}:{d.get('status')}"
-                            for u, v, d in w.graph.edges(data=True)),
+            "edges": sorted(
+                f"{L(u)}->{L(v)}:{d['relation']}:{d.get('origin')}:{d.get('status')}"
+                for u, v, d in w.graph.edges(data=True)
+            ),
             "audit": sorted(f"{e.actor}:{e.action}:{key(e.key)}" for e in cur.log.entries),
             "queue": sorted(f"{i.kind}:{L(i.source)}:{L(i.target)}:{i.status}" for i in cur.queue.values()),
             "reviews": len(cur.state.get("runs", [])),
@@ -135,7 +140,7 @@ def references(w) -> list[str]:
             if e.key not in w.curation.queue:
                 bad.append(f"audit entry {e.id} ({e.action}) names missing review item {e.key}")
             continue
-        for nid in (e.key.split("->", 1) if "->" in e.key else [e.key]):
+        for nid in e.key.split("->", 1) if "->" in e.key else [e.key]:
             if nid not in w.nodes:
                 bad.append(f"audit entry {e.id} ({e.action}) names missing node {nid}")
     for i in w.curation.queue.values():
@@ -232,9 +237,10 @@ def check(args) -> int:
         states.append(fingerprint(ref))
         report["sections"] = len(states) - 1
         if killed not in states:
-            report["problems"].append(f"{' '.join(cmd['argv'][:3])}: the killed store matches none of the "
-                                      f"{len(states)} states before/after its write sections: "
-                                      + _diff(killed, states))
+            report["problems"].append(
+                f"{' '.join(cmd['argv'][:3])}: the killed store matches none of the "
+                f"{len(states)} states before/after its write sections: " + _diff(killed, states)
+            )
     print("CHECK " + json.dumps(report, ensure_ascii=False), flush=True)
     return 0
 
@@ -247,7 +253,9 @@ def _diff(killed: dict, states: list[dict]) -> str:
         for k in sorted(set(a) | set(b)):
             if a.get(k) != b.get(k):
                 if isinstance(a.get(k), list) and isinstance(b.get(k), list):
-                    out.append(f"{space}.{k}: +{sorted(set(a[k]) - set(b[k]))[:3]} -{sorted(set(b[k]) - set(a[k]))[:3]}")
+                    out.append(
+                        f"{space}.{k}: +{sorted(set(a[k]) - set(b[k]))[:3]} -{sorted(set(b[k]) - set(a[k]))[:3]}"
+                    )
                 else:
                     out.append(f"{space}.{k}: {str(a.get(k))[:80]} vs {str(b.get(k))[:80]}")
     return "; ".join(out)[:1500]
@@ -261,13 +269,29 @@ def _env(extra: dict | None = None) -> dict:
 
 def _cli(work: Path, argv: list[str], crash: str | None = None, stdin: str = ""):
     cmd = [sys.executable, "-m", "weaver", "--data-dir", str(work / "data")] + argv
-    return subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=_env({"WEAVER_CRASH_AT": crash} if crash else None))
+    return subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env({"WEAVER_CRASH_AT": crash} if crash else None),
+    )
 
 
 def _check(work: Path, cmd: dict | None) -> dict | None:
-    argv = [sys.executable, str(Path(__file__).resolve()), "check", "--data", str(work / "data"),
-            "--before", str(work / "before"), "--acks", str(work / "acks.json")]
+    argv = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "check",
+        "--data",
+        str(work / "data"),
+        "--before",
+        str(work / "before"),
+        "--acks",
+        str(work / "acks.json"),
+    ]
     if cmd:
         argv += ["--cmd", json.dumps(cmd, ensure_ascii=False)]
     out = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=900)
@@ -301,8 +325,20 @@ class Campaign:
         self.acks: dict = {}
         self.targets: dict = {}
         self.writes: dict[str, int] = {}
-        self.summary = {"rounds": 0, "kills": 0, "at_write": 0, "timed": 0, "finished": 0, "refused": 0,
-                        "lost": 0, "dangling": 0, "repairs": 0, "problems": [], "by_command": {}, "checks": 0}
+        self.summary = {
+            "rounds": 0,
+            "kills": 0,
+            "at_write": 0,
+            "timed": 0,
+            "finished": 0,
+            "refused": 0,
+            "lost": 0,
+            "dangling": 0,
+            "repairs": 0,
+            "problems": [],
+            "by_command": {},
+            "checks": 0,
+        }
 
     def _save_acks(self) -> None:
         (self.work / "acks.json").write_text(json.dumps(self.acks))
@@ -328,8 +364,15 @@ class Campaign:
 
     def pick(self) -> tuple[str, dict]:
         t, rng = self.targets, self.rng
-        options = [("ingest", 5), ("review --apply", 2), ("task", 1), ("reembed", 1), ("delete-space", 1),
-                   ("chat", 1), ("status", 2)]
+        options = [
+            ("ingest", 5),
+            ("review --apply", 2),
+            ("task", 1),
+            ("reembed", 1),
+            ("delete-space", 1),
+            ("chat", 1),
+            ("status", 2),
+        ]
         options += [("promote", 2)] if t.get("rejected") else []
         options += [("accept", 2), ("reject", 1)] if t.get("pending") else []
         options += [("edge rm", 2)] if t.get("edges") else []
@@ -351,8 +394,9 @@ class Campaign:
         if name == "chat":
             return name, {"argv": sp + ["chat", "--offline"], "stdin": rng.choice(CHAT_LINES) + "\n"}
         if name == "status":
-            return name, {"argv": sp + ["status", rng.choice(t["nodes"]),
-                                        rng.choice(["retracted", "superseded", "active"])]}
+            return name, {
+                "argv": sp + ["status", rng.choice(t["nodes"]), rng.choice(["retracted", "superseded", "active"])]
+            }
         if name == "promote":
             return name, {"argv": sp + ["promote", rng.choice(t["rejected"])]}
         if name in ("accept", "reject"):
@@ -361,8 +405,16 @@ class Campaign:
             return name, {"argv": sp + ["edge", "rm"] + rng.choice(t["edges"])}
         if name == "edge set":
             i, j = sorted(rng.sample(range(len(t["nodes"])), 2))
-            return name, {"argv": sp + ["edge", "set", t["nodes"][i], t["nodes"][j],
-                                        rng.choice(["causal", "temporal", "conditional", "elaborates"])]}
+            return name, {
+                "argv": sp
+                + [
+                    "edge",
+                    "set",
+                    t["nodes"][i],
+                    t["nodes"][j],
+                    rng.choice(["causal", "temporal", "conditional", "elaborates"]),
+                ]
+            }
         return name, {"argv": sp + [name]}
 
     def round(self, r: int) -> None:
@@ -418,8 +470,10 @@ class Campaign:
         self.targets = rep.get("targets", self.targets)
         if rep.get("writes"):
             self.writes[name] = max(self.writes.get(name, 0), rep["writes"])
-        self.log(f"round {r + 1} {name} {crash or 'timed'}: rc={proc.returncode} {time.time() - t0:.1f}s "
-                 f"acked={len(self.acks)} repairs={rep['repaired']} problems={len(rep['problems'])}")
+        self.log(
+            f"round {r + 1} {name} {crash or 'timed'}: rc={proc.returncode} {time.time() - t0:.1f}s "
+            f"acked={len(self.acks)} repairs={rep['repaired']} problems={len(rep['problems'])}"
+        )
 
 
 def run_commands_campaign(kills: int, work: Path | None = None, seed: int = 1, log=print) -> dict:

@@ -40,8 +40,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SPACE = "crash 崩溃 test"  # not a valid Chroma name on purpose: goes through space_slug
-INJECT_METHODS = ("put_nodes", "put_edges", "put_records", "put_decisions", "put_meta", "delete_nodes",
-                  "delete_edges", "delete_records")  # calls on the space (buffered in a write section)
+INJECT_METHODS = (
+    "put_nodes",
+    "put_edges",
+    "put_records",
+    "put_decisions",
+    "put_meta",
+    "delete_nodes",
+    "delete_edges",
+    "delete_records",
+)  # calls on the space (buffered in a write section)
 
 _CITIES = ["Beijing", "Shanghai", "Xi'an", "Chengdu", "Hangzhou"]
 _CITIES_ZH = ["北京", "上海", "西安", "成都", "杭州"]
@@ -64,16 +72,25 @@ def make_corpus(n: int, seed: int = 7) -> list[dict]:
             kind, text = "user_input", rng.choice(["好的", "谢谢！", "嗯嗯"] if zh else ["ok", "thanks!", "great"])
         elif r < 0.4:
             kind = "user_input"
-            text = (f"我在{_CITIES_ZH[c]}的预算是{price}元，而且我对{f_zh}过敏。" if zh else
-                    f"My budget in {_CITIES[c]} is {price} yuan, and I'm allergic to {f_en}.")
+            text = (
+                f"我在{_CITIES_ZH[c]}的预算是{price}元，而且我对{f_zh}过敏。"
+                if zh
+                else f"My budget in {_CITIES[c]} is {price} yuan, and I'm allergic to {f_en}."
+            )
         elif r < 0.6:
             kind = "agent_thought"
-            text = (f"需要查询{_CITIES_ZH[c]}价格低于{price}元的{t_zh}。" if zh else
-                    f"I need to search for {t_en} in {_CITIES[c]} under {price} yuan.")
+            text = (
+                f"需要查询{_CITIES_ZH[c]}价格低于{price}元的{t_zh}。"
+                if zh
+                else f"I need to search for {t_en} in {_CITIES[c]} under {price} yuan."
+            )
         elif r < 0.9:
             kind = "tool_result"
-            text = (f"查询到{_CITIES_ZH[c]}有{price % 9 + 1}家{t_zh}，约{price}元。" if zh else
-                    f"Found {price % 9 + 1} {t_en} in {_CITIES[c]}, about {price} yuan each.")
+            text = (
+                f"查询到{_CITIES_ZH[c]}有{price % 9 + 1}家{t_zh}，约{price}元。"
+                if zh
+                else f"Found {price % 9 + 1} {t_en} in {_CITIES[c]}, about {price} yuan each."
+            )
         else:
             kind = "tool_result"  # a long tool output with control characters (stripped on ingest)
             rows = [{"name": f"{t_en} {j}\x07", "city": _CITIES[c], "price": price + j} for j in range(60)]
@@ -143,8 +160,9 @@ def check_space(w, acks: dict[str, dict], chroma_vectors: bool = False) -> dict:
             problems.append(f"decision {d.message_id} names missing node {d.node_id}")
     # no dangling edge, in the mirror or in the raw collection
     raw_edges = w.space.edges.get(include=["metadatas"])["metadatas"]
-    dangling = [f"{e['source']}->{e['target']}" for e in raw_edges
-                if e["source"] not in raw_ids or e["target"] not in raw_ids]
+    dangling = [
+        f"{e['source']}->{e['target']}" for e in raw_edges if e["source"] not in raw_ids or e["target"] not in raw_ids
+    ]
     dangling += [f"{u}->{v}" for u, v in w.graph.edges if u not in w.nodes or v not in w.nodes]
     problems += [f"dangling edge {x}" for x in dangling]
     if len(raw_edges) != w.graph.number_of_edges():
@@ -153,9 +171,17 @@ def check_space(w, acks: dict[str, dict], chroma_vectors: bool = False) -> dict:
     audit_checked = curation is not None and hasattr(curation, "verify")
     if audit_checked:
         problems += [f"audit: {p}" for p in curation.verify()]
-    return {"acked": len(acks), "lost": len(lost), "dangling": len(dangling), "nodes": len(w.nodes),
-            "edges": w.graph.number_of_edges(), "decisions": len(w.decisions), "repaired": list(w.repaired),
-            "audit_checked": audit_checked, "problems": problems}
+    return {
+        "acked": len(acks),
+        "lost": len(lost),
+        "dangling": len(dangling),
+        "nodes": len(w.nodes),
+        "edges": w.graph.number_of_edges(),
+        "decisions": len(w.decisions),
+        "repaired": list(w.repaired),
+        "audit_checked": audit_checked,
+        "problems": problems,
+    }
 
 
 # ---------------------------------------------------------------------- child
@@ -207,8 +233,11 @@ def child(args) -> int:
         prev = acks.get(msg["id"])
         node = res.node.id if res.node else ""
         if prev is not None and (not res.duplicate or node != prev["node"]):
-            print(f"VIOLATION re-ingest of {msg['id']} was not idempotent: duplicate={res.duplicate}, "
-                  f"node {node!r} vs acknowledged {prev['node']!r}", flush=True)
+            print(
+                f"VIOLATION re-ingest of {msg['id']} was not idempotent: duplicate={res.duplicate}, "
+                f"node {node!r} vs acknowledged {prev['node']!r}",
+                flush=True,
+            )
             return 3
         if prev is None:
             # one write() per line on an O_APPEND descriptor: a kill leaves whole lines (or a torn last one)
@@ -218,10 +247,27 @@ def child(args) -> int:
 
 
 # --------------------------------------------------------------------- parent
-def _spawn(work: Path, messages: int, seed: int, inject: str | None = None, check_only: bool = False,
-           crash_at: str | None = None):
-    cmd = [sys.executable, str(Path(__file__).resolve()), "child", "--data-dir", str(work / "data"),
-           "--acks", str(work / "acks.jsonl"), "--messages", str(messages), "--seed", str(seed)]
+def _spawn(
+    work: Path,
+    messages: int,
+    seed: int,
+    inject: str | None = None,
+    check_only: bool = False,
+    crash_at: str | None = None,
+):
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "child",
+        "--data-dir",
+        str(work / "data"),
+        "--acks",
+        str(work / "acks.jsonl"),
+        "--messages",
+        str(messages),
+        "--seed",
+        str(seed),
+    ]
     if inject:
         cmd += ["--inject", inject]
     if check_only:
@@ -245,16 +291,26 @@ def _read_until_ready(proc, timeout: float = 120) -> tuple[dict | None, bool]:
     return check, False
 
 
-def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay: float = 1.2,
-                 log=print) -> dict:
+def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay: float = 1.2, log=print) -> dict:
     """``kills`` rounds of spawn -> kill -> reopen-and-check; returns the summary (``problems`` must be empty)."""
     work = Path(work or tempfile.mkdtemp(prefix="cw-crash-"))
     work.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     # enough that no round runs out of corpus: an uninterrupted round ingests ~10-30 messages a second
     messages = max(240, kills * 24)
-    summary = {"kills": 0, "rounds": 0, "injected": 0, "timed": 0, "finished_early": 0, "repairs": 0,
-               "lost": 0, "dangling": 0, "problems": [], "checks": 0, "audit_checked": False}
+    summary = {
+        "kills": 0,
+        "rounds": 0,
+        "injected": 0,
+        "timed": 0,
+        "finished_early": 0,
+        "repairs": 0,
+        "lost": 0,
+        "dangling": 0,
+        "problems": [],
+        "checks": 0,
+        "audit_checked": False,
+    }
 
     def absorb(check: dict | None, where: str) -> None:
         if check is None:
@@ -302,8 +358,10 @@ def run_campaign(kills: int, work: Path | None = None, seed: int = 1, max_delay:
         else:
             summary["problems"].append(f"round {r}: child exited {proc.returncode}: {out[-300:]} {err[-800:]}")
         summary["problems"] += [f"round {r}: {x}" for x in out.splitlines() if x.startswith("VIOLATION")]
-        log(f"round {r + 1}/{kills} {inject or (crash_at and 'write ' + crash_at) or 'timed'}: rc={proc.returncode} "
-            f"acked={len(read_acks(work / 'acks.jsonl'))} repairs={len(check['repaired']) if check else '?'}")
+        log(
+            f"round {r + 1}/{kills} {inject or (crash_at and 'write ' + crash_at) or 'timed'}: rc={proc.returncode} "
+            f"acked={len(read_acks(work / 'acks.jsonl'))} repairs={len(check['repaired']) if check else '?'}"
+        )
     # a last open after the last kill, then the rest of the corpus without interruption
     proc = _spawn(work, messages, seed, check_only=True)
     out, err = proc.communicate(timeout=300)
@@ -329,16 +387,23 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--crash-at")
     c.add_argument("--check-only", action="store_true")
     p.add_argument("--kills", type=int, default=60)
-    p.add_argument("--commands", type=int, default=0,
-                   help="also kill this many rounds of the other writing commands (see tests/crash_commands.py)")
+    p.add_argument(
+        "--commands",
+        type=int,
+        default=0,
+        help="also kill this many rounds of the other writing commands (see tests/crash_commands.py)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--work", help="keep the space here (default: a new temporary directory)")
     args = p.parse_args(argv)
     if args.cmd == "child":
         return child(args)
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="cw-crash-"))
-    summary = run_campaign(args.kills, work / "ingest", args.seed) if args.kills else {
-        "problems": [], "lost": 0, "dangling": 0}
+    summary = (
+        run_campaign(args.kills, work / "ingest", args.seed)
+        if args.kills
+        else {"problems": [], "lost": 0, "dangling": 0}
+    )
     if args.commands:
         from crash_commands import run_commands_campaign
 

@@ -118,7 +118,10 @@ class OpenAIStub:
                 {
                     "id": f"call_{i}_{int(time.time() * 1000) % 100000}",
                     "type": "function",
-                    "function": {"name": c["name"], "arguments": json.dumps(c.get("arguments", {}), ensure_ascii=False)},
+                    "function": {
+                        "name": c["name"],
+                        "arguments": json.dumps(c.get("arguments", {}), ensure_ascii=False),
+                    },
                 }
                 for i, c in enumerate(reply["tool_calls"])
             ]
@@ -153,7 +156,12 @@ class OpenAIStub:
                 v[int(hashlib.md5(ch.encode()).hexdigest(), 16) % self.embedding_dim] += 1.0
             v /= np.linalg.norm(v) or 1.0
             data.append({"object": "embedding", "index": i, "embedding": v.tolist()})
-        return {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+        return {
+            "object": "list",
+            "data": data,
+            "model": body.get("model"),
+            "usage": {"prompt_tokens": 1, "total_tokens": 1},
+        }
 
 
 def start_stub(default: Reply | Callable | None = None) -> OpenAIStub:

@@ -15,8 +15,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 _LAST: list[subprocess.Popen] = []
@@ -40,15 +47,33 @@ def running_studio(data_dir: Path, log_path: Path, start_timeout: float = 90, ex
     ``extra_env`` adds variables after that (e.g. ``OPENAI_BASE_URL`` of a local stub endpoint).
     """
     port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST")
+    }
     env.update(WEAVER_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     env.update(extra_env or {})
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "app.py"),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         _LAST.append(proc)
         base = f"http://127.0.0.1:{port}"
         try:

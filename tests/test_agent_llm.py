@@ -17,8 +17,10 @@ def test_function_calling_with_memory_in_the_system_prompt(agent, openai_stub, w
     first = list(agent.run("I'm allergic to seafood.", message_id="l1"))
     assert first[-1].type == "reply" and first[-1].text == "Noted, no seafood."
     openai_stub.push(
-        {"tool_calls": [{"name": "search_restaurants", "arguments": {"near": "Wangfujing", "avoid": ["seafood"]}}],
-         "content": "I will search restaurants near Wangfujing without seafood."},
+        {
+            "tool_calls": [{"name": "search_restaurants", "arguments": {"near": "Wangfujing", "avoid": ["seafood"]}}],
+            "content": "I will search restaurants near Wangfujing without seafood.",
+        },
         "Try 稻香村(灯市口店).",
     )
     events = list(agent.run("Where can I have dinner near Wangfujing?", message_id="l2"))
@@ -71,8 +73,9 @@ def test_a_five_megabyte_reply_is_cut_and_the_turn_still_ends_with_a_reply(agent
 
     huge = "The Wangfujing hotel costs 400 yuan per night. " * 110_000  # ~5.2 MB
     assert len(huge) > 5_000_000
-    openai_stub.push({"tool_calls": [{"name": "search_hotels", "arguments": {"near": "王府井"}}], "content": huge},
-                     huge)
+    openai_stub.push(
+        {"tool_calls": [{"name": "search_hotels", "arguments": {"near": "王府井"}}], "content": huge}, huge
+    )
     events = list(agent.run("Find me a hotel near Wangfujing.", message_id="big"))
     assert events[-1].type == "reply" and not [e for e in events if e.type == "error"]
     reply, thought = events[-1], next(e for e in events if e.type == "thought")

@@ -12,7 +12,23 @@ from weaver.agent.planner import plan_turn
 from weaver.agent.tools import ToolBox
 from weaver.agent.understanding import parse
 
-SEAFOOD = ("虾", "蟹", "海参", "鲍", "扇贝", "蚝", "蛤", "鱿", "墨鱼", "章鱼", "三文鱼", "鳕鱼", "龙虾", "鱼翅", "生鱼片")
+SEAFOOD = (
+    "虾",
+    "蟹",
+    "海参",
+    "鲍",
+    "扇贝",
+    "蚝",
+    "蛤",
+    "鱿",
+    "墨鱼",
+    "章鱼",
+    "三文鱼",
+    "鳕鱼",
+    "龙虾",
+    "鱼翅",
+    "生鱼片",
+)
 
 # turn 2 states the allergy, turn 4 the quiet preference; turns 3-27 switch between hotels, sights, metro,
 # budget, another city and small talk without a word about food; turn 28 asks for a restaurant
@@ -98,10 +114,18 @@ def test_early_quiet_preference_shapes_a_later_hotel_search(long_run):
 @pytest.mark.parametrize("k", [3, 5, 10, 20])
 def test_ablation_last_k_turns_window_loses_the_allergy(long_run, k):
     w, _ = long_run
-    history = [(e.turn, {"user": "user_input", "thought": "agent_thought", "tool_result": "tool_result",
-                         "reply": "agent_response"}[e.type], e.text,
-                {"noted": e.data.get("noted"), "constraints": e.data.get("constraints")})
-               for e in load_transcript(w) if e.turn < 28 and e.type in ("user", "thought", "tool_result", "reply")]
+    history = [
+        (
+            e.turn,
+            {"user": "user_input", "thought": "agent_thought", "tool_result": "tool_result", "reply": "agent_response"}[
+                e.type
+            ],
+            e.text,
+            {"noted": e.data.get("noted"), "constraints": e.data.get("constraints")},
+        )
+        for e in load_transcript(w)
+        if e.turn < 28 and e.type in ("user", "thought", "tool_result", "reply")
+    ]
     window = items_from_turns(history, k)
     assert window and min(i.turn for i in window) > 27 - k
     known = read_constraints(window)

@@ -63,7 +63,8 @@ def test_the_agent_forgets_what_the_weaver_forgets(weaver):
     # the allergy now lives in three memories: the message, the reply that confirmed it, the thought that applied it
     def carries(n):
         return ("海鲜" in n.content and n.kind == "user_input") or any(
-            c.get("slot") == "avoid" for c in (n.meta.get("noted") or []) + (n.meta.get("constraints") or []))
+            c.get("slot") == "avoid" for c in (n.meta.get("noted") or []) + (n.meta.get("constraints") or [])
+        )
 
     carriers = [n for n in weaver.nodes.values() if carries(n)]
     assert {n.kind for n in carriers} == {"user_input", "agent_response", "agent_thought"}
@@ -103,8 +104,9 @@ def test_tool_fault_yields_an_error_event_and_still_a_reply(weaver, monkeypatch)
     from weaver.agent.tools import ToolOutput
 
     agent = TravelAgent(weaver)
-    monkeypatch.setattr(agent.tools, "run", lambda name, args: ToolOutput(name, args, ok=False,
-                                                                         error="database unavailable"))
+    monkeypatch.setattr(
+        agent.tools, "run", lambda name, args: ToolOutput(name, args, ok=False, error="database unavailable")
+    )
     events = run(agent, "hotels near the Forbidden City")
     assert [e.type for e in events].count("error") == 1 and events[-1].type == "reply"
     assert "database unavailable" in events[-1].text
@@ -122,13 +124,17 @@ def test_demo_script_key_assertions(runtime, name):
         # the key assertions, checked here directly too: no seafood after the allergy, the plan within budget
         allergy_turn = next(i for i, (t, _, _) in enumerate(results) if "seafood" in t["user"] or "海鲜" in t["user"])
         shown = 0
-        for _, events, _ in results[allergy_turn + 1:]:
+        for _, events, _ in results[allergy_turn + 1 :]:
             for e in events:
                 if e.type == "tool_result" and e.data["tool"] == "search_restaurants":
                     shown += len(e.data["rows"])
                     for r in e.data["rows"]:
-                        assert not any(w in d for w in ("虾", "蟹", "鱼", "贝", "海参", "鲍") for d in r["推荐菜"]
-                                       if "鱼香" not in d and "贝勒" not in d), r
+                        assert not any(
+                            w in d
+                            for w in ("虾", "蟹", "鱼", "贝", "海参", "鲍")
+                            for d in r["推荐菜"]
+                            if "鱼香" not in d and "贝勒" not in d
+                        ), r
         assert shown > 0
         tally = [e for e in results[-1][1] if e.type == "tool_result"][-1]
         assert tally.data["facts"]["total"] <= 5000 and len(tally.data["rows"]) == 3
@@ -143,15 +149,28 @@ def test_demo_script_key_assertions(runtime, name):
 @pytest.mark.slow
 def test_cli_chat_scripted_and_demo_check(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "WEAVER_DATA_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1"}
-    chat = subprocess.run([sys.executable, "-m", "weaver", "--space", "cli", "chat"], cwd=ROOT, env=env,
-                          input="I'm allergic to seafood\nrestaurants near Wangfujing?\n", capture_output=True,
-                          text=True, timeout=300)
+    chat = subprocess.run(
+        [sys.executable, "-m", "weaver", "--space", "cli", "chat"],
+        cwd=ROOT,
+        env=env,
+        input="I'm allergic to seafood\nrestaurants near Wangfujing?\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert chat.returncode == 0, chat.stderr
     replies = [line for line in chat.stdout.splitlines() if line.startswith("agent> ")]
     assert len(replies) == 2 and "avoid seafood" in replies[0] and "Going by what you told me" in chat.stdout
-    demo = subprocess.run([sys.executable, "-m", "weaver", "demo", "switch_en", "--check"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    demo = subprocess.run(
+        [sys.executable, "-m", "weaver", "demo", "switch_en", "--check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert demo.returncode == 0 and "0 failed checks" in demo.stdout, demo.stdout + demo.stderr
-    bad = subprocess.run([sys.executable, "-m", "weaver", "demo", "nope"], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=300)
+    bad = subprocess.run(
+        [sys.executable, "-m", "weaver", "demo", "nope"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
     assert bad.returncode == 2 and "no demo script" in bad.stderr

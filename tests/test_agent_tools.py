@@ -8,7 +8,24 @@ from weaver.agent.db import all_present, in_range, load_database, parse_range
 from weaver.agent.tools import TOOL_MODELS, ToolBox, tool_schemas
 
 # an independent list of seafood words (not the agent's lexicon), to check the allergy filter from outside
-SEAFOOD = ("虾", "蟹", "海参", "鲍", "扇贝", "蚝", "蛤", "鱿", "墨鱼", "章鱼", "三文鱼", "金枪鱼", "鳕鱼", "龙虾", "海鲜", "生鱼片")
+SEAFOOD = (
+    "虾",
+    "蟹",
+    "海参",
+    "鲍",
+    "扇贝",
+    "蚝",
+    "蛤",
+    "鱿",
+    "墨鱼",
+    "章鱼",
+    "三文鱼",
+    "金枪鱼",
+    "鳕鱼",
+    "龙虾",
+    "海鲜",
+    "生鱼片",
+)
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +71,14 @@ def test_hotel_price_range_and_facilities_are_real_rows(tb):
         assert "健身房" in r["酒店设施"] and any("wifi" in f for f in r["酒店设施"])
         assert db.by_name[r["名称"]]["价格"] == r["价格"]  # a real row, unchanged
     # the count is exactly what a direct scan of the table finds
-    direct = [h for h in db.hotel if h["价格"] is not None and 300 <= h["价格"] <= 400
-              and "健身房" in h["酒店设施"] and any("wifi" in f for f in h["酒店设施"])]
+    direct = [
+        h
+        for h in db.hotel
+        if h["价格"] is not None
+        and 300 <= h["价格"] <= 400
+        and "健身房" in h["酒店设施"]
+        and any("wifi" in f for f in h["酒店设施"])
+    ]
     assert out.count == len(direct)
 
 
@@ -119,8 +142,15 @@ def test_budget_tally_counts_the_plan():
     assert out.facts["total"] == 1250 and out.facts["within"] is False and out.facts["remaining"] == -250
 
 
-@pytest.mark.parametrize("name,args", [("search_hotels", {"price": "cheap"}), ("search_hotels", {"limit": 0}),
-                                       ("book_hotel", {"name": "x"}), ("no_such_tool", {})])
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("search_hotels", {"price": "cheap"}),
+        ("search_hotels", {"limit": 0}),
+        ("book_hotel", {"name": "x"}),
+        ("no_such_tool", {}),
+    ],
+)
 def test_bad_calls_return_errors_not_exceptions(tb, name, args):
     out = tb.run(name, args)
     assert not out.ok and out.error

@@ -220,8 +220,14 @@ def test_pages_reload_after_another_process_writes_the_space(studio, tmp_path):
     src = tmp_path / "other.jsonl"
     src.write_text("\n".join(json.dumps({"kind": "user_input", "content": c}, ensure_ascii=False) for c in lines))
     env = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("OPENAI_", "WEAVER_"))}
-    done = subprocess.run([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "demo",
-                           "ingest", str(src)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "--space", "demo", "ingest", str(src)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     at.run()
     assert not at.exception, [e.value for e in at.exception]

@@ -67,7 +67,7 @@ def test_control_characters_are_stripped_and_text_kept(weaver):
 def test_a_one_megabyte_message_is_stored_whole_and_one_more_char_is_refused(weaver):
     weaver.set_task("Find a hotel in Beijing")
     unit = "Hotel near Wangfujing costs 400 yuan per night, 王府井酒店每晚400元。"
-    big = (unit * (MAX_MESSAGE_CHARS // len(unit) + 1))[:MAX_MESSAGE_CHARS - 1] + "!"
+    big = (unit * (MAX_MESSAGE_CHARS // len(unit) + 1))[: MAX_MESSAGE_CHARS - 1] + "!"
     assert len(big) == MAX_MESSAGE_CHARS
     t0 = time.perf_counter()
     res = weaver.ingest(big, "tool_result", message_id="big")
@@ -115,15 +115,18 @@ def test_invalid_utf8_names_the_line_and_nothing_is_ingested(tmp_path, capsys):
     assert main(["--data-dir", str(data), "--space", "files", "decisions"]) == 2  # the space was never created
 
 
-@pytest.mark.parametrize("bad_line, why", [
-    (b'{"kind": "user_input", "content": "truncated', "not valid JSON"),
-    (b'["a", "list"]', "expected a JSON object"),
-    (b'{"kind": "memo", "content": "x"}', "unknown kind 'memo'"),
-    (b'{"kind": "user_input", "content": "   "}', "content must be a non-empty string"),
-    (b'{"kind": "user_input", "content": 5}', "content must be a non-empty string"),
-    (b'{"kind": "user_input", "content": "x", "meta": [1]}', "meta must be an object"),
-    (b'{"task": ""}', "task must be a non-empty string"),
-])
+@pytest.mark.parametrize(
+    "bad_line, why",
+    [
+        (b'{"kind": "user_input", "content": "truncated', "not valid JSON"),
+        (b'["a", "list"]', "expected a JSON object"),
+        (b'{"kind": "memo", "content": "x"}', "unknown kind 'memo'"),
+        (b'{"kind": "user_input", "content": "   "}', "content must be a non-empty string"),
+        (b'{"kind": "user_input", "content": 5}', "content must be a non-empty string"),
+        (b'{"kind": "user_input", "content": "x", "meta": [1]}', "meta must be an object"),
+        (b'{"task": ""}', "task must be a non-empty string"),
+    ],
+)
 def test_malformed_json_lines_name_the_line_and_ingest_nothing(tmp_path, capsys, bad_line, why):
     body = _lines({"kind": "user_input", "content": "我的预算是5000元。"}, {"kind": "user_input", "content": "ok"})
     path = _write(tmp_path, "in.jsonl", body + b"\n" + bad_line + b"\n")
@@ -147,8 +150,15 @@ def test_control_characters_in_an_ingest_file_are_stripped(tmp_path, capsys):
 
 
 def test_reingesting_the_same_file_is_idempotent(tmp_path, capsys):
-    path = _write(tmp_path, "ok.jsonl", _lines({"task": "规划北京旅行"}, {"kind": "user_input", "content": "我的预算是5000元。"},
-                                               {"kind": "user_input", "content": "我对海鲜过敏。"}))
+    path = _write(
+        tmp_path,
+        "ok.jsonl",
+        _lines(
+            {"task": "规划北京旅行"},
+            {"kind": "user_input", "content": "我的预算是5000元。"},
+            {"kind": "user_input", "content": "我对海鲜过敏。"},
+        ),
+    )
     data = tmp_path / "data"
     assert main(["--data-dir", str(data), "--space", "again", "ingest", path, "--json"]) == 0
     first = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
@@ -163,8 +173,9 @@ def test_unknown_relation_is_refused_on_the_cli_and_in_the_library(tmp_path, cap
     w = runtime.open("rel")
     w.set_task("Plan a trip to Beijing")
     a = w.ingest("My budget is 5000 yuan.", message_id="a").node
-    b = w.ingest("I need to find hotels in Beijing within the budget of 5000 yuan.", "agent_thought",
-                 message_id="b").node
+    b = w.ingest(
+        "I need to find hotels in Beijing within the budget of 5000 yuan.", "agent_thought", message_id="b"
+    ).node
     assert a and b
     with pytest.raises(SystemExit) as exc:
         main(["--data-dir", data, "--space", "rel", "edge", "set", a.id, b.id, "because"])
@@ -176,8 +187,21 @@ def test_unknown_relation_is_refused_on_the_cli_and_in_the_library(tmp_path, cap
 
 
 # ---------------------------------------------------------------- space names
-@pytest.mark.parametrize("name", ["北京 三日游", "a", "x" * 200, "<script>alert(1)</script>", "../../etc/passwd",
-                                  "trip.2026", "-leading", "with space", "emoji 🎉", "Ünïcödé"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "北京 三日游",
+        "a",
+        "x" * 200,
+        "<script>alert(1)</script>",
+        "../../etc/passwd",
+        "trip.2026",
+        "-leading",
+        "with space",
+        "emoji 🎉",
+        "Ünïcödé",
+    ],
+)
 def test_any_space_name_maps_to_a_valid_chroma_name(runtime, name):
     import re
 
@@ -198,8 +222,9 @@ def test_space_names_that_look_alike_do_not_share_memory(runtime):
         assert set(runtime.open(n, create=False).decisions) == {f"m{i}"}
 
 
-@pytest.mark.parametrize("name, why", [("", "non-empty"), ("   ", "non-empty"), ("x" * 201, "200 characters"),
-                                       (None, "non-empty")])
+@pytest.mark.parametrize(
+    "name, why", [("", "non-empty"), ("   ", "non-empty"), ("x" * 201, "200 characters"), (None, "non-empty")]
+)
 def test_unusable_space_names_are_refused_clearly(runtime, name, why):
     with pytest.raises(WeaverError, match=why):
         runtime.open(name)
@@ -221,8 +246,11 @@ def _closed_port() -> int:
 
 def test_unreachable_chroma_server_is_a_clear_error_in_the_library_and_cli(tmp_path, capsys, monkeypatch):
     port = _closed_port()
-    s = Settings.from_env(env={"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)},
-                          secrets_path=None, data_dir=tmp_path / "d")
+    s = Settings.from_env(
+        env={"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)},
+        secrets_path=None,
+        data_dir=tmp_path / "d",
+    )
     t0 = time.perf_counter()
     with pytest.raises(WeaverError, match=f"Chroma server at 127.0.0.1:{port}"):
         Runtime.from_settings(s)

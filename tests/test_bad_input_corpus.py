@@ -78,14 +78,19 @@ def _file_cases() -> list[Case]:
         ("turn-negative", {"content": "hi", "meta": {"turn": -1}}, "meta.turn must be an integer"),
         ("turn-fraction", {"content": "hi", "meta": {"turn": 3.5}}, "meta.turn must be an integer"),
         ("turn-infinity", b'{"content": "hi", "meta": {"turn": Infinity}}', "meta"),
-        ("summary-number", {"kind": "tool_result", "content": '{"a": 1}', "meta": {"summary": 5}},
-         "meta.summary must be a string"),
-        ("summary-object", {"kind": "tool_result", "content": '{"a": 1}', "meta": {"summary": {"x": 1}}},
-         "meta.summary must be a string"),
+        (
+            "summary-number",
+            {"kind": "tool_result", "content": '{"a": 1}', "meta": {"summary": 5}},
+            "meta.summary must be a string",
+        ),
+        (
+            "summary-object",
+            {"kind": "tool_result", "content": '{"a": 1}', "meta": {"summary": {"x": 1}}},
+            "meta.summary must be a string",
+        ),
         ("tool-number", {"kind": "tool_result", "content": "rows", "meta": {"tool": 7}}, "meta.tool must be a string"),
         ("meta-nan", b'{"content": "hi", "meta": {"score": NaN}}', "non-finite"),
-        ("meta-deep", {"content": "hi", "meta": {"a": json.loads(_deep(40))}},
-         "nested more than 32 levels"),
+        ("meta-deep", {"content": "hi", "meta": {"a": json.loads(_deep(40))}}, "nested more than 32 levels"),
         ("id-lone-surrogate", b'{"content": "hi", "id": "x\\ud800y"}', "lone surrogate"),
         ("id-control", {"content": "hi", "id": "a\u0000b"}, "control character"),
         ("id-list", {"content": "hi", "id": [1]}, "id must be a string"),
@@ -118,25 +123,56 @@ def _file_cases() -> list[Case]:
         ("meta-string", {"content": "hi", "meta": "x"}, "meta must be an object"),
         ("meta-number", {"content": "hi", "meta": 3}, "meta must be an object"),
     ]
-    cases = [Case(f"file:{name}", why, ["--space", "files", "ingest", "{file}"], _bad_line(raw), line=3)
-             for name, raw, why in bad_lines]
+    cases = [
+        Case(f"file:{name}", why, ["--space", "files", "ingest", "{file}"], _bad_line(raw), line=3)
+        for name, raw, why in bad_lines
+    ]
     cases += [
-        Case("file:bad-first-line", "not valid JSON", ["--space", "files", "ingest", "{file}"],
-             b"{oops\n" + _lines(*GOOD), line=1),
-        Case("file:bad-last-of-many", "message is empty", ["--space", "files", "ingest", "{file}"],
-             _lines(*GOOD, *[{"content": f"msg {i}"} for i in range(60)], {"content": "\u0000"}), line=63),
-        Case("file:bad-line-into-existing-space", "meta.turn", ["--space", "base", "ingest", "{file}"],
-             _bad_line({"content": "hi", "meta": {"turn": "abc"}}), line=3),
-        Case("file:crlf-bad-line", "message is empty", ["--space", "files", "ingest", "{file}"],
-             _bad_line({"content": "\u0000"}).replace(b"\n", b"\r\n"), line=3),
+        Case(
+            "file:bad-first-line",
+            "not valid JSON",
+            ["--space", "files", "ingest", "{file}"],
+            b"{oops\n" + _lines(*GOOD),
+            line=1,
+        ),
+        Case(
+            "file:bad-last-of-many",
+            "message is empty",
+            ["--space", "files", "ingest", "{file}"],
+            _lines(*GOOD, *[{"content": f"msg {i}"} for i in range(60)], {"content": "\u0000"}),
+            line=63,
+        ),
+        Case(
+            "file:bad-line-into-existing-space",
+            "meta.turn",
+            ["--space", "base", "ingest", "{file}"],
+            _bad_line({"content": "hi", "meta": {"turn": "abc"}}),
+            line=3,
+        ),
+        Case(
+            "file:crlf-bad-line",
+            "message is empty",
+            ["--space", "files", "ingest", "{file}"],
+            _bad_line({"content": "\u0000"}).replace(b"\n", b"\r\n"),
+            line=3,
+        ),
         Case("file:empty", "the file is empty", ["--space", "files", "ingest", "{file}"], b""),
         Case("file:only-blank-lines", "the file is empty", ["--space", "files", "ingest", "{file}"], b"\n \n\t\n"),
         Case("file:missing", "cannot read", ["--space", "files", "ingest", "{dir}/nope.jsonl"]),
         Case("file:a-directory", "cannot read", ["--space", "files", "ingest", "{dir}"]),
-        Case("file:stdin-bad-line", "stdin, line 3", ["--space", "files", "ingest", "-"],
-             stdin=_bad_line({"content": "\u0000"})),
-        Case("file:undecodable-file-name", "line 3", ["--space", "files", "ingest", "{dir}/\udcff.jsonl"],
-             _bad_line({"content": "\u0007"}), line=3),
+        Case(
+            "file:stdin-bad-line",
+            "stdin, line 3",
+            ["--space", "files", "ingest", "-"],
+            stdin=_bad_line({"content": "\u0000"}),
+        ),
+        Case(
+            "file:undecodable-file-name",
+            "line 3",
+            ["--space", "files", "ingest", "{dir}/\udcff.jsonl"],
+            _bad_line({"content": "\u0007"}),
+            line=3,
+        ),
     ]
     return cases
 
@@ -146,23 +182,61 @@ def _cli_cases() -> list[Case]:
         return Case(f"cli:{name}", expect, list(argv))
 
     return [
-        c("query-budget-negative", "expected a positive integer", "--space", "base", "query", "hotel", "--budget", "-5"),
+        c(
+            "query-budget-negative",
+            "expected a positive integer",
+            "--space",
+            "base",
+            "query",
+            "hotel",
+            "--budget",
+            "-5",
+        ),
         c("query-budget-zero", "expected a positive integer", "--space", "base", "query", "hotel", "--budget", "0"),
         c("query-budget-text", "expected a positive integer", "--space", "base", "query", "hotel", "--budget", "abc"),
         c("query-budget-fraction", "expected a positive integer", "--space", "base", "query", "x", "--budget", "1.5"),
         c("query-empty", "the query is empty", "--space", "base", "query", ""),
         c("query-control-only", "the query is empty", "--space", "base", "query", "\u0000\u0007"),
         c("query-missing-space", "does not exist", "--space", "nowhere", "query", "hotel"),
-        c("trace-budget-negative", "expected a positive integer", "--space", "base", "trace", "hotel", "--budget", "-1"),
-        c("why-budget-zero", "expected a positive integer", "--space", "base", "why", "{node}", "--query", "x",
-          "--budget", "0"),
+        c(
+            "trace-budget-negative",
+            "expected a positive integer",
+            "--space",
+            "base",
+            "trace",
+            "hotel",
+            "--budget",
+            "-1",
+        ),
+        c(
+            "why-budget-zero",
+            "expected a positive integer",
+            "--space",
+            "base",
+            "why",
+            "{node}",
+            "--query",
+            "x",
+            "--budget",
+            "0",
+        ),
         c("status-empty-prefix", "matches everything", "--space", "base", "status", "", "retracted"),
         c("status-blank-prefix", "matches everything", "--space", "base", "status", "   ", "retracted"),
         c("status-ambiguous-prefix", "matches", "--space", "base", "status", "n_", "retracted"),
         c("status-unknown-node", "no node", "--space", "base", "status", "n_nope", "retracted"),
         c("status-bad-status", "invalid choice", "--space", "base", "status", "{node}", "gone"),
         c("edge-set-empty-prefixes", "matches everything", "--space", "base", "edge", "set", "", "", "causal"),
-        c("edge-set-unknown-relation", "invalid choice", "--space", "base", "edge", "set", "{node}", "{node2}", "because"),
+        c(
+            "edge-set-unknown-relation",
+            "invalid choice",
+            "--space",
+            "base",
+            "edge",
+            "set",
+            "{node}",
+            "{node2}",
+            "because",
+        ),
         c("edge-set-self-loop", "", "--space", "base", "edge", "set", "{node}", "{node}", "causal"),
         c("edge-rm-unknown-node", "no node", "--space", "base", "edge", "rm", "{node}", "n_nope"),
         c("accept-empty-prefix", "matches everything", "--space", "base", "accept", ""),
@@ -173,8 +247,15 @@ def _cli_cases() -> list[Case]:
         c("redo-nothing", "nothing to redo", "--space", "base", "redo"),
         c("promote-unknown", "no message", "--space", "base", "promote", "nope"),
         c("promote-empty", "no message", "--space", "base", "promote", ""),
-        c("export-missing-dir", "cannot write {dir}/missing/dir/x.json", "--space", "base", "export", "-o",
-          "{dir}/missing/dir/x.json"),
+        c(
+            "export-missing-dir",
+            "cannot write {dir}/missing/dir/x.json",
+            "--space",
+            "base",
+            "export",
+            "-o",
+            "{dir}/missing/dir/x.json",
+        ),
         c("export-to-a-directory", "cannot write", "--space", "base", "export", "-o", "{dir}"),
         c("export-bad-format", "invalid choice", "--space", "base", "export", "--format", "xml"),
         c("export-missing-space", "does not exist", "--space", "nowhere", "export"),
@@ -221,10 +302,19 @@ def _env_cases() -> list[Case]:
         e("backend-unknown", "WEAVER_BACKEND must be auto, rules or openai", {"WEAVER_BACKEND": "gpt"}),
         e("embedder-unknown", "unknown embedder", {"WEAVER_EMBEDDER": "bert"}),
         Case("env:space-control-char", "control character", ["query", "hotel"], env={"WEAVER_SPACE": "a\u0007b"}),
-        Case("env:data-dir-is-a-file", "Chroma data directory", ["spaces"], file=b"x",
-             env={"WEAVER_DATA_DIR": "{dir}/in.jsonl"}),
-        Case("env:secrets-file-broken", "cannot read .streamlit/secrets.toml", ["--space", "base", "spaces"],
-             env={"__secrets__": "OPENAI_API_KEY = [unclosed"}),
+        Case(
+            "env:data-dir-is-a-file",
+            "Chroma data directory",
+            ["spaces"],
+            file=b"x",
+            env={"WEAVER_DATA_DIR": "{dir}/in.jsonl"},
+        ),
+        Case(
+            "env:secrets-file-broken",
+            "cannot read .streamlit/secrets.toml",
+            ["--space", "base", "spaces"],
+            env={"__secrets__": "OPENAI_API_KEY = [unclosed"},
+        ),
     ]
 
 
@@ -239,7 +329,7 @@ def _lib_cases() -> list[Case]:
     def lib(name, expect, call):
         return Case(f"lib:{name}", expect, call=call)
 
-    ing = lambda *a, **k: (lambda rt, w, ids: w.ingest(*a, **k))  # noqa: E731
+    ing = lambda *a, **k: lambda rt, w, ids: w.ingest(*a, **k)  # noqa: E731
     return [
         lib("content-none", "content must be a string", ing(None)),
         lib("content-int", "content must be a string", ing(5)),
@@ -269,10 +359,20 @@ def _lib_cases() -> list[Case]:
         lib("timestamp-nan", "timestamp", ing("hi", timestamp=float("nan"))),
         lib("timestamp-str", "timestamp", ing("hi", timestamp="now")),
         lib("timestamp-negative", "timestamp", ing("hi", timestamp=-1.0)),
-        lib("batch-good-then-bad-turn", "meta.turn", lambda rt, w, ids: w.ingest_many(
-            [Message("I'm allergic to seafood.", message_id="ok-1"), Message("hi", meta={"turn": "abc"})])),
-        lib("batch-good-then-surrogate-id", "lone surrogate", lambda rt, w, ids: w.ingest_many(
-            [Message("My budget is 800 yuan.", message_id="ok-2"), Message("hi", message_id="\udc80")])),
+        lib(
+            "batch-good-then-bad-turn",
+            "meta.turn",
+            lambda rt, w, ids: w.ingest_many(
+                [Message("I'm allergic to seafood.", message_id="ok-1"), Message("hi", meta={"turn": "abc"})]
+            ),
+        ),
+        lib(
+            "batch-good-then-surrogate-id",
+            "lone surrogate",
+            lambda rt, w, ids: w.ingest_many(
+                [Message("My budget is 800 yuan.", message_id="ok-2"), Message("hi", message_id="\udc80")]
+            ),
+        ),
         lib("task-none", "the task must be a string", lambda rt, w, ids: w.set_task(None)),
         lib("task-int", "the task must be a string", lambda rt, w, ids: w.set_task(5)),
         lib("task-control-only", "the task text is empty", lambda rt, w, ids: w.set_task("\x00")),
@@ -285,23 +385,35 @@ def _lib_cases() -> list[Case]:
         lib("query-budget-str", "positive integer", lambda rt, w, ids: w.query("hotel", budget="10")),
         lib("promote-unknown", "no message", lambda rt, w, ids: w.promote("nope")),
         lib("resolve-empty-prefix", "matches everything", lambda rt, w, ids: w.curation.resolve_node("")),
-        lib("set-status-empty-prefix", "matches everything",
-            lambda rt, w, ids: w.curation.set_status(w.curation.resolve_node(""), "retracted", "t")),
+        lib(
+            "set-status-empty-prefix",
+            "matches everything",
+            lambda rt, w, ids: w.curation.set_status(w.curation.resolve_node(""), "retracted", "t"),
+        ),
         lib("accept-empty-prefix", "matches everything", lambda rt, w, ids: w.curation.accept("")),
         lib("reject-empty-prefix", "matches everything", lambda rt, w, ids: w.curation.reject("")),
         lib("undo-empty-prefix", "matches everything", lambda rt, w, ids: w.curation.undo("")),
-        lib("set-edge-unknown-relation", "because",
-            lambda rt, w, ids: w.curation.set_edge(ids[0], ids[1], "because", "t")),
+        lib(
+            "set-edge-unknown-relation",
+            "because",
+            lambda rt, w, ids: w.curation.set_edge(ids[0], ids[1], "because", "t"),
+        ),
         lib("open-nul-name", "control character", lambda rt, w, ids: rt.open("\x00")),
         lib("open-surrogate-name", "lone surrogate", lambda rt, w, ids: rt.open("trip\ud83d")),
         lib("open-empty-name", "non-empty name", lambda rt, w, ids: rt.open("")),
         lib("open-none-name", "non-empty name", lambda rt, w, ids: rt.open(None)),
         lib("open-int-name", "non-empty name", lambda rt, w, ids: rt.open(5)),
         lib("open-missing", "does not exist", lambda rt, w, ids: rt.open("nowhere", create=False)),
-        lib("settings-timeout", "WEAVER_LLM_TIMEOUT",
-            lambda rt, w, ids: Settings.from_env(env={"WEAVER_LLM_TIMEOUT": "abc"}, secrets_path=None)),
-        lib("settings-retries", "WEAVER_LLM_RETRIES",
-            lambda rt, w, ids: Settings.from_env(env={"WEAVER_LLM_RETRIES": "x"}, secrets_path=None)),
+        lib(
+            "settings-timeout",
+            "WEAVER_LLM_TIMEOUT",
+            lambda rt, w, ids: Settings.from_env(env={"WEAVER_LLM_TIMEOUT": "abc"}, secrets_path=None),
+        ),
+        lib(
+            "settings-retries",
+            "WEAVER_LLM_RETRIES",
+            lambda rt, w, ids: Settings.from_env(env={"WEAVER_LLM_RETRIES": "x"}, secrets_path=None),
+        ),
     ]
 
 
@@ -316,8 +428,9 @@ def _snapshot(client) -> dict[str, str]:
     for col in client.list_collections():
         name = col if isinstance(col, str) else col.name
         got = client.get_collection(name).get(include=["metadatas", "documents"])
-        blob = json.dumps([got["ids"], got["documents"], got["metadatas"]], sort_keys=True, ensure_ascii=True,
-                          default=str)
+        blob = json.dumps(
+            [got["ids"], got["documents"], got["metadatas"]], sort_keys=True, ensure_ascii=True, default=str
+        )
         out[name] = hashlib.sha1(blob.encode()).hexdigest()
     return out
 
@@ -330,13 +443,15 @@ def world(tmp_path_factory, embedder):
     rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder)
     w = rt.open("base")
     w.set_task("Plan a Beijing trip 规划北京旅行")
-    for i, (text, kind) in enumerate([
-        ("My total budget for the trip is 5000 yuan.", "user_input"),
-        ("我对海鲜过敏。", "user_input"),
-        ("I need hotels near Wangfujing within the 5000 yuan budget.", "agent_thought"),
-        ('{"results": [{"name": "王府井酒店", "price": 400}]}', "tool_result"),
-        ("Book the Wangfujing hotel for May 1st, 400 yuan per night.", "user_input"),
-    ]):
+    for i, (text, kind) in enumerate(
+        [
+            ("My total budget for the trip is 5000 yuan.", "user_input"),
+            ("我对海鲜过敏。", "user_input"),
+            ("I need hotels near Wangfujing within the 5000 yuan budget.", "agent_thought"),
+            ('{"results": [{"name": "王府井酒店", "price": 400}]}', "tool_result"),
+            ("Book the Wangfujing hotel for May 1st, 400 yuan per night.", "user_input"),
+        ]
+    ):
         w.ingest(text, kind, message_id=f"base-{i}")
     ids = w.node_ids
     w.curation.set_edge(ids[0], ids[-1], "causal", "budget decides the booking")
@@ -345,14 +460,24 @@ def world(tmp_path_factory, embedder):
 
 
 def _fill(arg: str, root: Path, ids: list[str]) -> str:
-    return (arg.replace("{file}", str(root / "in.jsonl")).replace("{dir}", str(root))
-            .replace("{node2}", ids[1]).replace("{node}", ids[0]))
+    return (
+        arg.replace("{file}", str(root / "in.jsonl"))
+        .replace("{dir}", str(root))
+        .replace("{node2}", ids[1])
+        .replace("{node}", ids[0])
+    )
 
 
 def _run_cli(case: Case, root: Path, data: Path, ids, monkeypatch, capsys) -> tuple[int, str]:
     monkeypatch.chdir(root)  # .streamlit/secrets.toml is read from the working directory
-    for k in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEAVER_BACKEND", "WEAVER_CHROMA_HOST", "WEAVER_SPACE",
-              "WEAVER_EMBEDDER"):
+    for k in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "WEAVER_BACKEND",
+        "WEAVER_CHROMA_HOST",
+        "WEAVER_SPACE",
+        "WEAVER_EMBEDDER",
+    ):
         monkeypatch.delenv(k, raising=False)
     secrets = root / ".streamlit" / "secrets.toml"
     for k, v in case.env.items():
@@ -361,8 +486,9 @@ def _run_cli(case: Case, root: Path, data: Path, ids, monkeypatch, capsys) -> tu
             secrets.write_text(v)
         else:
             monkeypatch.setenv(k, _fill(v, root, ids))
-    argv = ([] if "WEAVER_DATA_DIR" in case.env else ["--data-dir", str(data)]) + [_fill(a, root, ids)
-                                                                                  for a in case.argv]
+    argv = ([] if "WEAVER_DATA_DIR" in case.env else ["--data-dir", str(data)]) + [
+        _fill(a, root, ids) for a in case.argv
+    ]
     if case.file is not None:
         target = next((Path(a) for a in argv if a.endswith(".jsonl")), root / "in.jsonl")
         target.write_bytes(case.file)

@@ -39,10 +39,23 @@ def test_locomo_smoke(shared_data, embedder, tmp_path):
     from weaver.bench.locomo import run_locomo
     from weaver.bench.report import locomo_markdown, plot_recall, write_result
 
-    res = run_locomo(shared_data / "locomo" / "locomo7.json", embedder, budgets=(256, 1024),
-                     limit_conversations=1, limit_questions=6, progress=False)
-    assert set(res["recall"]) == {"weaver", "weaver-no-expand", "weaver-no-filter", "dense", "bm25", "hybrid",
-                                  "recency"}
+    res = run_locomo(
+        shared_data / "locomo" / "locomo7.json",
+        embedder,
+        budgets=(256, 1024),
+        limit_conversations=1,
+        limit_questions=6,
+        progress=False,
+    )
+    assert set(res["recall"]) == {
+        "weaver",
+        "weaver-no-expand",
+        "weaver-no-filter",
+        "dense",
+        "bm25",
+        "hybrid",
+        "recency",
+    }
     assert res["questions"]["all"] == 6
     for s, by_budget in res["recall"].items():
         small, big = by_budget["256"]["all"], by_budget["1024"]["all"]
@@ -52,8 +65,9 @@ def test_locomo_smoke(shared_data, embedder, tmp_path):
     assert res["recall"]["weaver"]["1024"]["all"] > res["recall"]["recency"]["1024"]["all"]
     assert 0 < res["filter"]["kept_share"] <= 100
     assert res["dense_recall_at_k"]["dragon_paper"]["10"] == 66.2
-    paths = write_result("locomo", res, tmp_path, locomo_markdown(res),
-                         {"locomo_recall.png": lambda p: plot_recall(res, p)})
+    paths = write_result(
+        "locomo", res, tmp_path, locomo_markdown(res), {"locomo_recall.png": lambda p: plot_recall(res, p)}
+    )
     assert all(p.stat().st_size > 0 for p in paths)
     assert json.loads((tmp_path / "locomo.json").read_text())["benchmark"] == "locomo"
     assert "| weaver |" in (tmp_path / "locomo.md").read_text()
@@ -77,8 +91,9 @@ def test_crosswoz_questions_identify_their_dialogue(shared_data):
 def test_crosswoz_smoke(shared_data, embedder):
     from weaver.bench.crosswoz import run_crosswoz
 
-    res = run_crosswoz(shared_data / "crosswoz" / "val.json.zip", embedder, budgets=(512,), dialogues=2,
-                       per_haystack=2, progress=False)
+    res = run_crosswoz(
+        shared_data / "crosswoz" / "val.json.zip", embedder, budgets=(512,), dialogues=2, per_haystack=2, progress=False
+    )
     assert res["questions"]["all"] > 0
     assert res["recall"]["hybrid"]["512"]["all"] is not None
     assert res["filter"]["turns"] > 0
@@ -127,16 +142,23 @@ def test_benchmarks_page_renders_written_results(tmp_path):
 
     from weaver.bench.report import write_json
 
-    res = {"benchmark": "locomo", "budgets": [256], "systems": ["weaver", "bm25"],
-           "recall": {"weaver": {"256": {"cats1-4": 55.5}}, "bm25": {"256": {"cats1-4": 44.4}}},
-           "filter": {"kept_share": 70.0, "evidence_kept_share": 95.0}, "latency_ms_1024": {"all": {"p95": 9.0}},
-           "wall_s": 1.0, "dense_recall_at_k": {"all": {"5": 1.0}, "cats1-4": {"5": 2.0},
-                                                 "dragon_paper": {"5": 56.7}}}
+    res = {
+        "benchmark": "locomo",
+        "budgets": [256],
+        "systems": ["weaver", "bm25"],
+        "recall": {"weaver": {"256": {"cats1-4": 55.5}}, "bm25": {"256": {"cats1-4": 44.4}}},
+        "filter": {"kept_share": 70.0, "evidence_kept_share": 95.0},
+        "latency_ms_1024": {"all": {"p95": 9.0}},
+        "wall_s": 1.0,
+        "dense_recall_at_k": {"all": {"5": 1.0}, "cats1-4": {"5": 2.0}, "dragon_paper": {"5": 56.7}},
+    }
     write_json(res, tmp_path / "locomo.json")
     src = (ROOT / "pages" / "benchmarks.py").read_text(encoding="utf-8")
     page = tmp_path / "page.py"
-    page.write_text(src.replace('Path(__file__).resolve().parents[1] / "docs" / "benchmarks"',
-                                f"Path({str(tmp_path)!r})"), encoding="utf-8")
+    page.write_text(
+        src.replace('Path(__file__).resolve().parents[1] / "docs" / "benchmarks"', f"Path({str(tmp_path)!r})"),
+        encoding="utf-8",
+    )
     at = AppTest.from_file(str(page), default_timeout=30)
     at.session_state["_cw_shell"] = True  # as if app.py's shell had run (this test runs the page alone)
     at.run()

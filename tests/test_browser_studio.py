@@ -15,8 +15,15 @@ from studio_server import running_studio
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 MESSAGES = [
     "我计划五一去北京玩三天，预算5000元，我对海鲜过敏。",
     "Find me a quiet hotel near Wangfujing, close to a metro station.",
@@ -24,7 +31,6 @@ MESSAGES = [
 ]
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
 
 
 @pytest.fixture
@@ -96,7 +102,8 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
             box.press("Enter")
             if i == 0:  # no second message can cut a running turn short (and be lost before its ingest)
                 page.wait_for_function(
-                    "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000)
+                    "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000
+                )
             _wait_idle(page)
             page.get_by_text(msg[:12]).first.wait_for(timeout=60_000)
         page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
@@ -130,8 +137,13 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
         browser.close()
 
     # nothing but the local server was contacted (blob:/data: URLs are in-page)
-    outside = [u for u in requests if not (u.startswith(base) or u.startswith(base.replace("http", "ws"))
-                                           or u.startswith(("blob:", "data:", "about:")))]
+    outside = [
+        u
+        for u in requests
+        if not (
+            u.startswith(base) or u.startswith(base.replace("http", "ws")) or u.startswith(("blob:", "data:", "about:"))
+        )
+    ]
     assert not outside, outside
     assert any(u.startswith(base) for u in requests)
 
@@ -179,9 +191,11 @@ def test_the_live_graph_is_drawn_after_the_first_reply(studio_server, tmp_path):
         box.fill(MESSAGES[0])
         box.press("Enter")
         page.wait_for_function(
-            "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000)
+            "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000
+        )
         page.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=120_000)
+            "() => !document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=120_000
+        )
         graph = page.locator('.cw-graph[data-ready="1"]').first
         graph.wait_for(timeout=15_000)
         deadline, drawn = time.time() + 10, {}

@@ -30,8 +30,15 @@ SCENARIO = [
 
 def run_process(tmp_path, *args, stdin=None):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), *args],
-                          capture_output=True, text=True, input=stdin, env=env, timeout=180, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=env,
+        timeout=180,
+        cwd=tmp_path,
+    )
 
 
 def run(tmp_path, *args, stdin=""):
@@ -125,7 +132,7 @@ def test_spaces_and_promote(ingested):
         ('{"kind": "user_input", "content": "ok"}\n{"kind": "user_input", "content": "broken', "line 2"),
         ('{"kind": "shout", "content": "hi"}', "unknown kind"),
         ('{"kind": "user_input", "content": "   "}', "non-empty"),
-        ('[1, 2]', "JSON object"),
+        ("[1, 2]", "JSON object"),
     ],
 )
 def test_bad_ingest_files_are_clear_errors_and_ingest_nothing(tmp_path, content, message):

@@ -44,15 +44,22 @@ print("RESULT " + json.dumps(out), flush=True)
 
 def _writer(data: Path, n: int, seed: int) -> subprocess.Popen:
     code = WRITER.format(data=str(data), n=n, seed=seed)
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 @pytest.mark.slow
 def test_two_processes_writing_the_same_messages_to_one_space(tmp_path, embedder):
     data, n = tmp_path / "data", 24
-    Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder) \
-        .open("shared space").set_task("Plan a trip in China / 规划中国旅行")
+    Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder).open(
+        "shared space"
+    ).set_task("Plan a trip in China / 规划中国旅行")
     procs = [_writer(data, n, seed) for seed in (1, 2)]
     for p in procs:
         assert p.stdout.readline().strip() == "READY", p.stderr.read()
@@ -70,8 +77,9 @@ def test_two_processes_writing_the_same_messages_to_one_space(tmp_path, embedder
         # each message woven exactly once: the other writer saw it as a duplicate with the same node
         assert a[mid]["dup"] != b[mid]["dup"], mid
         assert (a[mid]["kept"], a[mid]["node"]) == (b[mid]["kept"], b[mid]["node"]), mid
-    w = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder) \
-        .open("shared space", create=False)
+    w = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder).open(
+        "shared space", create=False
+    )
     acks = {mid: {"id": mid, "kept": r["kept"], "node": r["node"]} for mid, r in a.items()}
     report = check_space(w, acks)
     assert report["problems"] == [] and report["decisions"] == n
@@ -123,9 +131,19 @@ def test_a_held_lock_gives_a_clear_error_after_the_timeout(runtime, monkeypatch,
     w = runtime.open("busy space")
     lock = w.space.lock_path
     assert lock.parent == Path(runtime.settings.data_dir).resolve() / "locks"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from filelock import FileLock; l = FileLock(sys.argv[1]); l.acquire(); "
-        "print('held', flush=True); time.sleep(30)"), str(lock)], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; from filelock import FileLock; l = FileLock(sys.argv[1]); l.acquire(); "
+                "print('held', flush=True); time.sleep(30)"
+            ),
+            str(lock),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         other = runtime.open("busy space 2")  # another space is not blocked
@@ -158,13 +176,16 @@ def test_one_chroma_client_per_process(settings, embedder):
     a = Runtime.from_settings(settings, embedder=embedder)
     b = Runtime.from_settings(settings, embedder=embedder)
     assert a.store.client is b.store.client
-    other = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=settings.data_dir / "x"),
-                                  embedder=embedder)
+    other = Runtime.from_settings(
+        Settings.from_env(env={}, secrets_path=None, data_dir=settings.data_dir / "x"), embedder=embedder
+    )
     assert other.store.client is not a.store.client
     # the studio builds its Runtime once per process (st.cache_resource)
     src = (ROOT / "ui" / "state.py").read_text()
-    assert "@st.cache_resource" in src.split("def get_runtime")[0].splitlines()[-1] or \
-        "cache_resource" in src.split("def get_runtime")[0][-200:]
+    assert (
+        "@st.cache_resource" in src.split("def get_runtime")[0].splitlines()[-1]
+        or "cache_resource" in src.split("def get_runtime")[0][-200:]
+    )
 
 
 @pytest.mark.slow
@@ -180,8 +201,10 @@ def test_two_studio_sessions_on_different_spaces_stay_isolated(tmp_path, monkeyp
     st.cache_resource.clear()
     try:
         sessions = {}
-        for space, text in (("session-alpha", "I'm allergic to peanuts, budget 3000 yuan for Beijing."),
-                            ("会话-贝塔", "我们住在王府井附近，预算每晚600元。")):
+        for space, text in (
+            ("session-alpha", "I'm allergic to peanuts, budget 3000 yuan for Beijing."),
+            ("会话-贝塔", "我们住在王府井附近，预算每晚600元。"),
+        ):
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
             at.session_state["space"] = space
             at.run()

@@ -104,9 +104,11 @@ def test_focus_without_a_task_follows_the_conversation(weaver):
     weaver.ingest("We are planning a family trip to Beijing next month.")
     v1 = weaver.focus.vector()
     assert v1 is not None
-    for text in ("Let's talk about restaurants now: we love spicy Sichuan food.",
-                 "Sichuan hotpot places with a rating above 4.5 would be great.",
-                 "Spicy noodles for lunch, hotpot for dinner."):
+    for text in (
+        "Let's talk about restaurants now: we love spicy Sichuan food.",
+        "Sichuan hotpot places with a rating above 4.5 would be great.",
+        "Spicy noodles for lunch, hotpot for dinner.",
+    ):
         weaver.ingest(text)
     v2 = weaver.focus.vector()
     food = weaver.embedder.embed(["spicy Sichuan restaurants"])[0]
@@ -156,8 +158,11 @@ def test_retrieval_respects_budget_and_reports_cuts(weaver):
 
 def test_topic_switches_are_recorded_in_the_focus_history(weaver, runtime):
     weaver.set_task("帮我规划旅行")
-    for text in ("我想订一家上海外滩附近的酒店，预算每晚800元。", "酒店要有早餐，最好能看到江景。",
-                 "入住时间是6月10日，住两晚。"):
+    for text in (
+        "我想订一家上海外滩附近的酒店，预算每晚800元。",
+        "酒店要有早餐，最好能看到江景。",
+        "入住时间是6月10日，住两晚。",
+    ):
         weaver.ingest(text)
     shift = weaver.ingest("换个话题：故宫的门票多少钱？周一开放吗？")
     history = weaver.meta["focus_history"]
@@ -166,9 +171,11 @@ def test_topic_switches_are_recorded_in_the_focus_history(weaver, runtime):
     # the shift rides on its message's decision (the commit marker); the meta record keeps only the tasks
     assert shift.decision.focus_shift_at > 0
     assert [h["task"] for h in weaver.space.get_meta()["focus_history"]] == ["帮我规划旅行"]
+
     def same(a, b):  # Chroma's float metadata comes back within a microsecond of the time written
-        return len(a) == len(b) and all(x | {"at": 0} == y | {"at": 0} and abs(x["at"] - y["at"]) < 1e-3
-                                        for x, y in zip(a, b))
+        return len(a) == len(b) and all(
+            x | {"at": 0} == y | {"at": 0} and abs(x["at"] - y["at"]) < 1e-3 for x, y in zip(a, b)
+        )
 
     again = runtime.open("test")
     assert same(again.meta["focus_history"], history)
@@ -183,9 +190,17 @@ def test_warm_loads_the_local_model_and_never_calls_a_remote_embedder(settings, 
     local = Runtime.from_settings(settings)  # its own cache: the session's shared one has hits already
     local.warm()
     assert local.embedder.misses == 1  # one real embed: the model is loaded now, not in the first space switch
-    remote = Runtime.from_settings(Settings.from_env(
-        env={"OPENAI_BASE_URL": openai_stub.base_url, "OPENAI_API_KEY": "sk-test-secret-123", "WEAVER_EMBEDDER": "openai"},
-        secrets_path=None, data_dir=settings.data_dir))
+    remote = Runtime.from_settings(
+        Settings.from_env(
+            env={
+                "OPENAI_BASE_URL": openai_stub.base_url,
+                "OPENAI_API_KEY": "sk-test-secret-123",
+                "WEAVER_EMBEDDER": "openai",
+            },
+            secrets_path=None,
+            data_dir=settings.data_dir,
+        )
+    )
     before = len(openai_stub.requests)
     remote.warm()
     assert remote.embedder.misses == 0 and len(openai_stub.requests) == before  # no call before one is needed

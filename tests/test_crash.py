@@ -28,8 +28,9 @@ def test_sigkill_campaign_over_every_writing_command(tmp_path):
     from crash_commands import run_commands_campaign
 
     rounds = int(os.environ.get("CW_CRASH_COMMANDS", "3"))
-    summary = run_commands_campaign(rounds, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "4")),
-                                    log=lambda *_: None)
+    summary = run_commands_campaign(
+        rounds, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "4")), log=lambda *_: None
+    )
     assert summary["problems"] == [], summary["problems"][:5]
     assert summary["lost"] == 0 and summary["dangling"] == 0
     assert summary["rounds"] == summary["checks"] == rounds
@@ -44,8 +45,7 @@ def test_sigkill_the_studio_mid_turn(tmp_path):
     from crash_studio import run_studio_campaign
 
     rounds = int(os.environ.get("CW_CRASH_STUDIO", "2"))
-    summary = run_studio_campaign(rounds, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "3")),
-                                  log=lambda *_: None)
+    summary = run_studio_campaign(rounds, tmp_path, seed=int(os.environ.get("CW_CRASH_SEED", "3")), log=lambda *_: None)
     assert summary["problems"] == [], summary["problems"][:5]
     assert summary["rounds"] == summary["checks"] == rounds
     assert summary["kills"] == rounds  # the server was alive, mid-turn, when it was killed
@@ -69,8 +69,15 @@ def test_sigkill_campaign_loses_nothing_acknowledged(tmp_path):
 def _legacy_build_record(w, node) -> None:
     """The builder's audit record as older releases wrote it, before the decision (this release keeps the
     entry on the decision, so a kill before the decision leaves none): the repair must drop it."""
-    entry = w.curation.log.new("builder", "build", node.id, None, {"node": {"id": node.id}, "edges": []},
-                               f"ingest of {node.message_id}", message_id=node.message_id)
+    entry = w.curation.log.new(
+        "builder",
+        "build",
+        node.id,
+        None,
+        {"node": {"id": node.id}, "edges": []},
+        f"ingest of {node.message_id}",
+        message_id=node.message_id,
+    )
     w.space.put_records("audit", {entry.id: entry.to_dict()})
 
 
@@ -101,8 +108,9 @@ def test_repair_removes_a_node_whose_decision_never_landed(runtime, embedder):
     report = check_space(again, {})
     assert report["problems"] == []
     # the message was never acknowledged: ingesting it again weaves it normally
-    res = again.ingest("Found 3 hotels near the station, 400 yuan a night.", "tool_result",
-                       message_id="msg-never-committed")
+    res = again.ingest(
+        "Found 3 hotels near the station, 400 yuan a night.", "tool_result", message_id="msg-never-committed"
+    )
     assert not res.duplicate and res.decision.message_id == "msg-never-committed"
 
 
@@ -142,8 +150,9 @@ def test_reingest_of_the_same_message_id_is_idempotent(weaver):
 def test_batch_with_a_repeated_id_weaves_it_once(weaver):
     from weaver.models import Message
 
-    out = weaver.ingest_many([Message("我对海鲜过敏。", "user_input", {}, "dup"),
-                              Message("我对海鲜过敏。", "user_input", {}, "dup")])
+    out = weaver.ingest_many(
+        [Message("我对海鲜过敏。", "user_input", {}, "dup"), Message("我对海鲜过敏。", "user_input", {}, "dup")]
+    )
     assert not out[0].duplicate and out[1].duplicate
     assert sum(1 for n in weaver.nodes.values() if n.message_id == "dup") == (1 if out[0].kept else 0)
     assert np.isfinite(out[0].decision.total)

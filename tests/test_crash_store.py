@@ -21,9 +21,15 @@ from weaver.models import Message, WeaverError
 from weaver.registry import legacy_slug
 
 CONSTRAINTS = [
-    "My total budget for the trip is 5000 yuan.", "I am allergic to peanuts.", "I need a quiet hotel room.",
-    "The hotel must be near a metro station.", "I arrive in Beijing on May 1st.", "I leave on May 4th.",
-    "I only eat vegetarian food.", "The hotel rating must be at least 4.5.", "我不吃辣的。",
+    "My total budget for the trip is 5000 yuan.",
+    "I am allergic to peanuts.",
+    "I need a quiet hotel room.",
+    "The hotel must be near a metro station.",
+    "I arrive in Beijing on May 1st.",
+    "I leave on May 4th.",
+    "I only eat vegetarian food.",
+    "The hotel rating must be at least 4.5.",
+    "我不吃辣的。",
 ]
 REVISION = "Actually my total budget for the trip is now 8000 yuan."
 
@@ -56,8 +62,10 @@ def _killed(rt, fn, n: int, after: bool = False) -> bool:
 def _fill(w, tag: str, n: int = 6) -> dict:
     w.set_task("Plan a Beijing trip / 规划北京之旅")
     msgs = [Message(f"{tag}: {CONSTRAINTS[i % len(CONSTRAINTS)]}", "user_input", {}, f"{tag}-{i}") for i in range(n)]
-    return {r.decision.message_id: {"id": r.decision.message_id, "kept": r.kept,
-                                    "node": r.node.id if r.node else ""} for r in w.ingest_many(msgs)}
+    return {
+        r.decision.message_id: {"id": r.decision.message_id, "kept": r.kept, "node": r.node.id if r.node else ""}
+        for r in w.ingest_many(msgs)
+    }
 
 
 class _Small:

@@ -12,11 +12,17 @@ TRIPS = {
         ("I'm planning to visit Beijing from May 1st to May 3rd.", "user_input", "dates"),
         ("My total budget is 5000 yuan.", "user_input", "budget"),
         ("I need to search for hotels in Beijing for the night of May 1.", "agent_thought", "thought"),
-        ("Found hotels near Wangfujing available on May 1, about 400 yuan per night, within budget.",
-         "tool_result", "result"),
+        (
+            "Found hotels near Wangfujing available on May 1, about 400 yuan per night, within budget.",
+            "tool_result",
+            "result",
+        ),
         ("Oh, and I'm allergic to seafood, please keep that in mind when booking meals.", "user_input", "allergy"),
-        ("I should recommend restaurants that fit the budget and avoid seafood because of the allergy.",
-         "agent_thought", "plan"),
+        (
+            "I should recommend restaurants that fit the budget and avoid seafood because of the allergy.",
+            "agent_thought",
+            "plan",
+        ),
     ],
     "zh": [
         ("五一假期我准备去北京玩三天，5月1日出发，5月3日回来。", "user_input", "dates"),
@@ -140,7 +146,12 @@ def test_undo_redo_of_human_edits_across_processes(trip, runtime):
     undone = [e for e in w2.curation.log.entries if w2.curation.log.undone(e.id)]
     assert [e.action for e in undone] == ["edge.remove"]  # both were redone, then the delete undone again
     assert [e.action for e in w2.curation.log.entries if e.action in ("undo", "redo")] == [
-        "undo", "undo", "redo", "redo", "undo"]
+        "undo",
+        "undo",
+        "redo",
+        "redo",
+        "undo",
+    ]
 
 
 def test_retract_and_supersede_cascade_flags_without_deleting(trip, runtime):
@@ -226,8 +237,9 @@ def test_edge_table_edits_go_through_the_library(trip):
     assert {"source", "target", "from", "to", "relation", "origin", "delete"} <= set(rows[0])
     i_rel = next(i for i, r in enumerate(rows) if r["relation"] != "causal")
     i_del = next(i for i, r in enumerate(rows) if i != i_rel)
-    done, errors = apply_edge_table_edits(w.curation, rows, {
-        str(i_rel): {"relation": "causal"}, i_del: {"delete": True}, 999: {"relation": "causal"}})
+    done, errors = apply_edge_table_edits(
+        w.curation, rows, {str(i_rel): {"relation": "causal"}, i_del: {"delete": True}, 999: {"relation": "causal"}}
+    )
     assert len(done) == 2 and len(errors) == 1 and "999" in errors[0]
     assert w.graph.edges[rows[i_rel]["source"], rows[i_rel]["target"]]["relation"] == "causal"
     assert not w.graph.has_edge(rows[i_del]["source"], rows[i_del]["target"])

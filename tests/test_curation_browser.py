@@ -14,12 +14,18 @@ from weaver.curation import edge_table_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 HEADER, ROW = 35, 35  # st.data_editor's header and row heights (px)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
 
 
 @pytest.fixture

@@ -19,7 +19,9 @@ def cli(tmp_path, *args):
 
 def test_edge_set_rm_undo_log_review_from_the_cli(runtime, tmp_path):
     w = runtime.open("trip")
-    w.config = w.config.with_(review_every=0, supersede_on_arrival=False)  # a space woven before supersede on arrival: the review pass finds the change
+    w.config = w.config.with_(
+        review_every=0, supersede_on_arrival=False
+    )  # a space woven before supersede on arrival: the review pass finds the change
     ids = weave(w, "en")
     w.ingest(CHANGED["en"], "user_input")
     u, v = next(iter(w.graph.in_edges(ids["plan"])))
@@ -57,7 +59,10 @@ def test_edge_set_rm_undo_log_review_from_the_cli(runtime, tmp_path):
     assert out.returncode == 0, out.stderr
     entries = [json.loads(line) for line in out.stdout.splitlines()]
     assert [(e["actor"], e["action"]) for e in entries][:3] == [
-        ("human", "edge.update"), ("human", "edge.remove"), ("human", "undo")]
+        ("human", "edge.update"),
+        ("human", "edge.remove"),
+        ("human", "undo"),
+    ]
     assert entries[0]["undone"] is False and entries[0]["after"]["relation"] == new
     assert entries[0]["why"] == "fixed by hand" and entries[1]["undone"] is True
     final = runtime.open("trip")
@@ -81,7 +86,11 @@ def test_reject_undo_redo_from_the_cli(runtime, tmp_path):
     out = cli(tmp_path, "log", "--json", "--limit", "1")
     last = json.loads(out.stdout)
     assert (last["actor"], last["action"], last["key"], last["after"]) == (
-        "human", "item.reject", item.id, {"review_item": "rejected"})
+        "human",
+        "item.reject",
+        item.id,
+        {"review_item": "rejected"},
+    )
     out = cli(tmp_path, "undo")  # each command a fresh runtime: the reject is read back from the log
     assert out.returncode == 0 and f"(reverted {last['id']})" in out.stdout, (out.stdout, out.stderr)
     assert runtime.open("trip").curation.queue[item.id].status == "pending"

@@ -22,7 +22,9 @@ def _is_review(body: dict) -> bool:
 
 def test_llm_review_uses_the_review_model_and_queues_checked_proposals(runtime, llm_settings, openai_stub, embedder):
     w = runtime.open("llm-review")  # woven offline; reviewed by the model
-    w.config = w.config.with_(supersede_on_arrival=False)  # a space woven before supersede on arrival: the review pass finds the change
+    w.config = w.config.with_(
+        supersede_on_arrival=False
+    )  # a space woven before supersede on arrival: the review pass finds the change
     ids = weave(w, "en")
     new = w.ingest(CHANGED["en"], "user_input").node.id
     human_edge = next(iter(w.graph.in_edges(ids["plan"])))
@@ -35,17 +37,34 @@ def test_llm_review_uses_the_review_model_and_queues_checked_proposals(runtime, 
         label = {m["text"]: k for k, m in memories.items()}
         by_pair = {(e["source"], e["target"]): k for k, e in edges.items()}
         lab = lambda nid: label[w.nodes[nid].content]  # noqa: E731
-        return json.dumps({"proposals": [
-            {"action": "supersede", "node": lab(ids["budget"]), "by": lab(new), "confidence": 0.96,
-             "rationale": "the budget was raised"},
-            {"action": "relabel", "edge": by_pair[(lab(human_edge[0]), lab(human_edge[1]))], "relation": "causal",
-             "confidence": 0.99},
-            {"action": "prune", "edge": by_pair[(lab(other_edge[0]), lab(other_edge[1]))], "confidence": 0.6,
-             "rationale": "not a dependency"},
-            # the curator's edge reversed: a cycle
-            {"action": "add", "source": lab(human_edge[1]), "target": lab(human_edge[0]), "relation": "causal"},
-            {"action": "relabel", "edge": "E999", "relation": "causal"},
-        ]})
+        return json.dumps(
+            {
+                "proposals": [
+                    {
+                        "action": "supersede",
+                        "node": lab(ids["budget"]),
+                        "by": lab(new),
+                        "confidence": 0.96,
+                        "rationale": "the budget was raised",
+                    },
+                    {
+                        "action": "relabel",
+                        "edge": by_pair[(lab(human_edge[0]), lab(human_edge[1]))],
+                        "relation": "causal",
+                        "confidence": 0.99,
+                    },
+                    {
+                        "action": "prune",
+                        "edge": by_pair[(lab(other_edge[0]), lab(other_edge[1]))],
+                        "confidence": 0.6,
+                        "rationale": "not a dependency",
+                    },
+                    # the curator's edge reversed: a cycle
+                    {"action": "add", "source": lab(human_edge[1]), "target": lab(human_edge[0]), "relation": "causal"},
+                    {"action": "relabel", "edge": "E999", "relation": "causal"},
+                ]
+            }
+        )
 
     openai_stub.push(reply)
     rt = Runtime.from_settings(dataclasses.replace(llm_settings, review_model="review-strong"), embedder=embedder)
@@ -73,10 +92,12 @@ def test_llm_review_uses_the_review_model_and_queues_checked_proposals(runtime, 
 
 def test_llm_review_falls_back_to_rules_on_a_bad_reply(runtime, llm_settings, openai_stub, embedder):
     w = runtime.open("llm-fallback")
-    w.config = w.config.with_(supersede_on_arrival=False)  # a space woven before supersede on arrival: the review pass finds the change
+    w.config = w.config.with_(
+        supersede_on_arrival=False
+    )  # a space woven before supersede on arrival: the review pass finds the change
     ids = weave(w, "zh")
     w.ingest(CHANGED["zh"], "user_input")
-    openai_stub.push("I think the graph looks fine!", "```json\n{\"proposals\": [{\"action\": \"explode\"}]}\n```")
+    openai_stub.push("I think the graph looks fine!", '```json\n{"proposals": [{"action": "explode"}]}\n```')
     lw = Runtime.from_settings(llm_settings, embedder=embedder).open("llm-fallback")
     summary = lw.curation.review(apply=False)
     assert summary.mode == "rules (fallback)" and "invalid reply" in summary.fallback
@@ -90,8 +111,7 @@ def test_llm_builder_gets_human_corrections_as_few_shot_examples(llm_settings, o
         system = body["messages"][0]["content"]
         if system.startswith("You build the dependency graph"):
             cands = json.loads(body["messages"][1]["content"])["candidates"]
-            return json.dumps({"relations": [{"candidate": c, "relation": "causal", "confidence": 0.8}
-                                             for c in cands]})
+            return json.dumps({"relations": [{"candidate": c, "relation": "causal", "confidence": 0.8} for c in cands]})
         return '{"relevance": 5, "novelty": 5, "importance": 5, "reason": "keep"}'
 
     openai_stub.default = reply
@@ -102,10 +122,17 @@ def test_llm_builder_gets_human_corrections_as_few_shot_examples(llm_settings, o
     w.curation.set_edge(ids["budget"], ids["plan"], "conditional", "plans hold under constraints")
     n = len(openai_stub.chat_requests())
     w.ingest("Because of the budget, I should pick a cheaper hotel.", "agent_thought")
-    prompts = [r["messages"][0]["content"] for r in openai_stub.chat_requests()[n:]
-               if r["messages"][0]["content"].startswith("You build the dependency graph")]
+    prompts = [
+        r["messages"][0]["content"]
+        for r in openai_stub.chat_requests()[n:]
+        if r["messages"][0]["content"].startswith("You build the dependency graph")
+    ]
     assert prompts and "Curators of this memory corrected" in prompts[0]
     example = json.loads(prompts[0].split("\n")[-1])
-    assert example == [{"earlier": {"kind": "user_input", "text": w.nodes[ids["budget"]].content},
-                        "new": {"kind": "agent_thought", "text": w.nodes[ids["plan"]].content},
-                        "relation": "conditional"}]
+    assert example == [
+        {
+            "earlier": {"kind": "user_input", "text": w.nodes[ids["budget"]].content},
+            "new": {"kind": "agent_thought", "text": w.nodes[ids["plan"]].content},
+            "relation": "conditional",
+        }
+    ]

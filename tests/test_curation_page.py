@@ -28,8 +28,9 @@ def review_page(tmp_path, monkeypatch, embedder):
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.chdir(ROOT)
     _clear()
-    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"),
-                               embedder=embedder)
+    rt = Runtime.from_settings(
+        Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"), embedder=embedder
+    )
     w = rt.open("demo")  # the studio's default space
     w.config = w.config.with_(review_every=0, supersede_on_arrival=False)  # the pass finds the change
     ids = weave(w, "en")
@@ -93,8 +94,12 @@ def test_review_page_reject_is_in_the_log_in_words_and_undone(review_page):
     assert rt.open("demo").curation.queue[flag.id].status == "rejected"
     log = next(d.value for d in at.dataframe if "What" in d.value.columns)
     row = log.iloc[0]  # newest first
-    assert (row["by"], row["action"], row["before"], row["after"]) == ("human", "proposal rejected", "pending",
-                                                                       "rejected")
+    assert (row["by"], row["action"], row["before"], row["after"]) == (
+        "human",
+        "proposal rejected",
+        "pending",
+        "rejected",
+    )
     assert row["What"].startswith(words) and flag.id not in row["What"], row["What"]
 
     undo = at.button(key="undo_btn")

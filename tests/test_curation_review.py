@@ -78,8 +78,9 @@ def test_review_does_not_repeat_what_arrival_did(runtime, lang):
     entry = next(e for e in w.curation.log.entries if e.action == "node.status" and e.key == ids["budget"])
     w.curation.undo(entry.id)
     assert w.nodes[ids["budget"]].status == "active"
-    assert w.graph.edges[ids["budget"], new]["relation"] != "supersedes" if w.graph.has_edge(ids["budget"], new) \
-        else True
+    assert (
+        w.graph.edges[ids["budget"], new]["relation"] != "supersedes" if w.graph.has_edge(ids["budget"], new) else True
+    )
     w.curation.review(apply=False)
     assert not [i for i in w.curation.items(None) if i.kind == "supersede"]
 
@@ -146,8 +147,9 @@ def test_a_correction_reaches_similar_pairs_only(runtime, lang):
     other = fresh.ingest(OTHER_PLAN[lang], "agent_thought")
     assert not any("curator" in e.rationale for e in other.edges)
     twin = plain.ingest(OTHER_PLAN[lang], "agent_thought")
-    assert sorted((plain.nodes[e.source].content, e.relation) for e in twin.edges) == \
-        sorted((fresh.nodes[e.source].content, e.relation) for e in other.edges)
+    assert sorted((plain.nodes[e.source].content, e.relation) for e in twin.edges) == sorted(
+        (fresh.nodes[e.source].content, e.relation) for e in other.edges
+    )
 
 
 def test_review_pass_relabels_older_edges_of_a_corrected_pair(runtime):

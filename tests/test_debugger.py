@@ -179,8 +179,14 @@ def test_why_not_unknown_id_is_a_clear_error(trip):
 
 
 def test_every_reason_class_is_documented():
-    assert set(WHY_NOT_REASONS) == {"included", "not_reached", "expand_limit", "budget_cut", "inactive",
-                                    "filtered_at_ingest"}
+    assert set(WHY_NOT_REASONS) == {
+        "included",
+        "not_reached",
+        "expand_limit",
+        "budget_cut",
+        "inactive",
+        "filtered_at_ingest",
+    }
 
 
 # ------------------------------------------------------ vector comparison

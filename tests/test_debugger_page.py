@@ -17,8 +17,15 @@ from debugger_data import CONV, weave
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _woven(data_dir: Path, embedder, lang: str = "en") -> dict:
@@ -111,8 +118,7 @@ def test_page_flow_trace_knobs_why_not_and_probes(page):
     assert "filtered out at ingest" in md  # the exact numbers stay one click away
     at.selectbox(key="space_ui:rd_why").set_value(ids["metro_result"]).run()
     md = "\n".join(m.value for m in _ok(at).markdown).replace("\\", "")
-    assert any(k in md for k in ("Not found: not similar enough", "Left out: the budget didn't fit",
-                                 "Left out: it is"))
+    assert any(k in md for k in ("Not found: not similar enough", "Left out: the budget didn't fit", "Left out: it is"))
 
     # save a probe that expects the budget, then a review pass supersedes it: the page shows the diff
     at.text_input(key="rd_query").set_value("What is the total budget for the trip?").run()
@@ -192,8 +198,9 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
                 box.fill(value)
                 box.press("Enter")
                 page.wait_for_timeout(800)
-                page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-                                       timeout=60_000)
+                page.wait_for_function(
+                    "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000
+                )
             page.wait_for_timeout(500)
             page.get_by_role("tab", name="Graph").click()
             page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)

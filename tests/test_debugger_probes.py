@@ -104,8 +104,9 @@ def cli(tmp_path, *args):
 def test_cli_query_explain_why_trace_and_probe(tmp_path, embedder):
     from weaver import Runtime, Settings
 
-    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"),
-                               embedder=embedder)
+    rt = Runtime.from_settings(
+        Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"), embedder=embedder
+    )
     w = rt.open("trip")
     tags = weave(w, "en")
     q = CONV["en"]["query"]
@@ -140,7 +141,11 @@ def test_cli_query_explain_why_trace_and_probe(tmp_path, embedder):
     diff = json.loads(out.stdout.splitlines()[0])
     assert diff["changed"] is False and diff["expected"] == [metro]
 
-    for bad in (["why", "n_nope", "--query", q], ["why", metro, "--query", "  "], ["probe", "rm", "p_nope"],
-                ["trace", q, "--budget", "-3"]):
+    for bad in (
+        ["why", "n_nope", "--query", q],
+        ["why", metro, "--query", "  "],
+        ["probe", "rm", "p_nope"],
+        ["trace", q, "--budget", "-3"],
+    ):
         out = cli(tmp_path, *bad)
         assert out.returncode == 2 and out.stderr.startswith("error: ") and "Traceback" not in out.stderr

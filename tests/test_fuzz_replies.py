@@ -20,15 +20,35 @@ from weaver.prompts import FilterScores, RelationReply, ToolSummary
 _SETTINGS = settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 
 _scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**400), max_value=10**400),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=30),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**400), max_value=10**400),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=30),
     st.sampled_from(["5", " 3 ", "4.5", "NaN", "inf", "-inf", "1e999", "high", "", "五", "３"]),
 )
-_json = st.recursive(_scalars, lambda kids: st.one_of(st.lists(kids, max_size=4),
-                                                      st.dictionaries(st.text(max_size=12), kids, max_size=4)),
-                     max_leaves=12)
-_relations = st.sampled_from(["causal", "temporal", "conditional", "elaborates", "none", "CAUSAL", " Temporal ",
-                              "because", "", "依赖", "causes", None, 3])
+_json = st.recursive(
+    _scalars,
+    lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(st.text(max_size=12), kids, max_size=4)),
+    max_leaves=12,
+)
+_relations = st.sampled_from(
+    [
+        "causal",
+        "temporal",
+        "conditional",
+        "elaborates",
+        "none",
+        "CAUSAL",
+        " Temporal ",
+        "because",
+        "",
+        "依赖",
+        "causes",
+        None,
+        3,
+    ]
+)
 
 
 def _dump(obj) -> str:
@@ -55,8 +75,10 @@ def _wrap(draw, body: str) -> str:
 
 @st.composite
 def filter_replies(draw):
-    fields = {k: draw(st.one_of(_scalars, st.integers(1, 5), st.floats(-10, 10))) for k in
-              ("relevance", "novelty", "importance")}
+    fields = {
+        k: draw(st.one_of(_scalars, st.integers(1, 5), st.floats(-10, 10)))
+        for k in ("relevance", "novelty", "importance")
+    }
     if draw(st.booleans()):
         fields["reason"] = draw(_json)
     if draw(st.booleans()):
@@ -68,10 +90,18 @@ def filter_replies(draw):
 
 @st.composite
 def relation_replies(draw):
-    items = draw(st.lists(st.fixed_dictionaries(
-        {"candidate": st.one_of(st.sampled_from(["C1", "c2", " C3 ", "C99", ""]), _scalars),
-         "relation": _relations},
-        optional={"confidence": _scalars, "rationale": _json}), max_size=5))
+    items = draw(
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "candidate": st.one_of(st.sampled_from(["C1", "c2", " C3 ", "C99", ""]), _scalars),
+                    "relation": _relations,
+                },
+                optional={"confidence": _scalars, "rationale": _json},
+            ),
+            max_size=5,
+        )
+    )
     obj = {"relations": items} if draw(st.integers(0, 9)) else draw(_json)
     return _wrap(draw, _dump(obj))
 
@@ -131,8 +161,14 @@ def test_arbitrary_text_never_escapes_as_another_exception(text):
 
 def test_pathological_replies_are_reply_errors():
     deep = '{"a": ' * 100_000 + "1" + "}" * 100_000
-    for text in (deep, "{" * 200_000, '{"relevance": ' + "9" * 5000 + ', "novelty": 1, "importance": 1}',
-                 '{"relevance": NaN, "novelty": Infinity, "importance": -Infinity}', "\x00{\x00}", "```json\n```"):
+    for text in (
+        deep,
+        "{" * 200_000,
+        '{"relevance": ' + "9" * 5000 + ', "novelty": 1, "importance": 1}',
+        '{"relevance": NaN, "novelty": Infinity, "importance": -Infinity}',
+        "\x00{\x00}",
+        "```json\n```",
+    ):
         out = _check(text, FilterScores)
         if out is not None:
             assert all(1.0 <= v <= 5.0 for v in (out.relevance, out.novelty, out.importance))

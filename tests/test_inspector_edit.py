@@ -32,13 +32,16 @@ def seeded(tmp_path, monkeypatch, embedder):
 
 
 def _reopen(data, embedder):
-    return Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder).open("demo")
+    return Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data), embedder=embedder).open(
+        "demo"
+    )
 
 
 def _pick(at, key: str, needle: str) -> None:
     # the editor's widgets carry the audit log's length in their key (a new edit never shows a stale label)
     box = next((b for b in at.selectbox if b.key == key), None) or next(
-        b for b in at.selectbox if b.key and b.key.startswith(key + "_") and b.key[len(key) + 1:].isdigit())
+        b for b in at.selectbox if b.key and b.key.startswith(key + "_") and b.key[len(key) + 1 :].isdigit()
+    )
     box.select_index(next(i for i, o in enumerate(box.options) if needle in str(o))).run()
     assert not at.exception, [e.value for e in at.exception]
 

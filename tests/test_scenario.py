@@ -48,13 +48,18 @@ SCENARIOS = {
             ("ok", "user_input", "pleasantry"),
             ("My total budget is 5000 yuan.", "user_input", "budget"),
             ("I need to search for hotels in Beijing for the night of May 1.", "agent_thought", "thought"),
-            ("Found hotels near Wangfujing available on May 1, about 400 yuan per night, within budget.",
-             "tool_result", "result"),
+            (
+                "Found hotels near Wangfujing available on May 1, about 400 yuan per night, within budget.",
+                "tool_result",
+                "result",
+            ),
             ("thanks!", "user_input", "pleasantry"),
-            ("Oh, and I'm allergic to seafood, please keep that in mind when booking meals.", "user_input",
-             "allergy"),
-            ("I should recommend restaurants that fit the budget and avoid seafood because of the allergy.",
-             "agent_thought", "plan"),
+            ("Oh, and I'm allergic to seafood, please keep that in mind when booking meals.", "user_input", "allergy"),
+            (
+                "I should recommend restaurants that fit the budget and avoid seafood because of the allergy.",
+                "agent_thought",
+                "plan",
+            ),
         ],
         "query": "Why did you recommend this roast duck restaurant?",
         "query2": "Where should we have dinner?",
@@ -136,6 +141,7 @@ def test_context_uses_connectives_in_content_language(woven):
         ctx = "\n".join(lines[1:])
     if sc is SCENARIOS["en"]:
         assert ctx.startswith("Relevant memory") and any(
-            c in ctx for c in ("Because of", "Provided that", "Then (after", "Specifically"))
+            c in ctx for c in ("Because of", "Provided that", "Then (after", "Specifically")
+        )
     else:
         assert ctx.startswith("相关记忆") and any(c in ctx for c in ("因为", "的前提下", "随后", "具体来说"))

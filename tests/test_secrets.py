@@ -38,12 +38,15 @@ def test_settings_read_the_key_from_env_or_secrets_toml_and_never_show_it(tmp_pa
         assert KEY not in repr(s) and KEY not in str(s)
         assert KEY not in json.dumps(s.public_view())
     # the environment wins over the file
-    assert Settings.from_env(env={"OPENAI_API_KEY": "sk-other-999999"}, secrets_path=secrets).openai_api_key \
+    assert (
+        Settings.from_env(env={"OPENAI_API_KEY": "sk-other-999999"}, secrets_path=secrets).openai_api_key
         == "sk-other-999999"
+    )
 
 
-def test_the_key_never_reaches_chroma_exports_logs_or_the_audit_log(llm_settings, openai_stub, embedder, caplog,
-                                                                   capsys, tmp_path):
+def test_the_key_never_reaches_chroma_exports_logs_or_the_audit_log(
+    llm_settings, openai_stub, embedder, caplog, capsys, tmp_path
+):
     caplog.set_level(logging.DEBUG)  # everything, incl. the openai SDK's and httpx's debug logs
     rt = Runtime.from_settings(llm_settings, embedder=embedder)
     assert KEY not in repr(rt)
@@ -110,8 +113,9 @@ def test_the_studio_never_shows_the_key(tmp_path, monkeypatch, openai_stub):
 
         def walk(node):
             yield node
-            for child in getattr(node, "children", {}).values() if isinstance(getattr(node, "children", None),
-                                                                               dict) else []:
+            for child in (
+                getattr(node, "children", {}).values() if isinstance(getattr(node, "children", None), dict) else []
+            ):
                 yield from walk(child)
 
         rendered = "\n".join(str(getattr(n, "proto", "")) for n in walk(at._tree))

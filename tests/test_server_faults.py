@@ -35,11 +35,24 @@ def test_server_killed_mid_ingest_is_one_clear_line_and_acknowledged_data_surviv
         acked = [w.ingest(f"My budget for day {i} is {100 * i} yuan.", message_id=f"ack-{i}") for i in range(4)]
         # the CLI: a long ingest, and the server dies while it runs
         src = tmp_path / "long.jsonl"
-        src.write_text("\n".join(json.dumps({"kind": "user_input", "content": f"第{i}天的预算是{i * 37}元，酒店要安静。"},
-                                            ensure_ascii=False) for i in range(400)), encoding="utf-8")
+        src.write_text(
+            "\n".join(
+                json.dumps(
+                    {"kind": "user_input", "content": f"第{i}天的预算是{i * 37}元，酒店要安静。"}, ensure_ascii=False
+                )
+                for i in range(400)
+            ),
+            encoding="utf-8",
+        )
         cli_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEAVER_"))} | env
-        cli = subprocess.Popen([sys.executable, "-m", "weaver", "--space", "served 服务器", "ingest", str(src)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env)
+        cli = subprocess.Popen(
+            [sys.executable, "-m", "weaver", "--space", "served 服务器", "ingest", str(src)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=cli_env,
+        )
         deadline = time.time() + 120
         seen = len(w.space.decisions.get()["ids"])
         while time.time() < deadline and len(w.space.decisions.get()["ids"]) == seen and cli.poll() is None:
@@ -63,8 +76,19 @@ def test_server_killed_mid_ingest_is_one_clear_line_and_acknowledged_data_surviv
         assert "down" not in again.decisions
         from crash_harness import check_space
 
-        assert check_space(again, {r.decision.message_id: {"id": r.decision.message_id, "kept": r.kept,
-                                                           "node": r.decision.node_id or ""} for r in acked}
-                           )["problems"] == []
+        assert (
+            check_space(
+                again,
+                {
+                    r.decision.message_id: {
+                        "id": r.decision.message_id,
+                        "kept": r.kept,
+                        "node": r.decision.node_id or "",
+                    }
+                    for r in acked
+                },
+            )["problems"]
+            == []
+        )
     finally:
         _kill(server)

@@ -117,8 +117,7 @@ def test_reembed_converts_a_space(runtime, settings, embedder):
         name, dim = "small-64", 64
 
         def embed(self, texts):
-            return embedder.embed(texts)[:, :64] / np.linalg.norm(embedder.embed(texts)[:, :64], axis=1,
-                                                                     keepdims=True)
+            return embedder.embed(texts)[:, :64] / np.linalg.norm(embedder.embed(texts)[:, :64], axis=1, keepdims=True)
 
     other = Runtime.from_settings(settings, embedder=Small())
     from weaver.maintenance import reembed_space
@@ -132,8 +131,11 @@ def test_reembed_converts_a_space(runtime, settings, embedder):
 @pytest.mark.slow
 def test_space_on_a_chroma_server(chroma_server, tmp_path, embedder):
     host, port = chroma_server
-    s = Settings.from_env(env={"WEAVER_CHROMA_HOST": host, "WEAVER_CHROMA_PORT": str(port)}, secrets_path=None,
-                          data_dir=tmp_path / "unused")
+    s = Settings.from_env(
+        env={"WEAVER_CHROMA_HOST": host, "WEAVER_CHROMA_PORT": str(port)},
+        secrets_path=None,
+        data_dir=tmp_path / "unused",
+    )
     rt = Runtime.from_settings(s, embedder=embedder)
     assert type(rt.store.client.raw).__name__ != "PersistentClient"
     w = rt.open("server-space")
@@ -152,8 +154,7 @@ def test_unreachable_chroma_server_is_a_clear_error(tmp_path, embedder):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]  # closed again: nothing listens there
-    s = Settings.from_env(env={"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)},
-                          secrets_path=None)
+    s = Settings.from_env(env={"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)}, secrets_path=None)
     with pytest.raises(WeaverError, match="Chroma server"):
         Runtime.from_settings(s, embedder=embedder)
 
@@ -167,7 +168,9 @@ def test_crash_leftovers_are_repaired_on_open(runtime):
     some = next(iter(w.nodes.values()))
     ghost = MemoryNode(id="n_ghost", content="half-written", kind="user_input", turn=99, message_id="m_ghost")
     w.space.put_nodes([ghost], w.matrix[:1])
-    w.space.put_edges([Edge(some.id, "n_ghost", "causal", 0.9, "rules"), Edge("n_gone", some.id, "causal", 0.9, "rules")])
+    w.space.put_edges(
+        [Edge(some.id, "n_ghost", "causal", 0.9, "rules"), Edge("n_gone", some.id, "causal", 0.9, "rules")]
+    )
     again = runtime.open("repair")
     assert "n_ghost" not in again.nodes
     assert all("n_ghost" not in (e.source, e.target) and e.source != "n_gone" for e in again.edges())

@@ -13,8 +13,12 @@ CHANGED = [
     ("en", "My total budget is 5000 yuan.", "Actually, I changed my mind: my budget is now 8000 yuan.", "budget/total"),
     ("en", "I can spend at most 5000 RMB on the whole trip.", "Let's raise the budget to 8000.", "budget/total"),
     ("en", "Let's keep the trip budget under 5,000 yuan.", "My budget went up to 8,000 yuan.", "budget/total"),
-    ("en", "Budget: no more than five thousand yuan in total.", "Make the total budget eight thousand yuan instead.",
-     "budget/total"),
+    (
+        "en",
+        "Budget: no more than five thousand yuan in total.",
+        "Make the total budget eight thousand yuan instead.",
+        "budget/total",
+    ),
     ("zh", "我的总预算是五千元。", "预算提高到八千吧。", "budget/total"),
     ("zh", "整个行程花费最多不能超过5000块。", "其实我改主意了，预算提高到8000元。", "budget/total"),
     ("zh", "预算别超过五千。", "预算改成八千。", "budget/total"),
@@ -28,10 +32,18 @@ CHANGED = [
     ("en", "We arrive in Beijing on May 1st.", "Actually we'll arrive on May 2nd instead.", "date/start"),
     ("en", "I'm planning to start the trip on May 1.", "Change the start date to May 2.", "date/start"),
     # (the rules filter drops bare diet statements such as "I'm vegetarian.": these carry a little more)
-    ("en", "I'm a vegetarian, please keep that in mind when picking restaurants.",
-     "I'm no longer vegetarian, so meat dishes are fine for dinner now.", "diet/style"),
-    ("en", "I'm a vegetarian, so please skip restaurants that only serve meat.",
-     "I've started eating meat again, so steak restaurants are fine for dinner.", "diet/style"),
+    (
+        "en",
+        "I'm a vegetarian, please keep that in mind when picking restaurants.",
+        "I'm no longer vegetarian, so meat dishes are fine for dinner now.",
+        "diet/style",
+    ),
+    (
+        "en",
+        "I'm a vegetarian, so please skip restaurants that only serve meat.",
+        "I've started eating meat again, so steak restaurants are fine for dinner.",
+        "diet/style",
+    ),
     ("zh", "我不吃辣，点菜的时候请注意。", "现在可以吃辣了，点川菜也没问题。", "diet/spicy"),
     ("zh", "我吃素，推荐餐厅时请注意。", "我现在不吃素了，推荐餐厅不用再考虑这个。", "diet/style"),
     ("en", "I can't eat spicy food.", "I can handle spicy food now, so Sichuan restaurants are fine.", "diet/spicy"),
@@ -43,8 +55,11 @@ UNCHANGED = [  # restated, added to, or another scope: nothing is superseded
     ("zh", "五月一号出发。", "对，还是5月1日出发。"),
     ("en", "I'm allergic to peanuts.", "I'm also allergic to shellfish."),
     ("zh", "我对花生过敏。", "我还对虾过敏。"),
-    ("en", "I'm a vegetarian, please keep that in mind when picking restaurants.",
-     "I'm vegetarian, and I don't eat spicy food either."),
+    (
+        "en",
+        "I'm a vegetarian, please keep that in mind when picking restaurants.",
+        "I'm vegetarian, and I don't eat spicy food either.",
+    ),
     ("zh", "总预算五千。", "酒店每晚八百以内。"),
     ("en", "My budget is 5000 in total.", "Hotels should be under 800 per night."),
     ("en", "Our total budget is 8000 yuan.", "Restaurants around 100 per person would be nice."),
@@ -73,40 +88,61 @@ def test_reader_sees_no_change(lang, old, new):
     assert changes(read_slots(old), read_slots(new), is_change(new)) == []
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("预算别超过五千", ("budget", "total", "max", 5000.0, None)),
-    ("预算不低于两千五", ("budget", "total", "min", 2500.0, None)),
-    ("每晚六百以内", ("budget", "night", "max", 600.0, None)),
-    ("人均三百五十左右", ("budget", "person", "about", 350.0, None)),
-    ("总预算一万二", ("budget", "total", "max", 12000.0, None)),
-    ("预算1.5万以内", ("budget", "total", "max", 15000.0, None)),
-    ("budget of 5k at most", ("budget", "total", "max", 5000.0, None)),
-    ("no more than five thousand yuan for the trip", ("budget", "total", "max", 5000.0, None)),
-    ("at least 300 per night", ("budget", "night", "min", 300.0, None)),
-    ("between 300 and 450 per night", ("budget", "night", "range", 300.0, 450.0)),
-    ("每晚三百到四百五", ("budget", "night", "range", 300.0, 450.0)),
-    ("我们一共三个人", ("party", "", "eq", 3.0, None)),
-    ("there are four of us", ("party", "", "eq", 4.0, None)),
-    ("住两晚", ("nights", "", "eq", 2.0, None)),
-    ("for 3 nights", ("nights", "", "eq", 3.0, None)),
-    ("酒店评分4.5以上", ("rating", "hotel", "min", 4.5, None)),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("预算别超过五千", ("budget", "total", "max", 5000.0, None)),
+        ("预算不低于两千五", ("budget", "total", "min", 2500.0, None)),
+        ("每晚六百以内", ("budget", "night", "max", 600.0, None)),
+        ("人均三百五十左右", ("budget", "person", "about", 350.0, None)),
+        ("总预算一万二", ("budget", "total", "max", 12000.0, None)),
+        ("预算1.5万以内", ("budget", "total", "max", 15000.0, None)),
+        ("budget of 5k at most", ("budget", "total", "max", 5000.0, None)),
+        ("no more than five thousand yuan for the trip", ("budget", "total", "max", 5000.0, None)),
+        ("at least 300 per night", ("budget", "night", "min", 300.0, None)),
+        ("between 300 and 450 per night", ("budget", "night", "range", 300.0, 450.0)),
+        ("每晚三百到四百五", ("budget", "night", "range", 300.0, 450.0)),
+        ("我们一共三个人", ("party", "", "eq", 3.0, None)),
+        ("there are four of us", ("party", "", "eq", 4.0, None)),
+        ("住两晚", ("nights", "", "eq", 2.0, None)),
+        ("for 3 nights", ("nights", "", "eq", 3.0, None)),
+        ("酒店评分4.5以上", ("rating", "hotel", "min", 4.5, None)),
+    ],
+)
 def test_reader_values_and_bounds(text, expected):
     got = [(v.slot, v.scope, v.bound, v.value, v.high) for v in read_slots(text)]
     assert got == [expected]
 
 
-@pytest.mark.parametrize("text", ["预算大概几千块", "budget: a few thousand yuan", "我花了两千块买衣服",
-                                  "I spent $200 on shoes", "千万别点海鲜", "The museum has 5000 visitors a day"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "预算大概几千块",
+        "budget: a few thousand yuan",
+        "我花了两千块买衣服",
+        "I spent $200 on shoes",
+        "千万别点海鲜",
+        "The museum has 5000 visitors a day",
+    ],
+)
 def test_unreadable_or_unframed_amounts_never_become_a_bound(text):
     assert all(v.value is None for v in read_slots(text) if v.slot == "budget")
 
 
-@pytest.mark.parametrize("query,history", [
-    ("what was my budget before?", True), ("what was the original budget?", True), ("我之前的预算是多少？", True),
-    ("预算原来是多少", True), ("how has my budget changed?", True), ("what did I say earlier about dates?", True),
-    ("what is my budget?", False), ("我的预算是多少？", False), ("推荐一家餐厅", False),
-])
+@pytest.mark.parametrize(
+    "query,history",
+    [
+        ("what was my budget before?", True),
+        ("what was the original budget?", True),
+        ("我之前的预算是多少？", True),
+        ("预算原来是多少", True),
+        ("how has my budget changed?", True),
+        ("what did I say earlier about dates?", True),
+        ("what is my budget?", False),
+        ("我的预算是多少？", False),
+        ("推荐一家餐厅", False),
+    ],
+)
 def test_history_questions(query, history):
     assert asks_history(query) is history
 
@@ -181,8 +217,10 @@ def test_speakers_do_not_supersede_each_other(runtime):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_undo_restores_the_old_value_and_the_guessed_edge(runtime, lang):
-    old, new = {"en": ("My total budget is 5000 yuan.", "Let's raise the budget to 8000."),
-                "zh": ("我的总预算是五千元。", "预算提高到八千吧。")}[lang]
+    old, new = {
+        "en": ("My total budget is 5000 yuan.", "Let's raise the budget to 8000."),
+        "zh": ("我的总预算是五千元。", "预算提高到八千吧。"),
+    }[lang]
     w = _space(runtime, f"undo-{lang}", lang)
     a = _kept(w, old).node.id
     build = w.curation.log.entries[-1]

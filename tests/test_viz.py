@@ -14,7 +14,7 @@ XSS = [
     "<script>alert('x')</script>",
     "<img src=x onerror=alert(1)>",
     "</script><script>alert(2)</script>",
-    "<a href=\"javascript:alert(3)\">click</a>",
+    '<a href="javascript:alert(3)">click</a>',
 ]
 
 
@@ -24,11 +24,18 @@ def _graph(n_turns: int = 3) -> nx.DiGraph:
     for t in range(1, n_turns + 1):
         for i, kind in enumerate(("user_input", "agent_thought", "tool_result", "agent_response")):
             nid = f"n{t}_{i}"
-            g.add_node(nid, content=f"turn {t} {kind} 北京 预算", kind=kind, turn=t, timestamp=t * 10 + i,
-                       status="active")
+            g.add_node(
+                nid, content=f"turn {t} {kind} 北京 预算", kind=kind, turn=t, timestamp=t * 10 + i, status="active"
+            )
             if prev:
-                g.add_edge(prev, nid, relation=("causal", "temporal", "conditional", "elaborates")[i],
-                           confidence=0.8, origin="rules", rationale="because")
+                g.add_edge(
+                    prev,
+                    nid,
+                    relation=("causal", "temporal", "conditional", "elaborates")[i],
+                    confidence=0.8,
+                    origin="rules",
+                    rationale="because",
+                )
             prev = nid
     return g
 
@@ -95,8 +102,12 @@ def test_inactive_nodes_and_rejected_edges_are_drawn_muted():
 
 def test_styles_apply_and_unknown_style_is_refused():
     g = _graph(1)
-    p = viz.vis_payload(g, node_styles={"n1_0": "seed", "n1_1": ["cut"], "n1_2": {"size": 40}},
-                        edge_styles={("n1_0", "n1_1"): "path"}, selected="n1_3")
+    p = viz.vis_payload(
+        g,
+        node_styles={"n1_0": "seed", "n1_1": ["cut"], "n1_2": {"size": 40}},
+        edge_styles={("n1_0", "n1_1"): "path"},
+        selected="n1_3",
+    )
     by_id = {n["id"]: n for n in p["nodes"]}
     assert by_id["n1_0"]["color"]["border"] == viz.NODE_STYLES["seed"]["color"]["border"]
     assert by_id["n1_0"]["color"]["background"] == viz.KIND_COLORS["user_input"]  # merged, not replaced

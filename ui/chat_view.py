@@ -64,8 +64,7 @@ def _memories(w, ids: list[str]) -> None:
         for i in ids:
             a = w.graph.nodes[i] if i in w.graph else {}
             kind = viz.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
-            st.markdown(md_escape(f"[{a.get('turn', '?')}] {kind}: "
-                                  f"{viz.short_label(a.get('content', i), 120)}"))
+            st.markdown(md_escape(f"[{a.get('turn', '?')}] {kind}: {viz.short_label(a.get('content', i), 120)}"))
 
 
 def render_step(w, ev, container=None) -> None:
@@ -80,13 +79,13 @@ def render_step(w, ev, container=None) -> None:
         c.code(json.dumps(data.get("arguments", {}), ensure_ascii=False, indent=1), language="json")
     elif kind == "memory":
         ids = data.get("node_ids", [])
-        c.markdown(md_escape(f"{icon} " + t("step_memories", n=len(ids), tokens=data.get('tokens', 0))))
+        c.markdown(md_escape(f"{icon} " + t("step_memories", n=len(ids), tokens=data.get("tokens", 0))))
     elif kind == "error":
         c.warning(md_escape(text), icon="⚠️")
     else:
         c.markdown(f"{icon} " + md_escape(text))
         if kind == "tool_result" and data.get("count") is not None:
-            c.caption(md_escape(t("step_rows", n=data.get('count'))))
+            c.caption(md_escape(t("step_rows", n=data.get("count"))))
     for ing in event_ingests(ev):
         badge(_live(w, ing), c)
 
@@ -105,8 +104,7 @@ def _cut_off(ev, running: set, on_resume, on_close) -> None:
         return
     st.warning(t("turn_cut"), icon=":material/warning:")
     c1, c2 = st.columns(2)
-    c1.button(t("turn_resume"), key=f"resume_{mid}", type="primary", on_click=on_resume,
-              args=(_get(ev, "text"), mid))
+    c1.button(t("turn_resume"), key=f"resume_{mid}", type="primary", on_click=on_resume, args=(_get(ev, "text"), mid))
     c2.button(t("turn_close"), key=f"close_{mid}", on_click=on_close, args=(ev,))
 
 

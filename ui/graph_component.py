@@ -168,8 +168,11 @@ def _focus_ids(g, payload: dict, selected, focus, node_styles) -> list[str]:
     drawn = {n["id"] for n in payload["nodes"]}
     if isinstance(focus, (str, int)):
         focus = [focus]
-    for ids in ([selected] if selected else [], list(focus or []),
-                [n for n, s in (node_styles or {}).items() if s == "new" or (isinstance(s, list) and "new" in s)]):
+    for ids in (
+        [selected] if selected else [],
+        list(focus or []),
+        [n for n, s in (node_styles or {}).items() if s == "new" or (isinstance(s, list) and "new" in s)],
+    ):
         ids = [str(i) for i in ids if str(i) in drawn]
         if ids:
             return ids
@@ -182,10 +185,24 @@ def _trigger(key: str, name: str):
     return state.get(name) if hasattr(state, "get") else getattr(state, name, None)
 
 
-def graph_view(g, *, key: str, height: int = 520, on_select=None, selected: str | None = None,
-               node_styles=None, edge_styles=None, max_nodes: int = 300, focus=None, lang: str = "en",
-               layout: str = "auto", edit: dict | None = None, on_edge=None, undo: dict | None = None,
-               refit: bool = False) -> dict:
+def graph_view(
+    g,
+    *,
+    key: str,
+    height: int = 520,
+    on_select=None,
+    selected: str | None = None,
+    node_styles=None,
+    edge_styles=None,
+    max_nodes: int = 300,
+    focus=None,
+    lang: str = "en",
+    layout: str = "auto",
+    edit: dict | None = None,
+    on_edge=None,
+    undo: dict | None = None,
+    refit: bool = False,
+) -> dict:
     """Draw ``g`` with click-to-select; ``on_select(node_id)`` runs when a node is clicked.
 
     With ``edit`` ({"title", "relations": [(relation, label)], "delete"}) a click on an edge opens a
@@ -196,11 +213,28 @@ def graph_view(g, *, key: str, height: int = 520, on_select=None, selected: str 
 
     Returns the payload drawn (``shown``/``total``/``note``), for captions and tests.
     """
-    payload = viz.vis_payload(g, node_styles=node_styles, edge_styles=edge_styles, selected=selected,
-                              max_nodes=max_nodes, focus=focus, lang=lang, layout=layout)
+    payload = viz.vis_payload(
+        g,
+        node_styles=node_styles,
+        edge_styles=edge_styles,
+        selected=selected,
+        max_nodes=max_nodes,
+        focus=focus,
+        lang=lang,
+        layout=layout,
+    )
     sig = str(hash(json.dumps([payload["nodes"], payload["edges"], bool(refit)], sort_keys=True, default=str)))
-    data = dict(payload, key=key, height=int(height), selected=selected, sig=sig, fit=True, edit=edit, undo=undo,
-                focus_ids=_focus_ids(g, payload, selected, focus, node_styles))
+    data = dict(
+        payload,
+        key=key,
+        height=int(height),
+        selected=selected,
+        sig=sig,
+        fit=True,
+        edit=edit,
+        undo=undo,
+        focus_ids=_focus_ids(g, payload, selected, focus, node_styles),
+    )
 
     def _picked():
         value = _trigger(key, "selected")
@@ -212,6 +246,5 @@ def graph_view(g, *, key: str, height: int = 520, on_select=None, selected: str 
         if isinstance(value, dict) and on_edge:
             on_edge(value)
 
-    _component()(key=key, data=data, height=int(height) + 24, on_selected_change=_picked,
-                 on_edge_action_change=_edge)
+    _component()(key=key, data=data, height=int(height) + 24, on_selected_change=_picked, on_edge_action_change=_edge)
     return payload

@@ -34,14 +34,18 @@ def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
         d = g.edges[u, v]
         other = u if parents else v
         # content first; the node id stays available on hover in the graph and in the provenance
-        rows.append({t("col_node"): viz.short_label(g.nodes[other].get("content", ""), 60),
-                     t("col_relation"): L["relations"].get(d.get("relation"), d.get("relation")),
-                     t("col_confidence"): round(float(d.get("confidence", 0)), 2),
-                     t("col_origin"): L["origins"].get(d.get("origin"), d.get("origin")),
-                     t("col_status"): L["edge_statuses"].get(d.get("status"), d.get("status")),
-                     t("col_kind"): L["kinds"].get(g.nodes[other].get("kind"), g.nodes[other].get("kind")),
-                     t("col_turn"): g.nodes[other].get("turn"),
-                     t("col_rationale"): d.get("rationale", "")})
+        rows.append(
+            {
+                t("col_node"): viz.short_label(g.nodes[other].get("content", ""), 60),
+                t("col_relation"): L["relations"].get(d.get("relation"), d.get("relation")),
+                t("col_confidence"): round(float(d.get("confidence", 0)), 2),
+                t("col_origin"): L["origins"].get(d.get("origin"), d.get("origin")),
+                t("col_status"): L["edge_statuses"].get(d.get("status"), d.get("status")),
+                t("col_kind"): L["kinds"].get(g.nodes[other].get("kind"), g.nodes[other].get("kind")),
+                t("col_turn"): g.nodes[other].get("turn"),
+                t("col_rationale"): d.get("rationale", ""),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -55,16 +59,27 @@ def render_inspector(w, node_id: str | None, key: str, editable: bool = True) ->
     a = w.graph.nodes[node_id]
     L = viz.labels(lang())
     status = a.get("status", "active")
-    st.caption(md_escape(f"{L['kinds'].get(a.get('kind'), a.get('kind'))} · {t('turn_n', n=a.get('turn'))} · "
-                         f"{L['statuses'].get(status, status)} · {a.get('language', '')}"),
-               help=md_escape(node_id))
+    st.caption(
+        md_escape(
+            f"{L['kinds'].get(a.get('kind'), a.get('kind'))} · {t('turn_n', n=a.get('turn'))} · "
+            f"{L['statuses'].get(status, status)} · {a.get('language', '')}"
+        ),
+        help=md_escape(node_id),
+    )
     with st.container(border=True, key=f"{key}_content"):
         show_text(a.get("content", ""))
     dec = w.decisions.get(a.get("message_id")) if a.get("message_id") else None
     if dec is not None:
         cols = st.columns(4)
-        for c, (name, val) in zip(cols, [(t("m_relevance"), dec.relevance), (t("m_novelty"), dec.novelty),
-                                          (t("m_importance"), dec.importance), (t("m_total"), dec.total)]):
+        for c, (name, val) in zip(
+            cols,
+            [
+                (t("m_relevance"), dec.relevance),
+                (t("m_novelty"), dec.novelty),
+                (t("m_importance"), dec.importance),
+                (t("m_total"), dec.total),
+            ],
+        ):
             c.metric(name, f"{val:.2f}")
         if dec.reason:
             st.caption(md_escape(filter_reason_in_words(dec.reason[:300], lang())))
@@ -76,15 +91,24 @@ def render_inspector(w, node_id: str | None, key: str, editable: bool = True) ->
     if editable:
         _edge_editor(w, node_id, key)
     with st.expander(t("provenance")):
-        prov = {"node_id": node_id, "message_id": a.get("message_id"),
-                "timestamp": dt.datetime.fromtimestamp(float(a.get("timestamp", 0) or 0)).isoformat(timespec="seconds"),
-                "importance": a.get("importance"), "meta": a.get("meta") or {}}
+        prov = {
+            "node_id": node_id,
+            "message_id": a.get("message_id"),
+            "timestamp": dt.datetime.fromtimestamp(float(a.get("timestamp", 0) or 0)).isoformat(timespec="seconds"),
+            "importance": a.get("importance"),
+            "meta": a.get("meta") or {},
+        }
         if node is not None:
             prov.update(access_count=node.access_count)
         if dec is not None:
-            prov["filter"] = {"backend": dec.backend, "latency_ms": dec.latency_ms, "llm_calls": dec.llm_calls,
-                              "fallback": dec.fallback, "promoted": dec.promoted,
-                              "thresholds": [dec.coarse_threshold, dec.keep_threshold]}
+            prov["filter"] = {
+                "backend": dec.backend,
+                "latency_ms": dec.latency_ms,
+                "llm_calls": dec.llm_calls,
+                "fallback": dec.fallback,
+                "promoted": dec.promoted,
+                "thresholds": [dec.coarse_threshold, dec.keep_threshold],
+            }
         st.json(prov, expanded=1)
 
 
@@ -96,10 +120,16 @@ def _edge_editor(w, node_id: str, key: str) -> None:
     with st.expander(t("edit_edges")):
         last = edge_fix.undo_spec()
         if last:
-            st.button(t("undo_last", what=md_escape(last["text"])), key=f"{key}_undo_{version}", icon=":material/undo:",
-                      on_click=edge_fix.edge_handler(w, w.space.name), args=({"action": "undo"},))
+            st.button(
+                t("undo_last", what=md_escape(last["text"])),
+                key=f"{key}_undo_{version}",
+                icon=":material/undo:",
+                on_click=edge_fix.edge_handler(w, w.space.name),
+                args=({"action": "undo"},),
+            )
         edges = [(p, node_id) for p in g.predecessors(node_id)] + [(node_id, c) for c in g.successors(node_id)]
         if edges:
+
             def label(e):
                 u, v = e
                 rel = L["relations"].get(g.edges[u, v].get("relation"), g.edges[u, v].get("relation"))
@@ -109,31 +139,62 @@ def _edge_editor(w, node_id: str, key: str) -> None:
 
             # labels made now, not when the widget formats them later: the language is the one of this run
             names = {e: label(e) for e in edges}
-            edge = st.selectbox(t("edge_pick"), edges, format_func=lambda e, n=names: n.get(tuple(e), str(e)),
-                                key=f"{key}_edge_{version}")
-            rel = st.selectbox(t("relation"), RELATIONS, index=RELATIONS.index(g.edges[edge].get("relation")),
-                               format_func=lambda r: L["relations"].get(r, r),
-                               key=f"{key}_edge_rel_{edge[0]}_{edge[1]}_{version}")
+            edge = st.selectbox(
+                t("edge_pick"),
+                edges,
+                format_func=lambda e, n=names: n.get(tuple(e), str(e)),
+                key=f"{key}_edge_{version}",
+            )
+            rel = st.selectbox(
+                t("relation"),
+                RELATIONS,
+                index=RELATIONS.index(g.edges[edge].get("relation")),
+                format_func=lambda r: L["relations"].get(r, r),
+                key=f"{key}_edge_rel_{edge[0]}_{edge[1]}_{version}",
+            )
             c1, c2, c3 = st.columns(3)
-            _action(w, c1.button(t("set_relation"), key=f"{key}_set"), lambda: w.curation.set_edge(*edge, rel),
-                    f"{label(edge)} → {L['relations'].get(rel, rel)}")
-            _action(w, c2.button(t("confirm_edge"), key=f"{key}_confirm"), lambda: w.curation.confirm_edge(*edge),
-                    f"{label(edge)} ✓")
-            _action(w, c3.button(t("delete_edge"), key=f"{key}_del"), lambda: w.curation.remove_edge(*edge),
-                    f"{label(edge)}: {t('edge_deleted')}")
+            _action(
+                w,
+                c1.button(t("set_relation"), key=f"{key}_set"),
+                lambda: w.curation.set_edge(*edge, rel),
+                f"{label(edge)} → {L['relations'].get(rel, rel)}",
+            )
+            _action(
+                w,
+                c2.button(t("confirm_edge"), key=f"{key}_confirm"),
+                lambda: w.curation.confirm_edge(*edge),
+                f"{label(edge)} ✓",
+            )
+            _action(
+                w,
+                c3.button(t("delete_edge"), key=f"{key}_del"),
+                lambda: w.curation.remove_edge(*edge),
+                f"{label(edge)}: {t('edge_deleted')}",
+            )
         st.markdown(f"**{t('add_edge')}**")
         others = [n for n in w.node_ids if n != node_id and not g.has_edge(node_id, n) and not g.has_edge(n, node_id)]
         if others:
             labels = {n: node_option_label(g, n) for n in others}
-            other = st.selectbox(t("other_node"), others, format_func=lambda n, m=labels: m.get(n, str(n)),
-                                 key=f"{key}_other")
-            direction = st.radio(t("direction"), ["out", "in"], key=f"{key}_dir", horizontal=True,
-                                 format_func={"out": t("this_to_other"), "in": t("other_to_this")}.get)
-            new_rel = st.selectbox(t("relation"), RELATIONS, key=f"{key}_new_rel",
-                                   format_func=lambda r: L["relations"].get(r, r))
+            other = st.selectbox(
+                t("other_node"), others, format_func=lambda n, m=labels: m.get(n, str(n)), key=f"{key}_other"
+            )
+            direction = st.radio(
+                t("direction"),
+                ["out", "in"],
+                key=f"{key}_dir",
+                horizontal=True,
+                format_func={"out": t("this_to_other"), "in": t("other_to_this")}.get,
+            )
+            new_rel = st.selectbox(
+                t("relation"), RELATIONS, key=f"{key}_new_rel", format_func=lambda r: L["relations"].get(r, r)
+            )
             src, dst = (node_id, other) if direction == "out" else (other, node_id)
-            _action(w, st.button(t("add_edge"), key=f"{key}_add"), lambda: w.curation.set_edge(src, dst, new_rel),
-                    f"+ {node_option_label(g, other)} [{L['relations'].get(new_rel, new_rel)}]")
+            _action(
+                w,
+                st.button(t("add_edge"), key=f"{key}_add"),
+                lambda: w.curation.set_edge(src, dst, new_rel),
+                f"+ {node_option_label(g, other)} [{L['relations'].get(new_rel, new_rel)}]",
+            )
 
 
 def _action(w, clicked: bool, edit, text: str) -> None:

@@ -49,8 +49,10 @@ def badge(ingest: dict | None, container=None) -> None:
     c = container or st
     s = ingest.get("scores", {})
     kept = ingest.get("kept")
-    label = (f"{t('kept') if kept else t('rejected')} · r {s.get('relevance', 0):.1f} · n {s.get('novelty', 0):.1f}"
-             f" · i {s.get('importance', 0):.1f} · Σ {s.get('total', 0):.2f}")
+    label = (
+        f"{t('kept') if kept else t('rejected')} · r {s.get('relevance', 0):.1f} · n {s.get('novelty', 0):.1f}"
+        f" · i {s.get('importance', 0):.1f} · Σ {s.get('total', 0):.2f}"
+    )
     if ingest.get("promoted"):
         label += f" · {t('promoted_badge')}"
     if ingest.get("duplicate"):
@@ -60,14 +62,46 @@ def badge(ingest: dict | None, container=None) -> None:
 
 def decisions_frame(decisions) -> pd.DataFrame:
     """One row per filter decision (kept or not), newest last — the chat's score table."""
-    rows = [{
-        "turn": d.turn, "kind": d.kind, "kept": bool(d.kept), "promoted": bool(d.promoted),
-        "relevance": round(d.relevance, 2), "novelty": round(d.novelty, 2), "importance": round(d.importance, 2),
-        "total": round(d.total, 3), "coarse": round(d.coarse, 3), "keep_threshold": d.keep_threshold,
-        "backend": d.backend, "fallback": d.fallback, "content": d.content, "reason": d.reason,
-        "message_id": d.message_id, "node_id": d.node_id, "timestamp": d.timestamp,
-    } for d in decisions]
-    cols = ["turn", "kind", "kept", "promoted", "relevance", "novelty", "importance", "total", "coarse",
-            "keep_threshold", "backend", "fallback", "content", "reason", "message_id", "node_id", "timestamp"]
+    rows = [
+        {
+            "turn": d.turn,
+            "kind": d.kind,
+            "kept": bool(d.kept),
+            "promoted": bool(d.promoted),
+            "relevance": round(d.relevance, 2),
+            "novelty": round(d.novelty, 2),
+            "importance": round(d.importance, 2),
+            "total": round(d.total, 3),
+            "coarse": round(d.coarse, 3),
+            "keep_threshold": d.keep_threshold,
+            "backend": d.backend,
+            "fallback": d.fallback,
+            "content": d.content,
+            "reason": d.reason,
+            "message_id": d.message_id,
+            "node_id": d.node_id,
+            "timestamp": d.timestamp,
+        }
+        for d in decisions
+    ]
+    cols = [
+        "turn",
+        "kind",
+        "kept",
+        "promoted",
+        "relevance",
+        "novelty",
+        "importance",
+        "total",
+        "coarse",
+        "keep_threshold",
+        "backend",
+        "fallback",
+        "content",
+        "reason",
+        "message_id",
+        "node_id",
+        "timestamp",
+    ]
     df = pd.DataFrame(rows, columns=cols)
     return df.sort_values(["timestamp"], kind="stable").reset_index(drop=True)

@@ -16,43 +16,185 @@ __all__ = ["render_sidebar", "KNOBS"]
 
 # (field, group, kind, min, max, step, (label en, zh), (help en, zh)) — the knobs a curator actually tunes
 KNOBS = [
-    ("coarse_threshold", "filter", "float", 0.0, 1.0, 0.01, ("coarse threshold", "粗筛阈值"),
-     ("coarse pre-filter: below this, no detailed scoring", "粗筛：低于此值不再细评")),
-    ("keep_threshold", "filter", "float", 0.0, 10.0, 0.1, ("keep threshold", "保留阈值"),
-     ("a message is kept when its total reaches this", "总分达到此值的消息被保留")),
-    ("w_relevance", "filter", "float", 0.0, 1.0, 0.05, ("relevance weight", "相关性权重"),
-     ("weight of relevance to the task focus", "与任务焦点相关性的权重")),
-    ("w_novelty", "filter", "float", 0.0, 1.0, 0.05, ("novelty weight", "新颖性权重"),
-     ("weight of novelty against memory", "相对已有记忆的新颖性权重")),
-    ("w_importance", "filter", "float", 0.0, 1.0, 0.05, ("importance weight", "重要性权重"),
-     ("weight of importance (constraints, decisions)", "重要性（约束、决定）的权重")),
-    ("top_k_parents", "builder", "int", 1, 10, 1, ("parents per node", "每个节点的候选父节点数"),
-     ("candidate parents per new node", "每个新节点考虑的父节点个数")),
-    ("min_parent_similarity", "builder", "float", 0.0, 1.0, 0.05, ("minimum parent similarity", "父节点最低相似度"),
-     ("weakest similarity a parent may have", "父节点允许的最低相似度")),
-    ("seeds", "retrieval", "int", 1, 30, 1, ("seeds (top-K)", "种子数（前 K 个）"),
-     ("top-K seeds found by similarity + BM25", "按相似度 + BM25 找到的前 K 个种子")),
-    ("hops", "retrieval", "int", 0, 5, 1, ("hops", "扩展跳数"),
-     ("how far expansion walks the graph from the seeds", "从种子沿图扩展的最远步数")),
-    ("budget", "retrieval", "int", 64, 8192, 64, ("token budget", "token 预算"),
-     ("token budget of the assembled context", "组装出的上下文的 token 上限")),
-    ("w_similarity", "retrieval", "float", 0.0, 3.0, 0.05, ("similarity weight", "向量相似度权重"),
-     ("weight of dense similarity", "稠密向量相似度的权重")),
-    ("w_lexical", "retrieval", "float", 0.0, 3.0, 0.05, ("keyword (BM25) weight", "关键词（BM25）权重"),
-     ("weight of BM25", "BM25 的权重")),
-    ("w_centrality", "retrieval", "float", 0.0, 1.0, 0.05, ("centrality weight", "中心度权重"),
-     ("weight of graph centrality", "图中心度的权重")),
-    ("hop_decay", "retrieval", "float", 0.0, 1.0, 0.05, ("decay per hop", "每跳衰减"),
-     ("score multiplier per hop away from a seed", "离种子每远一跳，得分乘以此值")),
-    ("context_decay", "retrieval", "float", 0.0, 1.0, 0.05, ("episode context share", "同情节上下文份额"),
-     ("share of a same-episode neighbour's relevance a memory gains (decay**distance)",
-      "记忆从同一情节相邻记忆获得的相关度份额（按距离衰减）")),
-    ("w_speaker", "retrieval", "float", 0.0, 1.0, 0.05, ("other-speaker penalty", "其他说话人惩罚"),
-     ("relevance a memory loses when the query names other speakers than its own",
-      "查询点名其他说话人时，该记忆扣除的相关度")),
-    ("w_revision", "retrieval", "float", 0.0, 0.2, 0.01, ("revision weight", "修改次数权重"),
-     ("relevance a constraint statement gains per revision the user made (up to 5): who revises, weighs constraints",
-      "用户每修改一次约束（最多 5 次），约束陈述获得的相关度：常改的人，约束更重")),
+    (
+        "coarse_threshold",
+        "filter",
+        "float",
+        0.0,
+        1.0,
+        0.01,
+        ("coarse threshold", "粗筛阈值"),
+        ("coarse pre-filter: below this, no detailed scoring", "粗筛：低于此值不再细评"),
+    ),
+    (
+        "keep_threshold",
+        "filter",
+        "float",
+        0.0,
+        10.0,
+        0.1,
+        ("keep threshold", "保留阈值"),
+        ("a message is kept when its total reaches this", "总分达到此值的消息被保留"),
+    ),
+    (
+        "w_relevance",
+        "filter",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("relevance weight", "相关性权重"),
+        ("weight of relevance to the task focus", "与任务焦点相关性的权重"),
+    ),
+    (
+        "w_novelty",
+        "filter",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("novelty weight", "新颖性权重"),
+        ("weight of novelty against memory", "相对已有记忆的新颖性权重"),
+    ),
+    (
+        "w_importance",
+        "filter",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("importance weight", "重要性权重"),
+        ("weight of importance (constraints, decisions)", "重要性（约束、决定）的权重"),
+    ),
+    (
+        "top_k_parents",
+        "builder",
+        "int",
+        1,
+        10,
+        1,
+        ("parents per node", "每个节点的候选父节点数"),
+        ("candidate parents per new node", "每个新节点考虑的父节点个数"),
+    ),
+    (
+        "min_parent_similarity",
+        "builder",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("minimum parent similarity", "父节点最低相似度"),
+        ("weakest similarity a parent may have", "父节点允许的最低相似度"),
+    ),
+    (
+        "seeds",
+        "retrieval",
+        "int",
+        1,
+        30,
+        1,
+        ("seeds (top-K)", "种子数（前 K 个）"),
+        ("top-K seeds found by similarity + BM25", "按相似度 + BM25 找到的前 K 个种子"),
+    ),
+    (
+        "hops",
+        "retrieval",
+        "int",
+        0,
+        5,
+        1,
+        ("hops", "扩展跳数"),
+        ("how far expansion walks the graph from the seeds", "从种子沿图扩展的最远步数"),
+    ),
+    (
+        "budget",
+        "retrieval",
+        "int",
+        64,
+        8192,
+        64,
+        ("token budget", "token 预算"),
+        ("token budget of the assembled context", "组装出的上下文的 token 上限"),
+    ),
+    (
+        "w_similarity",
+        "retrieval",
+        "float",
+        0.0,
+        3.0,
+        0.05,
+        ("similarity weight", "向量相似度权重"),
+        ("weight of dense similarity", "稠密向量相似度的权重"),
+    ),
+    (
+        "w_lexical",
+        "retrieval",
+        "float",
+        0.0,
+        3.0,
+        0.05,
+        ("keyword (BM25) weight", "关键词（BM25）权重"),
+        ("weight of BM25", "BM25 的权重"),
+    ),
+    (
+        "w_centrality",
+        "retrieval",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("centrality weight", "中心度权重"),
+        ("weight of graph centrality", "图中心度的权重"),
+    ),
+    (
+        "hop_decay",
+        "retrieval",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("decay per hop", "每跳衰减"),
+        ("score multiplier per hop away from a seed", "离种子每远一跳，得分乘以此值"),
+    ),
+    (
+        "context_decay",
+        "retrieval",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("episode context share", "同情节上下文份额"),
+        (
+            "share of a same-episode neighbour's relevance a memory gains (decay**distance)",
+            "记忆从同一情节相邻记忆获得的相关度份额（按距离衰减）",
+        ),
+    ),
+    (
+        "w_speaker",
+        "retrieval",
+        "float",
+        0.0,
+        1.0,
+        0.05,
+        ("other-speaker penalty", "其他说话人惩罚"),
+        (
+            "relevance a memory loses when the query names other speakers than its own",
+            "查询点名其他说话人时，该记忆扣除的相关度",
+        ),
+    ),
+    (
+        "w_revision",
+        "retrieval",
+        "float",
+        0.0,
+        0.2,
+        0.01,
+        ("revision weight", "修改次数权重"),
+        (
+            "relevance a constraint statement gains per revision the user made (up to 5): who revises, weighs constraints",
+            "用户每修改一次约束（最多 5 次），约束陈述获得的相关度：常改的人，约束更重",
+        ),
+    ),
 ]
 _GROUPS = {"filter": "filter_knobs", "builder": "builder_knobs", "retrieval": "retrieval_knobs"}
 
@@ -80,11 +222,19 @@ def _knobs() -> None:
                 key = f"knob:{name}"
                 default = getattr(base, name)
                 if kind == "int":
-                    values[name] = st.number_input(label, min_value=lo, max_value=hi, step=step,
-                                                   value=int(default), key=key, help=helptext)
+                    values[name] = st.number_input(
+                        label, min_value=lo, max_value=hi, step=step, value=int(default), key=key, help=helptext
+                    )
                 else:
-                    values[name] = st.slider(label, min_value=float(lo), max_value=float(hi), step=float(step),
-                                             value=float(default), key=key, help=helptext)
+                    values[name] = st.slider(
+                        label,
+                        min_value=float(lo),
+                        max_value=float(hi),
+                        step=float(step),
+                        value=float(default),
+                        key=key,
+                        help=helptext,
+                    )
         st.button(t("reset"), on_click=_reset_knobs, key="knobs_reset")
     known = {f.name for f in fields(WeaverConfig)}
     st.session_state["weaver_config"] = base.with_(**{k: v for k, v in values.items() if k in known})
@@ -146,8 +296,14 @@ def _task() -> None:
 def render_sidebar() -> None:
     with st.sidebar:
         st.session_state["ui_lang"] = lang()  # the radio mirrors the owner (see ui.i18n.lang)
-        st.radio(t("ui_lang"), list(LANGS), format_func=LANGS.get, key="ui_lang", horizontal=True,
-                 on_change=lambda: set_lang(st.session_state["ui_lang"]))
+        st.radio(
+            t("ui_lang"),
+            list(LANGS),
+            format_func=LANGS.get,
+            key="ui_lang",
+            horizontal=True,
+            on_change=lambda: set_lang(st.session_state["ui_lang"]),
+        )
         _space_picker()
         _task()
         _knobs()

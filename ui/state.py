@@ -13,9 +13,21 @@ import streamlit as st
 
 from weaver import ContextWeaver, Runtime, Settings, WeaverConfig, viz
 
-__all__ = ["get_runtime", "current_space", "get_weaver", "space_lock", "current_config", "DEFAULT_SPACE",
-           "forget_weaver", "list_spaces", "switch_space", "delete_space", "selection_key", "running_turns",
-           "turn_replay"]
+__all__ = [
+    "get_runtime",
+    "current_space",
+    "get_weaver",
+    "space_lock",
+    "current_config",
+    "DEFAULT_SPACE",
+    "forget_weaver",
+    "list_spaces",
+    "switch_space",
+    "delete_space",
+    "selection_key",
+    "running_turns",
+    "turn_replay",
+]
 
 DEFAULT_SPACE = "demo"
 

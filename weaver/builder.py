@@ -31,8 +31,16 @@ from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
 from .relations.support import supported
 
-__all__ = ["Guess", "guess_parents", "guess_edges", "match_correction", "same_episode", "WINDOW", "CORRECTION_REACH",
-           "KIND_RELATIONS"]
+__all__ = [
+    "Guess",
+    "guess_parents",
+    "guess_edges",
+    "match_correction",
+    "same_episode",
+    "WINDOW",
+    "CORRECTION_REACH",
+    "KIND_RELATIONS",
+]
 
 REFERENCE_CONFIDENCE = 0.7  # measured on CrossWOZ (bench relations): see docs/benchmarks/relations.md
 PREMISE_CONFIDENCE = 0.75
@@ -51,11 +59,18 @@ KIND_RELATIONS: dict[tuple[str, str], str] = {
 }
 
 _READABLE = {
-    "d1": "the turn just before", "same_speaker": "same speaker", "child_names_parent": "names its speaker",
-    "parent_names_child": "was addressed to this speaker", "parent_question": "answers its question",
-    "cosine": "similar content", "shares_words": "shares words", "share_ratio": "shares words",
-    "parent_latest_of_speaker": "that speaker's latest turn", "parent_latest_naming_child": "last to address them",
-    "d1_x_question": "answers the question just before", "named_x_latest": "names that speaker's latest turn",
+    "d1": "the turn just before",
+    "same_speaker": "same speaker",
+    "child_names_parent": "names its speaker",
+    "parent_names_child": "was addressed to this speaker",
+    "parent_question": "answers its question",
+    "cosine": "similar content",
+    "shares_words": "shares words",
+    "share_ratio": "shares words",
+    "parent_latest_of_speaker": "that speaker's latest turn",
+    "parent_latest_naming_child": "last to address them",
+    "d1_x_question": "answers the question just before",
+    "named_x_latest": "names that speaker's latest turn",
     "same_speaker_x_d1": "continues the speaker's own turn",
 }
 
@@ -87,8 +102,13 @@ def _why(model: LinkModel, row: np.ndarray) -> str:
     return ", ".join(names) or "closest fit"
 
 
-def guess_parents(node: MemoryNode, vec: np.ndarray | None, window: list[MemoryNode],
-                  window_vecs: np.ndarray | None, model: LinkModel | None = None) -> list[Guess]:
+def guess_parents(
+    node: MemoryNode,
+    vec: np.ndarray | None,
+    window: list[MemoryNode],
+    window_vecs: np.ndarray | None,
+    model: LinkModel | None = None,
+) -> list[Guess]:
     """Every window candidate scored, best first (the best one's ``confidence`` is calibrated).
 
     ``window`` holds the earlier memories in order, nearest last.
@@ -131,24 +151,38 @@ def same_episode(a: MemoryNode, b: MemoryNode) -> bool:
     return True
 
 
-def match_correction(corrections: list[Correction], parent_kind: str, child_kind: str,
-                     parent_vec: np.ndarray | None, child_vec: np.ndarray | None) -> Correction | None:
+def match_correction(
+    corrections: list[Correction],
+    parent_kind: str,
+    child_kind: str,
+    parent_vec: np.ndarray | None,
+    child_vec: np.ndarray | None,
+) -> Correction | None:
     """The human correction of a pair like this one (same kinds, both ends similar), if any: the latest wins."""
     if parent_vec is None or child_vec is None:
         return None
     for c in reversed(corrections):
         if c.parent_kind != parent_kind or c.child_kind != child_kind or c.parent_vec is None or c.child_vec is None:
             continue
-        if (float(np.dot(parent_vec, c.parent_vec)) >= CORRECTION_REACH
-                and float(np.dot(child_vec, c.child_vec)) >= CORRECTION_REACH):
+        if (
+            float(np.dot(parent_vec, c.parent_vec)) >= CORRECTION_REACH
+            and float(np.dot(child_vec, c.child_vec)) >= CORRECTION_REACH
+        ):
             return c
     return None
 
 
-def guess_edges(node: MemoryNode, vec: np.ndarray, window: list[MemoryNode], window_vecs: np.ndarray | None,
-                reasoner: Reasoner, corrections: list[Correction] | None = None,
-                model: LinkModel | None = None, earlier: list[MemoryNode] | None = None,
-                vector_of: Callable[[str], np.ndarray] | None = None) -> tuple[list[Edge], RelateResult]:
+def guess_edges(
+    node: MemoryNode,
+    vec: np.ndarray,
+    window: list[MemoryNode],
+    window_vecs: np.ndarray | None,
+    reasoner: Reasoner,
+    corrections: list[Correction] | None = None,
+    model: LinkModel | None = None,
+    earlier: list[MemoryNode] | None = None,
+    vector_of: Callable[[str], np.ndarray] | None = None,
+) -> tuple[list[Edge], RelateResult]:
     """The guessed parent edges of ``node`` and the backend's bill.
 
     At most the local parent (or a tool result's thought) plus one long-range
@@ -168,8 +202,16 @@ def guess_edges(node: MemoryNode, vec: np.ndarray, window: list[MemoryNode], win
             edges.append(Edge(earlier[i].id, node.id, relation, REFERENCE_CONFIDENCE, "rules", why))
     if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
         for i, slot in slot_premises(node, earlier, {e.source for e in edges}):
-            edges.append(Edge(earlier[i].id, node.id, "conditional", PREMISE_CONFIDENCE, "rules",
-                              f"the plan names the {slot} stated there"))
+            edges.append(
+                Edge(
+                    earlier[i].id,
+                    node.id,
+                    "conditional",
+                    PREMISE_CONFIDENCE,
+                    "rules",
+                    f"the plan names the {slot} stated there",
+                )
+            )
     if corrections and vector_of is not None:
         edges = _corrected(edges, node, vec, corrections, vector_of, {n.id: n.kind for n in earlier or window})
     return edges, result
@@ -179,13 +221,24 @@ def _corrected(edges: list[Edge], node: MemoryNode, vec, corrections, vector_of,
     """Relabel or drop the guessed edges a curator settled for a similar pair."""
     out = []
     for e in edges:
-        c = None if "curator" in e.rationale or e.source not in kinds else \
-            match_correction(corrections, kinds[e.source], node.kind, vector_of(e.source), vec)
+        c = (
+            None
+            if "curator" in e.rationale or e.source not in kinds
+            else match_correction(corrections, kinds[e.source], node.kind, vector_of(e.source), vec)
+        )
         if c is None:
             out.append(e)
         elif c.relation:
-            out.append(Edge(e.source, e.target, c.relation, 0.9, e.origin,
-                            f"a curator made a similar pair {c.relation} (was {c.was or 'none'})"))
+            out.append(
+                Edge(
+                    e.source,
+                    e.target,
+                    c.relation,
+                    0.9,
+                    e.origin,
+                    f"a curator made a similar pair {c.relation} (was {c.was or 'none'})",
+                )
+            )
     return out
 
 
@@ -205,16 +258,23 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
     asked_by = node.meta.get("thought_id")
     for g in guesses:  # the thought a tool result answers is its parent, whatever the model thinks
         parent = window[g.index]
-        if node.kind == "tool_result" and parent.kind == "agent_thought" and (
-                parent.id == asked_by or (not asked_by and parent.turn == node.turn)):
-            edges.append(Edge(parent.id, node.id, "temporal", 0.95, "rules", "tool result of the thought that called it"))
+        if (
+            node.kind == "tool_result"
+            and parent.kind == "agent_thought"
+            and (parent.id == asked_by or (not asked_by and parent.turn == node.turn))
+        ):
+            edges.append(
+                Edge(parent.id, node.id, "temporal", 0.95, "rules", "tool result of the thought that called it")
+            )
             return edges, RelateResult([], reasoner.name)
     if node.kind == "agent_response":  # a reply reports its own step's latest tool result
         for parent in reversed(window):
             if parent.turn != node.turn:
                 break
             if parent.kind == "tool_result":
-                edges.append(Edge(parent.id, node.id, "causal", 0.95, "rules", "reply reporting this step's tool result"))
+                edges.append(
+                    Edge(parent.id, node.id, "causal", 0.95, "rules", "reply reporting this step's tool result")
+                )
                 return edges, RelateResult([], reasoner.name)
     if getattr(reasoner, "kind", "rules") == "llm":
         return _llm_edges(node, window, guesses, reasoner, corrections)
@@ -224,31 +284,51 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
         c = match_correction(corrections, parent.kind, node.kind, pvec, vec)
         if c is not None:  # a curator settled a pair like this one
             if c.relation:
-                edges.append(Edge(parent.id, node.id, c.relation, 0.9, "rules",
-                                  f"a curator made a similar pair {c.relation} (was {c.was or 'none'})"))
+                edges.append(
+                    Edge(
+                        parent.id,
+                        node.id,
+                        c.relation,
+                        0.9,
+                        "rules",
+                        f"a curator made a similar pair {c.relation} (was {c.was or 'none'})",
+                    )
+                )
             if c.relation or g is guesses[0]:
                 return edges, RelateResult([], reasoner.name)
             continue
-        if not (_steps_of_one_turn(parent, node) or supported(parent, node, window[g.index + 1:])):
+        if not (_steps_of_one_turn(parent, node) or supported(parent, node, window[g.index + 1 :])):
             continue  # the content does not back this pair (weaver/relations/support.py): the next candidate may
         if g.confidence >= model.threshold:  # the best candidate the content backs, when confident enough
-            edges.append(Edge(parent.id, node.id, g.relation, g.confidence, "rules",
-                              f"link model {g.confidence:.2f}: {g.why}"))
+            edges.append(
+                Edge(parent.id, node.id, g.relation, g.confidence, "rules", f"link model {g.confidence:.2f}: {g.why}")
+            )
         break
     return edges, RelateResult([], reasoner.name)
 
 
-def _llm_edges(node: MemoryNode, window: list[MemoryNode], guesses: list[Guess], reasoner: Reasoner,
-               corrections: list[Correction]) -> tuple[list[Edge], RelateResult]:
+def _llm_edges(
+    node: MemoryNode, window: list[MemoryNode], guesses: list[Guess], reasoner: Reasoner, corrections: list[Correction]
+) -> tuple[list[Edge], RelateResult]:
     top = [window[g.index] for g in guesses[:LLM_CANDIDATES]]
     cands = [Candidate(n.id, n.content, n.kind, n.turn, g.probability, n.meta) for n, g in zip(top, guesses)]
     result = reasoner.relate(RelateRequest(node.content, node.kind, node.turn, node.meta, cands), corrections)
-    edges = [Edge(j.parent_id, node.id, j.relation, float(j.confidence), reasoner.kind, j.rationale)
-             for j in result.judgements if j.relation is not None and j.parent_id != node.id]
+    edges = [
+        Edge(j.parent_id, node.id, j.relation, float(j.confidence), reasoner.kind, j.rationale)
+        for j in result.judgements
+        if j.relation is not None and j.parent_id != node.id
+    ]
     if result.fallback:  # the endpoint failed: the offline guess stands in for its answer
         edges, g = [], guesses[0]
         if g.confidence >= default_model().threshold:
-            edges = [Edge(window[g.index].id, node.id, g.relation, g.confidence, "rules",
-                          f"link model {g.confidence:.2f} (LLM unavailable): {g.why}")]
+            edges = [
+                Edge(
+                    window[g.index].id,
+                    node.id,
+                    g.relation,
+                    g.confidence,
+                    "rules",
+                    f"link model {g.confidence:.2f} (LLM unavailable): {g.why}",
+                )
+            ]
     return edges, result
-

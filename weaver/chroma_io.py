@@ -30,7 +30,15 @@ import numpy as np
 
 from .models import WeaverError
 
-__all__ = ["Guarded", "CrashPoint", "SimulatedCrash", "Call", "encode_journal", "decode_journal", "is_missing_collection"]
+__all__ = [
+    "Guarded",
+    "CrashPoint",
+    "SimulatedCrash",
+    "Call",
+    "encode_journal",
+    "decode_journal",
+    "is_missing_collection",
+]
 
 _RECORD_WRITES = frozenset({"add", "upsert", "update", "delete"})
 _CLIENT_WRITES = frozenset({"create_collection", "get_or_create_collection", "delete_collection"})
@@ -102,8 +110,9 @@ def _is_transport_error(exc: BaseException) -> bool:
 
 def is_missing_collection(exc: BaseException) -> bool:
     """Chroma's "no such collection" (its exception type changed between releases)."""
-    return not _is_transport_error(exc) and ("does not exist" in str(exc) or type(exc).__name__ in (
-        "NotFoundError", "InvalidCollectionException"))
+    return not _is_transport_error(exc) and (
+        "does not exist" in str(exc) or type(exc).__name__ in ("NotFoundError", "InvalidCollectionException")
+    )
 
 
 class Guarded:
@@ -132,9 +141,10 @@ class Guarded:
                 raise
             except Exception as exc:
                 if _is_transport_error(exc):
-                    raise WeaverError(f"lost the connection to the {self._where} ({type(exc).__name__}: "
-                                      f"{str(exc)[:200]}); acknowledged memory is safe, retry when it is back"
-                                      ) from exc
+                    raise WeaverError(
+                        f"lost the connection to the {self._where} ({type(exc).__name__}: "
+                        f"{str(exc)[:200]}); acknowledged memory is safe, retry when it is back"
+                    ) from exc
                 raise
             return Guarded(out, self._where, self._crash) if attr in _RETURNS_COLLECTION else out
 

@@ -40,8 +40,17 @@ from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
-from .store import (CHROMA_BATCH, PLACEHOLDER_VECTOR, NoEmbeddingFunction, SpaceData, SpaceStore, chunked,
-                    get_all_records, get_with_vectors, with_vectors)
+from .store import (
+    CHROMA_BATCH,
+    PLACEHOLDER_VECTOR,
+    NoEmbeddingFunction,
+    SpaceData,
+    SpaceStore,
+    chunked,
+    get_all_records,
+    get_with_vectors,
+    with_vectors,
+)
 
 __all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT"]
 
@@ -87,8 +96,9 @@ class SpaceLock:
         try:
             self._lock.acquire(timeout=LOCK_TIMEOUT if timeout is None else timeout)
         except Timeout as exc:
-            raise WeaverError(f"space {self.label!r} is busy: another writer has held {self.path} for over "
-                              f"{LOCK_TIMEOUT:.0f} s") from exc
+            raise WeaverError(
+                f"space {self.label!r} is busy: another writer has held {self.path} for over {LOCK_TIMEOUT:.0f} s"
+            ) from exc
         try:
             yield
         finally:
@@ -291,9 +301,14 @@ class ChromaSpace(WriteSections, SpaceStore):
             kwargs = dict(ids=[key(r) for r in batch], metadatas=[r.to_record() for r in batch])
             if vectors is not None:
                 vecs = np.asarray(vectors[i : i + CHROMA_BATCH])
-                self._write(collection, "upsert", embeddings=vecs.tolist(),
-                            metadatas=with_vectors(kwargs["metadatas"], vecs),
-                            ids=kwargs["ids"], documents=[document(r) for r in batch])
+                self._write(
+                    collection,
+                    "upsert",
+                    embeddings=vecs.tolist(),
+                    metadatas=with_vectors(kwargs["metadatas"], vecs),
+                    ids=kwargs["ids"],
+                    documents=[document(r) for r in batch],
+                )
             else:  # metadata only (merged by Chroma, so the vector copy stays; documents would be embedded)
                 self._write(collection, "update", **kwargs)
 
@@ -312,8 +327,14 @@ class ChromaSpace(WriteSections, SpaceStore):
         if self._defer("edges", "put_edges", list(edges)):
             return
         for batch in chunked(edges):
-            self._write(self.edges.name, "upsert", ids=[e.id for e in batch], embeddings=[PLACEHOLDER_VECTOR] * len(batch),
-                        metadatas=[e.to_record() for e in batch], documents=[e.relation for e in batch])
+            self._write(
+                self.edges.name,
+                "upsert",
+                ids=[e.id for e in batch],
+                embeddings=[PLACEHOLDER_VECTOR] * len(batch),
+                metadatas=[e.to_record() for e in batch],
+                documents=[e.relation for e in batch],
+            )
 
     def delete_edges(self, ids: list[str]) -> None:
         if self._defer("edges", "delete_edges", list(ids)):
@@ -322,20 +343,29 @@ class ChromaSpace(WriteSections, SpaceStore):
             self._write(self.edges.name, "delete", ids=batch)
 
     def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None:
-        if self._defer("decisions", "put_decisions", list(decisions),
-                       None if vectors is None else np.asarray(vectors)):
+        if self._defer("decisions", "put_decisions", list(decisions), None if vectors is None else np.asarray(vectors)):
             return
         self._upsert_vectors(self.decisions_name, decisions, vectors, lambda d: d.message_id, lambda d: d.content)
 
     def put_meta(self, meta: dict[str, Any]) -> None:
         if self._defer("meta", "put_meta", json.loads(json.dumps(meta))):
             return
-        self._write(self.meta_col.name, "upsert", ids=["space"], embeddings=[PLACEHOLDER_VECTOR],
-                    documents=[json.dumps(meta, ensure_ascii=False)])
+        self._write(
+            self.meta_col.name,
+            "upsert",
+            ids=["space"],
+            embeddings=[PLACEHOLDER_VECTOR],
+            documents=[json.dumps(meta, ensure_ascii=False)],
+        )
 
     def _records(self, kind: str) -> str:
         if not (kind.isascii() and kind.isalpha() and kind.islower() and 2 <= len(kind) <= 20) or kind in (
-                "meta", "nodes", "edges", "decisions", "journal"):
+            "meta",
+            "nodes",
+            "edges",
+            "decisions",
+            "journal",
+        ):
             raise WeaverError(f"bad record kind {kind!r}")
         return f"{self.prefix}-x-{kind}"
 
@@ -344,8 +374,13 @@ class ChromaSpace(WriteSections, SpaceStore):
             return
         name = self._records(kind)
         for batch in chunked(list(records.items())):
-            self._write(name, "upsert", ids=[k for k, _ in batch], embeddings=[PLACEHOLDER_VECTOR] * len(batch),
-                        documents=[json.dumps(v, ensure_ascii=False) for _, v in batch])
+            self._write(
+                name,
+                "upsert",
+                ids=[k for k, _ in batch],
+                embeddings=[PLACEHOLDER_VECTOR] * len(batch),
+                documents=[json.dumps(v, ensure_ascii=False) for _, v in batch],
+            )
 
     def get_records(self, kind: str) -> dict[str, dict]:
         got = get_all_records(self._col(self._records(kind)), ["documents"])
@@ -366,21 +401,32 @@ class ChromaSpace(WriteSections, SpaceStore):
             self._write(name, "delete", ids=batch)
 
     # --------------------------------------------------------------- reembed
-    def replace_vectors(self, nodes: list[MemoryNode], node_vectors, decisions: list[FilterDecision],
-                        decision_vectors, embedder: dict[str, Any]) -> None:
+    def replace_vectors(
+        self,
+        nodes: list[MemoryNode],
+        node_vectors,
+        decisions: list[FilterDecision],
+        decision_vectors,
+        embedder: dict[str, Any],
+    ) -> None:
         """Write every node and decision into new collections, then switch to them (hold the writer lock)."""
         new = new_vector_names()
         old = {"nodes": self.nodes_name, "decisions": self.decisions_name}
-        self.meta_col.upsert(ids=["building"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"old": old})])
+        self.meta_col.upsert(
+            ids=["building"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"old": old})]
+        )
         for k in ("nodes", "decisions"):
             self._col(new[k], vectors=True)
         if nodes:
             self._upsert_vectors(new["nodes"], nodes, node_vectors, lambda n: n.id, lambda n: n.content)
         if decisions:
-            self._upsert_vectors(new["decisions"], decisions, decision_vectors, lambda d: d.message_id,
-                                 lambda d: d.content)
+            self._upsert_vectors(
+                new["decisions"], decisions, decision_vectors, lambda d: d.message_id, lambda d: d.content
+            )
         # the switch: one upsert names the new collections and the embedder that made them
-        self.meta_col.upsert(ids=["vectors"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"embedder": embedder})])
+        self.meta_col.upsert(
+            ids=["vectors"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"embedder": embedder})]
+        )
         self._pointer = new | {"embedder": embedder}
         self.nodes_name, self.decisions_name = new["nodes"], new["decisions"]
         self.nodes, self.decisions = self._col(new["nodes"]), self._col(new["decisions"])

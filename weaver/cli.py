@@ -22,8 +22,15 @@ from .validation import check_budget, check_space_name, check_task, prepare_mess
 __all__ = ["main", "read_jsonl", "positive_int", "OneLineParser"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
-COMMAND_MODULES: list[str] = ["weaver.cli_debug", "weaver.cli_constraints", "weaver.curation.cli", "weaver.agent.cli",
-                              "weaver.bench.cli", "weaver.integrations.cli", "weaver.lifecycle.cli"]
+COMMAND_MODULES: list[str] = [
+    "weaver.cli_debug",
+    "weaver.cli_constraints",
+    "weaver.curation.cli",
+    "weaver.agent.cli",
+    "weaver.bench.cli",
+    "weaver.integrations.cli",
+    "weaver.lifecycle.cli",
+]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -147,8 +154,11 @@ def cmd_ingest(rt: Runtime, args) -> int:
                 d = res.decision
                 mark = "kept " if d.kept else "skip "
                 # a duplicate adds nothing: saying "+2 edges" for it would claim a change that did not happen
-                tail = "  (duplicate: already stored)" if res.duplicate else (
-                    f"  (+{len(res.edges)} edges)" if res.edges else "")
+                tail = (
+                    "  (duplicate: already stored)"
+                    if res.duplicate
+                    else (f"  (+{len(res.edges)} edges)" if res.edges else "")
+                )
                 print(f"{mark} {d.total:4.2f}  {d.content[:60]}" + tail)
         pending.clear()
 
@@ -182,8 +192,11 @@ def cmd_query(rt: Runtime, args) -> int:
 
 def cmd_export(rt: Runtime, args) -> int:
     weaver = rt.open(args.space, create=False)
-    text = weaver.export_graphml() if args.format == "graphml" else json.dumps(
-        weaver.export_node_link(), ensure_ascii=False, indent=1)
+    text = (
+        weaver.export_graphml()
+        if args.format == "graphml"
+        else json.dumps(weaver.export_node_link(), ensure_ascii=False, indent=1)
+    )
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -202,8 +215,10 @@ def cmd_decisions(rt: Runtime, args) -> int:
             _print_json(d.to_record() | {"meta": d.meta})
         else:
             mark = "kept" if d.kept else "skip"
-            print(f"{d.message_id}  {mark}  r={d.relevance:g} n={d.novelty:g} i={d.importance:g} "
-                  f"total={d.total:.2f}  {d.content[:50]}")
+            print(
+                f"{d.message_id}  {mark}  r={d.relevance:g} n={d.novelty:g} i={d.importance:g} "
+                f"total={d.total:.2f}  {d.content[:50]}"
+            )
     return 0
 
 

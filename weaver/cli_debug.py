@@ -47,8 +47,16 @@ def cmd_trace(rt, args) -> int:
     w = rt.open(args.space, create=False)
     t = debug_query(w, args.text, budget=_budget(args))
     if args.json:
-        _print_json({"trace": t.result.to_dict(), "explanations": t.explanations, "cuts": t.cuts,
-                     "steps": t.steps, "vector": t.vector.node_ids, "comparison": t.comparison.to_dict()})
+        _print_json(
+            {
+                "trace": t.result.to_dict(),
+                "explanations": t.explanations,
+                "cuts": t.cuts,
+                "steps": t.steps,
+                "vector": t.vector.node_ids,
+                "comparison": t.comparison.to_dict(),
+            }
+        )
     else:
         print(format_trace(t.result, context=True, comparison=t.comparison))
     return 0
@@ -80,8 +88,10 @@ def cmd_probe(rt, args) -> int:
                 _print_json(d.to_dict())
                 continue
             mark = "changed" if d.changed else "same   "
-            print(f"{mark} {d.probe.id}  hits {len(d.hits_before)}->{len(d.hits_after)}/{len(d.probe.expect)}  "
-                  f"+{len(d.gained)} -{len(d.lost)} ~{len(d.moved)}  {d.probe.query}")
+            print(
+                f"{mark} {d.probe.id}  hits {len(d.hits_before)}->{len(d.hits_after)}/{len(d.probe.expect)}  "
+                f"+{len(d.gained)} -{len(d.lost)} ~{len(d.moved)}  {d.probe.query}"
+            )
             for n in d.expected_lost:
                 print(f"    lost expected {n}")
             for n in d.expected_gained:

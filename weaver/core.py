@@ -62,8 +62,13 @@ class IngestResult:
         return {
             "message_id": d.message_id,
             "kept": d.kept,
-            "scores": {"relevance": d.relevance, "novelty": d.novelty, "importance": d.importance,
-                       "total": d.total, "coarse": round(d.coarse, 4)},
+            "scores": {
+                "relevance": d.relevance,
+                "novelty": d.novelty,
+                "importance": d.importance,
+                "total": d.total,
+                "coarse": round(d.coarse, 4),
+            },
             "reason": d.reason,
             "backend": d.backend,
             "fallback": d.fallback,  # why the model's answer was not used (shown in the chat and the tables)
@@ -143,7 +148,7 @@ class ContextWeaver:
         task = meta.get("task")
         if task:
             self.focus.set_task(task, self.embed([task])[0])
-        for nid in m.order[-self.focus.window:]:
+        for nid in m.order[-self.focus.window :]:
             self.focus.observe(m.vector_of(nid), m.nodes[nid].importance)
 
     # ------------------------------------------------ reads of the mirror
@@ -238,8 +243,9 @@ class ContextWeaver:
                     self._rev = self.space.bump_revision()
                     if getattr(self, "_reload_pending", False):  # a node went or came back (see curation.nodes)
                         self._reload_pending = False
-                        ContextWeaver.__init__(self, self.space, self.embedder, self.reasoner, self.config,
-                                               self.summarizer)
+                        ContextWeaver.__init__(
+                            self, self.space, self.embedder, self.reasoner, self.config, self.summarizer
+                        )
 
     def reload_after_write(self) -> None:
         """Rebuild every mirror from the store when the current write section ends (a node removed/restored)."""
@@ -270,9 +276,19 @@ class ContextWeaver:
         return self.mirror.position[node_id]
 
     def edges(self) -> list[Edge]:
-        return [Edge(u, v, d["relation"], d["confidence"], d["origin"], d.get("rationale", ""),
-                     d.get("created_at", 0.0), d.get("status", "proposed"))
-                for u, v, d in self.graph.edges(data=True)]
+        return [
+            Edge(
+                u,
+                v,
+                d["relation"],
+                d["confidence"],
+                d["origin"],
+                d.get("rationale", ""),
+                d.get("created_at", 0.0),
+                d.get("status", "proposed"),
+            )
+            for u, v, d in self.graph.edges(data=True)
+        ]
 
     def set_task(self, text: str) -> None:
         """Set the task focus (kept in the space's focus history)."""
@@ -287,9 +303,15 @@ class ContextWeaver:
     def _prepare(self, msg: Message) -> Message:
         return prepare_message(msg)  # every rule, before any write (weaver/validation.py)
 
-    def ingest(self, content: str, kind: str = "user_input", meta: dict | None = None,
-               message_id: str | None = None, timestamp: float | None = None,
-               depends_on: list | None = None) -> IngestResult:
+    def ingest(
+        self,
+        content: str,
+        kind: str = "user_input",
+        meta: dict | None = None,
+        message_id: str | None = None,
+        timestamp: float | None = None,
+        depends_on: list | None = None,
+    ) -> IngestResult:
         """Weave one message. ``depends_on``: what the caller knows it depends on, as ``(node id or
         message id, relation[, why])`` — recorded as edges of origin ``agent`` (confidence 1.0) instead of
         guessed ones."""
@@ -307,8 +329,9 @@ class ContextWeaver:
                 if ref in self.nodes or ref in self.decisions or ref in seen:
                     continue
                 if any(ref == later.message_id for later in prepared):
-                    raise WeaverError(f"depends_on: {ref!r} comes later in the batch; a memory depends only on "
-                                      "earlier ones")
+                    raise WeaverError(
+                        f"depends_on: {ref!r} comes later in the batch; a memory depends only on earlier ones"
+                    )
                 raise WeaverError(f"depends_on: no node or message {ref!r} in space {self.space.name!r}")
             assert m.message_id is not None  # a prepared message has its id
             seen.add(m.message_id)
@@ -347,9 +370,12 @@ class ContextWeaver:
         # (decisions, the commit markers, last); another writer can interleave between batches
         for start in range(0, len(prepared), _WRITE_BATCH):
             with self.writing():
-                batch = [self._existing(m.message_id) if m.message_id in self.decisions
-                         else self._weave(m, *by_id[m.message_id], summary_cost.get(m.message_id, (0, 0)))
-                         for m in prepared[start : start + _WRITE_BATCH]]
+                batch = [
+                    self._existing(m.message_id)
+                    if m.message_id in self.decisions
+                    else self._weave(m, *by_id[m.message_id], summary_cost.get(m.message_id, (0, 0)))
+                    for m in prepared[start : start + _WRITE_BATCH]
+                ]
             out += batch
             if any(r.kept and not r.duplicate for r in batch):
                 # the periodic review pass: after the batch committed, as its own write section, so a crash
@@ -363,7 +389,9 @@ class ContextWeaver:
         edges = [e for e in self.edges() if node and e.target == node.id]
         return IngestResult(d, node, edges, duplicate=True)
 
-    def _weave(self, m: Message, vec: np.ndarray, embed_text: str, summary_cost: tuple[int, int] = (0, 0)) -> IngestResult:
+    def _weave(
+        self, m: Message, vec: np.ndarray, embed_text: str, summary_cost: tuple[int, int] = (0, 0)
+    ) -> IngestResult:
         cfg = self.config
         if m.kind == "user_input" and "turn" not in m.meta:
             self.turn += 1
@@ -371,16 +399,41 @@ class ContextWeaver:
         self.turn = max(self.turn, turn)
         assert m.message_id is not None  # a prepared message has its id
         mirror = self.mirror
-        v = judge(self.reasoner, cfg, m.content, m.kind, vec, self.focus, mirror.matrix if len(mirror) else None,
-                  _Contents(mirror), frozenset(mirror.words), frozenset(mirror.numbers))
+        v = judge(
+            self.reasoner,
+            cfg,
+            m.content,
+            m.kind,
+            vec,
+            self.focus,
+            mirror.matrix if len(mirror) else None,
+            _Contents(mirror),
+            frozenset(mirror.words),
+            frozenset(mirror.numbers),
+        )
         res = v.result
         lang = detect_language(m.content)
         decision = FilterDecision(
-            message_id=m.message_id, kind=m.kind, content=m.content, turn=turn, coarse=round(v.coarse, 4),
-            relevance=res.relevance, novelty=res.novelty, importance=res.importance, total=v.total,
-            coarse_threshold=cfg.coarse_threshold, keep_threshold=cfg.keep_threshold, kept=v.kept,
-            reason=v.reason, backend=res.backend, latency_ms=round(v.latency_ms, 2),
-            llm_calls=res.llm_calls + summary_cost[0], llm_tokens=res.llm_tokens + summary_cost[1], fallback=res.fallback, timestamp=m.timestamp or time.time(), language=lang,
+            message_id=m.message_id,
+            kind=m.kind,
+            content=m.content,
+            turn=turn,
+            coarse=round(v.coarse, 4),
+            relevance=res.relevance,
+            novelty=res.novelty,
+            importance=res.importance,
+            total=v.total,
+            coarse_threshold=cfg.coarse_threshold,
+            keep_threshold=cfg.keep_threshold,
+            kept=v.kept,
+            reason=v.reason,
+            backend=res.backend,
+            latency_ms=round(v.latency_ms, 2),
+            llm_calls=res.llm_calls + summary_cost[0],
+            llm_tokens=res.llm_tokens + summary_cost[1],
+            fallback=res.fallback,
+            timestamp=m.timestamp or time.time(),
+            language=lang,
             meta=m.meta,
         )
         node, edges = None, []
@@ -399,17 +452,34 @@ class ContextWeaver:
         """The kept message's node and edges (written), and on its decision ``d`` (the commit marker, written
         last by the caller) what lands with it: the node id, the builder's audit entry, a focus shift."""
         content, kind, turn = d.content, d.kind, d.turn
-        node = MemoryNode(id=new_id("n"), content=content, kind=kind, turn=turn, message_id=d.message_id,
-                          timestamp=d.timestamp, language=d.language, importance=float(d.importance), meta=d.meta,
-                          embed_text=embed_text[:2000])
+        node = MemoryNode(
+            id=new_id("n"),
+            content=content,
+            kind=kind,
+            turn=turn,
+            message_id=d.message_id,
+            timestamp=d.timestamp,
+            language=d.language,
+            importance=float(d.importance),
+            meta=d.meta,
+            embed_text=embed_text[:2000],
+        )
         if depends_on:  # the caller knows: nothing is guessed beside what it declared
             edges, rel = self._declared_edges(node, depends_on), RelateResult([], "agent")
         else:
             window = self._window()
             wvecs = np.stack([self.vector_of(n.id) for n in window]) if window else None
             earlier = [self.nodes[i] for i in self.mirror.order[-LOOKBACK:] if self.nodes[i].status == "active"]
-            edges, rel = guess_edges(node, vec, window, wvecs, self.reasoner, list(self.corrections),
-                                     earlier=earlier, vector_of=self.vector_of)
+            edges, rel = guess_edges(
+                node,
+                vec,
+                window,
+                wvecs,
+                self.reasoner,
+                list(self.corrections),
+                earlier=earlier,
+                vector_of=self.vector_of,
+            )
         self.space.put_nodes([node], vec[None, :])
         if edges:
             self.space.put_edges(edges)
@@ -425,7 +495,8 @@ class ContextWeaver:
             # is kept on the message's decision, so the shift lands with it or not at all
             d.focus_shift_at = time.time()
             self.meta.setdefault("focus_history", []).append(
-                {"shift": content[:120], "turn": turn, "at": d.focus_shift_at, "message_id": d.message_id})
+                {"shift": content[:120], "turn": turn, "at": d.focus_shift_at, "message_id": d.message_id}
+            )
         self.focus.observe(vec, float(d.importance))
         return node, edges, rel
 
@@ -453,8 +524,14 @@ class ContextWeaver:
         return IngestResult(d, node, edges)
 
     # -------------------------------------------------------------- retrieval
-    def query(self, text: str, budget: int | None = None, expand: bool = True, record_access: bool = False,
-              config: WeaverConfig | None = None) -> RetrievalResult:
+    def query(
+        self,
+        text: str,
+        budget: int | None = None,
+        expand: bool = True,
+        record_access: bool = False,
+        config: WeaverConfig | None = None,
+    ) -> RetrievalResult:
         text = clean_text(text or "")
         if not text:
             raise WeaverError("the query is empty")
@@ -466,10 +543,22 @@ class ContextWeaver:
         block = decision_for(self, text, cfg, budget) if expand and cfg.decision_context else None
         boost = constraint_boost(self, cfg) if expand else None  # a user who revises often: constraints weigh more
         m = self.mirror
-        result = retrieve(m.graph, m.order, m.matrix, m.lexical, text, qvec, cfg,
-                          budget - block.tokens if block else budget, expand_graph=expand,
-                          facts=m.facts, edges=m.usable_edges(), shown=m.shown(asks_history(text)),
-                          position=m.position, boost=boost)
+        result = retrieve(
+            m.graph,
+            m.order,
+            m.matrix,
+            m.lexical,
+            text,
+            qvec,
+            cfg,
+            budget - block.tokens if block else budget,
+            expand_graph=expand,
+            facts=m.facts,
+            edges=m.usable_edges(),
+            shown=m.shown(asks_history(text)),
+            position=m.position,
+            boost=boost,
+        )
         result.config["revisions"] = block.revisions if block else (revision_count(self) if boost else 0)
         if block is not None:
             result = apply_block(m.graph, result, block, budget)
@@ -485,13 +574,24 @@ class ContextWeaver:
             self.space.put_nodes(touched)
         return result
 
-    def score_nodes(self, query: str, config: WeaverConfig | None = None,
-                    query_vec: np.ndarray | None = None) -> NodeScores:
+    def score_nodes(
+        self, query: str, config: WeaverConfig | None = None, query_vec: np.ndarray | None = None
+    ) -> NodeScores:
         """Every node's scores for a query, as retrieval computes them (aligned with ``node_ids``)."""
         m = self.mirror
         qvec = self.embed([query])[0] if query_vec is None else query_vec
-        return score_nodes(m.graph, m.order, m.matrix, m.lexical, query, qvec, config or self.config, m.facts,
-                           m.usable_edges(), shown=m.shown(asks_history(query)))
+        return score_nodes(
+            m.graph,
+            m.order,
+            m.matrix,
+            m.lexical,
+            query,
+            qvec,
+            config or self.config,
+            m.facts,
+            m.usable_edges(),
+            shown=m.shown(asks_history(query)),
+        )
 
     def constraints(self, include_lifted: bool = False) -> list:
         """The user's constraint records: current value, provenance node, history (weaver/constraints.py)."""
@@ -525,11 +625,27 @@ class ContextWeaver:
         g = nx.DiGraph()
         for i in self.mirror.order:
             n = self.nodes[i]
-            g.add_node(i, content=n.content, kind=n.kind, turn=n.turn, status=n.status, language=n.language,
-                       timestamp=n.timestamp, message_id=n.message_id)
+            g.add_node(
+                i,
+                content=n.content,
+                kind=n.kind,
+                turn=n.turn,
+                status=n.status,
+                language=n.language,
+                timestamp=n.timestamp,
+                message_id=n.message_id,
+            )
         for e in self.edges():
-            g.add_edge(e.source, e.target, relation=e.relation, origin=e.origin, confidence=e.confidence,
-                       status=e.status, rationale=e.rationale, created_at=e.created_at)
+            g.add_edge(
+                e.source,
+                e.target,
+                relation=e.relation,
+                origin=e.origin,
+                confidence=e.confidence,
+                status=e.status,
+                rationale=e.rationale,
+                created_at=e.created_at,
+            )
         return "\n".join(nx.generate_graphml(g))
 
 

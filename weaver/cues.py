@@ -86,8 +86,7 @@ _FAILURE = _re(
     + ["sold out", "no rooms", "not available"]
 )
 _CAUSE = _re(
-    "因为 所以 因此 导致 由于 于是 造成 以致 "
-    "because therefore thus hence so consequently since caused due".split()
+    "因为 所以 因此 导致 由于 于是 造成 以致 because therefore thus hence so consequently since caused due".split()
     + ["as a result", "due to", "led to", "that's why"]
 )
 _CONDITION = _re(
@@ -100,7 +99,9 @@ _ELABORATE = _re(
     "specifically example instance also additionally including especially namely detail details plus".split()
     + ["for example", "in particular", "such as", "that is"]
 )
-_QUESTION = re.compile(r"[?？]|\b(what|which|where|when|how|why|who|could you|can you)\b|吗|呢|哪|什么|怎么|几|多少|推荐")
+_QUESTION = re.compile(
+    r"[?？]|\b(what|which|where|when|how|why|who|could you|can you)\b|吗|呢|哪|什么|怎么|几|多少|推荐"
+)
 _PLEASANTRY = re.compile(
     r"^\s*(?:(?:好的?|好吧|行|嗯+|哦+|啊+|哈+|呵+|谢谢(?:你|您|啦)?|多谢|感谢|明白(?:了)?|知道了|收到|没问题|可以|对|是的?|不客气|再见|拜拜|你好|您好|"
     r"ok(?:ay)?|k|thanks?(?: you)?(?: so much)?|thx|ty|got it|sure|cool|great|nice|awesome|yes|yeah|yep|no problem|"
@@ -110,7 +111,9 @@ _PLEASANTRY = re.compile(
 )
 
 
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|myself|we|we're|we've|our|ours|us)\b|我", re.IGNORECASE)
+_FIRST_PERSON = re.compile(
+    r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|myself|we|we're|we've|our|ours|us)\b|我", re.IGNORECASE
+)
 _ADDRESSEE = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b|你|您", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 

@@ -67,8 +67,13 @@ class Why:
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"node_id": self.node_id, "reason": self.reason, "summary": self.summary, "content": self.content,
-                "details": self.details}
+        return {
+            "node_id": self.node_id,
+            "reason": self.reason,
+            "summary": self.summary,
+            "content": self.content,
+            "details": self.details,
+        }
 
 
 @dataclass
@@ -122,9 +127,19 @@ def expansion_steps(res: RetrievalResult) -> list[dict[str, Any]]:
     """Every expansion step of the trace: hop, from which node, over which edge, relation and direction."""
     out = []
     for n in sorted((n for n in res.ranked if n.hops > 0), key=lambda n: (n.hops, n.rank)):
-        out.append({"node": n.id, "hop": n.hops, "seed": n.seed, "via": n.via,
-                    "edge": f"{n.edge[0]}->{n.edge[1]}" if n.edge else "", "relation": n.relation,
-                    "direction": n.direction, "propagated": n.propagated, "included": n.included})
+        out.append(
+            {
+                "node": n.id,
+                "hop": n.hops,
+                "seed": n.seed,
+                "via": n.via,
+                "edge": f"{n.edge[0]}->{n.edge[1]}" if n.edge else "",
+                "relation": n.relation,
+                "direction": n.direction,
+                "propagated": n.propagated,
+                "included": n.included,
+            }
+        )
     return out
 
 
@@ -136,16 +151,22 @@ def explain_included(g: nx.DiGraph, res: RetrievalResult, node_id: str) -> str:
     tail = f"score {n.score:.3f} at rank {n.rank}" + ("" if n.included else f"; cut: {n.cut_reason}")
     if n.hops == 0:
         k = res.seeds.index(n.id) + 1 if n.id in res.seeds else 0
-        return (f"seed #{k} of {len(res.seeds)}: similarity {n.similarity:.3f}, lexical {n.lexical:.2f} "
-                f"(relevance {n.relevance:.3f}, centrality {n.centrality:.2f}); {tail}")
+        return (
+            f"seed #{k} of {len(res.seeds)}: similarity {n.similarity:.3f}, lexical {n.lexical:.2f} "
+            f"(relevance {n.relevance:.3f}, centrality {n.centrality:.2f}); {tail}"
+        )
     if n.relation == "adjacent":  # retrieval's neighbouring-turn step: no graph edge behind it
         side = "turn before" if n.direction == "cause" else "turn after"
-        return (f"expanded at hop {n.hops} as the {side} seed {_short(g, n.seed)} in the same sitting (adjacent, "
-                f"no graph edge); propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}")
+        return (
+            f"expanded at hop {n.hops} as the {side} seed {_short(g, n.seed)} in the same sitting (adjacent, "
+            f"no graph edge); propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}"
+        )
     walked = "a cause (walked back)" if n.direction == "cause" else "an effect (walked forward)"
     edge = f"{n.edge[0]}->{n.edge[1]}" if n.edge else "?"
-    return (f"expanded at hop {n.hops} from seed {_short(g, n.seed)} via {_short(g, n.via)} over edge {edge} "
-            f"[{n.relation}], {walked}; propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}")
+    return (
+        f"expanded at hop {n.hops} from seed {_short(g, n.seed)} via {_short(g, n.via)} over edge {edge} "
+        f"[{n.relation}], {walked}; propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}"
+    )
 
 
 @dataclass
@@ -179,8 +200,13 @@ class DebugTrace:
 def compare_with_vector(res: RetrievalResult, vector: RetrievalResult) -> Comparison:
     g_ids, v_ids = res.node_ids, vector.node_ids
     gs, vs = set(g_ids), set(v_ids)
-    return Comparison(graph=g_ids, vector=v_ids, added=[n for n in g_ids if n not in vs],
-                      displaced=[n for n in v_ids if n not in gs], shared=[n for n in g_ids if n in vs])
+    return Comparison(
+        graph=g_ids,
+        vector=v_ids,
+        added=[n for n in g_ids if n not in vs],
+        displaced=[n for n in v_ids if n not in gs],
+        shared=[n for n in g_ids if n in vs],
+    )
 
 
 def debug_query(w, query: str, budget: int | None = None, config: WeaverConfig | None = None) -> DebugTrace:
@@ -237,12 +263,23 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
     nid, decision = _resolve(w, ident)
     if nid is None:
         d = decision
-        details = {"message_id": d.message_id, "coarse": d.coarse, "relevance": d.relevance, "novelty": d.novelty,
-                   "importance": d.importance, "total": d.total, "coarse_threshold": d.coarse_threshold,
-                   "keep_threshold": d.keep_threshold, "backend": d.backend, "filter_reason": d.reason}
-        summary = (f"filtered out at ingest: relevance {d.relevance:g}, novelty {d.novelty:g}, importance "
-                   f"{d.importance:g}, total {d.total:.2f} (keep threshold {d.keep_threshold:g}; coarse "
-                   f"{d.coarse:.2f} vs {d.coarse_threshold:g}) — {d.reason}")
+        details = {
+            "message_id": d.message_id,
+            "coarse": d.coarse,
+            "relevance": d.relevance,
+            "novelty": d.novelty,
+            "importance": d.importance,
+            "total": d.total,
+            "coarse_threshold": d.coarse_threshold,
+            "keep_threshold": d.keep_threshold,
+            "backend": d.backend,
+            "filter_reason": d.reason,
+        }
+        summary = (
+            f"filtered out at ingest: relevance {d.relevance:g}, novelty {d.novelty:g}, importance "
+            f"{d.importance:g}, total {d.total:.2f} (keep threshold {d.keep_threshold:g}; coarse "
+            f"{d.coarse:.2f} vs {d.coarse_threshold:g}) — {d.reason}"
+        )
         return Why(ident, "filtered_at_ingest", summary, d.content, details)
 
     g = w.graph
@@ -250,23 +287,45 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
     content = str(attrs.get("content", ""))
     cand = next((c for c in res.ranked if c.id == nid), None)
     if cand is not None and cand.included:
-        return Why(nid, "included", "in the context: " + explain_included(g, res, nid), content,
-                   {"rank": cand.rank, "role": cand.role, "score": cand.score, "hops": cand.hops})
+        return Why(
+            nid,
+            "included",
+            "in the context: " + explain_included(g, res, nid),
+            content,
+            {"rank": cand.rank, "role": cand.role, "score": cand.score, "hops": cand.hops},
+        )
     status = attrs.get("status", "active")
     if status != "active":
         meta = attrs.get("meta") or {}
         by = meta.get("superseded_by") or meta.get("replaced_by")
-        rule = ("superseded memories are retrieved only for questions about history" if status == "superseded"
-                else "inactive memories are never retrieved")
+        rule = (
+            "superseded memories are retrieved only for questions about history"
+            if status == "superseded"
+            else "inactive memories are never retrieved"
+        )
         summary = f"{status}: {rule}" + (f" (superseded by {_short(g, by)})" if by else "")
         return Why(nid, "inactive", summary, content, {"status": status, "superseded_by": by})
     if cand is not None:
-        summary = (f"cut by the budget at rank {cand.rank} (score {cand.score:.3f}, {cand.tokens} tokens; "
-                   f"context {res.tokens}/{res.budget}): {cand.cut_reason}. It got in as "
-                   + explain_included(g, res, nid).split(";")[0])
-        return Why(nid, "budget_cut", summary, content,
-                   {"rank": cand.rank, "score": cand.score, "tokens": cand.tokens, "cut_reason": cand.cut_reason,
-                    "budget": res.budget, "used": res.tokens, "role": cand.role})
+        summary = (
+            f"cut by the budget at rank {cand.rank} (score {cand.score:.3f}, {cand.tokens} tokens; "
+            f"context {res.tokens}/{res.budget}): {cand.cut_reason}. It got in as "
+            + explain_included(g, res, nid).split(";")[0]
+        )
+        return Why(
+            nid,
+            "budget_cut",
+            summary,
+            content,
+            {
+                "rank": cand.rank,
+                "score": cand.score,
+                "tokens": cand.tokens,
+                "cut_reason": cand.cut_reason,
+                "budget": res.budget,
+                "used": res.tokens,
+                "role": cand.role,
+            },
+        )
 
     cfg = config_of(w.config, res)
     hops = int(res.config.get("hops", cfg.hops))
@@ -274,12 +333,26 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
     unlimited = expand(g, res.expanded_seeds, hops, None) if hops and res.expanded_seeds else {}
     if nid in unlimited:
         st = unlimited[nid]
-        summary = (f"reachable at hop {st.hop} from seed {_short(g, st.seed)} (via {_short(g, st.via)}, "
-                   f"[{st.relation}]), but pruned by the expansion limit: at most {cfg.expand_limit} nodes are "
-                   f"taken per seed, strongest edges first (edge confidence {st.confidence:.2f})")
-        return Why(nid, "expand_limit", summary, content,
-                   {"hop": st.hop, "seed": st.seed, "via": st.via, "relation": st.relation,
-                    "confidence": st.confidence, "expand_limit": cfg.expand_limit, "hops": hops})
+        summary = (
+            f"reachable at hop {st.hop} from seed {_short(g, st.seed)} (via {_short(g, st.via)}, "
+            f"[{st.relation}]), but pruned by the expansion limit: at most {cfg.expand_limit} nodes are "
+            f"taken per seed, strongest edges first (edge confidence {st.confidence:.2f})"
+        )
+        return Why(
+            nid,
+            "expand_limit",
+            summary,
+            content,
+            {
+                "hop": st.hop,
+                "seed": st.seed,
+                "via": st.via,
+                "relation": st.relation,
+                "confidence": st.confidence,
+                "expand_limit": cfg.expand_limit,
+                "hops": hops,
+            },
+        )
 
     ids, dense, lex, rel = _relevance_all(w, res.query, cfg)
     active = np.array([g.nodes[i].get("status", "active") == "active" for i in ids], dtype=bool)
@@ -293,15 +366,32 @@ def why_not(w, res: RetrievalResult, ident: str) -> Why:
     lengths = nx.single_source_shortest_path_length(und, nid) if nid in und else {}
     dists = [lengths[s] for s in res.expanded_seeds if s in lengths]
     nearest = min(dists) if dists else None
-    where = (f"the nearest expanded seed is {nearest} hops away (hop limit {hops})" if nearest is not None
-             else "no dependency path links it to an expanded seed")
-    summary = (f"not similar enough: relevance {rel[i]:.3f} (similarity {dense[i]:.3f}, lexical {lex[i]:.2f}) ranks "
-               f"{rank} of {int(active.sum())}; {len(res.seeds)} seeds were taken, the weakest at relevance "
-               f"{weakest:.3f}; and not reachable within {hops} hops: {where}")
-    return Why(nid, "not_reached", summary, content,
-               {"similarity": float(dense[i]), "lexical": float(lex[i]), "relevance": float(rel[i]),
-                "relevance_rank": rank, "seeds_taken": len(res.seeds), "weakest_seed_relevance": weakest,
-                "nearest_seed_hops": nearest, "hops": hops})
+    where = (
+        f"the nearest expanded seed is {nearest} hops away (hop limit {hops})"
+        if nearest is not None
+        else "no dependency path links it to an expanded seed"
+    )
+    summary = (
+        f"not similar enough: relevance {rel[i]:.3f} (similarity {dense[i]:.3f}, lexical {lex[i]:.2f}) ranks "
+        f"{rank} of {int(active.sum())}; {len(res.seeds)} seeds were taken, the weakest at relevance "
+        f"{weakest:.3f}; and not reachable within {hops} hops: {where}"
+    )
+    return Why(
+        nid,
+        "not_reached",
+        summary,
+        content,
+        {
+            "similarity": float(dense[i]),
+            "lexical": float(lex[i]),
+            "relevance": float(rel[i]),
+            "relevance_rank": rank,
+            "seeds_taken": len(res.seeds),
+            "weakest_seed_relevance": weakest,
+            "nearest_seed_hops": nearest,
+            "hops": hops,
+        },
+    )
 
 
 # ------------------------------------------------------------- the graph
@@ -314,8 +404,9 @@ def node_roles(g: nx.DiGraph, res: RetrievalResult) -> dict[str, str]:
     return roles
 
 
-def graph_styles(g: nx.DiGraph, res: RetrievalResult, selected_path: list[str] | None = None
-                 ) -> tuple[dict[str, Any], dict[tuple[str, str], str]]:
+def graph_styles(
+    g: nx.DiGraph, res: RetrievalResult, selected_path: list[str] | None = None
+) -> tuple[dict[str, Any], dict[tuple[str, str], str]]:
     """``node_styles`` / ``edge_styles`` for :func:`weaver.viz.render_graph_html`.
 
     Seeds, expanded and cut nodes get their highlight style, unrelated nodes are

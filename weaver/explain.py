@@ -40,10 +40,15 @@ def format_trace(res: RetrievalResult, context: bool = False, comparison=None) -
     for n in steps:
         arrow = "<-" if n.direction == "cause" else "->"
         edge = f"{n.edge[0]}->{n.edge[1]}" if n.edge else "?"
-        lines.append(f"  hop {n.hops}: {n.via} {arrow}[{n.relation}] {n.id}  ({n.direction}, edge {edge}, "
-                     f"seed {n.seed})  {_clip(n.content, 40)}")
-    lines += ["", f"{'rank':>4} {'role':8} {'in':3} {'score':>6} {'sim':>6} {'lex':>5} {'rel':>6} {'prop':>6} "
-                  f"{'cent':>5} {'tok':>4} hop via"]
+        lines.append(
+            f"  hop {n.hops}: {n.via} {arrow}[{n.relation}] {n.id}  ({n.direction}, edge {edge}, "
+            f"seed {n.seed})  {_clip(n.content, 40)}"
+        )
+    lines += [
+        "",
+        f"{'rank':>4} {'role':8} {'in':3} {'score':>6} {'sim':>6} {'lex':>5} {'rel':>6} {'prop':>6} "
+        f"{'cent':>5} {'tok':>4} hop via",
+    ]
     for n in res.ranked:
         via = ""
         if n.edge:
@@ -52,8 +57,7 @@ def format_trace(res: RetrievalResult, context: bool = False, comparison=None) -
         lines.append(
             f"{n.rank:>4} {n.role:8} {'yes' if n.included else 'no':3} {n.score:6.3f} {n.similarity:6.3f} "
             f"{n.lexical:5.2f} {n.relevance:6.3f} {n.propagated:6.3f} {n.centrality:5.2f} {n.tokens:>4} "
-            f"{n.hops:>3} {via}  {_clip(n.content)}"
-            + (f"  [cut: {n.cut_reason}]" if n.cut_reason else "")
+            f"{n.hops:>3} {via}  {_clip(n.content)}" + (f"  [cut: {n.cut_reason}]" if n.cut_reason else "")
         )
     cuts = res.cut
     lines += ["", f"budget cuts ({len(cuts)}):"]
@@ -68,8 +72,10 @@ def format_trace(res: RetrievalResult, context: bool = False, comparison=None) -
 def format_comparison(cmp, contents: dict[str, str] | None = None) -> str:
     """The graph context against vector top-k at the same budget."""
     contents = contents or {}
-    lines = [f"vs plain vector top-k: {len(cmp.shared)} shared, {len(cmp.added)} added by the graph, "
-             f"{len(cmp.displaced)} displaced"]
+    lines = [
+        f"vs plain vector top-k: {len(cmp.shared)} shared, {len(cmp.added)} added by the graph, "
+        f"{len(cmp.displaced)} displaced"
+    ]
     lines += [f"  + {n}  {_clip(contents.get(n, ''), 60)}" for n in cmp.added]
     lines += [f"  - {n}  {_clip(contents.get(n, ''), 60)}" for n in cmp.displaced]
     return "\n".join(lines)

@@ -92,8 +92,11 @@ def focus_history(stored: list, decisions) -> list[dict]:
     """The space's focus history: the tasks (and older releases' shifts) kept in its meta record, merged with
     the shifts its decisions carry, in time order."""
     own = [h for h in stored if isinstance(h, dict) and "message_id" not in h]
-    shifts = [{"shift": d.content[:120], "turn": d.turn, "at": d.focus_shift_at, "message_id": d.message_id}
-              for d in decisions if d.focus_shift_at]
+    shifts = [
+        {"shift": d.content[:120], "turn": d.turn, "at": d.focus_shift_at, "message_id": d.message_id}
+        for d in decisions
+        if d.focus_shift_at
+    ]
     return sorted(own + shifts, key=lambda h: float(h.get("at") or 0.0))
 
 
@@ -138,8 +141,9 @@ def judge(
     # a message that states a constraint, a number or a date is never dropped by an embedding alone
     if kind == "user_input" and fvec is not None and coarse < cfg.coarse_threshold and not _states_facts(content):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
-        return FineVerdict(coarse, res, 1.0, False, f"rejected at stage 1: {res.reason}",
-                           (time.perf_counter() - t0) * 1e3)
+        return FineVerdict(
+            coarse, res, 1.0, False, f"rejected at stage 1: {res.reason}", (time.perf_counter() - t0) * 1e3
+        )
     if kind == "agent_response" and is_filler(content):
         # an agent's courtesy reply ("好的。还需要查什么吗？") is filler, as a user's would be
         res = ScoreResult(1.0, 1.0, 1.0, "filler reply: courtesy only, nothing to remember", "filler")
@@ -163,8 +167,12 @@ def judge(
     # a repeat of what memory holds, with nothing new in it, would only duplicate a node
     # (an agent step is an event of its own turn: only a verbatim repeat of one is a duplicate, or the
     # step's tool result and reply would lose the thought that made the call)
-    if kept and nearest >= cfg.duplicate_threshold and res.novelty <= 1.5 and (
-            kind != "agent_thought" or nearest_text.strip() == content.strip()):
+    if (
+        kept
+        and nearest >= cfg.duplicate_threshold
+        and res.novelty <= 1.5
+        and (kind != "agent_thought" or nearest_text.strip() == content.strip())
+    ):
         kept = False
         reason = f"rejected: near-duplicate of memory (cosine {nearest:.2f}), total {total:.2f} ({res.reason})"
     return FineVerdict(coarse, res, total, kept, reason, (time.perf_counter() - t0) * 1e3)

@@ -21,7 +21,16 @@ import networkx as nx
 
 from .text import count_tokens
 
-__all__ = ["render", "line_for", "estimate_line_tokens", "date_tokens", "date_of", "HEADERS", "CONNECTIVE_LEVELS", "MAX_REFS"]
+__all__ = [
+    "render",
+    "line_for",
+    "estimate_line_tokens",
+    "date_tokens",
+    "date_of",
+    "HEADERS",
+    "CONNECTIVE_LEVELS",
+    "MAX_REFS",
+]
 
 HEADERS = {"zh": "相关记忆（原因在前，结果在后）：", "en": "Relevant memory (causes first):"}
 CONNECTIVE_LEVELS = ("all", "logic", "none")
@@ -98,7 +107,9 @@ def _links(g: nx.DiGraph, ordered: list[str], connectives: str) -> list[tuple[st
         parents = [
             (position[p], g.edges[p, n].get("relation", "temporal"))
             for p in g.predecessors(n)
-            if p in position and position[p] < position[n] and g.edges[p, n].get("status") != "rejected"
+            if p in position
+            and position[p] < position[n]
+            and g.edges[p, n].get("status") != "rejected"
             and (connectives == "all" or (connectives == "logic" and g.edges[p, n].get("relation") in _LOGIC))
         ]
         if not parents:

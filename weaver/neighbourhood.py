@@ -190,8 +190,11 @@ class EdgeIndex:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._arrays is None:
-            self._arrays = (np.asarray(self._src, dtype=np.int64), np.asarray(self._dst, dtype=np.int64),
-                            np.asarray(self._conf, dtype=np.float64))
+            self._arrays = (
+                np.asarray(self._src, dtype=np.int64),
+                np.asarray(self._dst, dtype=np.int64),
+                np.asarray(self._conf, dtype=np.float64),
+            )
         return self._arrays
 
 

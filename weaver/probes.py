@@ -23,8 +23,19 @@ from typing import Any
 from .models import WeaverError
 from .text import clean_text
 
-__all__ = ["Probe", "ProbeDiff", "save_probe", "list_probes", "get_probe", "delete_probe", "run_probe", "run_probes",
-           "diff_snapshots", "attach_probes", "PROBE_RECORDS"]
+__all__ = [
+    "Probe",
+    "ProbeDiff",
+    "save_probe",
+    "list_probes",
+    "get_probe",
+    "delete_probe",
+    "run_probe",
+    "run_probes",
+    "diff_snapshots",
+    "attach_probes",
+    "PROBE_RECORDS",
+]
 
 PROBE_RECORDS = "probes"
 _HISTORY = 20  # snapshots kept per probe
@@ -76,18 +87,34 @@ class ProbeDiff:
         return [n for n in self.hits_after if n not in self.hits_before]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"probe": self.probe.id, "query": self.probe.query, "changed": self.changed, "gained": self.gained,
-                "lost": self.lost, "moved": [list(m) for m in self.moved], "hits_before": self.hits_before,
-                "hits_after": self.hits_after, "expected": self.probe.expect,
-                "before_label": (self.before or {}).get("label", ""), "after_label": self.after.get("label", "")}
+        return {
+            "probe": self.probe.id,
+            "query": self.probe.query,
+            "changed": self.changed,
+            "gained": self.gained,
+            "lost": self.lost,
+            "moved": [list(m) for m in self.moved],
+            "hits_before": self.hits_before,
+            "hits_after": self.hits_after,
+            "expected": self.probe.expect,
+            "before_label": (self.before or {}).get("label", ""),
+            "after_label": self.after.get("label", ""),
+        }
 
 
 def _snapshot(w, probe: Probe, label: str) -> dict[str, Any]:
     res = w.query(probe.query, budget=probe.budget)
     ids = res.node_ids
-    return {"at": time.time(), "label": label, "node_ids": ids, "tokens": res.tokens, "budget": res.budget,
-            "ranks": {n.id: n.rank for n in res.ranked}, "hits": [n for n in probe.expect if n in ids],
-            "context": res.context}
+    return {
+        "at": time.time(),
+        "label": label,
+        "node_ids": ids,
+        "tokens": res.tokens,
+        "budget": res.budget,
+        "ranks": {n.id: n.rank for n in res.ranked},
+        "hits": [n for n in probe.expect if n in ids],
+        "context": res.context,
+    }
 
 
 def diff_snapshots(probe: Probe, before: dict[str, Any] | None, after: dict[str, Any]) -> ProbeDiff:
@@ -95,11 +122,21 @@ def diff_snapshots(probe: Probe, before: dict[str, Any] | None, after: dict[str,
     b_ids = list((before or {}).get("node_ids", []))
     a_ids = list(after["node_ids"])
     b_rank, a_rank = (before or {}).get("ranks", {}), after.get("ranks", {})
-    moved = [(n, int(b_rank[n]), int(a_rank[n])) for n in a_ids
-             if n in b_ids and n in b_rank and n in a_rank and b_rank[n] != a_rank[n]]
-    return ProbeDiff(probe, before, after, gained=[n for n in a_ids if n not in b_ids],
-                     lost=[n for n in b_ids if n not in a_ids], moved=moved,
-                     hits_before=list((before or {}).get("hits", [])), hits_after=list(after["hits"]))
+    moved = [
+        (n, int(b_rank[n]), int(a_rank[n]))
+        for n in a_ids
+        if n in b_ids and n in b_rank and n in a_rank and b_rank[n] != a_rank[n]
+    ]
+    return ProbeDiff(
+        probe,
+        before,
+        after,
+        gained=[n for n in a_ids if n not in b_ids],
+        lost=[n for n in b_ids if n not in a_ids],
+        moved=moved,
+        hits_before=list((before or {}).get("hits", [])),
+        hits_after=list(after["hits"]),
+    )
 
 
 def _put(w, probe: Probe) -> None:
@@ -107,8 +144,14 @@ def _put(w, probe: Probe) -> None:
         w.space.put_records(PROBE_RECORDS, {probe.id: probe.to_dict()})
 
 
-def save_probe(w, query: str, expect: list[str] | tuple[str, ...] = (), budget: int | None = None, note: str = "",
-               probe_id: str | None = None) -> Probe:
+def save_probe(
+    w,
+    query: str,
+    expect: list[str] | tuple[str, ...] = (),
+    budget: int | None = None,
+    note: str = "",
+    probe_id: str | None = None,
+) -> Probe:
     """Save (or overwrite) a probe and record its first run as the baseline."""
     query = clean_text(query or "")
     if not query:

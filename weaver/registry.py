@@ -28,8 +28,7 @@ import uuid
 from .chroma_io import is_missing_collection
 from .models import WeaverError
 
-__all__ = ["REGISTRY", "legacy_slug", "name_key", "Registry", "space_collections", "validate_name",
-           "new_vector_names"]
+__all__ = ["REGISTRY", "legacy_slug", "name_key", "Registry", "space_collections", "validate_name", "new_vector_names"]
 
 REGISTRY = "cwx-registry"
 _BASE = ("meta", "nodes", "edges", "decisions")
@@ -99,8 +98,9 @@ class Registry:
 
     def put(self, rec: dict) -> dict:
         rec = dict(rec, at=time.time())
-        self._collection().upsert(ids=[name_key(rec["name"])], embeddings=[_UNIT],
-                                  documents=[json.dumps(rec, ensure_ascii=False)])
+        self._collection().upsert(
+            ids=[name_key(rec["name"])], embeddings=[_UNIT], documents=[json.dumps(rec, ensure_ascii=False)]
+        )
         return rec
 
     def drop(self, name: str) -> None:

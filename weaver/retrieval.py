@@ -99,8 +99,16 @@ class RetrievalResult:
             "tokens": self.tokens,
             "budget": self.budget,
             "nodes": [
-                {"id": n.id, "content": n.content, "kind": n.kind, "role": n.role, "score": round(n.score, 4),
-                 "hops": n.hops, "turn": n.turn, "tier": n.tier}
+                {
+                    "id": n.id,
+                    "content": n.content,
+                    "kind": n.kind,
+                    "role": n.role,
+                    "score": round(n.score, 4),
+                    "hops": n.hops,
+                    "turn": n.turn,
+                    "tier": n.tier,
+                }
                 for n in self.nodes
             ],
             "edges": self.edges,
@@ -185,10 +193,20 @@ class _Ranking:
             i += 1
 
 
-def score_nodes(g: nx.DiGraph, ids: list[str], matrix: np.ndarray, lexical: LexicalIndex | None, query: str,
-                query_vec: np.ndarray, cfg: WeaverConfig, facts: NodeFacts | None = None,
-                edges: EdgeIndex | None = None, shown: np.ndarray | None = None,
-                boost: dict[str, float] | None = None, position: dict[str, int] | None = None) -> NodeScores:
+def score_nodes(
+    g: nx.DiGraph,
+    ids: list[str],
+    matrix: np.ndarray,
+    lexical: LexicalIndex | None,
+    query: str,
+    query_vec: np.ndarray,
+    cfg: WeaverConfig,
+    facts: NodeFacts | None = None,
+    edges: EdgeIndex | None = None,
+    shown: np.ndarray | None = None,
+    boost: dict[str, float] | None = None,
+    position: dict[str, int] | None = None,
+) -> NodeScores:
     """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do.
 
     ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given);
@@ -274,8 +292,9 @@ def retrieve(
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
-    s = score_nodes(g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None,
-                    shown, boost, position)
+    s = score_nodes(
+        g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None, shown, boost, position
+    )
     dense, lex, own_relevance, relevance, offset = s.dense, s.lexical, s.own, s.ranking, s.offset
     order = _Ranking(relevance)
     row = position if position is not None else {x: i for i, x in enumerate(ids)}
@@ -314,11 +333,26 @@ def retrieve(
         score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
         attrs = g.nodes[nid]
         candidates[nid] = RankedNode(
-            id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
-            role="seed" if st.hop == 0 else "expanded", similarity=float(dense[r]), lexical=float(lex[r]),
-            relevance=own, context=_lent(relevance, own_relevance, r), centrality=cent, hops=st.hop, seed=st.seed, via=st.via, edge=st.edge,
-            relation=st.relation, direction=st.direction, propagated=propagated if st.hop else own, score=score,
-            tokens=estimate_line_tokens(attrs), date_tokens=date_tokens(attrs),
+            id=nid,
+            content=attrs.get("content", ""),
+            kind=attrs.get("kind", ""),
+            turn=attrs.get("turn", 0),
+            role="seed" if st.hop == 0 else "expanded",
+            similarity=float(dense[r]),
+            lexical=float(lex[r]),
+            relevance=own,
+            context=_lent(relevance, own_relevance, r),
+            centrality=cent,
+            hops=st.hop,
+            seed=st.seed,
+            via=st.via,
+            edge=st.edge,
+            relation=st.relation,
+            direction=st.direction,
+            propagated=propagated if st.hop else own,
+            score=score,
+            tokens=estimate_line_tokens(attrs),
+            date_tokens=date_tokens(attrs),
         )
     included: list[str] = []
     pool = sorted(candidates.values(), key=lambda c: -c.score)
@@ -348,11 +382,27 @@ def retrieve(
             attrs = g.nodes[nid]
             own = float(relevance[r])
             cand = RankedNode(
-                id=nid, content=attrs.get("content", ""), kind=attrs.get("kind", ""), turn=attrs.get("turn", 0),
-                role="seed", similarity=float(dense[r]), lexical=float(lex[r]), relevance=own,
-                context=_lent(relevance, own_relevance, r), centrality=0.0,
-                hops=0, seed=nid, via=None, edge=None, relation=None, direction=None, propagated=own, score=own,
-                tokens=estimate_line_tokens(attrs), date_tokens=date_tokens(attrs))
+                id=nid,
+                content=attrs.get("content", ""),
+                kind=attrs.get("kind", ""),
+                turn=attrs.get("turn", 0),
+                role="seed",
+                similarity=float(dense[r]),
+                lexical=float(lex[r]),
+                relevance=own,
+                context=_lent(relevance, own_relevance, r),
+                centrality=0.0,
+                hops=0,
+                seed=nid,
+                via=None,
+                edge=None,
+                relation=None,
+                direction=None,
+                propagated=own,
+                score=own,
+                tokens=estimate_line_tokens(attrs),
+                date_tokens=date_tokens(attrs),
+            )
             candidates[nid] = cand
             seeds.append(nid)
             pool.append(cand)
@@ -382,8 +432,13 @@ def retrieve(
         tokens = count_tokens(context)
     keep = set(ordered)
     shown_edges = [
-        {"source": u, "target": v, "relation": d.get("relation"), "confidence": d.get("confidence"),
-         "origin": d.get("origin")}
+        {
+            "source": u,
+            "target": v,
+            "relation": d.get("relation"),
+            "confidence": d.get("confidence"),
+            "origin": d.get("origin"),
+        }
         for u, v, d in g.subgraph(keep).edges(data=True)
     ]
     t3 = time.perf_counter()
@@ -397,13 +452,25 @@ def retrieve(
         edges=shown_edges,
         seeds=seeds,
         expanded_seeds=seeds[:n_seeds] if expand_graph else [],
-        config={"seeds": cfg.seeds, "hops": cfg.hops if expand_graph else 0, "budget": budget,
-                "w_similarity": cfg.w_similarity, "w_lexical": cfg.w_lexical, "w_centrality": cfg.w_centrality,
-                "hop_decay": cfg.hop_decay, "expand_limit": cfg.expand_limit, "connectives": level,
-                "w_speaker": cfg.w_speaker if offset is not None else 0.0,
-                "context_decay": cfg.context_decay if facts is not None else 0.0,
-                "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
-                "boosted": len(boost or {}), "boost": max((boost or {}).values(), default=0.0)},
-        timings_ms={"similarity": (t1 - t0) * 1e3, "expand_rank_pack": (t2 - t1) * 1e3,
-                    "order_render": (t3 - t2) * 1e3},
+        config={
+            "seeds": cfg.seeds,
+            "hops": cfg.hops if expand_graph else 0,
+            "budget": budget,
+            "w_similarity": cfg.w_similarity,
+            "w_lexical": cfg.w_lexical,
+            "w_centrality": cfg.w_centrality,
+            "hop_decay": cfg.hop_decay,
+            "expand_limit": cfg.expand_limit,
+            "connectives": level,
+            "w_speaker": cfg.w_speaker if offset is not None else 0.0,
+            "context_decay": cfg.context_decay if facts is not None else 0.0,
+            "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
+            "boosted": len(boost or {}),
+            "boost": max((boost or {}).values(), default=0.0),
+        },
+        timings_ms={
+            "similarity": (t1 - t0) * 1e3,
+            "expand_rank_pack": (t2 - t1) * 1e3,
+            "order_render": (t3 - t2) * 1e3,
+        },
     )

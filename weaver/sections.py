@@ -153,8 +153,10 @@ class WriteSections:
             for c in calls:
                 self._write(c.collection, c.op, **c.kwargs)
         self._journal().delete(ids=ids)
-        data.repaired.append(f"replayed {len(sections)} journaled write section(s)"
-                             + (f", dropped {len(ids)} incomplete journal record(s)" if not sections else ""))
+        data.repaired.append(
+            f"replayed {len(sections)} journaled write section(s)"
+            + (f", dropped {len(ids)} incomplete journal record(s)" if not sections else "")
+        )
 
 
 def _self_repairing(ops: list[tuple[str, str, tuple]]) -> bool:

@@ -36,8 +36,17 @@ from .numerals import Numeral, find_numbers, small_number
 from .slots_diet import read_diet
 from .text import content_words, tokenize
 
-__all__ = ["SlotValue", "SLOTS", "read_slots", "changes", "CHANGE_CUES", "asks_history", "is_change", "is_another",
-           "residue"]
+__all__ = [
+    "SlotValue",
+    "SLOTS",
+    "read_slots",
+    "changes",
+    "CHANGE_CUES",
+    "asks_history",
+    "is_change",
+    "is_another",
+    "residue",
+]
 
 SLOTS = ("budget", "date", "party", "nights", "diet", "rating", "location")
 
@@ -58,8 +67,9 @@ _HISTORY = re.compile(
 
 
 # a second thing of the same kind ("再推荐一个…的餐馆", "another hotel"): its constraints are its own
-_ANOTHER = re.compile(r"再推荐|再找|再帮|再来|另一|另外一|还想找|还要找|还想去|又想|\b(?:another|one more|a second|also)\b",
-                      re.IGNORECASE)
+_ANOTHER = re.compile(
+    r"再推荐|再找|再帮|再来|另一|另外一|还想找|还要找|还想去|又想|\b(?:another|one more|a second|also)\b", re.IGNORECASE
+)
 
 
 # courtesy, requests and the kinds of place a preference is for: nothing a superseded statement would lose
@@ -68,7 +78,8 @@ _FILLER = re.compile(
     r"酒店|宾馆|餐厅|餐馆|饭店|景点|\b(?:my|our|is|are|am|i'm|we're|whole|please|keep|mind|remember|note|that|when|"
     r"pick(?:ing)?|choos(?:e|ing)|book(?:ing)?|order(?:ing)?|recommend(?:ing)?|hotels?|restaurants?|dishes|"
     r"attractions?|sights?|so|also|just|fine|ok|okay|let's|let|dinner|lunch|meals?|for|me|us)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def residue(text: str) -> set[str]:
@@ -216,12 +227,17 @@ _CURRENCY_BEFORE = _re(r"(?:[$¥￥€]|rmb|cny|usd)\s*$")
 _NOT_MONEY_AFTER = _re(
     r"^\s*(?:个|晚|天|日|号|月|年|人|位|口|岁|点|分钟|小时|公里|千米|米|颗|星|层|间|张|次|%|％|:|："
     r"|nights?\b|days?\b|people\b|persons?\b|adults?\b|guests?\b|stars?\b|years?\b|hours?\b|minutes?\b|km\b|"
-    r"miles?\b|st\b|nd\b|rd\b|th\b|am\b|pm\b|of us\b)")
-_NAMED = _re(r"预算|经费|价位|价格区间|价格|价钱|房价|可以花|能花|打算花|budget|price range|price|"
-             r"(?:can|could|will|want to|plan to|going to) spend")
-_MAX = _re(r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|(?<!不)低于|(?<!不)少于|不到|"
-           r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|(?<!no )(?<!not )less than|or less|"
-           r"cap|tops")
+    r"miles?\b|st\b|nd\b|rd\b|th\b|am\b|pm\b|of us\b)"
+)
+_NAMED = _re(
+    r"预算|经费|价位|价格区间|价格|价钱|房价|可以花|能花|打算花|budget|price range|price|"
+    r"(?:can|could|will|want to|plan to|going to) spend"
+)
+_MAX = _re(
+    r"别超过|不超过|不能超过|不要超过|不得超过|以内|之内|以下|最多|顶多|封顶|上限|不高于|(?<!不)低于|(?<!不)少于|不到|"
+    r"under|below|at most|no more than|not more than|max(?:imum)?|up to|within|(?<!no )(?<!not )less than|or less|"
+    r"cap|tops"
+)
 _MIN = _re(r"不低于|不少于|至少|起码|最低|以上|or more|at least|minimum|no less than|more than|over|above")
 _ABOUT = _re(r"左右|上下|大约|大概|约|差不多|around|about|roughly|approximately|approx|~")
 _NIGHT = _re(r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|each night|every night|/night|nightly|room rate")
@@ -231,25 +247,37 @@ _TOTAL = _re(r"总共|一共|总预算|总计|整个|全部|全程|总|total|ove
 _HOTEL = _re(r"酒店|宾馆|住宿|房间|民宿|hotel|room|stay|accommodation|hostel")
 _FOOD = _re(r"餐厅|饭店|吃饭|吃|餐|restaurant|meal|dinner|lunch|food|eat")
 _RANGE_JOIN = _re(r"^\s*(?:到|至|-|–|~|～|to|and)\s*$")
-_CHANGE_JOIN = _re(r"^\s*(?:改成|改为|改到|提高到|提到|增加到|加到|涨到|降到|降低到|减到|调整到|调整为|调到|变成|换成|到|"
-                   r"->|→|to)\s*$")
+_CHANGE_JOIN = _re(
+    r"^\s*(?:改成|改为|改到|提高到|提到|增加到|加到|涨到|降到|降低到|减到|调整到|调整为|调到|变成|换成|到|"
+    r"->|→|to)\s*$"
+)
 _FROM = _re(r"(?:从|由|from)\s*$")
 # "改成100到150" / "change it to 100-150": the new value is the range that follows
-_CHANGED_TO = _re(r"(?:改成|改为|改到|换成|调到|调整到|调整为|提高到|降到|变成|(?:change|make|set) (?:it|that) to|"
-                  r"make it)\s*$")
+_CHANGED_TO = _re(
+    r"(?:改成|改为|改到|换成|调到|调整到|调整为|提高到|降到|变成|(?:change|make|set) (?:it|that) to|"
+    r"make it)\s*$"
+)
 _NEGATED = _re(r"(?:不是|并非|而不是|而非|instead of|rather than|not)\s*$")
 _SPENT = _re(r"花了|花掉|付了|用了|spent|paid|cost me|it cost|was charged")
-_VAGUE = _re(r"几千|几百|几万|上千|上万|数千|数百|好几千|a few (?:hundred|thousand)|several (?:hundred|thousand)|"
-             r"hundreds|thousands")
+_VAGUE = _re(
+    r"几千|几百|几万|上千|上万|数千|数百|好几千|a few (?:hundred|thousand)|several (?:hundred|thousand)|"
+    r"hundreds|thousands"
+)
 
 
 def _money(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end, 16, 12)
     if _NOT_MONEY_AFTER.match(after):
         return False
-    return bool(_CURRENCY_AFTER.match(after) or _CURRENCY_BEFORE.search(before) or _NAMED.search(before)
-                or _NIGHT.search(before[-8:] + " " + after[:10]) or _PERSON.search(before[-8:] + " " + after[:10])
-                or _MAX.search(before[-8:] + " " + after[:6]) or _MIN.search(before[-8:] + " " + after[:6]))
+    return bool(
+        _CURRENCY_AFTER.match(after)
+        or _CURRENCY_BEFORE.search(before)
+        or _NAMED.search(before)
+        or _NIGHT.search(before[-8:] + " " + after[:10])
+        or _PERSON.search(before[-8:] + " " + after[:10])
+        or _MAX.search(before[-8:] + " " + after[:6])
+        or _MIN.search(before[-8:] + " " + after[:6])
+    )
 
 
 _PRICE = _re(r"价格|价钱|price")
@@ -299,8 +327,9 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         gap = text[n.end : nxt.start] if nxt else ""
         before, after = _around(text, n.start, n.end)
         clause_b, clause_a = _around(text, n.start, n.end, 40, 40)
-        joined = bool(nxt and (_RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap))
-                      and not _NOT_MONEY_AFTER.match(text[n.end :]))
+        joined = bool(
+            nxt and (_RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap)) and not _NOT_MONEY_AFTER.match(text[n.end :])
+        )
         if not _money(text, n.start, nxt.end if joined and nxt is not None else n.end):
             continue
         to_range = bool(joined and _RANGE_JOIN.match(gap) and _CHANGED_TO.search(before))
@@ -347,16 +376,22 @@ _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 _MD = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
 _ZH_DATE = re.compile(_MD + r"\s*月\s*" + _MD + r"\s*[日号]?")
 _ZH_DAY = re.compile(r"(?<![月\d一二三四五六七八九十])" + _MD + r"\s*[日号](?!线|楼|门|房|馆|车厢|航站楼|口|位)")
-_EN_DATE = _re(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b"
-               r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-               r"|\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_EN_DATE = _re(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b(\d{4})-(\d{1,2})-(\d{1,2})\b"
+)
 _EN_DAY = _re(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b")
 _DATE_RANGE = _re(r"^\s*(?:到|至|-|–|~|～|to|until|till|through|and)\s*$")
-_END = _re(r"退房|离开|返回|回来|回程|回家|回去|离店|check[- ]?out|leav(?:e|ing)(?! for)|depart(?:ing)?(?! for)|"
-           r"return(?:ing)?|fly back|head(?:ing)? home|until|till|back on")
-_START = _re(r"出发|到达|抵达|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|arriv(?:e|ing|al)|check[- ]?in|get(?:ting)? there|"
-             r"fly(?:ing)? (?:in|out)|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
-             r"begin(?:ning)?|travel(?:l?ing)?|trip|visit(?:ing)?|from")
+_END = _re(
+    r"退房|离开|返回|回来|回程|回家|回去|离店|check[- ]?out|leav(?:e|ing)(?! for)|depart(?:ing)?(?! for)|"
+    r"return(?:ing)?|fly back|head(?:ing)? home|until|till|back on"
+)
+_START = _re(
+    r"出发|到达|抵达|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|arriv(?:e|ing|al)|check[- ]?in|get(?:ting)? there|"
+    r"fly(?:ing)? (?:in|out)|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
+    r"begin(?:ning)?|travel(?:l?ing)?|trip|visit(?:ing)?|from"
+)
 _DATE_WORD = _re(r"日期|时间|行程|哪天|那天|date|dates|day")
 
 
@@ -409,7 +444,9 @@ def _dates(text: str) -> list[SlotValue]:
             continue  # a date without a trip word is an event, not the trip's dates; a bare day needs a cue
         if v.startswith("--") and i > 0 and not mentions[i - 1][2].startswith("--"):
             v = mentions[i - 1][2][:2] + v[2:]  # "5月1号到3号": the bare day takes the month before it
-        explicit = bool(_DATE_WORD.search(before + after) or _START.search(before + after) or _END.search(before + after))
+        explicit = bool(
+            _DATE_WORD.search(before + after) or _START.search(before + after) or _END.search(before + after)
+        )
         out.append(SlotValue("date", v, "eq", "", role, (s, e), text[s:e], None, explicit))
     return out
 
@@ -418,14 +455,16 @@ def _dates(text: str) -> list[SlotValue]:
 _N = r"(\d+|[一二两三四五六七八九十]|one|two|three|four|five|six|seven|eight|nine|ten)"
 _PARTY = _re(
     r"(?:我们|咱们|一行|一共|总共|共)\s*(?:是|有|就)?\s*" + _N + r"\s*(?:个人|个大人|人|位|口人)|一家" + _N + r"口|"
-    r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|"
-    + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
+    r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
     r"\b" + _N + r"\s+of us\b|\bparty of\s+" + _N + r"\b|\bgroup of\s+" + _N + r"\b|"
     r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
-    r"\bwe(?:'re| are)\s+" + _N + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))")
+    r"\bwe(?:'re| are)\s+" + _N + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"
+)
 _NIGHTS = _re(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
-_RATING = _re(r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
-              r"(\d(?:\.\d)?|[一二三四五])\s*(?:分|颗星|星|stars?)(?!钟)")
+_RATING = _re(
+    r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
+    r"(\d(?:\.\d)?|[一二三四五])\s*(?:分|颗星|星|stars?)(?!钟)"
+)
 _SIGHT = _re(r"景点|景区|游玩|公园|博物馆|门票|attraction|sight|museum|park|tour")
 _SENTENCE = re.compile(r"[^。！？!?\n]*[。！？!?\n]?")
 
@@ -435,16 +474,23 @@ def _domain(text: str, start: int) -> str:
     pos = 0
     for s in _SENTENCE.findall(text):
         if pos <= start < pos + len(s) or not s:
-            hits = [(m.start(), d) for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
-                    for m in [pat.search(s)] if m]
+            hits = [
+                (m.start(), d)
+                for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
+                for m in [pat.search(s)]
+                if m
+            ]
             if len(hits) == 1:
                 return hits[0][1]
             # two domains in one sentence: the clause of the mention decides, else unsure
             cpos = 0
             for c in re.split(r"([，,;；]|\band\b)", s):
                 if pos + cpos <= start < pos + cpos + len(c):
-                    found = {d for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
-                             if pat.search(c)}
+                    found = {
+                        d
+                        for d, pat in (("hotel", _HOTEL), ("restaurant", _FOOD), ("attraction", _SIGHT))
+                        if pat.search(c)
+                    }
                     return found.pop() if len(found) == 1 else ""
                 cpos += len(c)
             return ""
@@ -475,19 +521,47 @@ def _counts(text: str) -> list[SlotValue]:
 
 
 # ------------------------------------------------------------------ location
-_ZH_NEAR = re.compile(r"(?:在|住在|住|靠近|离|到|去|换到|改到|于|找|选|挨着)?([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:的)?"
-                      r"(?:附近|周边|旁边|一带|周围)")
+_ZH_NEAR = re.compile(
+    r"(?:在|住在|住|靠近|离|到|去|换到|改到|于|找|选|挨着)?([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:的)?"
+    r"(?:附近|周边|旁边|一带|周围)"
+)
 _ZH_CLOSE = re.compile(r"(?:靠近|挨着|离)([\u4e00-\u9fff]{2,8}?)(?:近|比较近|很近|不远|的|[，,。！!？?]|$)")
 # "near the Forbidden City" / "close to the station"; "around" / "in" only before a name ("a hotel around Sanlitun")
-_EN_NEAR = re.compile(r"\b(?:[Nn]ear|[Cc]lose to|[Nn]ext to|[Ww]alking distance (?:of|to|from))\s+(?:the\s+)?"
-                      r"([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
-                      r"|\b(?:around|in)\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]*){0,2})")
+_EN_NEAR = re.compile(
+    r"\b(?:[Nn]ear|[Cc]lose to|[Nn]ext to|[Ww]alking distance (?:of|to|from))\s+(?:the\s+)?"
+    r"([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
+    r"|\b(?:around|in)\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]*){0,2})"
+)
 _PLACE_TRIM = re.compile(r"^(?:我|我们|想|要|希望|最好|能|可以|就|还是|换|改|住|在|的)+")
 # "它家附近" / "这个景点周边" / "酒店周边" point at something said before: not a place name
 _REFERENCE = re.compile(r"[这那它他她哪其该此]|^(?:酒店|宾馆|餐馆|餐厅|饭店|景点|景区|地方|家|店|住处|住的地方)$")
 _STAY = _re(r"住|入住|stay|staying|sleep")
-_STOP_EN = {"the", "a", "an", "it", "there", "here", "me", "us", "please", "and", "or", "if", "so", "my", "our",
-            "that", "this", "then", "now", "instead", "budget", "time", "noon", "midnight"}
+_STOP_EN = {
+    "the",
+    "a",
+    "an",
+    "it",
+    "there",
+    "here",
+    "me",
+    "us",
+    "please",
+    "and",
+    "or",
+    "if",
+    "so",
+    "my",
+    "our",
+    "that",
+    "this",
+    "then",
+    "now",
+    "instead",
+    "budget",
+    "time",
+    "noon",
+    "midnight",
+}
 
 
 def _locations(text: str) -> list[SlotValue]:
@@ -518,8 +592,13 @@ def _locations(text: str) -> list[SlotValue]:
             clause = b + m.group(0) + a
             # where to stay is one place; a question about what is near something is no preference
             question = bool(re.search(r"[?？吗]|有没有|有什么|有哪些|有啥", clause))
-            scope = "" if question else "hotel" if _STAY.search(clause) or _HOTEL.search(clause) else (
-                "restaurant" if _FOOD.search(clause) else "")
+            scope = (
+                ""
+                if question
+                else "hotel"
+                if _STAY.search(clause) or _HOTEL.search(clause)
+                else ("restaurant" if _FOOD.search(clause) else "")
+            )
             out.append(SlotValue("location", place, "eq", "", scope, m.span(group), place))
     return out
 

@@ -48,16 +48,26 @@ _MENTION = re.compile("|".join(f"(?P<{k}>{v})" for k, v in {**DIET_STYLES, **DIE
 
 _ALLERGY = re.compile(r"过敏|不耐受|allerg(?:y|ic|ies)|intoleran(?:t|ce)", re.IGNORECASE)
 _HEALED = re.compile(r"好了|痊愈|没事了|不过敏|outgr[eo]w|outgrown|cured|gone", re.IGNORECASE)
-_NEG = re.compile(r"不|没|别|无|非|免|去掉|\bno\b|\bnot\b|n't|\bnever\b|no longer|\bwithout\b|stopped|quit|\bfree\b|"
-                  r"\bavoid", re.IGNORECASE)
+_NEG = re.compile(
+    r"不|没|别|无|非|免|去掉|\bno\b|\bnot\b|n't|\bnever\b|no longer|\bwithout\b|stopped|quit|\bfree\b|"
+    r"\bavoid",
+    re.IGNORECASE,
+)
 _LIFT = re.compile(r"不再|no longer|anymore|any more|不.{0,4}了|已经不", re.IGNORECASE)
-_EAT = re.compile(r"吃|能吃|敢吃|eat|eating|have|handle|tolerate|fine with|ok(?:ay)? with|no problem with", re.IGNORECASE)
-_MAY = re.compile(r"可以|能|敢|现在|开始|又|也行|没问题|没事|\bcan\b|\bnow\b|\bagain\b|\bfine\b|\bok(?:ay)?\b|"
-                  r"no problem|start(?:ed)?|back to", re.IGNORECASE)
-_AVOID = re.compile(r"忌口|不碰|别点|别放|不要|不放|免|去掉|avoid|\bno\b|without|-free|\bfree\b|keep (?:it|them) away",
-                    re.IGNORECASE)
-_NO_NEED = re.compile(r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid",
-                      re.IGNORECASE)
+_EAT = re.compile(
+    r"吃|能吃|敢吃|eat|eating|have|handle|tolerate|fine with|ok(?:ay)? with|no problem with", re.IGNORECASE
+)
+_MAY = re.compile(
+    r"可以|能|敢|现在|开始|又|也行|没问题|没事|\bcan\b|\bnow\b|\bagain\b|\bfine\b|\bok(?:ay)?\b|"
+    r"no problem|start(?:ed)?|back to",
+    re.IGNORECASE,
+)
+_AVOID = re.compile(
+    r"忌口|不碰|别点|别放|不要|不放|免|去掉|avoid|\bno\b|without|-free|\bfree\b|keep (?:it|them) away", re.IGNORECASE
+)
+_NO_NEED = re.compile(
+    r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid", re.IGNORECASE
+)
 _CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!敏)|而且")
 
 
@@ -68,7 +78,7 @@ def _window(text: str, start: int, end: int) -> tuple[str, str]:
 
 
 def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
-    """"restrict", "lift" or None (only mentioned) for one mention, from the words around it."""
+    """ "restrict", "lift" or None (only mentioned) for one mention, from the words around it."""
     near = before[-10:] + " " + after
     if _ALLERGY.search(before[-16:] + " " + after):
         if _HEALED.search(after) or _LIFT.search(near) or re.search(r"\bnot\b|n't|不再|不", before[-8:]):
@@ -89,8 +99,9 @@ def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
 
 
 # "allergic to seafood and pork", "不吃猪肉、牛肉或羊肉": items joined into one list share its verb
-_LIST_JOIN = re.compile(r"\s*(?:和|与|跟|及|以及|或|或者|还有|、|,|，|/|&|\band\b|\bor\b|,\s*(?:and|or)\b)\s*$",
-                        re.IGNORECASE)
+_LIST_JOIN = re.compile(
+    r"\s*(?:和|与|跟|及|以及|或|或者|还有|、|,|，|/|&|\band\b|\bor\b|,\s*(?:and|or)\b)\s*$", re.IGNORECASE
+)
 
 
 def read_diet(text: str) -> list:

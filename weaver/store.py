@@ -38,9 +38,22 @@ from .chroma_io import CrashPoint, Guarded
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import Registry, legacy_slug, name_key, space_collections, validate_name
 
-__all__ = ["SpaceData", "SpaceStore", "Store", "ChromaStore", "connect", "space_slug", "NoEmbeddingFunction",
-           # Chroma helpers shared with chroma_space
-           "CHROMA_BATCH", "PLACEHOLDER_VECTOR", "chunked", "get_all_records", "get_with_vectors", "with_vectors"]
+__all__ = [
+    "SpaceData",
+    "SpaceStore",
+    "Store",
+    "ChromaStore",
+    "connect",
+    "space_slug",
+    "NoEmbeddingFunction",
+    # Chroma helpers shared with chroma_space
+    "CHROMA_BATCH",
+    "PLACEHOLDER_VECTOR",
+    "chunked",
+    "get_all_records",
+    "get_with_vectors",
+    "with_vectors",
+]
 
 space_slug = legacy_slug  # a file-name-safe stem for a space name (validates it); not its collections
 
@@ -360,15 +373,17 @@ def connect(settings) -> ChromaStore:
         key: tuple = ("http", settings.chroma_host, int(settings.chroma_port))
     else:
         key = ("path", str(Path(settings.data_dir).resolve() / "chroma"))
-    where = (f"Chroma server at {settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host
-             else f"Chroma data directory {settings.data_dir}")
+    where = (
+        f"Chroma server at {settings.chroma_host}:{settings.chroma_port}"
+        if settings.chroma_host
+        else f"Chroma data directory {settings.data_dir}"
+    )
     client = _CLIENTS.get(key)
     try:
         if client is not None:
             pass
         elif settings.chroma_host:
-            client = chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port,
-                                         settings=chroma_settings)
+            client = chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings)
             client.heartbeat()
         else:
             path = Path(key[1])

@@ -69,8 +69,10 @@ def clean_text(text: str) -> str:
 
 # tiktoken's cl100k_base definition (tiktoken_ext/openai_public.py), with its published hash
 _CL100K_HASH = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
-_CL100K_PAT = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|"""
-               r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+_CL100K_PAT = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|"""
+    r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
 _log = logging.getLogger(__name__)
 
 

@@ -133,8 +133,7 @@ def prepare_message(msg: Message) -> Message:
     mid = check_message_id(msg.message_id)
     meta = check_meta(msg.meta, msg.kind)
     ts = msg.timestamp
-    if ts is not None and (isinstance(ts, bool) or not isinstance(ts, numbers.Real) or not math.isfinite(ts)
-                           or ts < 0):
+    if ts is not None and (isinstance(ts, bool) or not isinstance(ts, numbers.Real) or not math.isfinite(ts) or ts < 0):
         raise WeaverError(f"timestamp must be a finite number of seconds, not {_describe(ts)}")
     content = clean_text(msg.content)
     if not content:

@@ -43,8 +43,18 @@ from typing import Any, Iterable, Mapping
 import networkx as nx
 
 from .viz_history import TurnReplay, graph_at_turn, replay_turns
-from .viz_layout import (LAYOUTS, filter_graph, is_guessed, layout_positions, neighbourhood, order_key,
-                         path_between, path_steps, search_nodes, select_subgraph)
+from .viz_layout import (
+    LAYOUTS,
+    filter_graph,
+    is_guessed,
+    layout_positions,
+    neighbourhood,
+    order_key,
+    path_between,
+    path_steps,
+    search_nodes,
+    select_subgraph,
+)
 
 __all__ = [
     "KIND_COLORS",
@@ -78,8 +88,13 @@ KIND_COLORS = {
     "agent_response": "#ea580c",
 }
 KIND_SHAPES = {"user_input": "dot", "agent_thought": "diamond", "tool_result": "square", "agent_response": "triangle"}
-RELATION_COLORS = {"causal": "#dc2626", "temporal": "#64748b", "conditional": "#d97706", "elaborates": "#0891b2",
-                   "supersedes": "#7c3aed"}
+RELATION_COLORS = {
+    "causal": "#dc2626",
+    "temporal": "#64748b",
+    "conditional": "#d97706",
+    "elaborates": "#0891b2",
+    "supersedes": "#7c3aed",
+}
 _OTHER = "#94a3b8"
 
 NODE_STYLES: dict[str, dict[str, Any]] = {
@@ -90,9 +105,13 @@ NODE_STYLES: dict[str, dict[str, Any]] = {
     "match": {"borderWidth": 5, "color": {"border": "#e11d48"}, "size": 24},
     "path": {"borderWidth": 5, "color": {"border": "#111827"}, "size": 22},
     # a soft halo, not a heavy black shape: the node keeps its kind colour and stays readable
-    "selected": {"borderWidth": 4, "color": {"border": "#1d4ed8"}, "size": 24,
-                 "shadow": {"enabled": True, "color": "rgba(29,78,216,0.55)", "size": 16, "x": 0, "y": 0},
-                 "font": {"bold": True}},
+    "selected": {
+        "borderWidth": 4,
+        "color": {"border": "#1d4ed8"},
+        "size": 24,
+        "shadow": {"enabled": True, "color": "rgba(29,78,216,0.55)", "size": 16, "x": 0, "y": 0},
+        "font": {"bold": True},
+    },
     "dim": {"opacity": 0.25},
 }
 EDGE_STYLES: dict[str, dict[str, Any]] = {
@@ -104,29 +123,75 @@ EDGE_STYLES: dict[str, dict[str, Any]] = {
 
 _LABELS = {
     "en": {
-        "kinds": {"user_input": "user input", "agent_thought": "agent thought", "tool_result": "tool result",
-                  "agent_response": "agent reply"},
-        "relations": {"causal": "causal", "temporal": "temporal", "conditional": "conditional",
-                      "elaborates": "elaborates", "supersedes": "supersedes"},
-        "styles": {"new": "new", "seed": "seed", "expanded": "reached by expansion", "cut": "cut (not used)",
-                   "match": "search hit", "path": "path", "selected": "selected", "dim": "other"},
-        "node_kinds": "Node kinds", "relations_title": "Edge relations", "styles_title": "Highlights",
-        "note": "Showing {shown} of {total} nodes ({why}).", "around": "around the focus",
-        "recent": "the most recent", "turn": "turn", "confidence": "confidence", "guessed": "guessed",
+        "kinds": {
+            "user_input": "user input",
+            "agent_thought": "agent thought",
+            "tool_result": "tool result",
+            "agent_response": "agent reply",
+        },
+        "relations": {
+            "causal": "causal",
+            "temporal": "temporal",
+            "conditional": "conditional",
+            "elaborates": "elaborates",
+            "supersedes": "supersedes",
+        },
+        "styles": {
+            "new": "new",
+            "seed": "seed",
+            "expanded": "reached by expansion",
+            "cut": "cut (not used)",
+            "match": "search hit",
+            "path": "path",
+            "selected": "selected",
+            "dim": "other",
+        },
+        "node_kinds": "Node kinds",
+        "relations_title": "Edge relations",
+        "styles_title": "Highlights",
+        "note": "Showing {shown} of {total} nodes ({why}).",
+        "around": "around the focus",
+        "recent": "the most recent",
+        "turn": "turn",
+        "confidence": "confidence",
+        "guessed": "guessed",
         "statuses": {"active": "active", "superseded": "superseded", "retracted": "retracted", "archived": "archived"},
         "edge_statuses": {"proposed": "proposed", "confirmed": "confirmed", "rejected": "rejected"},
         "origins": {"rules": "rules", "llm": "model", "human": "human", "review": "review", "agent": "agent"},
     },
     "zh": {
-        "kinds": {"user_input": "用户输入", "agent_thought": "智能体思考", "tool_result": "工具结果",
-                  "agent_response": "智能体回复"},
-        "relations": {"causal": "因果", "temporal": "时序", "conditional": "条件", "elaborates": "补充说明",
-                      "supersedes": "更新取代"},
-        "styles": {"new": "新增", "seed": "种子", "expanded": "扩展到达", "cut": "被裁剪（未使用）",
-                   "match": "搜索命中", "path": "路径", "selected": "选中", "dim": "其他"},
-        "node_kinds": "节点类型", "relations_title": "边的关系", "styles_title": "高亮",
-        "note": "显示 {total} 个节点中的 {shown} 个（{why}）。", "around": "焦点周围", "recent": "最新的",
-        "turn": "轮次", "confidence": "置信度", "guessed": "推测",
+        "kinds": {
+            "user_input": "用户输入",
+            "agent_thought": "智能体思考",
+            "tool_result": "工具结果",
+            "agent_response": "智能体回复",
+        },
+        "relations": {
+            "causal": "因果",
+            "temporal": "时序",
+            "conditional": "条件",
+            "elaborates": "补充说明",
+            "supersedes": "更新取代",
+        },
+        "styles": {
+            "new": "新增",
+            "seed": "种子",
+            "expanded": "扩展到达",
+            "cut": "被裁剪（未使用）",
+            "match": "搜索命中",
+            "path": "路径",
+            "selected": "选中",
+            "dim": "其他",
+        },
+        "node_kinds": "节点类型",
+        "relations_title": "边的关系",
+        "styles_title": "高亮",
+        "note": "显示 {total} 个节点中的 {shown} 个（{why}）。",
+        "around": "焦点周围",
+        "recent": "最新的",
+        "turn": "轮次",
+        "confidence": "置信度",
+        "guessed": "推测",
         "statuses": {"active": "生效", "superseded": "已被取代", "retracted": "已撤回", "archived": "已归档"},
         "edge_statuses": {"proposed": "待确认", "confirmed": "已确认", "rejected": "已拒绝"},
         "origins": {"rules": "规则", "llm": "模型", "human": "人工", "review": "审阅", "agent": "智能体"},
@@ -180,14 +245,24 @@ def _node_title(n, a: Mapping, lang: str) -> str:
     if len(content) > 600:
         content = content[:600] + "…"
     status = a.get("status", "active")
-    head = (f"{kind} · {t['turn']} {a.get('turn', '?')}"
-            + ("" if status == "active" else f" · {t['statuses'].get(status, status)}"))
+    head = f"{kind} · {t['turn']} {a.get('turn', '?')}" + (
+        "" if status == "active" else f" · {t['statuses'].get(status, status)}"
+    )
     return f"{head}\n{content}\n[{n}]"  # plain text: vis-network shows it with innerText
 
 
-def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_styles: Mapping | None = None,
-                selected: str | None = None, max_nodes: int = 300, focus=None, lang: str = "en",
-                layout: str = "auto", positions: Mapping | None = None) -> dict:
+def vis_payload(
+    g: nx.DiGraph,
+    *,
+    node_styles: Mapping | None = None,
+    edge_styles: Mapping | None = None,
+    selected: str | None = None,
+    max_nodes: int = 300,
+    focus=None,
+    lang: str = "en",
+    layout: str = "auto",
+    positions: Mapping | None = None,
+) -> dict:
     """vis-network data for ``g``: nodes (with fixed x/y), edges, options, and what was left out."""
     node_styles = dict(node_styles or {})
     edge_styles = dict(edge_styles or {})
@@ -206,15 +281,29 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
         x, y = pos.get(n, (0.0, 0.0))
         base = {
             # two wrapped lines of ~40 characters: legible at 1080p without covering the neighbours
-            "id": str(n), "label": short_label(a.get("content", ""), 40), "title": _node_title(n, a, lang),
-            "shape": KIND_SHAPES.get(kind, "dot"), "size": 16, "x": x, "y": y, "borderWidth": 2,
-            "color": {"background": color, "border": color,
-                      "highlight": {"background": color, "border": "#1d4ed8"},
-                      "hover": {"background": color, "border": "#1d4ed8"}},
-            "font": {"size": 15, "face": "Noto Sans CJK SC, WenQuanYi Micro Hei, Microsoft YaHei, sans-serif",
-                     "strokeWidth": 3, "strokeColor": "#ffffff"},
+            "id": str(n),
+            "label": short_label(a.get("content", ""), 40),
+            "title": _node_title(n, a, lang),
+            "shape": KIND_SHAPES.get(kind, "dot"),
+            "size": 16,
+            "x": x,
+            "y": y,
+            "borderWidth": 2,
+            "color": {
+                "background": color,
+                "border": color,
+                "highlight": {"background": color, "border": "#1d4ed8"},
+                "hover": {"background": color, "border": "#1d4ed8"},
+            },
+            "font": {
+                "size": 15,
+                "face": "Noto Sans CJK SC, WenQuanYi Micro Hei, Microsoft YaHei, sans-serif",
+                "strokeWidth": 3,
+                "strokeColor": "#ffffff",
+            },
             "widthConstraint": {"maximum": 165},
-            "kind": str(kind), "turn": a.get("turn", 0),
+            "kind": str(kind),
+            "turn": a.get("turn", 0),
         }
         if inactive:
             base["shapeProperties"] = {"borderDashes": [5, 5]}
@@ -232,14 +321,23 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
         guessed = is_guessed(d)
         origin = t["origins"].get(d.get("origin", ""), d.get("origin", ""))
         base = {
-            "id": f"{u}->{v}", "from": str(u), "to": str(v), "label": t["relations"].get(rel, str(rel)),
-            "title": (f"{t['relations'].get(rel, rel)} · {t['confidence']} {conf:.2f} · {origin}"
-                      + (f" · {t['guessed']}" if guessed else "") + f"\n{d.get('rationale', '')}"),
+            "id": f"{u}->{v}",
+            "from": str(u),
+            "to": str(v),
+            "label": t["relations"].get(rel, str(rel)),
+            "title": (
+                f"{t['relations'].get(rel, rel)} · {t['confidence']} {conf:.2f} · {origin}"
+                + (f" · {t['guessed']}" if guessed else "")
+                + f"\n{d.get('rationale', '')}"
+            ),
             # opacity and width say how sure the weaver is: a guess is faint, a human's edge solid
-            "arrows": "to", "width": 1 + 2.5 * conf,
+            "arrows": "to",
+            "width": 1 + 2.5 * conf,
             "color": {"color": color, "highlight": color, "hover": color, "opacity": round(0.25 + 0.75 * conf, 2)},
             "font": {"size": 12, "color": color, "strokeWidth": 4, "align": "middle"},
-            "relation": str(rel), "guessed": guessed, "confidence": round(conf, 2),
+            "relation": str(rel),
+            "guessed": guessed,
+            "confidence": round(conf, 2),
         }
         if guessed:
             base["dashes"] = [6, 6]
@@ -254,8 +352,14 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
         note = t["note"].format(shown=len(shown), total=total, why=why)
     options = {
         "physics": {"enabled": False},  # positions are precomputed and seeded: nothing moves
-        "interaction": {"hover": True, "tooltipDelay": 150, "navigationButtons": False, "multiselect": False,
-                        "hoverConnectedEdges": True, "selectConnectedEdges": False},
+        "interaction": {
+            "hover": True,
+            "tooltipDelay": 150,
+            "navigationButtons": False,
+            "multiselect": False,
+            "hoverConnectedEdges": True,
+            "selectConnectedEdges": False,
+        },
         "edges": {"smooth": {"enabled": True, "type": "curvedCW", "roundness": 0.15}},
         "layout": {"randomSeed": 7, "improvedLayout": False},
     }
@@ -263,17 +367,36 @@ def vis_payload(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_style
 
 
 _CDN_TAG = re.compile(
-    r"<link[^>]*https?://[^>]*>|<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.IGNORECASE | re.DOTALL)
+    r"<link[^>]*https?://[^>]*>|<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.IGNORECASE | re.DOTALL
+)
 
 
-def render_graph_html(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge_styles: Mapping | None = None,
-                      selected: str | None = None, height: int = 600, max_nodes: int = 300, focus=None,
-                      lang: str = "en", layout: str = "auto", title: str | None = None) -> str:
+def render_graph_html(
+    g: nx.DiGraph,
+    *,
+    node_styles: Mapping | None = None,
+    edge_styles: Mapping | None = None,
+    selected: str | None = None,
+    height: int = 600,
+    max_nodes: int = 300,
+    focus=None,
+    lang: str = "en",
+    layout: str = "auto",
+    title: str | None = None,
+) -> str:
     """A self-contained HTML page drawing ``g`` (no network access needed to view it)."""
     from pyvis.network import Network  # imported here: the library stays importable without pyvis
 
-    p = vis_payload(g, node_styles=node_styles, edge_styles=edge_styles, selected=selected,
-                    max_nodes=max_nodes, focus=focus, lang=lang, layout=layout)
+    p = vis_payload(
+        g,
+        node_styles=node_styles,
+        edge_styles=edge_styles,
+        selected=selected,
+        max_nodes=max_nodes,
+        focus=focus,
+        lang=lang,
+        layout=layout,
+    )
     net = Network(height=f"{int(height)}px", width="100%", directed=True, cdn_resources="in_line")
     for n in p["nodes"]:
         net.add_node(n["id"], **{k: v for k, v in n.items() if k != "id"})
@@ -284,17 +407,34 @@ def render_graph_html(g: nx.DiGraph, *, node_styles: Mapping | None = None, edge
     # rendered here rather than by generate_html(): it switches tooltips to innerHTML when any
     # title contains "href", which user text could trigger
     page = net.templateEnv.get_template(net.path).render(
-        height=h, width=w, nodes=nodes, edges=edges, heading="", options=options, physics_enabled=False,
-        use_DOT=False, dot_lang="", widget=False, bgcolor="#ffffff", conf=False, tooltip_link=False,
-        neighborhood_highlight=False, select_menu=False, filter_menu=False, notebook=False,
-        cdn_resources="in_line")
+        height=h,
+        width=w,
+        nodes=nodes,
+        edges=edges,
+        heading="",
+        options=options,
+        physics_enabled=False,
+        use_DOT=False,
+        dot_lang="",
+        widget=False,
+        bgcolor="#ffffff",
+        conf=False,
+        tooltip_link=False,
+        neighborhood_highlight=False,
+        select_menu=False,
+        filter_menu=False,
+        notebook=False,
+        cdn_resources="in_line",
+    )
     page = _CDN_TAG.sub("", page)
     page = re.sub(r"<center>\s*<h1>\s*</h1>\s*</center>", "", page)
-    extra = ("<style>body{margin:0;font-family:'Noto Sans CJK SC','WenQuanYi Micro Hei',sans-serif}"
-             "#mynetwork{border:none !important;float:none !important}"
-             ".vis-tooltip{position:absolute;white-space:pre-wrap;max-width:420px;padding:6px 8px;"
-             "background:#fffbea;border:1px solid #d4d4d8;border-radius:4px;font-size:13px}"
-             ".cw-note{font-size:12px;color:#475569;padding:2px 6px}</style>")
+    extra = (
+        "<style>body{margin:0;font-family:'Noto Sans CJK SC','WenQuanYi Micro Hei',sans-serif}"
+        "#mynetwork{border:none !important;float:none !important}"
+        ".vis-tooltip{position:absolute;white-space:pre-wrap;max-width:420px;padding:6px 8px;"
+        "background:#fffbea;border:1px solid #d4d4d8;border-radius:4px;font-size:13px}"
+        ".cw-note{font-size:12px;color:#475569;padding:2px 6px}</style>"
+    )
     banner = ""
     if title:
         banner += f"<div class='cw-note'><b>{html.escape(str(title))}</b></div>"
@@ -317,20 +457,31 @@ def legend_html(lang: str = "en", styles: Iterable[str] | None = None) -> str:
     """A compact HTML legend (static text only, safe for ``st.html``/``st.markdown(unsafe_allow_html)``)."""
     t = _t(lang)
     item = "<span style='display:inline-block;margin:0 12px 4px 0;white-space:nowrap'>{}&nbsp;{}</span>"
-    kinds = "".join(item.format(_shape_mark(KIND_SHAPES[k], c), html.escape(t["kinds"][k]))
-                    for k, c in KIND_COLORS.items())
-    rels = "".join(item.format(f"<span style='display:inline-block;width:22px;height:3px;background:{c};"
-                               f"vertical-align:middle'></span>", html.escape(t["relations"][r]))
-                   for r, c in RELATION_COLORS.items())
-    out = (f"<div class='cw-legend' style='font-size:13px;line-height:1.6'>"
-           f"<b>{t['node_kinds']}</b>: {kinds}<br><b>{t['relations_title']}</b>: {rels}")
+    kinds = "".join(
+        item.format(_shape_mark(KIND_SHAPES[k], c), html.escape(t["kinds"][k])) for k, c in KIND_COLORS.items()
+    )
+    rels = "".join(
+        item.format(
+            f"<span style='display:inline-block;width:22px;height:3px;background:{c};vertical-align:middle'></span>",
+            html.escape(t["relations"][r]),
+        )
+        for r, c in RELATION_COLORS.items()
+    )
+    out = (
+        f"<div class='cw-legend' style='font-size:13px;line-height:1.6'>"
+        f"<b>{t['node_kinds']}</b>: {kinds}<br><b>{t['relations_title']}</b>: {rels}"
+    )
     styles = [s for s in (styles or []) if s in NODE_STYLES]
     if styles:
-        marks = "".join(item.format(
-            f"<span style='display:inline-block;width:12px;height:12px;border-radius:7px;"
-            f"border:3px solid {NODE_STYLES[s].get('color', {}).get('border', '#94a3b8')};"
-            f"opacity:{NODE_STYLES[s].get('opacity', 1)};vertical-align:middle'></span>",
-            html.escape(t["styles"][s])) for s in styles)
+        marks = "".join(
+            item.format(
+                f"<span style='display:inline-block;width:12px;height:12px;border-radius:7px;"
+                f"border:3px solid {NODE_STYLES[s].get('color', {}).get('border', '#94a3b8')};"
+                f"opacity:{NODE_STYLES[s].get('opacity', 1)};vertical-align:middle'></span>",
+                html.escape(t["styles"][s]),
+            )
+            for s in styles
+        )
         out += f"<br><b>{t['styles_title']}</b>: {marks}"
     return out + "</div>"
 

@@ -12,8 +12,15 @@ from ..models import WeaverError
 
 __all__ = ["register"]
 
-_MARK = {"user": "you", "memory": "memory", "thought": "thought", "tool_call": "tool", "tool_result": "result",
-         "reply": "agent", "error": "error"}
+_MARK = {
+    "user": "you",
+    "memory": "memory",
+    "thought": "thought",
+    "tool_call": "tool",
+    "tool_result": "result",
+    "reply": "agent",
+    "error": "error",
+}
 
 
 def _print_event(ev, steps: bool) -> None:

@@ -24,8 +24,17 @@ from pathlib import Path
 
 from ..models import WeaverError
 
-__all__ = ["Database", "load_database", "assets_dir", "parse_range", "in_range", "all_present", "data_dir", "base_name",
-           "station_of"]
+__all__ = [
+    "Database",
+    "load_database",
+    "assets_dir",
+    "parse_range",
+    "in_range",
+    "all_present",
+    "data_dir",
+    "base_name",
+    "station_of",
+]
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,15 +46,22 @@ def assets_dir() -> Path:
     return packaged if packaged.is_dir() else _ROOT / "assets"
 
 
-TABLES = {"hotel": "hotel_db.json", "restaurant": "restaurant_db.json", "attraction": "attraction_db.json",
-          "metro": "metro_db.json"}
+TABLES = {
+    "hotel": "hotel_db.json",
+    "restaurant": "restaurant_db.json",
+    "attraction": "attraction_db.json",
+    "metro": "metro_db.json",
+}
 _RANGE = re.compile(r"^\s*(?:(<|>)\s*(-?\d+(?:\.\d+)?)|(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?))\s*$")
 
 
 def data_dir() -> Path:
     """The shipped copy under assets/, or $WEAVER_CROSSWOZ_DIR, or ../shared/data/crosswoz as a last resort."""
     env = os.environ.get("WEAVER_CROSSWOZ_DIR")
-    for cand in ([Path(env)] if env else []) + [assets_dir() / "crosswoz", _ROOT.parent / "shared" / "data" / "crosswoz"]:
+    for cand in ([Path(env)] if env else []) + [
+        assets_dir() / "crosswoz",
+        _ROOT.parent / "shared" / "data" / "crosswoz",
+    ]:
         if (cand / TABLES["hotel"]).is_file():
             return cand
     raise WeaverError("the CrossWOZ database is missing: expected assets/crosswoz/*.json (or set WEAVER_CROSSWOZ_DIR)")
@@ -131,7 +147,7 @@ class Database:
 
 
 def station_of(value: str | None) -> str | None:
-    """"灯市口地铁站A口" -> "灯市口地铁站"."""
+    """ "灯市口地铁站A口" -> "灯市口地铁站"."""
     if not value:
         return None
     m = re.match(r"(.+?地铁站)", value)

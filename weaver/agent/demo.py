@@ -57,7 +57,7 @@ def load_script(ref: str) -> DemoScript:
         elif isinstance(obj.get("user"), str) and obj["user"].strip():
             script.turns.append({"user": obj["user"], "expect": obj.get("expect") or {}, "line": lineno})
         else:
-            raise WeaverError(f"{path}:{lineno}: expected {{\"user\": text}}")
+            raise WeaverError(f'{path}:{lineno}: expected {{"user": text}}')
     return script
 
 
@@ -85,8 +85,10 @@ def check_turn(events: list[AgentEvent], expect: dict, weaver=None) -> list[str]
         hits = [c for c in calls if c["tool"] == expect["tool"] and _args_match(c["arguments"], expect.get("args", {}))]
         hits = [c for c in hits if not any(k in c["arguments"] for k in expect.get("args_absent", []))]
         if not hits:
-            fails.append(f"expected a call {expect['tool']} with {expect.get('args', {})}, got "
-                         f"{[(c['tool'], c['arguments']) for c in calls]}")
+            fails.append(
+                f"expected a call {expect['tool']} with {expect.get('args', {})}, got "
+                f"{[(c['tool'], c['arguments']) for c in calls]}"
+            )
     if expect.get("no_tool") and calls:
         fails.append(f"expected no tool call, got {[c['tool'] for c in calls]}")
     for s in expect.get("reply_has", []):

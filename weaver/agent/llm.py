@@ -39,8 +39,18 @@ def agent_messages(user_text: str, context: str, lang: str) -> list[dict]:
 
 def _payload(out) -> str:
     rows = [{k: v for k, v in r.items() if not k.startswith("周边")} for r in out.rows]
-    return json.dumps({"ok": out.ok and not out.error, "error": out.error or None, "reason": out.reason or None,
-                       "count": out.count, "rows": rows, "facts": out.facts}, ensure_ascii=False, default=str)
+    return json.dumps(
+        {
+            "ok": out.ok and not out.error,
+            "error": out.error or None,
+            "reason": out.reason or None,
+            "count": out.count,
+            "rows": rows,
+            "facts": out.facts,
+        },
+        ensure_ascii=False,
+        default=str,
+    )
 
 
 def _describe(calls) -> str:
@@ -54,7 +64,8 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
     for round_no in range(MAX_ROUNDS):
         try:
             resp = agent.llm_client.chat.completions.create(
-                model=agent.model, messages=messages, tools=tools, temperature=0)
+                model=agent.model, messages=messages, tools=tools, temperature=0
+            )
             msg = resp.choices[0].message
         except Exception as exc:  # noqa: BLE001 - every endpoint fault becomes an error event, then offline
             from ..backends.openai_llm import describe_error
@@ -65,8 +76,10 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
         calls = list(msg.tool_calls or [])
         if not thought_done:
             thought = (msg.content or "").strip() or (
-                ("调用工具：" if lang == "zh" else "Calling tools: ") + _describe(calls) if calls else
-                ("直接根据记忆回答。" if lang == "zh" else "Answering from memory, no tool needed."))
+                ("调用工具：" if lang == "zh" else "Calling tools: ") + _describe(calls)
+                if calls
+                else ("直接根据记忆回答。" if lang == "zh" else "Answering from memory, no tool needed.")
+            )
             yield agent.thought(thought, {"mode": "llm", "tool_calls": [c.function.name for c in calls]})
             thought_done = True
         if not calls:
@@ -76,9 +89,20 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
                 return False
             yield agent.reply(content, memory_ids, {"rounds": round_no + 1})
             return True
-        messages.append({"role": "assistant", "content": msg.content, "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
-            for c in calls]})
+        messages.append(
+            {
+                "role": "assistant",
+                "content": msg.content,
+                "tool_calls": [
+                    {
+                        "id": c.id,
+                        "type": "function",
+                        "function": {"name": c.function.name, "arguments": c.function.arguments},
+                    }
+                    for c in calls
+                ],
+            }
+        )
         for c in calls:
             try:
                 args = json.loads(c.function.arguments or "{}")

@@ -34,8 +34,10 @@ __all__ = ["TravelAgent", "retrieval_query", "MAX_STEP_CHARS", "fit_step"]
 # the turn with a reply, and neither the chat nor memory wants megabytes of one step
 MAX_STEP_CHARS = 20_000
 
-_TASK = {"zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算", "en": "Plan the user's Beijing trip: hotels, "
-         "restaurants, attractions, metro and budget"}
+_TASK = {
+    "zh": "为用户规划北京旅行：酒店、餐厅、景点、交通和预算",
+    "en": "Plan the user's Beijing trip: hotels, restaurants, attractions, metro and budget",
+}
 # what each kind of request needs from memory: the retrieval query names those slots in both languages
 _HINTS = {
     "hotel": "酒店 预算 每晚 价格 安静 地铁 附近 入住 日期 评分 hotel budget price per night quiet metro near dates",
@@ -55,8 +57,11 @@ def fit_step(text: str, limit: int = MAX_STEP_CHARS) -> str:
     """
     if len(text) <= limit:
         return text
-    note = (f"[… 已截断：共 {len(text):,} 个字符，保留前 {limit:,} 个]" if detect_language(text[:2000]) == "zh"
-            else f"[… cut: {len(text):,} characters, the first {limit:,} kept]")
+    note = (
+        f"[… 已截断：共 {len(text):,} 个字符，保留前 {limit:,} 个]"
+        if detect_language(text[:2000]) == "zh"
+        else f"[… cut: {len(text):,} characters, the first {limit:,} kept]"
+    )
     return text[:limit].rstrip() + "\n\n" + note
 
 
@@ -80,8 +85,14 @@ class TravelAgent:
     _unsaved: list[AgentEvent]
     _chain: list[str]
 
-    def __init__(self, weaver, llm_client: Any = None, model: str | None = None, toolbox: ToolBox | None = None,
-                 retrieval_budget: int | None = None):
+    def __init__(
+        self,
+        weaver,
+        llm_client: Any = None,
+        model: str | None = None,
+        toolbox: ToolBox | None = None,
+        retrieval_budget: int | None = None,
+    ):
         self.weaver = weaver
         self.llm_client = llm_client
         self.model = model or "gpt-4o-mini"
@@ -124,13 +135,21 @@ class TravelAgent:
 
     def previous_search(self, domain: str | None) -> dict | None:
         """The latest search of ``domain`` in memory and every name offered in it so far ("another one")."""
-        offered = list(dict.fromkeys(r.entity for r in tool_records(self.weaver, domain=domain)
-                                     if r.tool.startswith("search_") and r.entity))
+        offered = list(
+            dict.fromkeys(
+                r.entity for r in tool_records(self.weaver, domain=domain) if r.tool.startswith("search_") and r.entity
+            )
+        )
         for nid in reversed(self.weaver.node_ids):
             n = self.weaver.nodes[nid]
             args = n.meta.get("arguments") or {}
-            if (n.kind == "tool_result" and n.status == "active" and n.meta.get("domain") == domain
-                    and str(n.meta.get("tool", "")).startswith("search_") and "name" not in args):
+            if (
+                n.kind == "tool_result"
+                and n.status == "active"
+                and n.meta.get("domain") == domain
+                and str(n.meta.get("tool", "")).startswith("search_")
+                and "name" not in args
+            ):
                 return {"node_id": nid, "arguments": dict(args), "offered": offered}
         return None
 
@@ -168,22 +187,44 @@ class TravelAgent:
         self._thought_id = res.node.id if res.node else None
         return self._event("thought", text, {"ingest": res.to_dict(), **(meta or {})})
 
-    def tool_events(self, tool: str, arguments: dict, lang: str, because: list[str] | None = None,
-                    call_id: str | None = None, widens: str | None = None) -> Iterator[AgentEvent]:
+    def tool_events(
+        self,
+        tool: str,
+        arguments: dict,
+        lang: str,
+        because: list[str] | None = None,
+        call_id: str | None = None,
+        widens: str | None = None,
+    ) -> Iterator[AgentEvent]:
         """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault."""
-        yield self._event("tool_call", fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
-                          {"tool": tool, "arguments": arguments})
+        yield self._event(
+            "tool_call",
+            fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
+            {"tool": tool, "arguments": arguments},
+        )
         out = self.tools.run(tool, arguments)
         self._outputs.append(out)
         text = fit_step(tool_memory_text(out, lang))
-        meta = {"tool": tool, "agent": "travel", "arguments": out.arguments, "ok": out.ok and not out.error,
-                "count": out.count, "names": [r.get("名称") for r in out.rows if r.get("名称")][:10],
-                "domain": (out.rows[0].get("domain") if out.rows else None) or _tool_domain(tool)}
+        meta = {
+            "tool": tool,
+            "agent": "travel",
+            "arguments": out.arguments,
+            "ok": out.ok and not out.error,
+            "count": out.count,
+            "names": [r.get("名称") for r in out.rows if r.get("名称")][:10],
+            "domain": (out.rows[0].get("domain") if out.rows else None) or _tool_domain(tool),
+        }
         if out.rows and tool.startswith("search_"):
             # the rows as structured records (entity, key fields): queryable later without re-running the tool
-            meta["records"] = [{"entity": r.get("名称"), "domain": r.get("domain"),
-                                "fields": {k: r.get(k) for k in _RECORD_FIELDS if r.get(k) is not None}}
-                               for r in out.rows if r.get("名称")]
+            meta["records"] = [
+                {
+                    "entity": r.get("名称"),
+                    "domain": r.get("domain"),
+                    "fields": {k: r.get(k) for k in _RECORD_FIELDS if r.get(k) is not None},
+                }
+                for r in out.rows
+                if r.get("名称")
+            ]
         if self._thought_id:
             meta["thought_id"] = self._thought_id
         if out.plan_item:
@@ -203,23 +244,43 @@ class TravelAgent:
         if widens:  # the same call with its place widened: its constraints reach it through the first call
             deps.append((widens, "temporal", f"{tool} widened after nothing fit there"))
         else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
-            deps += [(nid, "conditional", f"set the arguments of {tool}({set_by})")
-                     for nid in dict.fromkeys(because or []) if nid and nid != self._thought_id]
+            deps += [
+                (nid, "conditional", f"set the arguments of {tool}({set_by})")
+                for nid in dict.fromkeys(because or [])
+                if nid and nid != self._thought_id
+            ]
         shown = self._shown_in(str(out.arguments.get("name") or ""))
         if shown and shown not in {d[0] for d in deps}:  # "book the first one": the result that listed it
-            deps.append((shown, "causal" if tool.startswith("book") else "elaborates",
-                         f"{tool} acts on {out.arguments['name']}, listed there"))
+            deps.append(
+                (
+                    shown,
+                    "causal" if tool.startswith("book") else "elaborates",
+                    f"{tool} acts on {out.arguments['name']}, listed there",
+                )
+            )
         res = self._ingest(text, "tool_result", meta, f"tool{self._ntool}", deps)
         if res.node:
             self._result_ids.append(res.node.id)
         if out.error:
             yield self._event("error", text, {"tool": tool, "error": out.error})
-        yield self._event("tool_result", text, {"tool": tool, "rows": out.rows, "count": out.count, "ok": out.ok,
-                                                "error": out.error, "reason": out.reason, "facts": out.facts,
-                                                "ingest": res.to_dict()})
+        yield self._event(
+            "tool_result",
+            text,
+            {
+                "tool": tool,
+                "rows": out.rows,
+                "count": out.count,
+                "ok": out.ok,
+                "error": out.error,
+                "reason": out.reason,
+                "facts": out.facts,
+                "ingest": res.to_dict(),
+            },
+        )
 
-    def reply(self, text: str, memory_ids: list[str], extra: dict | None = None,
-              noted: list[dict] | None = None) -> AgentEvent:
+    def reply(
+        self, text: str, memory_ids: list[str], extra: dict | None = None, noted: list[dict] | None = None
+    ) -> AgentEvent:
         text = fit_step(text)  # an oversized reply is cut and says so: the turn still ends with a reply
         meta: dict[str, Any] = {"agent": "travel", "memory_ids": memory_ids, "mode": self.mode}
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
@@ -231,8 +292,9 @@ class TravelAgent:
         if not deps and self._user_node:  # the step's thought was a repeat, not kept: the reply answers the message
             deps = [(self._user_node, "causal", "the reply to this message")]
         res = self._ingest(text, "agent_response", meta, "reply", deps)
-        return self._event("reply", text, {"memory_ids": memory_ids, "ingest": res.to_dict(), "mode": self.mode,
-                                           **(extra or {})})
+        return self._event(
+            "reply", text, {"memory_ids": memory_ids, "ingest": res.to_dict(), "mode": self.mode, **(extra or {})}
+        )
 
     # -------------------------------------------------------------------- run
     def run(self, user_text: str, message_id: str | None = None) -> Iterator[AgentEvent]:
@@ -275,11 +337,20 @@ class TravelAgent:
             known = with_records(known, result.decision.records, skip_ids=current, weaver=self.weaver)
         # the memories used: the narrative's and the statements behind the constraints in force
         used_ids = list(dict.fromkeys(result.node_ids + (result.decision.node_ids if result.decision else [])))
-        yield self._event("memory", result.context, {
-            "context": result.context, "tokens": result.tokens, "node_ids": used_ids,
-            "query": result.query, "constraints": [
-                {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
-                for c in known.constraints]})
+        yield self._event(
+            "memory",
+            result.context,
+            {
+                "context": result.context,
+                "tokens": result.tokens,
+                "node_ids": used_ids,
+                "query": result.query,
+                "constraints": [
+                    {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
+                    for c in known.constraints
+                ],
+            },
+        )
         memory_ids = used_ids
 
         if self.llm_client is not None:
@@ -288,19 +359,36 @@ class TravelAgent:
             ok = yield from llm_steps(self, text, lang, result, memory_ids)
             if ok:
                 return
-            self._outputs, self._thought_id, self._result_ids = [], None, []  # fall back to the offline answer after an error event
+            self._outputs, self._thought_id, self._result_ids = (
+                [],
+                None,
+                [],
+            )  # fall back to the offline answer after an error event
         yield from self._offline(p, text, lang, items, known, memory_ids, res)
 
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
         tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
-        yield self.thought(thought_text(lang, tp.intent, tp.domain, [c for c in tp.used if c.node_id not in
-                                                                     {res.node.id if res.node else None}],
-                                        tp.calls, tp.missing),
-                           {"intent": tp.intent, "domain": tp.domain, "mode": "offline",
-                            "constraints": [{"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn,
-                                             "node_id": c.node_id} for c in tp.used]})
+        yield self.thought(
+            thought_text(
+                lang,
+                tp.intent,
+                tp.domain,
+                [c for c in tp.used if c.node_id not in {res.node.id if res.node else None}],
+                tp.calls,
+                tp.missing,
+            ),
+            {
+                "intent": tp.intent,
+                "domain": tp.domain,
+                "mode": "offline",
+                "constraints": [
+                    {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
+                    for c in tp.used
+                ],
+            },
+        )
         because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
         relaxed = False
         for call in tp.calls:
@@ -322,13 +410,17 @@ class TravelAgent:
         # a why-answer also cites the chain it walked in the graph
         ids = memory_ids + [i for i in self._chain if i not in memory_ids]
         noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
-        yield self.reply(text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id],
-                                     "chain": self._chain}, noted)
+        yield self.reply(
+            text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
+        )
 
     def _compose(self, p: Parsed, tp, lang: str, items: list[MemoryItem], relaxed: bool) -> str:
         if p.intent == "city":
-            what = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"),
-                    "attraction": ("景点", "attractions")}.get(p.domain or "", ("信息", "anything"))
+            what = {
+                "hotel": ("酒店", "hotels"),
+                "restaurant": ("餐厅", "restaurants"),
+                "attraction": ("景点", "attractions"),
+            }.get(p.domain or "", ("信息", "anything"))
             return honest_text("city", lang, city=p.city, what=what[0], what_en=what[1])
         if p.intent == "why":
             text, chain = explain_why(self.weaver, p, items, self._turn, lang)
@@ -358,6 +450,10 @@ _RECORD_FIELDS = ("价格", "人均消费", "门票", "评分", "酒店类型", 
 
 
 def _tool_domain(tool: str) -> str | None:
-    return {"search_hotels": "hotel", "search_restaurants": "restaurant", "search_attractions": "attraction",
-            "book_hotel": "hotel", "metro_station": "metro"}.get(tool)
-
+    return {
+        "search_hotels": "hotel",
+        "search_restaurants": "restaurant",
+        "search_attractions": "attraction",
+        "book_hotel": "hotel",
+        "metro_station": "metro",
+    }.get(tool)

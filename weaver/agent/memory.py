@@ -41,8 +41,11 @@ def items_from_turns(messages: list[tuple], last_k: int) -> list[MemoryItem]:
     if not messages:
         return []
     newest = max(m[0] for m in messages)
-    return [MemoryItem(f"win_{i}", m[2], m[1], m[0], dict(m[3]) if len(m) > 3 else {})
-            for i, m in enumerate(messages) if m[0] > newest - last_k]
+    return [
+        MemoryItem(f"win_{i}", m[2], m[1], m[0], dict(m[3]) if len(m) > 3 else {})
+        for i, m in enumerate(messages)
+        if m[0] > newest - last_k
+    ]
 
 
 @dataclass
@@ -68,8 +71,19 @@ class Known:
         """Slot -> the constraint in force for a search in ``domain`` (place handled by the planner)."""
         scopes = ("any", domain) if domain else ("any",)
         out = {}
-        for slot in ("dates", "people", "budget", "price", "cost", "ticket", "rating", "quiet", "near_metro",
-                     "facilities", "hotel_type"):
+        for slot in (
+            "dates",
+            "people",
+            "budget",
+            "price",
+            "cost",
+            "ticket",
+            "rating",
+            "quiet",
+            "near_metro",
+            "facilities",
+            "hotel_type",
+        ):
             c = self.latest(slot, scopes)
             if c is not None:
                 out[slot] = c
@@ -92,8 +106,11 @@ def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) 
             found = [Constraint(n["slot"], n["value"], n.get("scope", "any"), item.turn) for n in item.meta["noted"]]
         elif item.kind == "agent_thought" and item.meta.get("constraints"):
             # a thought that applied a constraint remembers it, with the turn it was stated in
-            found = [Constraint(n["slot"], n["value"], n.get("scope", "any"), int(n.get("turn") or item.turn))
-                     for n in item.meta["constraints"] if n.get("slot") != "place"]
+            found = [
+                Constraint(n["slot"], n["value"], n.get("scope", "any"), int(n.get("turn") or item.turn))
+                for n in item.meta["constraints"]
+                if n.get("slot") != "place"
+            ]
         else:
             continue
         for c in found:
@@ -109,8 +126,9 @@ def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) 
 
 
 # the slots the weaver's constraint records hold: where a record exists, it is what applies
-_RECORD_SLOTS = frozenset({"budget", "price", "cost", "ticket", "rating", "people", "dates", "avoid", "hotel_type",
-                           "facilities", "quiet"})
+_RECORD_SLOTS = frozenset(
+    {"budget", "price", "cost", "ticket", "rating", "people", "dates", "avoid", "hotel_type", "facilities", "quiet"}
+)
 
 
 def with_records(known: Known, records: list, skip_ids: set[str] | None = None, weaver=None) -> Known:
@@ -120,7 +138,9 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
     from .slot_bridge import constraints_from_records
 
     if weaver is not None:  # a statement about a trip to another city ("上海外滩附近安静的酒店") holds here nothing
-        records = [r for r in records if not (r.node_id in weaver.nodes and parse(weaver.nodes[r.node_id].content).city)]
+        records = [
+            r for r in records if not (r.node_id in weaver.nodes and parse(weaver.nodes[r.node_id].content).city)
+        ]
     rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
     slots = {c.slot for c in rec}
     kept = [c for c in known.constraints if not (c.slot in _RECORD_SLOTS and c.slot in slots)]

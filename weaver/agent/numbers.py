@@ -18,8 +18,20 @@ __all__ = ["cn_to_digits", "money_mentions", "rating_range", "people_count", "st
 
 _CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-_EN_NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-           "ten": 10, "a": 1, "an": 1}
+_EN_NUM = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a": 1,
+    "an": 1,
+}
 
 
 def _cn_value(s: str) -> int:
@@ -47,9 +59,16 @@ def cn_to_digits(text: str) -> str:
     """
     text = re.sub(r"(\d+(?:\.\d+)?)\s*万", lambda m: str(int(float(m.group(1)) * 10000)), text)
     text = re.sub(r"(\d+(?:\.\d+)?)\s*千", lambda m: str(int(float(m.group(1)) * 1000)), text)
-    return re.sub(r"[零一二两三四五六七八九十百千万]*[十百千万][零一二两三四五六七八九十百千万]*",
-                  lambda m: str(_cn_value(m.group(0))) if re.search("[百千万]", m.group(0)) or
-                  re.match(r"^[一二两三四五六七八九]?十[一二三四五六七八九]?$", m.group(0)) else m.group(0), text)
+    return re.sub(
+        r"[零一二两三四五六七八九十百千万]*[十百千万][零一二两三四五六七八九十百千万]*",
+        lambda m: (
+            str(_cn_value(m.group(0)))
+            if re.search("[百千万]", m.group(0))
+            or re.match(r"^[一二两三四五六七八九]?十[一二三四五六七八九]?$", m.group(0))
+            else m.group(0)
+        ),
+        text,
+    )
 
 
 def _small(word: str) -> int | None:
@@ -62,30 +81,52 @@ def _small(word: str) -> int | None:
     return _EN_NUM.get(word.lower())
 
 
-_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十])\s*(?:个大人|个人|人(?!均)|位|口人)|一家(\d|[三四五六])口|"
-                     r"\b(\d+|two|three|four|five|six|seven|eight)\s+(?:people|persons|adults|guests|of us|"
-                     r"travell?ers)\b|\bfor (two|three|four|five|six)\b(?!\s+(?:nights?|days?))", re.IGNORECASE)
-_NIGHTS = re.compile(r"(\d+|[一二两三四五六七八九十])\s*个?晚(?!餐|饭|上)|\b(\d+|one|two|three|four|five|six|"
-                     r"seven)\s+nights?\b", re.IGNORECASE)
-_DAYS = re.compile(r"(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
-                   r"seven)[- ]days?\b", re.IGNORECASE)
-_RATING = re.compile(r"(?:评分|评价|口碑|rating|rated|score)\D{0,8}?(\d(?:\.\d)?)(?!\d)|(\d(?:\.\d)?)\s*(?:分|stars?|星)",
-                     re.IGNORECASE)
-_RATING_WORDS = re.compile(r"高分|评分高|好评|口碑好|评价好|highly[- ]rated|well[- ]rated|top[- ]rated|best[- ]rated|"
-                           r"good reviews|great reviews", re.IGNORECASE)
+_PEOPLE = re.compile(
+    r"(\d+|[一二两三四五六七八九十])\s*(?:个大人|个人|人(?!均)|位|口人)|一家(\d|[三四五六])口|"
+    r"\b(\d+|two|three|four|five|six|seven|eight)\s+(?:people|persons|adults|guests|of us|"
+    r"travell?ers)\b|\bfor (two|three|four|five|six)\b(?!\s+(?:nights?|days?))",
+    re.IGNORECASE,
+)
+_NIGHTS = re.compile(
+    r"(\d+|[一二两三四五六七八九十])\s*个?晚(?!餐|饭|上)|\b(\d+|one|two|three|four|five|six|"
+    r"seven)\s+nights?\b",
+    re.IGNORECASE,
+)
+_DAYS = re.compile(
+    r"(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+    r"seven)[- ]days?\b",
+    re.IGNORECASE,
+)
+_RATING = re.compile(
+    r"(?:评分|评价|口碑|rating|rated|score)\D{0,8}?(\d(?:\.\d)?)(?!\d)|(\d(?:\.\d)?)\s*(?:分|stars?|星)", re.IGNORECASE
+)
+_RATING_WORDS = re.compile(
+    r"高分|评分高|好评|口碑好|评价好|highly[- ]rated|well[- ]rated|top[- ]rated|best[- ]rated|"
+    r"good reviews|great reviews",
+    re.IGNORECASE,
+)
 _BLANK = [
     re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]?(?:\s*(?:到|至|-|~)\s*\d{1,2}\s*[日号])?"),
     re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I),
     re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", re.I),
-    re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[:：]\d{2}|第\s*\d+|\d+\s*(?:点|小时|hours?|hrs?|个?晚(?!餐|饭)|天|日|"
-               r"nights?|days?|km|公里|米)", re.I),
+    re.compile(
+        r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[:：]\d{2}|第\s*\d+|\d+\s*(?:点|小时|hours?|hrs?|个?晚(?!餐|饭)|天|日|"
+        r"nights?|days?|km|公里|米)",
+        re.I,
+    ),
 ]
 _UNIT = re.compile(r"^\s*(?:元|块|rmb|yuan|cny|kuai|¥|dollars?|usd|bucks)", re.I)
-_MONEY_CUE = re.compile(r"预算|价格|价位|房价|人均|门票|票价|花费|费用|每晚|每人|不超过|以内|以下|最多|低于|少于|不到|"
-                        r"budget|price|cost|spend|under|below|less than|at most|max|up to|within|no more than|"
-                        r"cheaper than|above|over|more than|at least|between|around|about|¥|￥|\$", re.I)
-_UPPER = re.compile(r"以下|以内|之内|内|不超过|不到|最多|低于|少于|不高于|封顶|上限|under|below|less than|at most|max|"
-                    r"up to|within|no more than|cheaper than|or less|tops|<", re.I)
+_MONEY_CUE = re.compile(
+    r"预算|价格|价位|房价|人均|门票|票价|花费|费用|每晚|每人|不超过|以内|以下|最多|低于|少于|不到|"
+    r"budget|price|cost|spend|under|below|less than|at most|max|up to|within|no more than|"
+    r"cheaper than|above|over|more than|at least|between|around|about|¥|￥|\$",
+    re.I,
+)
+_UPPER = re.compile(
+    r"以下|以内|之内|内|不超过|不到|最多|低于|少于|不高于|封顶|上限|under|below|less than|at most|max|"
+    r"up to|within|no more than|cheaper than|or less|tops|<",
+    re.I,
+)
 _LOWER = re.compile(r"以上|超过|至少|不低于|高于|above|over|more than|at least|or more|>", re.I)
 _ABOUT = re.compile(r"左右|上下|大约|大概|约|around|about|roughly|approximately", re.I)
 _PER_NIGHT = re.compile(r"每晚|一晚|每天晚上|/晚|房价|per night|a night|/night|nightly|room rate", re.I)
@@ -149,8 +190,9 @@ def rating_range(text: str) -> str | None:
 def people_count(text: str) -> int | None:
     m = _PEOPLE.search(text)
     if not m:
-        if re.search(r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend) and i|a couple|两口子|情侣|夫妻)\b", text,
-                     re.I):
+        if re.search(
+            r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend) and i|a couple|两口子|情侣|夫妻)\b", text, re.I
+        ):
             return 2
         return None
     n = _small(next(g for g in m.groups() if g))

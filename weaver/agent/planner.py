@@ -78,8 +78,9 @@ def _station_of(place: str) -> str | None:
     return station_of(row.get("地铁")) if row else None
 
 
-def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan,
-            previous: dict | None = None) -> Call:
+def _search(
+    p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan, previous: dict | None = None
+) -> Call:
     slots = known.for_domain(domain)
     args: dict = {}
     used = tp.used
@@ -139,8 +140,11 @@ def _search(p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: Tu
         if previous["offered"]:
             args["exclude"] = list(previous["offered"])
         tp.follows = previous["node_id"] if kept else None  # its arguments set some of this call's
-    return Call(f"search_{domain}s" if domain != "attraction" else "search_attractions", args,
-                _widening(domain, places or [Constraint("place", args[k]) for k in ("near",) if k in args], from_memory))
+    return Call(
+        f"search_{domain}s" if domain != "attraction" else "search_attractions",
+        args,
+        _widening(domain, places or [Constraint("place", args[k]) for k in ("near",) if k in args], from_memory),
+    )
 
 
 def _widening(domain: str, places: list[Constraint], from_memory: bool) -> list[Constraint]:
@@ -202,8 +206,13 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
     tp.calls.append(Call("book_hotel" if domain == "hotel" else "add_to_plan", args))
 
 
-def plan_turn(p: Parsed, known: Known, plan_items: list[dict] | None = None,
-              last_shown: dict[str, list[str]] | None = None, previous: dict | None = None) -> TurnPlan:
+def plan_turn(
+    p: Parsed,
+    known: Known,
+    plan_items: list[dict] | None = None,
+    last_shown: dict[str, list[str]] | None = None,
+    previous: dict | None = None,
+) -> TurnPlan:
     """Decide the tool calls for one message. ``known`` holds memory's constraints plus this message's.
 
     ``previous``: the latest search of the message's topic (``node_id``, ``arguments``) and the names

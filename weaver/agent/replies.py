@@ -11,8 +11,16 @@ from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
 from .tools import ToolOutput
 from .understanding import Constraint
 
-__all__ = ["display_name", "constraint_phrase", "thought_text", "tool_memory_text", "results_text", "ack_text", "honest_text",
-           "fmt_money"]
+__all__ = [
+    "display_name",
+    "constraint_phrase",
+    "thought_text",
+    "tool_memory_text",
+    "results_text",
+    "ack_text",
+    "honest_text",
+    "fmt_money",
+]
 
 _EN_NAME: dict[str, str] = {}
 for _en, _zh in PLACE_ALIASES.items():
@@ -36,9 +44,9 @@ def _name(name: str, lang: str) -> str:
 
 def _range(r: str, lang: str) -> str:
     if r.startswith(">"):
-        return (f"{r[1:]}元以上" if lang == "zh" else f"over ¥{r[1:]}")
+        return f"{r[1:]}元以上" if lang == "zh" else f"over ¥{r[1:]}"
     if r.startswith("<"):
-        return (f"低于{r[1:]}元" if lang == "zh" else f"under ¥{r[1:]}")
+        return f"低于{r[1:]}元" if lang == "zh" else f"under ¥{r[1:]}"
     lo, _, hi = r.partition("-")
     if hi == "100000":  # a floor ("不低于1000"), written as a closed range for the database
         return f"{lo}元以上" if lang == "zh" else f"¥{lo} or more"
@@ -106,12 +114,22 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
         "book": ("用户要把选中的一项加入行程。", "The user wants to add a chosen item to the plan."),
         "tally": ("用户要看行程花费。", "The user wants the plan's spending."),
         "metro": ("用户问地铁站。", "The user asks for a metro station."),
-        "why": ("用户问原因：在记忆里找这件事和它的前因。", "The user asks why: look for the event and its causes in memory."),
-        "city": ("用户问的城市不在数据库里（只有北京）。", "The city asked about is not in the database (Beijing only)."),
+        "why": (
+            "用户问原因：在记忆里找这件事和它的前因。",
+            "The user asks why: look for the event and its causes in memory.",
+        ),
+        "city": (
+            "用户问的城市不在数据库里（只有北京）。",
+            "The city asked about is not in the database (Beijing only).",
+        ),
     }.get(intent, ("用户在陈述信息或偏好。", "The user states information or a preference."))[0 if zh else 1]
     parts = [head]
     if used:
-        parts.append(("从记忆中读到的约束：" if zh else "Constraints from memory: ") + _sourced(used, lang) + ("。" if zh else "."))
+        parts.append(
+            ("从记忆中读到的约束：" if zh else "Constraints from memory: ")
+            + _sourced(used, lang)
+            + ("。" if zh else ".")
+        )
     if missing:
         parts.append(("缺少：" if zh else "Missing: ") + ", ".join(missing) + ("。" if zh else "."))
     for call in calls:
@@ -126,19 +144,37 @@ def _row_line(i: int, r: dict, lang: str) -> str:
     rt = (f"评分{rating}" if zh else f"rating {rating}") if rating is not None else ("暂无评分" if zh else "no rating")
     if dom == "hotel":
         price = fmt_money(r.get("价格")) + ("/晚" if zh else "/night")
-        extra = (f"{r.get('酒店类型')}，地铁：{r.get('地铁')}" if zh else
-                 f"{gloss_type(r.get('酒店类型'))}, metro: {gloss_station(r.get('地铁'))}")
+        extra = (
+            f"{r.get('酒店类型')}，地铁：{r.get('地铁')}"
+            if zh
+            else f"{gloss_type(r.get('酒店类型'))}, metro: {gloss_station(r.get('地铁'))}"
+        )
         body = f"{price}，{rt}，{extra}" if zh else f"{price}, {rt}, {extra}"
     elif dom == "restaurant":
-        dishes = "、".join((r.get("推荐菜") or [])[:4]) if zh else ", ".join(
-            f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in (r.get("推荐菜") or [])[:3])
-        body = (f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}" if zh
-                else f"{fmt_money(r.get('人均消费'))} per person, {rt}, recommended: {dishes}")
+        dishes = (
+            "、".join((r.get("推荐菜") or [])[:4])
+            if zh
+            else ", ".join(
+                f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in (r.get("推荐菜") or [])[:3]
+            )
+        )
+        body = (
+            f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}"
+            if zh
+            else f"{fmt_money(r.get('人均消费'))} per person, {rt}, recommended: {dishes}"
+        )
     elif dom == "attraction":
         t = r.get("门票")
-        ticket = ("免费" if zh else "free") if t == 0 else (fmt_money(t) if t is not None else ("票价未知" if zh else "ticket n/a"))
-        body = (f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}" if zh
-                else f"ticket {ticket}, visit {gloss_duration(r.get('游玩时间'))}, {rt}")
+        ticket = (
+            ("免费" if zh else "free")
+            if t == 0
+            else (fmt_money(t) if t is not None else ("票价未知" if zh else "ticket n/a"))
+        )
+        body = (
+            f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}"
+            if zh
+            else f"ticket {ticket}, visit {gloss_duration(r.get('游玩时间'))}, {rt}"
+        )
     elif dom == "metro":
         st = (r.get("地铁") or "无地铁站记录") if zh else gloss_station(r.get("地铁"))
         body = f"最近的地铁站：{st}" if zh else f"nearest metro: {st}"
@@ -156,24 +192,41 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
     f = out.facts
     if out.tool == "book_hotel" and out.reason:
         why = _failure_reason(out, lang)
-        return (f"book_hotel 预订失败：{why}" if zh else f"book_hotel booking failed: {why}")
+        return f"book_hotel 预订失败：{why}" if zh else f"book_hotel booking failed: {why}"
     if out.tool in ("book_hotel", "add_to_plan") and out.reason:
-        return f"{out.tool} 失败：{_failure_reason(out, lang)}" if zh else f"{out.tool} failed: {_failure_reason(out, lang)}"
+        return (
+            f"{out.tool} 失败：{_failure_reason(out, lang)}"
+            if zh
+            else f"{out.tool} failed: {_failure_reason(out, lang)}"
+        )
     if out.tool == "book_hotel":
-        return (f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚，每晚{fmt_money(f['unit_price'])}，"
-                f"共{fmt_money(f['cost'])}" if zh else
-                f"book_hotel added to plan: {f['name']}, check-in {f['check_in']}, {f['nights']} nights at "
-                f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}")
+        return (
+            f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚，每晚{fmt_money(f['unit_price'])}，"
+            f"共{fmt_money(f['cost'])}"
+            if zh
+            else f"book_hotel added to plan: {f['name']}, check-in {f['check_in']}, {f['nights']} nights at "
+            f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}"
+        )
     if out.tool == "add_to_plan":
-        return (f"add_to_plan 已加入行程：{f['name']}，{f['people']}人，共{fmt_money(f['cost'])}" if zh else
-                f"add_to_plan added: {f['name']}, {f['people']} people, {fmt_money(f['cost'])}")
+        return (
+            f"add_to_plan 已加入行程：{f['name']}，{f['people']}人，共{fmt_money(f['cost'])}"
+            if zh
+            else f"add_to_plan added: {f['name']}, {f['people']} people, {fmt_money(f['cost'])}"
+        )
     if out.tool == "budget_tally":
-        return (f"budget_tally：已选{out.count}项，共{fmt_money(f['total'])}" + (f"，预算{fmt_money(f['budget'])}" if f.get('budget') else "")
-                if zh else f"budget_tally: {out.count} items, total {fmt_money(f['total'])}"
-                + (f" of budget {fmt_money(f['budget'])}" if f.get("budget") else ""))
+        return (
+            f"budget_tally：已选{out.count}项，共{fmt_money(f['total'])}"
+            + (f"，预算{fmt_money(f['budget'])}" if f.get("budget") else "")
+            if zh
+            else f"budget_tally: {out.count} items, total {fmt_money(f['total'])}"
+            + (f" of budget {fmt_money(f['budget'])}" if f.get("budget") else "")
+        )
     names = "、".join(r.get("名称", "") for r in out.rows) if zh else ", ".join(r.get("名称", "") for r in out.rows)
-    return (f"{out.tool}({args})：共{out.count}个结果，前{len(out.rows)}个：{names}" if zh else
-            f"{out.tool}({args}): {out.count} results, top {len(out.rows)}: {names}")
+    return (
+        f"{out.tool}({args})：共{out.count}个结果，前{len(out.rows)}个：{names}"
+        if zh
+        else f"{out.tool}({args}): {out.count} results, top {len(out.rows)}: {names}"
+    )
 
 
 def _failure_reason(out: ToolOutput, lang: str) -> str:
@@ -181,14 +234,20 @@ def _failure_reason(out: ToolOutput, lang: str) -> str:
     name = f.get("name") or out.arguments.get("name")
     if out.reason == "over_budget":
         if out.tool == "book_hotel":
-            return (f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
-                    f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}" if zh else
-                    f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {f['check_in']}) = "
-                    f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
-                    f"of {fmt_money(f['budget'])}")
-        return (f"{name} 需{fmt_money(f['cost'])}，加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}" if zh
-                else f"{name} costs {fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds "
-                f"the budget of {fmt_money(f['budget'])}")
+            return (
+                f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
+                f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
+                if zh
+                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {f['check_in']}) = "
+                f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
+                f"of {fmt_money(f['budget'])}"
+            )
+        return (
+            f"{name} 需{fmt_money(f['cost'])}，加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
+            if zh
+            else f"{name} costs {fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds "
+            f"the budget of {fmt_money(f['budget'])}"
+        )
     if out.reason == "not_found":
         return f"数据库里没有“{name}”" if zh else f"no {name!r} in the database"
     if out.reason == "no_price":
@@ -200,13 +259,21 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     zh = lang == "zh"
     lines = []
     if out.error:
-        return (f"抱歉，查询出错：{out.error}" if zh else f"Sorry, the lookup failed: {out.error}")
+        return f"抱歉，查询出错：{out.error}" if zh else f"Sorry, the lookup failed: {out.error}"
     if out.tool in ("book_hotel", "add_to_plan"):
         if out.reason:
-            return ("没能加入行程：" if zh else "I could not add it to the plan: ") + _failure_reason(out, lang) + ("。" if zh else ".")
-        lines.append(tool_memory_text(out, lang).split("：", 1)[-1] if zh else tool_memory_text(out, lang).split(": ", 1)[-1])
+            return (
+                ("没能加入行程：" if zh else "I could not add it to the plan: ")
+                + _failure_reason(out, lang)
+                + ("。" if zh else ".")
+            )
+        lines.append(
+            tool_memory_text(out, lang).split("：", 1)[-1] if zh else tool_memory_text(out, lang).split(": ", 1)[-1]
+        )
         lines[0] = ("已加入你的行程：" if zh else "Added to your plan: ") + lines[0] + ("。" if zh else ".")
-        lines.append("（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)")
+        lines.append(
+            "（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)"
+        )
         return "\n".join(lines)
     if out.tool == "budget_tally":
         f = out.facts
@@ -218,49 +285,98 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         total = fmt_money(f["total"])
         if f.get("budget"):
             ok = f["within"]
-            lines.append((f"合计{total}，总预算{fmt_money(f['budget'])}，" + (f"还剩{fmt_money(f['remaining'])}。" if ok else
-                          f"超出{fmt_money(-f['remaining'])}！")) if zh else
-                         (f"Total {total} of your {fmt_money(f['budget'])} budget: " +
-                          (f"{fmt_money(f['remaining'])} left." if ok else f"over by {fmt_money(-f['remaining'])}!")))
+            lines.append(
+                (
+                    f"合计{total}，总预算{fmt_money(f['budget'])}，"
+                    + (f"还剩{fmt_money(f['remaining'])}。" if ok else f"超出{fmt_money(-f['remaining'])}！")
+                )
+                if zh
+                else (
+                    f"Total {total} of your {fmt_money(f['budget'])} budget: "
+                    + (f"{fmt_money(f['remaining'])} left." if ok else f"over by {fmt_money(-f['remaining'])}!")
+                )
+            )
         else:
-            lines.append(f"合计{total}（你还没有告诉我总预算）。" if zh else f"Total {total} (you have not told me a budget).")
+            lines.append(
+                f"合计{total}（你还没有告诉我总预算）。" if zh else f"Total {total} (you have not told me a budget)."
+            )
         return "\n".join(lines)
     if "unknown_place" in " ".join(out.notes):
         place = out.arguments.get("near")
-        return (f"数据库里找不到“{place}”这个北京地点。" if zh else f"I can't find {place!r} among Beijing places in the database.")
+        return (
+            f"数据库里找不到“{place}”这个北京地点。"
+            if zh
+            else f"I can't find {place!r} among Beijing places in the database."
+        )
     skipped = out.facts.get("skipped")  # "another one": fitting ones offered before are left out
     if out.count == 0 and skipped:
-        return (f"除了之前推荐过的{skipped}个，没有其他符合条件的了" if zh else
-                f"Apart from the {skipped} already suggested, nothing else matches") + (
-            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
-            f" ({_sourced(used, lang)}). Try relaxing one of them." if used else ("。" if zh else "."))
+        return (
+            f"除了之前推荐过的{skipped}个，没有其他符合条件的了"
+            if zh
+            else f"Apart from the {skipped} already suggested, nothing else matches"
+        ) + (
+            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。"
+            if zh and used
+            else f" ({_sourced(used, lang)}). Try relaxing one of them."
+            if used
+            else ("。" if zh else ".")
+        )
     if out.count == 0:
         return ("没有找到符合所有条件的结果" if zh else "Nothing matches all the conditions") + (
-            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。" if zh and used else
-            f" ({_sourced(used, lang)}). Try relaxing one of them." if used else ("。" if zh else "."))
+            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。"
+            if zh and used
+            else f" ({_sourced(used, lang)}). Try relaxing one of them."
+            if used
+            else ("。" if zh else ".")
+        )
     if used:
-        lines.append(("按照你之前说的：" if zh else "Going by what you told me: ") + _sourced(used, lang) + ("。" if zh else "."))
+        lines.append(
+            ("按照你之前说的：" if zh else "Going by what you told me: ") + _sourced(used, lang) + ("。" if zh else ".")
+        )
     if relaxed_from:
         now = out.arguments.get("near")
         around = bool(out.arguments.get("around"))
-        lines.append((f"{relaxed_from}附近没有符合条件的，" + (
-                          f"改为在{now}周边更大的范围找" if around else f"改为在{now}附近找" if now else "所以不限位置") +
-                      "（只放宽了位置，其他条件不变）。") if zh else
-                     (f"Nothing fit near {_name(relaxed_from, lang)}, so I " +
-                      (f"looked a little further around {_name(str(now), lang)}" if around else
-                       f"looked near {_name(now, lang)} instead" if now else "searched all of Beijing") +
-                      " (only the place is widened; every other condition still applies)."))
+        lines.append(
+            (
+                f"{relaxed_from}附近没有符合条件的，"
+                + (f"改为在{now}周边更大的范围找" if around else f"改为在{now}附近找" if now else "所以不限位置")
+                + "（只放宽了位置，其他条件不变）。"
+            )
+            if zh
+            else (
+                f"Nothing fit near {_name(relaxed_from, lang)}, so I "
+                + (
+                    f"looked a little further around {_name(str(now), lang)}"
+                    if around
+                    else f"looked near {_name(now, lang)} instead"
+                    if now
+                    else "searched all of Beijing"
+                )
+                + " (only the place is widened; every other condition still applies)."
+            )
+        )
     if out.facts.get("excluded"):
         n = out.facts["excluded"]
-        lines.append(f"已排除{n}家推荐菜里有你要避开的食物的餐厅。" if zh else f"I excluded {n} places whose dishes include what you avoid.")
+        lines.append(
+            f"已排除{n}家推荐菜里有你要避开的食物的餐厅。"
+            if zh
+            else f"I excluded {n} places whose dishes include what you avoid."
+        )
     if skipped:
-        lines.append(f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)")
+        lines.append(
+            f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)"
+        )
     if "quiet_proxy" in out.notes:
-        lines.append("（数据库没有噪音数据：我按周边场所较少来挑安静的。）" if zh else
-                     "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)")
+        lines.append(
+            "（数据库没有噪音数据：我按周边场所较少来挑安静的。）"
+            if zh
+            else "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)"
+        )
     if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
         return _row_line(1, out.rows[0], lang)[3:]
-    lines.append(f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:")
+    lines.append(
+        f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:"
+    )
     wanted = out.arguments.get("dishes") or []
     lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
@@ -283,47 +399,76 @@ def route_text(outs: list[ToolOutput], lang: str) -> str:
     """Two places' stations: the route as far as the data goes (it has no lines or transfers)."""
     zh = lang == "zh"
     stations = [station_of(o.rows[0].get("地铁")) if o.count else None for o in outs]
-    lines = [results_text(o, lang, []) if o.count else (f"数据库里没有“{o.arguments.get('place')}”的地铁站。" if zh else
-             f"The database lists no metro station for {o.arguments.get('place')}.") for o in outs]
+    lines = [
+        results_text(o, lang, [])
+        if o.count
+        else (
+            f"数据库里没有“{o.arguments.get('place')}”的地铁站。"
+            if zh
+            else f"The database lists no metro station for {o.arguments.get('place')}."
+        )
+        for o in outs
+    ]
     a, b = stations[0], stations[-1]
     if a and b and a == b:
-        lines.append(f"两处离同一个地铁站（{a}）最近，步行即可。" if zh else
-                     f"Both are nearest the same station ({gloss_station(a)}): walk.")
+        lines.append(
+            f"两处离同一个地铁站（{a}）最近，步行即可。"
+            if zh
+            else f"Both are nearest the same station ({gloss_station(a)}): walk."
+        )
     elif a and b:
-        lines.append(f"坐地铁从{a}到{b}（数据库没有线路和换乘信息，具体线路请看地铁图）。" if zh else
-                     f"Take the metro from {gloss_station(a)} to {gloss_station(b)} (the data has no lines or "
-                     "transfers: check the metro map for the line).")
+        lines.append(
+            f"坐地铁从{a}到{b}（数据库没有线路和换乘信息，具体线路请看地铁图）。"
+            if zh
+            else f"Take the metro from {gloss_station(a)} to {gloss_station(b)} (the data has no lines or "
+            "transfers: check the metro map for the line)."
+        )
     return "\n".join(lines)
 
 
 def ack_text(lang: str, stated: list[Constraint]) -> str:
     zh = lang == "zh"
     if not stated:
-        return ("我可以帮你查北京的酒店、餐厅、景点和地铁，并记录行程和预算。" if zh else
-                "I can look up Beijing hotels, restaurants, attractions and metro stations, and keep your plan and budget.")
+        return (
+            "我可以帮你查北京的酒店、餐厅、景点和地铁，并记录行程和预算。"
+            if zh
+            else "I can look up Beijing hotels, restaurants, attractions and metro stations, and keep your plan and budget."
+        )
     body = _sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang)
-    return (f"记下了：{body}。之后的推荐都会考虑这些。" if zh else f"Noted: {body}. I will apply this to what I suggest.")
+    return f"记下了：{body}。之后的推荐都会考虑这些。" if zh else f"Noted: {body}. I will apply this to what I suggest."
 
 
 def honest_text(kind: str, lang: str, **kw) -> str:
     zh = lang == "zh"
     if kind == "city":
         city = kw.get("city", "")
-        return (f"抱歉，我的数据库只有北京的酒店、餐厅和景点，没有{city}的数据，没法帮你查{city}的{kw.get('what', '信息')}。"
-                if zh else f"Sorry, my database covers Beijing only: I have no data for {CITY_EN.get(city, city)}, so I "
-                f"can't search {kw.get('what_en', 'it')} there.")
+        return (
+            f"抱歉，我的数据库只有北京的酒店、餐厅和景点，没有{city}的数据，没法帮你查{city}的{kw.get('what', '信息')}。"
+            if zh
+            else f"Sorry, my database covers Beijing only: I have no data for {CITY_EN.get(city, city)}, so I "
+            f"can't search {kw.get('what_en', 'it')} there."
+        )
     if kind == "dates":
-        return ("要加入酒店，我需要入住日期和晚数，但记忆里没有找到。请告诉我几号入住、住几晚。" if zh else
-                "To add a hotel I need the check-in date and the number of nights, and I found none in memory. "
-                "When do you check in, and for how many nights?")
+        return (
+            "要加入酒店，我需要入住日期和晚数，但记忆里没有找到。请告诉我几号入住、住几晚。"
+            if zh
+            else "To add a hotel I need the check-in date and the number of nights, and I found none in memory. "
+            "When do you check in, and for how many nights?"
+        )
     if kind == "target":
-        return ("我不确定你指的是哪一家，请说出名字或先让我搜索一下。" if zh else
-                "I'm not sure which one you mean: name it, or let me search first.")
+        return (
+            "我不确定你指的是哪一家，请说出名字或先让我搜索一下。"
+            if zh
+            else "I'm not sure which one you mean: name it, or let me search first."
+        )
     if kind == "place":
         return "请告诉我是哪个地点。" if zh else "Which place do you mean?"
     if kind == "why_none":
-        return ("记忆里没有找到相关的经过，所以我答不上来。" if zh else
-                "I found nothing about that in memory, so I can't say why.")
+        return (
+            "记忆里没有找到相关的经过，所以我答不上来。"
+            if zh
+            else "I found nothing about that in memory, so I can't say why."
+        )
     if kind == "greeting":
         said = kw.get("text", "").lower()
         if any(w in said for w in ("谢", "thank", "thx")):

@@ -41,46 +41,63 @@ _NEARBY = {"hotel": "周边酒店", "restaurant": "周边餐馆", "attraction": 
 
 
 class _Search(BaseModel):
-    near: str | None = Field(None, description="a Beijing place (attraction, area such as 王府井, or a row's name), "
-                                               "Chinese or common English name")
+    near: str | None = Field(
+        None,
+        description="a Beijing place (attraction, area such as 王府井, or a row's name), "
+        "Chinese or common English name",
+    )
     name: str | None = Field(None, description="the name (or part of it) of a specific place")
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
-    budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan: one unit of a row "
-                                                        "(a night; a meal or tickets for the party) must fit what "
-                                                        "the plan has left")
+    budget: float | None = Field(
+        None,
+        gt=0,
+        description="the user's total trip budget in yuan: one unit of a row "
+        "(a night; a meal or tickets for the party) must fit what "
+        "the plan has left",
+    )
     people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
     exclude: list[str] = Field(default_factory=list, description="names already offered: 'find another one'")
-    around: bool = Field(False, description="with near: also places listed near the place's own nearby places "
-                                            "(a wider ring, when nothing fits right there)")
+    around: bool = Field(
+        False,
+        description="with near: also places listed near the place's own nearby places "
+        "(a wider ring, when nothing fits right there)",
+    )
 
 
 class SearchHotels(_Search):
     price: str | None = Field(None, description="price per night 价格 in yuan: '<x', '>x' or 'x-y'")
     hotel_type: str | None = Field(None, description="酒店类型: 经济型 / 舒适型 / 高档型 / 豪华型")
-    facilities: list[str] = Field(default_factory=list, description="facilities that must all be present, "
-                                                                   "e.g. ['wifi', '健身房']")
-    quiet: bool = Field(False, description="prefer quieter surroundings (fewer venues nearby: the database has "
-                                           "no noise data)")
-    nights: int | None = Field(None, ge=1, le=60, description="nights of the stay (booking checks the whole stay "
-                                                              "against the budget)")
+    facilities: list[str] = Field(
+        default_factory=list, description="facilities that must all be present, e.g. ['wifi', '健身房']"
+    )
+    quiet: bool = Field(
+        False, description="prefer quieter surroundings (fewer venues nearby: the database has no noise data)"
+    )
+    nights: int | None = Field(
+        None, ge=1, le=60, description="nights of the stay (booking checks the whole stay against the budget)"
+    )
 
 
 class SearchRestaurants(_Search):
     cost: str | None = Field(None, description="cost per person 人均消费 in yuan: '<x', '>x' or 'x-y'")
     dishes: list[str] = Field(default_factory=list, description="recommended dishes that must all be present")
-    avoid: list[str] = Field(default_factory=list, description="dish words or diet categories to exclude, e.g. "
-                                                              "['seafood'] for an allergy, ['spicy'], ['花生']")
+    avoid: list[str] = Field(
+        default_factory=list,
+        description="dish words or diet categories to exclude, e.g. ['seafood'] for an allergy, ['spicy'], ['花生']",
+    )
     meal: Literal["breakfast", "lunch", "dinner", "late-night"] | None = Field(
-        None, description="the meal: only places open then that serve it (no bakeries or canteens for dinner)")
+        None, description="the meal: only places open then that serve it (no bakeries or canteens for dinner)"
+    )
 
 
 class SearchAttractions(_Search):
     ticket: str | None = Field(None, description="ticket price 门票 in yuan: '<x', '>x' or 'x-y' ('0-0' = free)")
     max_hours: float | None = Field(None, gt=0, description="the visit can be done within this many hours")
     kind: Literal["museum", "park", "temple"] | None = Field(
-        None, description="a kind of sight, read from its name (the database has no type field)")
+        None, description="a kind of sight, read from its name (the database has no type field)"
+    )
 
 
 class MetroStation(BaseModel):
@@ -105,8 +122,9 @@ class AddToPlan(BaseModel):
 class PlaceFacts(BaseModel):
     names: list[str] = Field(default_factory=list, max_length=4, description="the places asked about")
     ask: Literal["distance", "hours", "reserve", "crowd", "evening"] = Field(
-        ..., description="what is asked: distance between two places, opening hours, booking ahead, crowds, "
-                         "evening visits")
+        ...,
+        description="what is asked: distance between two places, opening hours, booking ahead, crowds, evening visits",
+    )
 
 
 class BudgetTally(BaseModel):
@@ -114,20 +132,32 @@ class BudgetTally(BaseModel):
 
 
 TOOL_MODELS: dict[str, tuple[type[BaseModel], str]] = {
-    "search_hotels": (SearchHotels, "Search Beijing hotels (CrossWOZ database) by place, price per night, rating, "
-                                    "type, facilities, metro, quiet."),
-    "search_restaurants": (SearchRestaurants, "Search Beijing restaurants by place, cost per person, rating, "
-                                              "dishes wanted, dishes or diet categories to avoid."),
-    "search_attractions": (SearchAttractions, "Search Beijing attractions by place, name, ticket price, visit "
-                                              "duration, rating."),
+    "search_hotels": (
+        SearchHotels,
+        "Search Beijing hotels (CrossWOZ database) by place, price per night, rating, type, facilities, metro, quiet.",
+    ),
+    "search_restaurants": (
+        SearchRestaurants,
+        "Search Beijing restaurants by place, cost per person, rating, "
+        "dishes wanted, dishes or diet categories to avoid.",
+    ),
+    "search_attractions": (
+        SearchAttractions,
+        "Search Beijing attractions by place, name, ticket price, visit duration, rating.",
+    ),
     "metro_station": (MetroStation, "The nearest metro station of a Beijing place."),
-    "book_hotel": (BookHotel, "Add a hotel stay to the trip plan after checking dates, price and budget "
-                              "(no real reservation is made)."),
+    "book_hotel": (
+        BookHotel,
+        "Add a hotel stay to the trip plan after checking dates, price and budget (no real reservation is made).",
+    ),
     "add_to_plan": (AddToPlan, "Add a restaurant meal or an attraction visit to the trip plan, checking the budget."),
     "budget_tally": (BudgetTally, "Total what the plan has chosen so far against the budget."),
-    "place_facts": (PlaceFacts, "What the database says about places for a side question (nearby lists and "
-                                "metro for distance; hours; tickets; phone). It has no coordinates, sight hours, "
-                                "booking rules or crowd data."),
+    "place_facts": (
+        PlaceFacts,
+        "What the database says about places for a side question (nearby lists and "
+        "metro for distance; hours; tickets; phone). It has no coordinates, sight hours, "
+        "booking rules or crowd data.",
+    ),
 }
 
 
@@ -176,22 +206,26 @@ def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool
     if entity is not None:
         listed = set(entity.get(_NEARBY[domain]) or [])
         # the database's own nearby lists (symmetric); many rows share a metro exit, too coarse to use
-        return lambda r: r["名称"] != place and (
-            r["名称"] in listed or any(place in (r.get(k) or []) for k in _NEARBY.values())
+        return lambda r: (
+            r["名称"] != place and (r["名称"] in listed or any(place in (r.get(k) or []) for k in _NEARBY.values()))
         )
     return lambda r: place in r["名称"] or place in (r.get("地址") or "") or place in (r.get("地铁") or "")
 
 
 def _sort(rows: list[dict], price_key: str) -> list[dict]:
-    return sorted(rows, key=lambda r: (-(r.get("评分") or 0), r.get(price_key) if r.get(price_key) is not None else 1e9,
-                                       r["名称"]))
+    return sorted(
+        rows,
+        key=lambda r: (-(r.get("评分") or 0), r.get(price_key) if r.get(price_key) is not None else 1e9, r["名称"]),
+    )
 
 
 def compact_row(row: dict, domain: str) -> dict:
     """The fields the chat shows (nearby lists trimmed to five, as database.md suggests)."""
-    keep = {"hotel": ("名称", "酒店类型", "价格", "评分", "地址", "地铁", "电话", "酒店设施"),
-            "restaurant": ("名称", "人均消费", "评分", "推荐菜", "地址", "地铁", "电话", "营业时间"),
-            "attraction": ("名称", "门票", "游玩时间", "评分", "地址", "地铁", "电话")}[domain]
+    keep = {
+        "hotel": ("名称", "酒店类型", "价格", "评分", "地址", "地铁", "电话", "酒店设施"),
+        "restaurant": ("名称", "人均消费", "评分", "推荐菜", "地址", "地铁", "电话", "营业时间"),
+        "attraction": ("名称", "门票", "游玩时间", "评分", "地址", "地铁", "电话"),
+    }[domain]
     out = {k: row.get(k) for k in keep}
     out["domain"] = domain
     for k in ("周边景点", "周边餐馆", "周边酒店"):
@@ -262,8 +296,13 @@ class ToolBox:
         """The place's nearby rows plus the rows listed near those of its nearby places (of any kind)."""
         first = {r["名称"] for dom in _NEARBY for r in self.db.table(dom) if _near_filter(self.db, place, dom)(r)}
         listed = {n for name in first for n in (self.db.by_name.get(name) or {}).get(_NEARBY[domain]) or []}
-        ring = [r for r in rows if r["名称"] != place and r not in near and
-                (r["名称"] in listed or any(n in first for k in _NEARBY.values() for n in r.get(k) or []))]
+        ring = [
+            r
+            for r in rows
+            if r["名称"] != place
+            and r not in near
+            and (r["名称"] in listed or any(n in first for k in _NEARBY.values() for n in r.get(k) or []))
+        ]
         return near + ring
 
     def _finish(self, out: ToolOutput, rows: list[dict], domain: str, limit: int, price_key: str) -> ToolOutput:
@@ -314,8 +353,11 @@ class ToolBox:
             rows = [r for r in rows if all_present(r.get("推荐菜"), [DISH_ALIASES.get(d.lower(), d) for d in a.dishes])]
         if a.avoid:
             before = len(rows)
-            rows = [r for r in rows if not any(dish_matches(d, t) for t in a.avoid
-                                               for d in list(r.get("推荐菜") or []) + [r["名称"]])]
+            rows = [
+                r
+                for r in rows
+                if not any(dish_matches(d, t) for t in a.avoid for d in list(r.get("推荐菜") or []) + [r["名称"]])
+            ]
             out.facts["excluded"] = before - len(rows)
         if a.meal:
             before = len(rows)
@@ -378,8 +420,14 @@ class ToolBox:
         cost = float(row["价格"]) * a.nights * a.rooms
         self._budget_check(out, cost, a.budget, row["名称"])
         if out.ok:
-            out.plan_item = {"kind": "hotel", "name": row["名称"], "cost": cost, "check_in": a.check_in,
-                             "nights": a.nights, "unit": row["价格"]}
+            out.plan_item = {
+                "kind": "hotel",
+                "name": row["名称"],
+                "cost": cost,
+                "check_in": a.check_in,
+                "nights": a.nights,
+                "unit": row["价格"],
+            }
         return out
 
     def add_to_plan(self, a: AddToPlan) -> ToolOutput:
@@ -413,8 +461,10 @@ class ToolBox:
         total = sum(float(i.get("cost") or 0) for i in items)
         out.rows = [dict(i, domain="plan") for i in items]
         out.count = len(items)
-        out.facts.update(total=total, budget=a.budget,
-                         remaining=None if a.budget is None else a.budget - total,
-                         within=None if a.budget is None else total <= a.budget)
+        out.facts.update(
+            total=total,
+            budget=a.budget,
+            remaining=None if a.budget is None else a.budget - total,
+            within=None if a.budget is None else total <= a.budget,
+        )
         return out
-

@@ -57,68 +57,131 @@ def _cue(words: str) -> re.Pattern:
 
 
 DOMAIN_CUES = {
-    "hotel": _cue("酒店|宾馆|旅馆|住宿|客栈|民宿|住哪|住的|入住|房间|hotels?|hostels?|accommodations?|lodging|"
-                  "place to stay|stay|rooms?|inn"),
-    "restaurant": _cue("餐厅|餐馆|饭馆|吃饭|好吃|美食|晚餐|午餐|早餐|晚饭|午饭|夜宵|用餐|吃什么|吃的|馆子|菜|"
-                       "restaurants?|food|eat|eating|dinner|lunch|breakfast|meals?|dishes|cuisine|dine|dining"),
-    "attraction": _cue("景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|美术馆|纪念馆|公园|寺庙|寺院|attractions?|sights?|"
-                       "sightseeing|tickets?|visit|visiting|museums?|galleries|gallery|parks?|temples?|"
-                       "things to do|tour"),
+    "hotel": _cue(
+        "酒店|宾馆|旅馆|住宿|客栈|民宿|住哪|住的|入住|房间|hotels?|hostels?|accommodations?|lodging|"
+        "place to stay|stay|rooms?|inn"
+    ),
+    "restaurant": _cue(
+        "餐厅|餐馆|饭馆|吃饭|好吃|美食|晚餐|午餐|早餐|晚饭|午饭|夜宵|用餐|吃什么|吃的|馆子|菜|"
+        "restaurants?|food|eat|eating|dinner|lunch|breakfast|meals?|dishes|cuisine|dine|dining"
+    ),
+    "attraction": _cue(
+        "景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|美术馆|纪念馆|公园|寺庙|寺院|attractions?|sights?|"
+        "sightseeing|tickets?|visit|visiting|museums?|galleries|gallery|parks?|temples?|"
+        "things to do|tour"
+    ),
 }
-_REQUEST = _cue("推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
-                "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
-                r"any|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
-                r"would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?")
-_PREFER = _cue("喜欢|希望|偏好|倾向|最好|注意|记住|记得|请留意|prefer|like|love|would rather|keep in mind|remember|"
-               "note that|please note")
+_REQUEST = _cue(
+    "推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
+    "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
+    r"any|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
+    r"would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?"
+)
+_PREFER = _cue(
+    "喜欢|希望|偏好|倾向|最好|注意|记住|记得|请留意|prefer|like|love|would rather|keep in mind|remember|"
+    "note that|please note"
+)
 _WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what went wrong|reason")
 _FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
-_TALLY = _cue("花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
-              "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
-              "within budget|my plan|the plan|itinerary|summary")
-_BOOK = _cue("预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
-             "choose|pick")
-_METRO = _cue("地铁站|哪站|地铁怎么|坐地铁|metro station|subway station|nearest station|which station|"
-              "metro stop|subway stop|by metro|by subway")
+_TALLY = _cue(
+    "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
+    "within budget|my plan|the plan|itinerary|summary"
+)
+_BOOK = _cue(
+    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
+    "choose|pick"
+)
+_METRO = _cue(
+    "地铁站|哪站|地铁怎么|坐地铁|metro station|subway station|nearest station|which station|"
+    "metro stop|subway stop|by metro|by subway"
+)
 # asking which station is near: a metro question, not a "near the metro" preference
-_METRO_Q = re.compile(r"哪个地铁站|哪一?站|什么地铁站|最近的地铁站|地铁站最近|地铁站是|(?:which|what|nearest|closest)\s+"
-                      r"(?:metro |subway )?(?:station|stop)|(?:metro|subway) station (?:is )?(?:closest|nearest)",
-                      re.IGNORECASE)
+_METRO_Q = re.compile(
+    r"哪个地铁站|哪一?站|什么地铁站|最近的地铁站|地铁站最近|地铁站是|(?:which|what|nearest|closest)\s+"
+    r"(?:metro |subway )?(?:station|stop)|(?:metro|subway) station (?:is )?(?:closest|nearest)",
+    re.IGNORECASE,
+)
 # a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
-_FIRST_PERSON = _cue("我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|i'm|i am|i'll|i will|we're|we are|"
-                     "we'll|my|our")
+_FIRST_PERSON = _cue(
+    "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|i'm|i am|i'll|i will|we're|we are|"
+    "we'll|my|our"
+)
 _NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
-_NEAR_METRO = re.compile(r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"
-                         r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)", re.IGNORECASE)
+_NEAR_METRO = re.compile(
+    r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"
+    r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)",
+    re.IGNORECASE,
+)
 _QUIET = _cue("安静|清静|僻静|不吵|别太吵|不要太吵|远离喧嚣|quiet|peaceful|calm|not noisy|no noise|away from the noise")
-_GREETING = re.compile(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢你?|多谢|感谢|thanks?|thank you|好的|好|行|ok(?:ay)?|"
-                       r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$", re.IGNORECASE)
-_ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
-                      r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢你?|多谢|感谢|thanks?|thank you|好的|好|行|ok(?:ay)?|"
+    r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$",
+    re.IGNORECASE,
+)
+_ORDINAL = re.compile(
+    r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
+    r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",
+    re.IGNORECASE,
+)
 _ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
 # how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
-_COUNT = re.compile(r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
-                    r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
-                    r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b", re.IGNORECASE)
+_COUNT = re.compile(
+    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
+    r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
+    r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b",
+    re.IGNORECASE,
+)
 _CARDINAL_EN = {"two": 2, "three": 3, "four": 4, "five": 5}  # "three hotels" (the ordinals are above)
 # "再帮我找一家" / "find me another one": more of the same search, none offered before
-_MORE = re.compile(r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
-                   r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
-                   r"anything else|more options)(?![a-z])", re.IGNORECASE)
+_MORE = re.compile(
+    r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
+    r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
+    r"anything else|more options)(?![a-z])",
+    re.IGNORECASE,
+)
 _THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")
-_ORD_WORDS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
-              "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
-              "5th": 5}
-_ZH_AVOID = re.compile(r"对\s*([\u4e00-\u9fff]{1,6}?)\s*过敏|([\u4e00-\u9fff]{1,4}?)过敏|不(?:能|太能|爱|喜欢)?吃\s*"
-                       r"([\u4e00-\u9fff]{1,4})|忌口\s*[:：]?\s*([\u4e00-\u9fff]{1,4})|别放\s*([\u4e00-\u9fff]{1,3})|"
-                       r"(吃素|素食|清真)")
-_EN_AVOID = re.compile(r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
-                       r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
-                       r"(?:no|avoid|without) (seafood|shellfish|fish|peanuts?|nuts|pork|beef|lamb|mutton|eggs?|"
-                       r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b", re.IGNORECASE)
-_EN_CLAUSE_END = re.compile(r"[.;!?]|,\s*(?!or |and (?!we |i |my |our ))|\bbut\b|\bso\b|\band (?=we |i |my |our )",
-                            re.IGNORECASE)
-_NOT_ENTITIES = frozenset("酒吧 慢走 过客 大厨房 一手店 小排骨 烧肉馆 粗粮屋 湘菜香 小印度 局气 咂摸 湘爱 比萨5 DQ".split())
+_ORD_WORDS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+}
+_ZH_AVOID = re.compile(
+    r"对\s*([\u4e00-\u9fff]{1,6}?)\s*过敏|([\u4e00-\u9fff]{1,4}?)过敏|不(?:能|太能|爱|喜欢)?吃\s*"
+    r"([\u4e00-\u9fff]{1,4})|忌口\s*[:：]?\s*([\u4e00-\u9fff]{1,4})|别放\s*([\u4e00-\u9fff]{1,3})|"
+    r"(吃素|素食|清真)"
+)
+_EN_AVOID = re.compile(
+    r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
+    r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
+    r"(?:no|avoid|without) (seafood|shellfish|fish|peanuts?|nuts|pork|beef|lamb|mutton|eggs?|"
+    r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b",
+    re.IGNORECASE,
+)
+_EN_CLAUSE_END = re.compile(
+    r"[.;!?]|,\s*(?!or |and (?!we |i |my |our ))|\bbut\b|\bso\b|\band (?=we |i |my |our )", re.IGNORECASE
+)
+_NOT_ENTITIES = frozenset(
+    "酒吧 慢走 过客 大厨房 一手店 小排骨 烧肉馆 粗粮屋 湘菜香 小印度 局气 咂摸 湘爱 比萨5 DQ".split()
+)
 _PLACE_EN = english_alias_pattern(PLACE_ALIASES)
 _DISH_EN = english_alias_pattern(DISH_ALIASES)
 _CITY = english_alias_pattern(OTHER_CITIES)
@@ -218,16 +281,36 @@ def _avoid_terms(text: str) -> list[str]:
         if len(several) > 1:  # "对海鲜和猪肉过敏", "不吃牛羊肉": each one is avoided
             terms += several
             continue
-        cat = category_of(word) or next((category_of(k) for k in ("海鲜", "花生", "坚果", "猪肉", "牛肉", "羊肉", "鸡蛋",
-                                                                  "牛奶", "虾蟹", "贝类", "辣", "鱼", "素", "清真")
-                                         if k in word), None)
+        cat = category_of(word) or next(
+            (
+                category_of(k)
+                for k in (
+                    "海鲜",
+                    "花生",
+                    "坚果",
+                    "猪肉",
+                    "牛肉",
+                    "羊肉",
+                    "鸡蛋",
+                    "牛奶",
+                    "虾蟹",
+                    "贝类",
+                    "辣",
+                    "鱼",
+                    "素",
+                    "清真",
+                )
+                if k in word
+            ),
+            None,
+        )
         if word == "清真":
             cat = "pork"
         terms.append(cat or word)
     for m in _EN_AVOID.finditer(text):
         word = next(g for g in m.groups() if g).strip().lower()
         # "allergic to seafood and pork", "no beef or lamb": the whole clause's list, not its first item
-        clause = _EN_CLAUSE_END.split(text[m.start():], maxsplit=1)[0]
+        clause = _EN_CLAUSE_END.split(text[m.start() :], maxsplit=1)[0]
         several = categories_in(clause)
         if len(several) > 1:
             terms += several
@@ -286,12 +369,19 @@ def parse(text: str) -> Parsed:
     m = _COUNT.search(text)
     if m:
         g = next(x for x in m.groups() if x)
-        p.count = 1 if g.lower() in ("一", "a", "an", "one", "single") else (
-            _ORD_WORDS.get(g.lower()) or _CARDINAL_EN.get(g.lower()) or (int(g) if g.isdigit() else None))
+        p.count = (
+            1
+            if g.lower() in ("一", "a", "an", "one", "single")
+            else (_ORD_WORDS.get(g.lower()) or _CARDINAL_EN.get(g.lower()) or (int(g) if g.isdigit() else None))
+        )
     # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
     avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID) for m in pat.finditer(text)]
-    wanted = [m for pat in (_DISH_EN, _dish_pattern()) for m in pat.finditer(text)
-              if not any(a <= m.start() < b for a, b in avoided)]
+    wanted = [
+        m
+        for pat in (_DISH_EN, _dish_pattern())
+        for m in pat.finditer(text)
+        if not any(a <= m.start() < b for a, b in avoided)
+    ]
     for m in wanted:
         dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
         if dish not in p.dishes:

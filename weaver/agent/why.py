@@ -50,12 +50,19 @@ def _causes(weaver, node_id: str, depth: int = 3) -> list[str]:
 def _updated_by(weaver, node_id: str) -> list:
     """The later statements that superseded this one (wholly, or one of its values), oldest first."""
     g = weaver.graph
-    later = [weaver.nodes[v] for v in g.successors(node_id) if v in weaver.nodes
-             and g.edges[node_id, v].get("relation") == "supersedes" and g.edges[node_id, v].get("status") != "rejected"]
+    later = [
+        weaver.nodes[v]
+        for v in g.successors(node_id)
+        if v in weaver.nodes
+        and g.edges[node_id, v].get("relation") == "supersedes"
+        and g.edges[node_id, v].get("status") != "rejected"
+    ]
     return sorted(later, key=lambda n: (n.turn, n.timestamp))
 
 
-def explain_why(weaver, p: Parsed, items: list[MemoryItem], current_turn: int, lang: str) -> tuple[str | None, list[str]]:
+def explain_why(
+    weaver, p: Parsed, items: list[MemoryItem], current_turn: int, lang: str
+) -> tuple[str | None, list[str]]:
     """(reply text, node ids of the chain); (None, []) when memory holds nothing to explain."""
     target = _target(weaver, items, p, current_turn)
     if target is None:
@@ -65,20 +72,28 @@ def explain_why(weaver, p: Parsed, items: list[MemoryItem], current_turn: int, l
     for nid in (node.meta.get("because") or []) if node else []:
         if nid in weaver.nodes:
             chain.add(nid)
-    premises = sorted((weaver.nodes[n] for n in chain if weaver.nodes[n].kind == "user_input"),
-                      key=lambda n: (n.turn, n.timestamp))
+    premises = sorted(
+        (weaver.nodes[n] for n in chain if weaver.nodes[n].kind == "user_input"), key=lambda n: (n.turn, n.timestamp)
+    )
     zh = lang == "zh"
     lines = ["根据记忆里的经过：" if zh else "From memory, this is what happened:"]
     for n in premises:
-        line = f"- 第{n.turn}轮你说：“{n.content}”" if zh else f"- Turn {n.turn}, you said: \"{n.content}\""
+        line = f"- 第{n.turn}轮你说：“{n.content}”" if zh else f'- Turn {n.turn}, you said: "{n.content}"'
         for later in _updated_by(weaver, n.id):  # a premise changed since: say so, or the old value reads as current
-            line += (f"（后来第{later.turn}轮改为：“{later.content}”）" if zh else
-                     f" (updated in turn {later.turn}: \"{later.content}\")")
+            line += (
+                f"（后来第{later.turn}轮改为：“{later.content}”）"
+                if zh
+                else f' (updated in turn {later.turn}: "{later.content}")'
+            )
         lines.append(line)
-    lines.append(f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}")
+    lines.append(
+        f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}"
+    )
     if p.failure and premises:
         lines.append("所以：上面的条件导致了这次失败。" if zh else "So the conditions above led to this failure.")
     elif premises:
-        lines.append("所以这个结果是按上面的条件得出的。" if zh else "So that result follows from the conditions above.")
+        lines.append(
+            "所以这个结果是按上面的条件得出的。" if zh else "So that result follows from the conditions above."
+        )
     ids = [n.id for n in premises] + [target.id]
     return "\n".join(lines), ids

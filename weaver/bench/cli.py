@@ -43,11 +43,19 @@ def _peer(args):
 
 
 def peer_options(s) -> None:
-    s.add_argument("--peer", choices=("mem0",), help="also rank with another memory system, run in its own venv "
-                                                    "(docs/benchmarks/README.md says how to make it)")
+    s.add_argument(
+        "--peer",
+        choices=("mem0",),
+        help="also rank with another memory system, run in its own venv "
+        "(docs/benchmarks/README.md says how to make it)",
+    )
     s.add_argument("--peer-python", help="the peer venv's python (default: $WEAVER_MEM0_PYTHON)")
-    s.add_argument("--peer-top-k", type=int, default=250, help="memories the peer returns per question "
-                                                              "(default 250: enough to fill 2,048 tokens)")
+    s.add_argument(
+        "--peer-top-k",
+        type=int,
+        default=250,
+        help="memories the peer returns per question (default 250: enough to fill 2,048 tokens)",
+    )
 
 
 def _publish(args, default: str, res: dict, md: str, plot_suffix: str, plot, summary: str | None = None) -> int:
@@ -66,17 +74,19 @@ def cmd_locomo(settings, args) -> int:
     from .report import locomo_markdown, plot_recall
 
     with _peer(args) as peer:
-        res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions,
-                         peer=peer)
-    return _publish(args, "locomo", res, locomo_markdown(res), "recall", lambda p: plot_recall(res, p),
-                    locomo_summary(res))
+        res = run_locomo(args.data, _embedder(), _budgets(args.budgets), args.conversations, args.questions, peer=peer)
+    return _publish(
+        args, "locomo", res, locomo_markdown(res), "recall", lambda p: plot_recall(res, p), locomo_summary(res)
+    )
 
 
 def locomo_summary(res: dict) -> str:
     from .report import recall_markdown
 
-    return recall_markdown(res) + f"\nfilter: {res['filter']}\nlatency@1024: {res['latency_ms_1024']}\n" \
+    return (
+        recall_markdown(res) + f"\nfilter: {res['filter']}\nlatency@1024: {res['latency_ms_1024']}\n"
         f"wall: {res['wall_s']} s"
+    )
 
 
 def cmd_crosswoz(settings, args) -> int:
@@ -84,14 +94,16 @@ def cmd_crosswoz(settings, args) -> int:
     from .report import plot_recall, recall_markdown
 
     with _peer(args) as peer:
-        res = run_crosswoz(args.data, _embedder(), _budgets(args.budgets), args.dialogues, args.per_haystack,
-                           peer=peer)
-    md = (f"# CrossWOZ constraint recall\n\n{res['description']}\n\n"
-          + recall_markdown(res, "all", "## Constraint (evidence) recall (%)")
-          + f"\n\nFilter keeps {res['filter']['kept_share']}% of turns and {res['filter']['evidence_kept_share']}%"
-          f" of evidence turns. Wall time {res['wall_s']} s.\n")
-    return _publish(args, "crosswoz", res, md, "recall",
-                    lambda p: plot_recall(res, p, "all", "CrossWOZ: constraint recall"))
+        res = run_crosswoz(args.data, _embedder(), _budgets(args.budgets), args.dialogues, args.per_haystack, peer=peer)
+    md = (
+        f"# CrossWOZ constraint recall\n\n{res['description']}\n\n"
+        + recall_markdown(res, "all", "## Constraint (evidence) recall (%)")
+        + f"\n\nFilter keeps {res['filter']['kept_share']}% of turns and {res['filter']['evidence_kept_share']}%"
+        f" of evidence turns. Wall time {res['wall_s']} s.\n"
+    )
+    return _publish(
+        args, "crosswoz", res, md, "recall", lambda p: plot_recall(res, p, "all", "CrossWOZ: constraint recall")
+    )
 
 
 def cmd_decisions(settings, args) -> int:
@@ -121,16 +133,24 @@ def cmd_scale(settings, args) -> int:
     from .scale import plot_scale, run_scale, scale_markdown
 
     sizes = tuple(int(x) for x in args.sizes.split(","))
-    res = run_scale(sizes, _embedder(), queries=args.queries, one_by_one=args.one_by_one, llm=not args.no_llm,
-                    baseline=args.baseline, into=args.into)
+    res = run_scale(
+        sizes,
+        _embedder(),
+        queries=args.queries,
+        one_by_one=args.one_by_one,
+        llm=not args.no_llm,
+        baseline=args.baseline,
+        into=args.into,
+    )
     return _publish(args, "scale", res, scale_markdown(res), "latency", lambda p: plot_scale(res, p))
 
 
 def cmd_relations(settings, args) -> int:
     from .relations import relations_markdown, run_relations
 
-    res = run_relations(Path(args.data), _embedder(), args.molweni_dialogues, args.crosswoz_dialogues,
-                        args.crosswoz_split)
+    res = run_relations(
+        Path(args.data), _embedder(), args.molweni_dialogues, args.crosswoz_dialogues, args.crosswoz_split
+    )
     if len(res) <= 2:
         raise WeaverError(f"no relation data under {args.data} (molweni/dev.json, xcopa/val.zh.jsonl, crosswoz/)")
     from .report import write_result
@@ -147,9 +167,15 @@ def cmd_lifecycle(settings, args) -> int:
 
     from ..lifecycle import LifecycleConfig
 
-    res = run_lifecycle(Path(args.data), _embedder(), args.turns, args.every, _budgets(args.budgets),
-                        checkpoint=max(64, args.turns // 10), cfg=LifecycleConfig(working_turns=args.working_turns,
-                                                                      archive_below=args.archive_below))
+    res = run_lifecycle(
+        Path(args.data),
+        _embedder(),
+        args.turns,
+        args.every,
+        _budgets(args.budgets),
+        checkpoint=max(64, args.turns // 10),
+        cfg=LifecycleConfig(working_turns=args.working_turns, archive_below=args.archive_below),
+    )
     return _publish(args, "lifecycle", res, lifecycle_markdown(res), "size", lambda p: plot_lifecycle(res, p))
 
 
@@ -180,8 +206,11 @@ def register(sub) -> None:
     common(s, "crosswoz")
     s.set_defaults(func=cmd_crosswoz)
 
-    s = bsub.add_parser("decisions", help="decision-context completeness: constraints in force vs stale, "
-                                          "chats generated from CrossWOZ test goals (zh + en)")
+    s = bsub.add_parser(
+        "decisions",
+        help="decision-context completeness: constraints in force vs stale, "
+        "chats generated from CrossWOZ test goals (zh + en)",
+    )
     s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))
     s.add_argument("--budgets", default="256,512,1024")
     s.add_argument("--dialogues", type=int, default=100, help="test dialogues whose goals make chats (default 100)")
@@ -199,8 +228,12 @@ def register(sub) -> None:
     s.add_argument("--data", default=str(_DATA), help="the shared data folder (default ../shared/data)")
     s.add_argument("--molweni-dialogues", type=int, help="only the first N Molweni dialogues")
     s.add_argument("--crosswoz-dialogues", type=int, help="only the first N CrossWOZ dialogues with dependencies")
-    s.add_argument("--crosswoz-split", choices=("val", "test", "both"), default="both",
-                   help="CrossWOZ split(s): val (where the reference rules were developed) and test (held out)")
+    s.add_argument(
+        "--crosswoz-split",
+        choices=("val", "test", "both"),
+        default="both",
+        help="CrossWOZ split(s): val (where the reference rules were developed) and test (held out)",
+    )
     common(s, "relations")
     s.set_defaults(func=cmd_relations)
 

@@ -73,13 +73,27 @@ def dialogue_questions(did: str, dialogue: dict) -> list[dict]:
                 continue
             seen.add((domain, slot))
             place = names.get(domain) or next(iter(names.values()))
-            out.append({"question": f"在去{place}的那次行程里，我对{domain}的{slot}有什么要求？",
-                        "evidence": {f"{did}:{i}"}, "domain": domain, "slot": slot})
+            out.append(
+                {
+                    "question": f"在去{place}的那次行程里，我对{domain}的{slot}有什么要求？",
+                    "evidence": {f"{did}:{i}"},
+                    "domain": domain,
+                    "slot": slot,
+                }
+            )
     return out
 
 
-def run_crosswoz(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 100, per_haystack: int = 10,
-                 config=None, progress: bool = True, peer=None) -> dict:
+def run_crosswoz(
+    data: str | Path,
+    embedder,
+    budgets=BUDGETS,
+    dialogues: int = 100,
+    per_haystack: int = 10,
+    config=None,
+    progress: bool = True,
+    peer=None,
+) -> dict:
     from ..settings import WeaverConfig
 
     if dialogues < 1 or per_haystack < 1:
@@ -92,8 +106,19 @@ def run_crosswoz(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 1
     for h, stack in enumerate(tqdm(stacks, desc="crosswoz haystacks", disable=not progress)):
         turns = [t for did, d in stack for t in dialogue_turns(did, d)]
         qs = [q for did, d in stack for q in dialogue_questions(did, d)]
-        stats = run_haystack(f"cw{h}", turns, qs, embedder, cfg, budgets, table, lambda q: ["all", q["domain"]],
-                             language="zh", progress=progress, peer=peer)
+        stats = run_haystack(
+            f"cw{h}",
+            turns,
+            qs,
+            embedder,
+            cfg,
+            budgets,
+            table,
+            lambda q: ["all", q["domain"]],
+            language="zh",
+            progress=progress,
+            peer=peer,
+        )
         lat += stats.pop("_latencies")
         per.append(stats)
     systems = SYSTEMS + ((peer.name,) if peer is not None else ())
@@ -102,8 +127,8 @@ def run_crosswoz(data: str | Path, embedder, budgets=BUDGETS, dialogues: int = 1
         "benchmark": "crosswoz",
         "data": str(data),
         "description": f"{len(items)} dialogues in haystacks of {per_haystack} "
-                       f"(~{sum(p['turns'] for p in per) // max(1, len(per))} turns each); "
-                       f"{table.count('recency', budgets[0], 'all')} constraint questions.",
+        f"(~{sum(p['turns'] for p in per) // max(1, len(per))} turns each); "
+        f"{table.count('recency', budgets[0], 'all')} constraint questions.",
         "budgets": list(budgets),
         "systems": list(systems),
         "recall": table.to_dict(systems, budgets, ["all"] + domains),

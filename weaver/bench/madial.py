@@ -73,7 +73,9 @@ def run_madial(root: str | Path, embedder, limit: int | None = None, config=None
     dialogues = [d for d in dialogues if d.get("relevant-id")][:limit]
     mids = sorted(memories)
     turns = [Turn(str(m), f"{memories[m].get('event', '')}", {"date": memories[m].get("time", "")}) for m in mids]
-    scores: dict[str, dict[int, list[float]]] = {s: {k: [] for k in KS} for s in ("weaver", "weaver-no-expand", "dense", "bm25", "hybrid")}
+    scores: dict[str, dict[int, list[float]]] = {
+        s: {k: [] for k in KS} for s in ("weaver", "weaver-no-expand", "dense", "bm25", "hybrid")
+    }
     pub: dict[str, dict[int, list[float]]] = {name: {k: [] for k in KS} for name in published}
     with temp_runtime(embedder, cfg) as rt:
         w = rt.open("madial-zh")
@@ -111,8 +113,10 @@ def madial_markdown(res: dict) -> str:
     rows = [[f"{s} (ours, USE)" if s != "bm25" else "bm25 (ours)", v["R@5"], v["R@10"]] for s, v in res["ours"].items()]
     rows += [[f"{s} (published ranking)", v["R@5"], v["R@10"]] for s, v in res["published"].items()]
     rows.sort(key=lambda r: -(r[2] or 0))
-    return (f"# MADial-Bench (zh) memory retrieval\n\n{res['dialogues']} dialogues, {res['memories']} memories. "
-            f"Wall time {res['wall_s']} s.\n\n" + markdown_table(["system", "R@5", "R@10"], rows) + "\n")
+    return (
+        f"# MADial-Bench (zh) memory retrieval\n\n{res['dialogues']} dialogues, {res['memories']} memories. "
+        f"Wall time {res['wall_s']} s.\n\n" + markdown_table(["system", "R@5", "R@10"], rows) + "\n"
+    )
 
 
 def plot_madial(res: dict, path: Path) -> None:

@@ -46,8 +46,12 @@ Predict = Callable[[list[MemoryNode], np.ndarray], list[tuple[int, int, str, flo
 
 
 def _nodes(texts: list[str], speakers: list[str], kinds: list[str]) -> list[MemoryNode]:
-    return [MemoryNode(id=f"n{i}", content=t, kind=k, turn=i + 1, message_id=f"m{i}", meta={"speaker": s},
-                       timestamp=float(i)) for i, (t, s, k) in enumerate(zip(texts, speakers, kinds))]
+    return [
+        MemoryNode(
+            id=f"n{i}", content=t, kind=k, turn=i + 1, message_id=f"m{i}", meta={"speaker": s}, timestamp=float(i)
+        )
+        for i, (t, s, k) in enumerate(zip(texts, speakers, kinds))
+    ]
 
 
 def previous(nodes, vecs):
@@ -78,18 +82,19 @@ def weaver_builder(model: LinkModel | None = None, corrections: list[Correction]
         index = {n.id: i for i, n in enumerate(nodes)}
         for j in range(1, len(nodes)):
             lo = max(0, j - WINDOW)
-            edges, _ = guess_edges(nodes[j], vecs[j], nodes[lo:j], vecs[lo:j], reasoner, corrections, model,
-                                   nodes[:j])
+            edges, _ = guess_edges(nodes[j], vecs[j], nodes[lo:j], vecs[lo:j], reasoner, corrections, model, nodes[:j])
             out += [(index[e.source], j, e.relation, e.confidence) for e in edges]
         return out
+
     return predict
 
 
 # ------------------------------------------------------------------ Molweni
 def _molweni_nodes(dl: Dialogue):
     # load_molweni gives every turn its vector
-    return _nodes([t.text for t in dl.turns], [t.speaker for t in dl.turns], ["user_input"] * len(dl.turns)), \
-        np.stack([cast(np.ndarray, t.vec) for t in dl.turns]).astype(np.float32)
+    return _nodes([t.text for t in dl.turns], [t.speaker for t in dl.turns], ["user_input"] * len(dl.turns)), np.stack(
+        [cast(np.ndarray, t.vec) for t in dl.turns]
+    ).astype(np.float32)
 
 
 def molweni_scores(dialogues: list[Dialogue], edges_of: dict[str, list]) -> dict:
@@ -100,18 +105,26 @@ def molweni_scores(dialogues: list[Dialogue], edges_of: dict[str, list]) -> dict
 def _calibration(dialogues: list[Dialogue], edges_of: dict[str, list]) -> list[dict]:
     rows = []
     for lo, hi in ((0.6, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.01)):
-        hits = [int(dl.parents.get(j, (None,))[0] == i) for dl in dialogues for i, j, _, c in edges_of[dl.id]
-                if lo <= c < hi]
-        rows.append({"confidence": f"{lo:.1f}-{min(hi, 1):.1f}", "edges": len(hits),
-                     "precision": round(100 * float(np.mean(hits)), 1) if hits else None})
+        hits = [
+            int(dl.parents.get(j, (None,))[0] == i)
+            for dl in dialogues
+            for i, j, _, c in edges_of[dl.id]
+            if lo <= c < hi
+        ]
+        rows.append(
+            {
+                "confidence": f"{lo:.1f}-{min(hi, 1):.1f}",
+                "edges": len(hits),
+                "precision": round(100 * float(np.mean(hits)), 1) if hits else None,
+            }
+        )
     return rows
 
 
 def run_molweni(path: Path, embedder, limit: int | None, folds: int = 5) -> dict:
     dialogues = load_molweni(path, embedder, limit)
     data = {dl.id: _molweni_nodes(dl) for dl in dialogues}
-    fold_models = [fit([d for k, d in enumerate(dialogues) if k % folds != f], calibrate=True)
-                   for f in range(folds)]
+    fold_models = [fit([d for k, d in enumerate(dialogues) if k % folds != f], calibrate=True) for f in range(folds)]
     threshold = default_model().threshold
     fold_models = [LinkModel(m.link, m.types, threshold, {}, m.calibration) for m in fold_models]
     out: dict = {"dialogues": len(dialogues), "utterances": sum(len(d.turns) for d in dialogues), "systems": {}}
@@ -120,8 +133,11 @@ def run_molweni(path: Path, embedder, limit: int | None, folds: int = 5) -> dict
         t0 = time.perf_counter()
         edges_of = {}
         for k, dl in enumerate(dialogues):
-            fn = weaver_builder(fold_models[k % folds]) if name == "weaver" else \
-                {"previous": previous, "cosine": cosine, "legacy": legacy_builder}[name]
+            fn = (
+                weaver_builder(fold_models[k % folds])
+                if name == "weaver"
+                else {"previous": previous, "cosine": cosine, "legacy": legacy_builder}[name]
+            )
             edges_of[dl.id] = fn(*data[dl.id])
         per_system[name] = edges_of
         out["systems"][name] = molweni_scores(dialogues, edges_of) | {"ms": round(1000 * (time.perf_counter() - t0))}
@@ -140,18 +156,38 @@ def _corrections(dialogues, data, fold_models, edges_of, folds) -> dict:
         for i, j, rel, _ in edges_of[dl.id]:
             g = dl.parents.get(j)
             if not g or g[0] != i:
-                fixes.append(Correction(nodes[i].kind, nodes[j].kind, nodes[i].content, nodes[j].content, None, rel,
-                                        vecs[i], vecs[j]))
+                fixes.append(
+                    Correction(
+                        nodes[i].kind, nodes[j].kind, nodes[i].content, nodes[j].content, None, rel, vecs[i], vecs[j]
+                    )
+                )
             elif g[1] in MOLWENI_TYPES and MOLWENI_TYPES[g[1]] != rel:
-                fixes.append(Correction(nodes[i].kind, nodes[j].kind, nodes[i].content, nodes[j].content,
-                                        MOLWENI_TYPES[g[1]], rel, vecs[i], vecs[j]))
+                fixes.append(
+                    Correction(
+                        nodes[i].kind,
+                        nodes[j].kind,
+                        nodes[i].content,
+                        nodes[j].content,
+                        MOLWENI_TYPES[g[1]],
+                        rel,
+                        vecs[i],
+                        vecs[j],
+                    )
+                )
     others = [dl for k, dl in enumerate(dialogues) if k % folds]
-    after = {dl.id: weaver_builder(fold_models[k % folds], fixes)(*data[dl.id])
-             for k, dl in enumerate(dialogues) if k % folds}
+    after = {
+        dl.id: weaver_builder(fold_models[k % folds], fixes)(*data[dl.id])
+        for k, dl in enumerate(dialogues)
+        if k % folds
+    }
     changed = sum(len(set(edges_of[dl.id]) ^ set(after[dl.id])) for dl in others) // 2
-    return {"corrections": len(fixes), "f1_before": molweni_scores(others, edges_of)["f1"],
-            "f1_after": molweni_scores(others, after)["f1"], "edges_changed": changed,
-            "edges": sum(len(edges_of[dl.id]) for dl in others)}
+    return {
+        "corrections": len(fixes),
+        "f1_before": molweni_scores(others, edges_of)["f1"],
+        "f1_after": molweni_scores(others, after)["f1"],
+        "edges_changed": changed,
+        "edges": sum(len(edges_of[dl.id]) for dl in others),
+    }
 
 
 # -------------------------------------------------------------------- XCOPA
@@ -177,8 +213,11 @@ def run_xcopa(path: Path, embedder, systems: dict[str, Predict]) -> dict:
             right_causal += right > 0
             wrong_causal += wrong > 0
         n = len(items)
-        out["systems"][name] = {"pairwise": round(100 * wins / n, 1), "right_causal": round(100 * right_causal / n, 1),
-                                "wrong_causal": round(100 * wrong_causal / n, 1)}
+        out["systems"][name] = {
+            "pairwise": round(100 * wins / n, 1),
+            "right_causal": round(100 * right_causal / n, 1),
+            "wrong_causal": round(100 * wrong_causal / n, 1),
+        }
     return out
 
 
@@ -194,8 +233,11 @@ def crosswoz_dependencies(dialogue: dict) -> list[tuple[int, int]]:
         if not m or int(m.group(1)) not in names:
             continue
         src_goal, entity, dom = int(m.group(1)), names[int(m.group(1))], domains[g[0]]
-        named = [t for t, msg in enumerate(msgs) if any(a[1] == domains[src_goal] and a[2] == "名称" and a[3] == entity
-                                                        for a in msg["dialog_act"])]
+        named = [
+            t
+            for t, msg in enumerate(msgs)
+            if any(a[1] == domains[src_goal] and a[2] == "名称" and a[3] == entity for a in msg["dialog_act"])
+        ]
         if not named:
             continue
         src_dom = domains[src_goal]
@@ -208,8 +250,9 @@ def crosswoz_dependencies(dialogue: dict) -> list[tuple[int, int]]:
                 return any(a[1] == dom for a in acts)
             return entity in msg["content"] and any(a[1] == dom and a[3] not in ("", entity) for a in acts)
 
-        target = next((t for t, msg in enumerate(msgs) if t > named[0] and msg["role"] == "usr" and builds_on(msg)),
-                      None)
+        target = next(
+            (t for t, msg in enumerate(msgs) if t > named[0] and msg["role"] == "usr" and builds_on(msg)), None
+        )
         if target is None:
             continue
         source = max(t for t in named if t < target) if any(t < target for t in named) else named[0]
@@ -222,13 +265,19 @@ def run_crosswoz(path: Path, embedder, systems: dict[str, Predict], limit: int |
         data = json.loads(z.read(z.namelist()[0]))
     dialogues = [(k, d, crosswoz_dependencies(d)) for k, d in data.items()]
     dialogues = [x for x in dialogues if x[2]][:limit]
-    out: dict[str, Any] = {"dialogues": len(dialogues), "dependencies": sum(len(x[2]) for x in dialogues),
-                           "systems": {}}
+    out: dict[str, Any] = {
+        "dialogues": len(dialogues),
+        "dependencies": sum(len(x[2]) for x in dialogues),
+        "systems": {},
+    }
     prepared = []
     for _, d, gold in dialogues:
         msgs = d["messages"]
-        nodes = _nodes([m["content"] for m in msgs], ["user" if m["role"] == "usr" else "agent" for m in msgs],
-                       ["user_input" if m["role"] == "usr" else "agent_response" for m in msgs])
+        nodes = _nodes(
+            [m["content"] for m in msgs],
+            ["user" if m["role"] == "usr" else "agent" for m in msgs],
+            ["user_input" if m["role"] == "usr" else "agent_response" for m in msgs],
+        )
         prepared.append((nodes, embedder.embed([m["content"] for m in msgs]), gold))
     for name, fn in systems.items():
         direct = two = edges = turns = 0
@@ -245,13 +294,21 @@ def run_crosswoz(path: Path, embedder, systems: dict[str, Predict], limit: int |
                 except nx.NetworkXNoPath:
                     pass
         n = max(1, out["dependencies"])
-        out["systems"][name] = {"direct": round(100 * direct / n, 1), "within_2_hops": round(100 * two / n, 1),
-                                "edges_per_turn": round(edges / max(1, turns), 3)}
+        out["systems"][name] = {
+            "direct": round(100 * direct / n, 1),
+            "within_2_hops": round(100 * two / n, 1),
+            "edges_per_turn": round(edges / max(1, turns), 3),
+        }
     return out
 
 
-def run_relations(data_dir: Path, embedder, molweni_limit: int | None = None, crosswoz_limit: int | None = None,
-                  crosswoz_split: str = "val") -> dict:
+def run_relations(
+    data_dir: Path,
+    embedder,
+    molweni_limit: int | None = None,
+    crosswoz_limit: int | None = None,
+    crosswoz_split: str = "val",
+) -> dict:
     t0 = time.time()
     res: dict = {"systems": list(SYSTEMS)}
     shipped = {"previous": previous, "cosine": cosine, "legacy": legacy_builder, "weaver": weaver_builder()}
@@ -262,8 +319,9 @@ def run_relations(data_dir: Path, embedder, molweni_limit: int | None = None, cr
     for split in ("val", "test") if crosswoz_split == "both" else (crosswoz_split,):
         path = data_dir / "crosswoz" / f"{split}.json.zip"
         if path.is_file():
-            res["crosswoz" if split == "val" else f"crosswoz_{split}"] = run_crosswoz(path, embedder, shipped,
-                                                                                    crosswoz_limit)
+            res["crosswoz" if split == "val" else f"crosswoz_{split}"] = run_crosswoz(
+                path, embedder, shipped, crosswoz_limit
+            )
     res["wall_s"] = round(time.time() - t0, 1)
     return res
 
@@ -274,31 +332,53 @@ def relations_markdown(res: dict) -> str:
     parts = ["# Relations: are the edges true?\n", __doc__.split("\n\n", 1)[1]]
     if "molweni" in res:
         m = res["molweni"]
-        parts.append(f"\n## Molweni dev ({m['dialogues']} dialogues, {m['utterances']} utterances; the weaver "
-                     "cross-validated over dialogues)\n")
-        parts.append(markdown_table(["system", "link P", "link R", "link F1", "edges / utterance", "relation acc."],
-                                    [[s, v["precision"], v["recall"], v["f1"], v["edges_per_utterance"],
-                                      v["relation_accuracy"]] for s, v in m["systems"].items()]))
+        parts.append(
+            f"\n## Molweni dev ({m['dialogues']} dialogues, {m['utterances']} utterances; the weaver "
+            "cross-validated over dialogues)\n"
+        )
+        parts.append(
+            markdown_table(
+                ["system", "link P", "link R", "link F1", "edges / utterance", "relation acc."],
+                [
+                    [s, v["precision"], v["recall"], v["f1"], v["edges_per_utterance"], v["relation_accuracy"]]
+                    for s, v in m["systems"].items()
+                ],
+            )
+        )
         parts.append("\nCalibration of the weaver's edge confidence (share of edges whose parent is the gold one):\n")
-        parts.append(markdown_table(["confidence", "edges", "precision %"],
-                                    [[r["confidence"], r["edges"], r["precision"]] for r in m["calibration"]]))
+        parts.append(
+            markdown_table(
+                ["confidence", "edges", "precision %"],
+                [[r["confidence"], r["edges"], r["precision"]] for r in m["calibration"]],
+            )
+        )
         c = m["corrections"]
-        parts.append(f"\nCorrections: {c['corrections']} curator fixes from fold 1 of 5; F1 on the other folds "
-                     f"{c['f1_before']} -> {c['f1_after']}; {c['edges_changed']} of their {c['edges']} edges changed.\n")
+        parts.append(
+            f"\nCorrections: {c['corrections']} curator fixes from fold 1 of 5; F1 on the other folds "
+            f"{c['f1_before']} -> {c['f1_after']}; {c['edges_changed']} of their {c['edges']} edges changed.\n"
+        )
     if "xcopa" in res:
         x = res["xcopa"]
         parts.append(f"\n## XCOPA zh ({x['items']} items; chance 50)\n")
-        parts.append(markdown_table(["system", "pairwise %", "right pair causal %", "wrong pair causal %"],
-                                    [[s, v["pairwise"], v["right_causal"], v["wrong_causal"]]
-                                     for s, v in x["systems"].items()]))
+        parts.append(
+            markdown_table(
+                ["system", "pairwise %", "right pair causal %", "wrong pair causal %"],
+                [[s, v["pairwise"], v["right_causal"], v["wrong_causal"]] for s, v in x["systems"].items()],
+            )
+        )
     for key, split in (("crosswoz", "val"), ("crosswoz_test", "test")):
         if key not in res:
             continue
         c = res[key]
-        parts.append(f"\n## CrossWOZ {split} cross-domain dependencies ({c['dialogues']} dialogues, "
-                     f"{c['dependencies']} dependencies)\n")
-        parts.append(markdown_table(["system", "direct edge %", "within 2 hops %", "edges / turn"],
-                                    [[s, v["direct"], v["within_2_hops"], v["edges_per_turn"]]
-                                     for s, v in c["systems"].items()]))
+        parts.append(
+            f"\n## CrossWOZ {split} cross-domain dependencies ({c['dialogues']} dialogues, "
+            f"{c['dependencies']} dependencies)\n"
+        )
+        parts.append(
+            markdown_table(
+                ["system", "direct edge %", "within 2 hops %", "edges / turn"],
+                [[s, v["direct"], v["within_2_hops"], v["edges_per_turn"]] for s, v in c["systems"].items()],
+            )
+        )
     parts.append(f"\nWall time {res['wall_s']} s. Reproduce: `python -m weaver bench relations`.\n")
     return "\n".join(parts)

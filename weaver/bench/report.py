@@ -33,30 +33,50 @@ def recall_markdown(result: dict, group: str = "cats1-4", title: str = "") -> st
 
 
 def locomo_markdown(result: dict) -> str:
-    out = ["# LoCoMo evidence recall", "",
-           f"Data: `{result['data']}`; {len(result['conversations'])} conversations, "
-           f"{result['questions']['cats1-4']} questions in categories 1-4 "
-           f"({result['questions'].get('cat5', 0)} adversarial). Wall time {result['wall_s']} s.", ""]
+    out = [
+        "# LoCoMo evidence recall",
+        "",
+        f"Data: `{result['data']}`; {len(result['conversations'])} conversations, "
+        f"{result['questions']['cats1-4']} questions in categories 1-4 "
+        f"({result['questions'].get('cat5', 0)} adversarial). Wall time {result['wall_s']} s.",
+        "",
+    ]
     out.append(recall_markdown(result, "cats1-4", "## Evidence recall (%), categories 1-4"))
     cats = result["categories"]
     rows = [[s] + [result["recall"][s]["1024"].get(f"cat{c}") for c in cats] for s in result["systems"]]
-    out += ["", "## Per category at 1,024 tokens (%)", "",
-            markdown_table(["system"] + [f"{c} {n}" for c, n in cats.items()], rows)]
+    out += [
+        "",
+        "## Per category at 1,024 tokens (%)",
+        "",
+        markdown_table(["system"] + [f"{c} {n}" for c, n in cats.items()], rows),
+    ]
     rk = result["dense_recall_at_k"]
     ks = list(rk["dragon_paper"])
-    out += ["", "## Plain dense R@k over turns, the paper's way (%)", "",
-            markdown_table(["retriever"] + [f"R@{k}" for k in ks],
-                           [["USE dense (ours), all categories"] + [rk["all"][k] for k in ks],
-                            ["USE dense (ours), categories 1-4"] + [rk["cats1-4"][k] for k in ks],
-                            ["DRAGON (LoCoMo paper, Table 3)"] + [rk["dragon_paper"][k] for k in ks]])]
+    out += [
+        "",
+        "## Plain dense R@k over turns, the paper's way (%)",
+        "",
+        markdown_table(
+            ["retriever"] + [f"R@{k}" for k in ks],
+            [
+                ["USE dense (ours), all categories"] + [rk["all"][k] for k in ks],
+                ["USE dense (ours), categories 1-4"] + [rk["cats1-4"][k] for k in ks],
+                ["DRAGON (LoCoMo paper, Table 3)"] + [rk["dragon_paper"][k] for k in ks],
+            ],
+        ),
+    ]
     f = result["filter"]
     lat = result["latency_ms_1024"]
-    out += ["", "## Filter and speed", "",
-            f"- filter keeps {f['kept_share']}% of turns ({f['kept']}/{f['turns']}) and "
-            f"{f['evidence_kept_share']}% of evidence turns ({f['evidence_kept']}/{f['evidence']})",
-            f"- weaver query latency at 1,024 tokens: p50 {lat['all']['p50']} ms, p95 {lat['all']['p95']} ms "
-            f"(largest conversation {lat['largest']['id']}, {lat['largest']['turns']} turns: "
-            f"p95 {lat['largest']['p95']} ms)"]
+    out += [
+        "",
+        "## Filter and speed",
+        "",
+        f"- filter keeps {f['kept_share']}% of turns ({f['kept']}/{f['turns']}) and "
+        f"{f['evidence_kept_share']}% of evidence turns ({f['evidence_kept']}/{f['evidence']})",
+        f"- weaver query latency at 1,024 tokens: p50 {lat['all']['p50']} ms, p95 {lat['all']['p95']} ms "
+        f"(largest conversation {lat['largest']['id']}, {lat['largest']['turns']} turns: "
+        f"p95 {lat['largest']['p95']} ms)",
+    ]
     return "\n".join(out) + "\n"
 
 

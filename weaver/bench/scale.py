@@ -44,11 +44,23 @@ from ..models import Edge, FilterDecision, MemoryNode, Message, WeaverError
 
 __all__ = ["synthetic_texts", "run_scale", "scale_markdown", "plot_scale"]
 
-_EN = ["I need a hotel near {p} under {n} yuan", "The flight to {p} leaves at {h}:00", "My budget is {n} dollars",
-       "Found {k} restaurants near {p}, average {n} per person", "Booked the museum in {p} for day {k}",
-       "I'm allergic to {f}, avoid it", "The weather in {p} is rainy on day {k}"]
-_ZH = ["我想住在{p}附近，每晚不超过{n}元", "查询到{p}附近有{k}家餐馆，人均{n}元", "我对{f}过敏", "第{k}天去{p}参观",
-       "预算总共{n}元", "{p}的门票{n}元，评分4.{k}分"]
+_EN = [
+    "I need a hotel near {p} under {n} yuan",
+    "The flight to {p} leaves at {h}:00",
+    "My budget is {n} dollars",
+    "Found {k} restaurants near {p}, average {n} per person",
+    "Booked the museum in {p} for day {k}",
+    "I'm allergic to {f}, avoid it",
+    "The weather in {p} is rainy on day {k}",
+]
+_ZH = [
+    "我想住在{p}附近，每晚不超过{n}元",
+    "查询到{p}附近有{k}家餐馆，人均{n}元",
+    "我对{f}过敏",
+    "第{k}天去{p}参观",
+    "预算总共{n}元",
+    "{p}的门票{n}元，评分4.{k}分",
+]
 _PLACES = ["Wangfujing", "Sanlitun", "Houhai", "王府井", "三里屯", "颐和园", "故宫", "Shibuya", "Montmartre", "Soho"]
 _FOODS = ["seafood", "peanuts", "gluten", "海鲜", "花生", "辣椒"]
 
@@ -63,8 +75,16 @@ def synthetic_texts(n: int, seed: int = 0) -> list[str]:
     out = []
     for i in range(n):
         tpl = rng.choice(_ZH if i % 3 == 0 else _EN)
-        out.append(tpl.format(p=rng.choice(_PLACES), n=rng.randint(50, 9000), h=rng.randint(6, 22),
-                              k=rng.randint(1, 9), f=rng.choice(_FOODS)) + f" #{i}")
+        out.append(
+            tpl.format(
+                p=rng.choice(_PLACES),
+                n=rng.randint(50, 9000),
+                h=rng.randint(6, 22),
+                k=rng.randint(1, 9),
+                f=rng.choice(_FOODS),
+            )
+            + f" #{i}"
+        )
     return out
 
 
@@ -86,13 +106,41 @@ def _bulk_space(w, n: int, dim: int, seed: int) -> int:
         nodes, edges, decisions = [], [], []
         for i in range(start, stop):
             mid = f"bulk-{i}"
-            nodes.append(MemoryNode(id=f"n-{i}", content=texts[i], kind="user_input", turn=i + 1, message_id=mid,
-                                    timestamp=now + i, language="zh" if i % 3 == 0 else "en"))
+            nodes.append(
+                MemoryNode(
+                    id=f"n-{i}",
+                    content=texts[i],
+                    kind="user_input",
+                    turn=i + 1,
+                    message_id=mid,
+                    timestamp=now + i,
+                    language="zh" if i % 3 == 0 else "en",
+                )
+            )
             for j in {i - 1, i - int(rng.integers(2, 20))}:
                 if j >= 0:
                     edges.append(Edge(f"n-{j}", f"n-{i}", "elaborates", 0.6, "rules", "synthetic"))
-            decisions.append(FilterDecision(mid, "user_input", texts[i], i + 1, 0.5, 4, 4, 4, 4.0, 0.05, 3.0,
-                                            True, "synthetic", "bulk", 0.0, node_id=f"n-{i}", timestamp=now + i))
+            decisions.append(
+                FilterDecision(
+                    mid,
+                    "user_input",
+                    texts[i],
+                    i + 1,
+                    0.5,
+                    4,
+                    4,
+                    4,
+                    4.0,
+                    0.05,
+                    3.0,
+                    True,
+                    "synthetic",
+                    "bulk",
+                    0.0,
+                    node_id=f"n-{i}",
+                    timestamp=now + i,
+                )
+            )
         w.space.put_nodes(nodes, vecs)
         w.space.put_edges(edges)
         w.space.put_decisions(decisions, vecs)
@@ -152,8 +200,15 @@ print("\nRESULT " + json.dumps(out))
 def _child(tree: Path, job: dict, timeout: float = 3600) -> dict:
     """Run :data:`_CHILD` on the code of ``tree`` (a fresh process: its RSS is the job's own)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(job)], env=env, capture_output=True,
-                          text=True, timeout=timeout, cwd=str(tree), check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, json.dumps(job)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=str(tree),
+        check=False,
+    )
     lines = [x for x in proc.stdout.splitlines() if x.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:
         raise WeaverError(f"scale job on {tree} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
@@ -182,8 +237,14 @@ def _llm_mode(embedder, n: int = 30) -> dict:
         system = body["messages"][0]["content"]
         data = json.loads(body["messages"][1]["content"])
         if "dependency graph" in system and isinstance(data.get("candidates"), dict):
-            return json.dumps({"relations": [{"candidate": c, "relation": "elaborates", "confidence": 0.7,
-                                              "rationale": "synthetic"} for c in data["candidates"]]})
+            return json.dumps(
+                {
+                    "relations": [
+                        {"candidate": c, "relation": "elaborates", "confidence": 0.7, "rationale": "synthetic"}
+                        for c in data["candidates"]
+                    ]
+                }
+            )
         if "summar" in system.lower():
             return json.dumps({"summary": "synthetic summary"})
         if "review" in system.lower():
@@ -192,23 +253,35 @@ def _llm_mode(embedder, n: int = 30) -> dict:
 
     stub = OpenAIStub(default=reply).start()
     try:
-        settings = Settings.from_env(env={"OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-local-stub"},
-                                     secrets_path=None)
+        settings = Settings.from_env(
+            env={"OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-local-stub"}, secrets_path=None
+        )
         with temp_runtime(embedder, settings=settings) as rt:
             w = rt.open("llm-mode")
             res = w.ingest_many([Message(t) for t in synthetic_texts(n, seed=3)])
         calls = sum(r.decision.llm_calls for r in res)
         tokens = sum(r.decision.llm_tokens for r in res)
-        return {"messages": n, "llm_calls_per_message": round(calls / n, 2),
-                "llm_tokens_per_message": round(tokens / n, 1), "requests_seen_by_server": len(stub.requests),
-                "fallbacks": sum(1 for r in res if r.decision.fallback)}
+        return {
+            "messages": n,
+            "llm_calls_per_message": round(calls / n, 2),
+            "llm_tokens_per_message": round(tokens / n, 1),
+            "requests_seen_by_server": len(stub.requests),
+            "fallbacks": sum(1 for r in res if r.decision.fallback),
+        }
     finally:
         stub.stop()
 
 
-def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, one_by_one: int = 300,
-              llm: bool = True, progress: bool = True, baseline: str | Path | None = None,
-              into: int = 50) -> dict:
+def run_scale(
+    sizes=(1000, 10000, 100000),
+    embedder=None,
+    queries: int = 100,
+    one_by_one: int = 300,
+    llm: bool = True,
+    progress: bool = True,
+    baseline: str | Path | None = None,
+    into: int = 50,
+) -> dict:
     """``into``: messages ingested one by one into each big space after its queries."""
     if not sizes or min(sizes) < 10:
         raise WeaverError("scale sizes must be at least 10 nodes")
@@ -220,19 +293,29 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
             raise WeaverError(f"--baseline {baseline}: no weaver/core.py there (give a source tree)")
         trees["baseline"] = base
     t_start = time.perf_counter()
-    out: dict[str, Any] = {"benchmark": "scale", "sizes": list(sizes), "rows": [], "cpus": os.cpu_count(),
-           "texts": "synthetic_texts(): short bilingual task-like turns", "systems": list(trees)}
+    out: dict[str, Any] = {
+        "benchmark": "scale",
+        "sizes": list(sizes),
+        "rows": [],
+        "cpus": os.cpu_count(),
+        "texts": "synthetic_texts(): short bilingual task-like turns",
+        "systems": list(trees),
+    }
     qtexts = synthetic_texts(queries, seed=99)
     n_batched = max(one_by_one, 64)
     texts = synthetic_texts(n_batched + one_by_one, seed=7)
     out["throughput"] = {}
     for name, tree in trees.items():  # a fresh space each: batched, then one by one
         with tempfile.TemporaryDirectory(prefix="weaver-scale-") as tmp:
-            r = _child(tree, {"data_dir": tmp, "space": "throughput", "queries": [], "texts": texts,
-                              "batched": n_batched})
-        out["throughput"][name] = {"batched_turns_per_s": round(r["batched_turns_per_s"], 1),
-                                   "one_by_one_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
-                                   "batched_n": n_batched, "one_by_one_n": one_by_one}
+            r = _child(
+                tree, {"data_dir": tmp, "space": "throughput", "queries": [], "texts": texts, "batched": n_batched}
+            )
+        out["throughput"][name] = {
+            "batched_turns_per_s": round(r["batched_turns_per_s"], 1),
+            "one_by_one_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
+            "batched_n": n_batched,
+            "one_by_one_n": one_by_one,
+        }
         if progress:
             print(json.dumps({name: out["throughput"][name]}), file=sys.stderr, flush=True)
     into_texts = synthetic_texts(into, seed=11)
@@ -243,33 +326,53 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
             edges = _bulk_space(w, n, embedder.dim, seed=n)
             bulk_s = time.perf_counter() - t0
             del w
-            row = {"nodes": n, "edges": edges, "bulk_write_s": round(bulk_s, 1),
-                   "bulk_nodes_per_s": round(n / bulk_s, 1), "disk_mb": _disk_mb(rt.tmp_dir)}
+            row = {
+                "nodes": n,
+                "edges": edges,
+                "bulk_write_s": round(bulk_s, 1),
+                "bulk_nodes_per_s": round(n / bulk_s, 1),
+                "disk_mb": _disk_mb(rt.tmp_dir),
+            }
             for name, tree in trees.items():  # each on its own copy of the same space
                 with tempfile.TemporaryDirectory(prefix="weaver-scale-") as copy:
                     shutil.copytree(rt.tmp_dir, copy, dirs_exist_ok=True)
-                    r = _child(tree, {"data_dir": copy, "space": f"scale-{n}", "queries": qtexts,
-                                      "texts": into_texts, "reopen": True})
+                    r = _child(
+                        tree,
+                        {
+                            "data_dir": copy,
+                            "space": f"scale-{n}",
+                            "queries": qtexts,
+                            "texts": into_texts,
+                            "reopen": True,
+                        },
+                    )
                     disk_after = _disk_mb(copy)
-                row[name] = {"open_s": round(r["open_s"], 2), "reopen_s": round(r.get("reopen_s", 0), 2),
-                             "query_ms": percentiles(r["query_ms"]),
-                             "open_rss_mb": round(r["open_rss_mb"], 1),
-                             "open_rss_added_mb": round(r["open_rss_mb"] - r["rss_before_open_mb"], 1),
-                             "into_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
-                             "disk_mb_after": disk_after}
+                row[name] = {
+                    "open_s": round(r["open_s"], 2),
+                    "reopen_s": round(r.get("reopen_s", 0), 2),
+                    "query_ms": percentiles(r["query_ms"]),
+                    "open_rss_mb": round(r["open_rss_mb"], 1),
+                    "open_rss_added_mb": round(r["open_rss_mb"] - r["rss_before_open_mb"], 1),
+                    "into_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
+                    "disk_mb_after": disk_after,
+                }
             out["rows"].append(row)
             if progress:  # a long run's finished sizes are visible before it ends
                 print(json.dumps(row), file=sys.stderr, flush=True)
     if "baseline" in trees:
         t, b = out["throughput"]["weaver"], out["throughput"]["baseline"]
-        out["ratios"] = {"one_by_one": _ratio(t["one_by_one_turns_per_s"], b["one_by_one_turns_per_s"]),
-                         "batched": _ratio(t["batched_turns_per_s"], b["batched_turns_per_s"]),
-                         "by_size": {r["nodes"]: {
-                             "query_p95_speedup": _ratio(r["baseline"]["query_ms"]["p95"],
-                                                         r["weaver"]["query_ms"]["p95"]),
-                             "open_speedup": _ratio(r["baseline"]["open_s"], r["weaver"]["open_s"]),
-                             "into_speedup": _ratio(r["weaver"]["into_turns_per_s"],
-                                                    r["baseline"]["into_turns_per_s"])} for r in out["rows"]}}
+        out["ratios"] = {
+            "one_by_one": _ratio(t["one_by_one_turns_per_s"], b["one_by_one_turns_per_s"]),
+            "batched": _ratio(t["batched_turns_per_s"], b["batched_turns_per_s"]),
+            "by_size": {
+                r["nodes"]: {
+                    "query_p95_speedup": _ratio(r["baseline"]["query_ms"]["p95"], r["weaver"]["query_ms"]["p95"]),
+                    "open_speedup": _ratio(r["baseline"]["open_s"], r["weaver"]["open_s"]),
+                    "into_speedup": _ratio(r["weaver"]["into_turns_per_s"], r["baseline"]["into_turns_per_s"]),
+                }
+                for r in out["rows"]
+            },
+        }
     if llm:
         out["llm_mode"] = _llm_mode(embedder)
     out["wall_s"] = round(time.perf_counter() - t_start, 1)
@@ -280,26 +383,69 @@ def scale_markdown(res: dict) -> str:
     systems = res.get("systems", ["weaver"])
     md = ["# Scale", "", f"{res['cpus']} CPUs. Wall time {res['wall_s']} s. Turns: {res.get('texts', '')}.", ""]
     head = ["system", "turns/s one by one", "turns/s batched"]
-    md += [markdown_table(head, [[s, res["throughput"][s]["one_by_one_turns_per_s"],
-                                  res["throughput"][s]["batched_turns_per_s"]] for s in systems]), ""]
+    md += [
+        markdown_table(
+            head,
+            [
+                [s, res["throughput"][s]["one_by_one_turns_per_s"], res["throughput"][s]["batched_turns_per_s"]]
+                for s in systems
+            ],
+        ),
+        "",
+    ]
     rows = []
     for r in res["rows"]:
         for s in systems:
             x = r[s]
-            rows.append([r["nodes"], s, x["query_ms"]["p50"], x["query_ms"]["p95"], x["open_s"], x["reopen_s"],
-                         x["open_rss_mb"], x["into_turns_per_s"], r["disk_mb"]])
-    md += [markdown_table(["nodes", "system", "query p50 ms", "query p95 ms", "open s", "reopen s",
-                           "peak RSS MB (open+queries)", "ingest into it, turns/s", "disk MB (as built)"], rows)]
+            rows.append(
+                [
+                    r["nodes"],
+                    s,
+                    x["query_ms"]["p50"],
+                    x["query_ms"]["p95"],
+                    x["open_s"],
+                    x["reopen_s"],
+                    x["open_rss_mb"],
+                    x["into_turns_per_s"],
+                    r["disk_mb"],
+                ]
+            )
+    md += [
+        markdown_table(
+            [
+                "nodes",
+                "system",
+                "query p50 ms",
+                "query p95 ms",
+                "open s",
+                "reopen s",
+                "peak RSS MB (open+queries)",
+                "ingest into it, turns/s",
+                "disk MB (as built)",
+            ],
+            rows,
+        )
+    ]
     if res.get("ratios"):
         ra = res["ratios"]
-        md += ["", f"Ratios (this code vs baseline): one by one x{ra['one_by_one']}, batched x{ra['batched']}; "
-               + "; ".join(f"{n} nodes: query p95 x{v['query_p95_speedup']} faster, open x{v['open_speedup']}, "
-                           f"ingest into it x{v['into_speedup']}" for n, v in ra["by_size"].items()) + "."]
+        md += [
+            "",
+            f"Ratios (this code vs baseline): one by one x{ra['one_by_one']}, batched x{ra['batched']}; "
+            + "; ".join(
+                f"{n} nodes: query p95 x{v['query_p95_speedup']} faster, open x{v['open_speedup']}, "
+                f"ingest into it x{v['into_speedup']}"
+                for n, v in ra["by_size"].items()
+            )
+            + ".",
+        ]
     llm = res.get("llm_mode")
     if llm and "skipped" not in llm:
-        md += ["", f"LLM mode (openai backend against the local test server, {llm['messages']} messages): "
-                   f"{llm['llm_calls_per_message']} LLM calls and {llm['llm_tokens_per_message']} tokens per "
-                   f"message ({llm['fallbacks']} fell back to rules)."]
+        md += [
+            "",
+            f"LLM mode (openai backend against the local test server, {llm['messages']} messages): "
+            f"{llm['llm_calls_per_message']} LLM calls and {llm['llm_tokens_per_message']} tokens per "
+            f"message ({llm['fallbacks']} fell back to rules).",
+        ]
     return "\n".join(md) + "\n"
 
 

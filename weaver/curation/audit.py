@@ -91,12 +91,32 @@ class AuditLog:
                 self._human.append(e)
         self._seen = len(self.entries)
 
-    def new(self, actor: str, action: str, key: str, before: dict | None, after: dict | None, why: str = "",
-            ref: str = "", message_id: str = "") -> AuditEntry:
+    def new(
+        self,
+        actor: str,
+        action: str,
+        key: str,
+        before: dict | None,
+        after: dict | None,
+        why: str = "",
+        ref: str = "",
+        message_id: str = "",
+    ) -> AuditEntry:
         seq = (self.entries[-1].seq + 1) if self.entries else 1
         # the id sorts by sequence; the suffix keeps two processes' entries apart
-        return AuditEntry(f"a{seq:09d}-{uuid.uuid4().hex[:6]}", seq, time.time(), actor, action, key, before,
-                          after, why, ref, message_id)
+        return AuditEntry(
+            f"a{seq:09d}-{uuid.uuid4().hex[:6]}",
+            seq,
+            time.time(),
+            actor,
+            action,
+            key,
+            before,
+            after,
+            why,
+            ref,
+            message_id,
+        )
 
     def append(self, entry: AuditEntry) -> None:
         self.entries.append(entry)
@@ -163,11 +183,21 @@ class AuditLog:
         rows = []
         undone = self._undone_map()
         for e in reversed(self.entries):
-            rows.append({
-                "id": e.id, "seq": e.seq, "at": e.at, "actor": e.actor, "action": e.action, "key": e.key,
-                "before": _short(e.before), "after": _short(e.after), "why": e.why, "ref": e.ref,
-                "undone": undone.get(e.id, False) if e.action in EDIT_ACTIONS else False,
-            })
+            rows.append(
+                {
+                    "id": e.id,
+                    "seq": e.seq,
+                    "at": e.at,
+                    "actor": e.actor,
+                    "action": e.action,
+                    "key": e.key,
+                    "before": _short(e.before),
+                    "after": _short(e.after),
+                    "why": e.why,
+                    "ref": e.ref,
+                    "undone": undone.get(e.id, False) if e.action in EDIT_ACTIONS else False,
+                }
+            )
         return rows
 
 

@@ -44,8 +44,13 @@ def cmd_edge(rt, args) -> int:
     s, t = cur.resolve_node(args.source), cur.resolve_node(args.target)
     before = cur.edge_state(s, t)
     rel = args.relation if args.op == "set" else (before or {}).get("relation")
-    if args.op in ("set", "confirm") and before and before.get("relation") == rel \
-            and before.get("origin") == "human" and before.get("status") == "confirmed":
+    if (
+        args.op in ("set", "confirm")
+        and before
+        and before.get("relation") == rel
+        and before.get("origin") == "human"
+        and before.get("status") == "confirmed"
+    ):
         print(f"unchanged: {s}->{t} is already {rel} (a human's edge); nothing audited")  # a no-op is not an edit
         return 0
     if args.op == "set":
@@ -114,15 +119,17 @@ def cmd_log(rt, args) -> int:
     if args.limit < 0:
         raise WeaverError(f"--limit must be 0 (all) or a positive number of entries, not {args.limit}")
     if args.limit:
-        entries = entries[-args.limit:]
+        entries = entries[-args.limit :]
     for e in entries:
         if args.json:
             print(json.dumps(e.to_dict() | {"undone": log.undone(e.id)}, ensure_ascii=False))
         else:
             when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e.at))
             mark = " (undone)" if log.undone(e.id) else ""
-            print(f"{e.id}  {when}  {e.actor:7s} {e.action:12s} {e.key}  {_state(e.before)} -> "
-                  f"{_state(e.after)}{mark}  {e.why}")
+            print(
+                f"{e.id}  {when}  {e.actor:7s} {e.action:12s} {e.key}  {_state(e.before)} -> "
+                f"{_state(e.after)}{mark}  {e.why}"
+            )
     return 0
 
 

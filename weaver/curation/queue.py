@@ -87,6 +87,12 @@ def evidence_for(weaver, *node_ids: str) -> dict[str, Any]:
         node = weaver.nodes.get(nid)
         if node is None:
             continue
-        out[role] = {"id": nid, "kind": node.kind, "text": node.content[:1000], "turn": node.turn,
-                     "status": node.status, "message_id": node.message_id}
+        out[role] = {
+            "id": nid,
+            "kind": node.kind,
+            "text": node.content[:1000],
+            "turn": node.turn,
+            "status": node.status,
+            "message_id": node.message_id,
+        }
     return out

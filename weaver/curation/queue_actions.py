@@ -51,8 +51,9 @@ class QueueActions:
             raise WeaverError(f"review item {item.id} is already {item.status}")
         return item
 
-    def apply_item(self, item: ReviewItem, actor: str, relation: str | None = None,
-                   status: str | None = None) -> AuditEntry | None:
+    def apply_item(
+        self, item: ReviewItem, actor: str, relation: str | None = None, status: str | None = None
+    ) -> AuditEntry | None:
         """Carry out a proposal (a curator accepting it, or the review pass auto-applying it)."""
         why = f"review: {item.rationale}" if actor == "review" else f"accepted review item {item.id}"
         if item.kind == "prune":
@@ -60,11 +61,18 @@ class QueueActions:
         if item.kind == "relabel" and not self.w.graph.has_edge(item.source, item.target):
             raise WeaverError(f"the edge {item.edge_key} is gone; reject this proposal")
         if item.kind in ("relabel", "add"):
-            return self.set_edge(item.source, item.target, relation or item.relation, why, actor,
-                                 confidence=item.confidence, ref=item.id)
+            return self.set_edge(
+                item.source, item.target, relation or item.relation, why, actor, confidence=item.confidence, ref=item.id
+            )
         if item.kind == "supersede":
-            return self.set_status(item.target, status or "superseded", why, actor,
-                                   by=item.source if (status or "superseded") == "superseded" else "", ref=item.id)
+            return self.set_status(
+                item.target,
+                status or "superseded",
+                why,
+                actor,
+                by=item.source if (status or "superseded") == "superseded" else "",
+                ref=item.id,
+            )
         # needs_review: accepting the flag means the dependent falls with its cause
         cause = self.w.nodes.get(item.source)
         new = status or (cause.status if cause and cause.status != "active" else "retracted")
@@ -91,9 +99,17 @@ class QueueActions:
         Audited (``item.reject``, actor human) and undoable: undo makes the item pending again.
         """
         item = self._item(item_id)
-        entry = self._record(self.log.new("human", "item.reject", item.id, {"review_item": "pending"},
-                                          {"review_item": "rejected"}, f"rejected review item {item.id}",
-                                          ref=item.id))
+        entry = self._record(
+            self.log.new(
+                "human",
+                "item.reject",
+                item.id,
+                {"review_item": "pending"},
+                {"review_item": "rejected"},
+                f"rejected review item {item.id}",
+                ref=item.id,
+            )
+        )
         self._set_item_status(item, "rejected", entry.id)
         return item
 
@@ -120,11 +136,22 @@ class QueueActions:
             if item.kind == "needs_review" and cause is not None and cause.status == "active":
                 # a restored cause withdraws its flags: one back in the queue would flag nothing
                 raise WeaverError(f"cannot {action} {entry.id}: the cause {item.source} is active again")
-            twin = next((i for i in self.queue.values() if i.status == "pending" and i.signature == item.signature), None)
+            twin = next(
+                (i for i in self.queue.values() if i.status == "pending" and i.signature == item.signature), None
+            )
             if twin is not None:  # raised again since (a flag of a second retraction): one in the queue is enough
                 raise WeaverError(f"cannot {action} {entry.id}: review item {twin.id} already asks the same")
-        rec = self._record(self.log.new("human", action, item.id, {"review_item": item.status}, {"review_item": want},
-                                        f"{action} of {entry.id}", ref=entry.id))
+        rec = self._record(
+            self.log.new(
+                "human",
+                action,
+                item.id,
+                {"review_item": item.status},
+                {"review_item": want},
+                f"{action} of {entry.id}",
+                ref=entry.id,
+            )
+        )
         self._set_item_status(item, want, entry.id)
         return rec
 

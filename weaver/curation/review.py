@@ -43,14 +43,26 @@ MAX_PER_PASS = 25  # the most confident proposals of a pass; the rest come back 
 
 # ReviewSummary.text's line in each language, part by part: one sentence, so the two cannot drift apart
 _LINE = {
-    "en": {"line": "review ({mode}{model}): {nodes} nodes / {edges} edges reviewed; {kinds}; {applied} auto-applied, "
-                   "{queued} queued",
-           "model": ", {}", "kind": "{n} {k}", "join": ", ", "none": "no proposals",
-           "human": "; {} left alone (human decisions)", "fallback": "; LLM failed, rules used ({})"},
-    "zh": {"line": "审阅（{mode}{model}）：检查了 {nodes} 个节点 / {edges} 条边；{kinds}；"
-                   "自动应用 {applied} 项，排队 {queued} 项",
-           "model": "，{}", "kind": "{n} 项{k}", "join": "、", "none": "没有建议",
-           "human": "；{} 项是人工决定，未改动", "fallback": "；LLM 失败，改用规则（{}）"},
+    "en": {
+        "line": "review ({mode}{model}): {nodes} nodes / {edges} edges reviewed; {kinds}; {applied} auto-applied, "
+        "{queued} queued",
+        "model": ", {}",
+        "kind": "{n} {k}",
+        "join": ", ",
+        "none": "no proposals",
+        "human": "; {} left alone (human decisions)",
+        "fallback": "; LLM failed, rules used ({})",
+    },
+    "zh": {
+        "line": "审阅（{mode}{model}）：检查了 {nodes} 个节点 / {edges} 条边；{kinds}；"
+        "自动应用 {applied} 项，排队 {queued} 项",
+        "model": "，{}",
+        "kind": "{n} 项{k}",
+        "join": "、",
+        "none": "没有建议",
+        "human": "；{} 项是人工决定，未改动",
+        "fallback": "；LLM 失败，改用规则（{}）",
+    },
 }
 
 
@@ -88,11 +100,22 @@ class ReviewSummary:
         zh = lang == "zh"
         words = _LINE["zh" if zh else "en"]
         # English names a kind as the CLI's queue listing does ("prune"); Chinese says it in words
-        kinds = words["join"].join(words["kind"].format(n=n, k=PROPOSAL_WORDS.get(k, (k, k))[1] if zh else k)
-                                   for k, n in sorted(self.proposed.items())) or words["none"]
-        out = words["line"].format(mode=self.mode, model=words["model"].format(self.model) if self.model else "",
-                                   nodes=self.window_nodes, edges=self.window_edges, kinds=kinds,
-                                   applied=len(self.applied), queued=len(self.queued))
+        kinds = (
+            words["join"].join(
+                words["kind"].format(n=n, k=PROPOSAL_WORDS.get(k, (k, k))[1] if zh else k)
+                for k, n in sorted(self.proposed.items())
+            )
+            or words["none"]
+        )
+        out = words["line"].format(
+            mode=self.mode,
+            model=words["model"].format(self.model) if self.model else "",
+            nodes=self.window_nodes,
+            edges=self.window_edges,
+            kinds=kinds,
+            applied=len(self.applied),
+            queued=len(self.queued),
+        )
         if self.skipped_human:
             out += words["human"].format(self.skipped_human)
         if self.fallback:
@@ -161,22 +184,59 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], _Window]:
             c = match_correction(corrections, w.nodes[u].kind, w.nodes[v].kind, w.vector_of(u), w.vector_of(v))
             if c is not None and c.relation != rel:
                 kind = "prune" if c.relation is None else "relabel"
-                out.append(_item(win, kind, u, v, relation=c.relation, current=rel, confidence=0.9,
-                                 rationale=f"curators corrected a similar pair (was {c.was or 'none'}, "
-                                           f"made {c.relation or 'none'})"))
+                out.append(
+                    _item(
+                        win,
+                        kind,
+                        u,
+                        v,
+                        relation=c.relation,
+                        current=rel,
+                        confidence=0.9,
+                        rationale=f"curators corrected a similar pair (was {c.was or 'none'}, "
+                        f"made {c.relation or 'none'})",
+                    )
+                )
                 continue
         if conf < LOW_CONFIDENCE:
-            out.append(_item(win, "prune", u, v, current=rel, confidence=round(0.55 + (LOW_CONFIDENCE - conf) / 2, 2),
-                             rationale=f"low confidence {conf:.2f} ({d.get('rationale', '')})"))
+            out.append(
+                _item(
+                    win,
+                    "prune",
+                    u,
+                    v,
+                    current=rel,
+                    confidence=round(0.55 + (LOW_CONFIDENCE - conf) / 2, 2),
+                    rationale=f"low confidence {conf:.2f} ({d.get('rationale', '')})",
+                )
+            )
             continue
         fu, fv = features(w.nodes[u].content), features(w.nodes[v].content)
         if sim < WEAK_SIMILARITY and not (fu.words & fv.words) and not (fu.slots & fv.slots):
-            out.append(_item(win, "prune", u, v, current=rel, confidence=0.6,
-                             rationale=f"endpoints barely similar ({sim:.2f}) and share nothing"))
+            out.append(
+                _item(
+                    win,
+                    "prune",
+                    u,
+                    v,
+                    current=rel,
+                    confidence=0.6,
+                    rationale=f"endpoints barely similar ({sim:.2f}) and share nothing",
+                )
+            )
             continue
         if rel in ("temporal", "elaborates") and _redundant(g, u, v):
-            out.append(_item(win, "prune", u, v, current=rel, confidence=0.5,
-                             rationale="implied by a longer path between the same memories (transitively redundant)"))
+            out.append(
+                _item(
+                    win,
+                    "prune",
+                    u,
+                    v,
+                    current=rel,
+                    confidence=0.5,
+                    rationale="implied by a longer path between the same memories (transitively redundant)",
+                )
+            )
     out += _supersede_proposals(win)
     out += _missing_edges(win, learner)
     return out, win
@@ -197,8 +257,7 @@ def _supersede_proposals(win: _Window) -> list[ReviewItem]:
     for new in win.ids:
         for plan in plan_supersedes(w, new, across_sessions=True):  # another session's: queued, not applied
             if plan.full and plan.old not in undone and f"{plan.old}->{new}" not in undone:
-                out.append(_item(win, "supersede", new, plan.old, confidence=plan.confidence,
-                                 rationale=plan.rationale))
+                out.append(_item(win, "supersede", new, plan.old, confidence=plan.confidence, rationale=plan.rationale))
     return out
 
 
@@ -224,8 +283,17 @@ def _missing_edges(win: _Window, learner: RulesReasoner) -> list[ReviewItem]:
         j = _judge(learner, w, u, v, sim)
         if j.relation is None:
             continue
-        out.append(_item(win, "add", u, v, relation=j.relation, confidence=round(min(0.8, j.confidence), 2),
-                         rationale=f"similar ({sim:.2f}), same slot, no path between them: {j.rationale}"))
+        out.append(
+            _item(
+                win,
+                "add",
+                u,
+                v,
+                relation=j.relation,
+                confidence=round(min(0.8, j.confidence), 2),
+                rationale=f"similar ({sim:.2f}), same slot, no path between them: {j.rationale}",
+            )
+        )
     return out
 
 
@@ -237,15 +305,35 @@ def llm_proposals(cur, size: int, reasoner) -> tuple[list[ReviewItem], _Window, 
     ids = list(dict.fromkeys([u for u, _ in win.edges if u not in win.ids] + list(win.ids)))
     label = {nid: f"N{i + 1}" for i, nid in enumerate(ids)}
     node_of = {v: k for k, v in label.items()}
-    nodes = {label[n]: {"kind": w.nodes[n].kind, "text": w.nodes[n].content[:600], "turn": w.nodes[n].turn,
-                        "status": w.nodes[n].status} for n in ids}
+    nodes = {
+        label[n]: {
+            "kind": w.nodes[n].kind,
+            "text": w.nodes[n].content[:600],
+            "turn": w.nodes[n].turn,
+            "status": w.nodes[n].status,
+        }
+        for n in ids
+    }
     edge_of = {f"E{i + 1}": e for i, e in enumerate(win.edges)}
-    edges = {k: {"source": label[u], "target": label[v], "relation": g.edges[u, v].get("relation"),
-                 "confidence": round(float(g.edges[u, v].get("confidence") or 0), 2),
-                 "origin": g.edges[u, v].get("origin")} for k, (u, v) in edge_of.items()}
-    examples = [{"earlier": {"kind": c.parent_kind, "text": c.parent_content[:200]},
-                 "later": {"kind": c.child_kind, "text": c.child_content[:200]},
-                 "was": c.was or "none", "corrected_to": c.relation or "none"} for c in (w.corrections or [])]
+    edges = {
+        k: {
+            "source": label[u],
+            "target": label[v],
+            "relation": g.edges[u, v].get("relation"),
+            "confidence": round(float(g.edges[u, v].get("confidence") or 0), 2),
+            "origin": g.edges[u, v].get("origin"),
+        }
+        for k, (u, v) in edge_of.items()
+    }
+    examples = [
+        {
+            "earlier": {"kind": c.parent_kind, "text": c.parent_content[:200]},
+            "later": {"kind": c.child_kind, "text": c.child_content[:200]},
+            "was": c.was or "none",
+            "corrected_to": c.relation or "none",
+        }
+        for c in (w.corrections or [])
+    ]
     c = reasoner.complete(review_messages(nodes, edges, examples), ReviewReply)
     parsed = c.parsed
     info = {"calls": c.calls, "tokens": c.tokens, "error": c.error, "invalid": 0}
@@ -363,4 +451,3 @@ def run_review(cur, apply: bool | None = None, mode: str | None = None) -> Revie
     cur.state["runs"] = (cur.state.get("runs", []) + [summary.to_dict()])[-20:]
     cur.save_state()
     return summary
-

@@ -27,12 +27,19 @@ def edge_table_rows(weaver) -> list[dict[str, Any]]:
     pos = {nid: i for i, nid in enumerate(weaver.node_ids)}
     rows = []
     for u, v, d in sorted(weaver.graph.edges(data=True), key=lambda e: (pos.get(e[1], 0), pos.get(e[0], 0))):
-        rows.append({
-            "source": u, "target": v,
-            "from": _snippet(weaver.nodes[u].content), "to": _snippet(weaver.nodes[v].content),
-            "relation": d.get("relation"), "origin": d.get("origin"),
-            "confidence": round(float(d.get("confidence") or 0.0), 2), "status": d.get("status"), "delete": False,
-        })
+        rows.append(
+            {
+                "source": u,
+                "target": v,
+                "from": _snippet(weaver.nodes[u].content),
+                "to": _snippet(weaver.nodes[v].content),
+                "relation": d.get("relation"),
+                "origin": d.get("origin"),
+                "confidence": round(float(d.get("confidence") or 0.0), 2),
+                "status": d.get("status"),
+                "delete": False,
+            }
+        )
     return rows
 
 

@@ -83,8 +83,9 @@ def review_messages(nodes: dict[str, dict], edges: dict[str, dict], examples: li
     origin}; ``examples``: curators' corrections (JSON data) the reviewer should follow."""
     system = _SYSTEM
     if examples:
-        system += ("\nCurators corrected these judgements earlier; follow their pattern (JSON data):\n"
-                   + json.dumps(examples[-8:], ensure_ascii=False))
+        system += "\nCurators corrected these judgements earlier; follow their pattern (JSON data):\n" + json.dumps(
+            examples[-8:], ensure_ascii=False
+        )
     data = {"memories": nodes, "edges": edges}
     return [
         {"role": "system", "content": system},

@@ -68,15 +68,34 @@ def _words(text: str) -> frozenset[str]:
 
 
 LINK_FEATURES = (
-    "d1", "d2", "d3", "d4plus", "log_distance", "same_speaker", "child_names_parent", "parent_names_child",
-    "child_names_other", "parent_question", "child_question", "cosine", "shares_words", "share_ratio",
-    "parent_latest_of_speaker", "parent_latest_naming_child", "parent_is_first", "child_short",
-    "d1_x_question", "named_x_latest", "same_speaker_x_d1", "bias",
+    "d1",
+    "d2",
+    "d3",
+    "d4plus",
+    "log_distance",
+    "same_speaker",
+    "child_names_parent",
+    "parent_names_child",
+    "child_names_other",
+    "parent_question",
+    "child_question",
+    "cosine",
+    "shares_words",
+    "share_ratio",
+    "parent_latest_of_speaker",
+    "parent_latest_naming_child",
+    "parent_is_first",
+    "child_short",
+    "d1_x_question",
+    "named_x_latest",
+    "same_speaker_x_d1",
+    "bias",
 )
 
 
-def link_features(cands: list[Turn], child: Turn, history: list[Turn], child_pos: int,
-                  cand_pos: list[int] | None = None) -> np.ndarray:
+def link_features(
+    cands: list[Turn], child: Turn, history: list[Turn], child_pos: int, cand_pos: list[int] | None = None
+) -> np.ndarray:
     """One row of :data:`LINK_FEATURES` per candidate parent.
 
     ``history`` is every earlier turn in order with ``child`` at ``child_pos``
@@ -101,14 +120,20 @@ def link_features(cands: list[Turn], child: Turn, history: list[Turn], child_pos
         shared = len(cw & pf.words)
         names_parent = float(cand.speaker in child_named)
         row = [
-            d == 1, d == 2, d == 3, d >= 4, np.log(d),
+            d == 1,
+            d == 2,
+            d == 3,
+            d >= 4,
+            np.log(d),
             cand.speaker == child.speaker,
             names_parent,
             bool(parent_named),
             bool(child_named) and not names_parent,
-            pf.question, cf.question,
+            pf.question,
+            cf.question,
             cos,
-            shared > 0, shared / max(1, min(len(cw), len(pf.words))),
+            shared > 0,
+            shared / max(1, min(len(cw), len(pf.words))),
             latest_of_speaker,
             latest_naming,
             pos == 0,
@@ -123,8 +148,18 @@ def link_features(cands: list[Turn], child: Turn, history: list[Turn], child_pos
 
 
 TYPE_FEATURES = (
-    "cause_cue", "condition_cue", "elaborate_cue", "child_question", "parent_question", "same_speaker",
-    "child_ack", "d1", "cosine", "failure_cue", "child_names_parent", "bias",
+    "cause_cue",
+    "condition_cue",
+    "elaborate_cue",
+    "child_question",
+    "parent_question",
+    "same_speaker",
+    "child_ack",
+    "d1",
+    "cosine",
+    "failure_cue",
+    "child_names_parent",
+    "bias",
 )
 
 
@@ -133,6 +168,18 @@ def type_features(parent: Turn, child: Turn, distance: int) -> np.ndarray:
     cf, pf = cue_features(child.text), cue_features(parent.text)
     cos = float(parent.vec @ child.vec) if parent.vec is not None and child.vec is not None else 0.0
     named = float(parent.speaker in _mentions(child.text, {parent.speaker}))
-    row = [cf.cause, cf.condition, cf.elaborate, cf.question, pf.question, parent.speaker == child.speaker,
-           cf.pleasantry, distance == 1, cos, cf.failure, named, 1.0]
+    row = [
+        cf.cause,
+        cf.condition,
+        cf.elaborate,
+        cf.question,
+        pf.question,
+        parent.speaker == child.speaker,
+        cf.pleasantry,
+        distance == 1,
+        cos,
+        cf.failure,
+        named,
+        1.0,
+    ]
     return np.asarray([float(x) for x in row], dtype=np.float64)

@@ -61,8 +61,9 @@ def select_candidates(
     if node.kind == "tool_result":
         for i in range(len(earlier) - 1, -1, -1):
             other = earlier[i]
-            if (asked_by and other.id == asked_by) or (not asked_by and other.kind == "agent_thought"
-                                                        and other.turn == node.turn):
+            if (asked_by and other.id == asked_by) or (
+                not asked_by and other.kind == "agent_thought" and other.turn == node.turn
+            ):
                 if i not in chosen:
                     chosen.append(i)
                 break
@@ -84,8 +85,14 @@ def build_edges(
     result = reasoner.relate(req, corrections)
     origin = "rules" if result.fallback else reasoner.kind  # the backend's declared kind, not its name
     edges = [
-        Edge(source=j.parent_id, target=node.id, relation=j.relation, confidence=float(j.confidence),
-             origin=origin, rationale=j.rationale)
+        Edge(
+            source=j.parent_id,
+            target=node.id,
+            relation=j.relation,
+            confidence=float(j.confidence),
+            origin=origin,
+            rationale=j.rationale,
+        )
         for j in result.judgements
         if j.relation is not None and j.parent_id != node.id
     ]

@@ -26,7 +26,16 @@ import numpy as np
 
 from .features import LINK_FEATURES, TYPE_FEATURES
 
-__all__ = ["LinkModel", "fit_logistic", "fit_softmax", "sigmoid", "confidence_features", "default_model", "WEIGHTS_PATH", "TYPES"]
+__all__ = [
+    "LinkModel",
+    "fit_logistic",
+    "fit_softmax",
+    "sigmoid",
+    "confidence_features",
+    "default_model",
+    "WEIGHTS_PATH",
+    "TYPES",
+]
 
 WEIGHTS_PATH = Path(__file__).with_name("weights.json")
 TYPES = ("causal", "conditional", "elaborates", "temporal")
@@ -53,8 +62,9 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 50)
     return w
 
 
-def fit_softmax(X: np.ndarray, y: np.ndarray, classes: int, l2: float = 1.0, iters: int = 500,
-                lr: float = 0.5) -> np.ndarray:
+def fit_softmax(
+    X: np.ndarray, y: np.ndarray, classes: int, l2: float = 1.0, iters: int = 500, lr: float = 0.5
+) -> np.ndarray:
     """Multinomial logistic regression by gradient descent; returns (features, classes) weights."""
     n, k = X.shape
     W = np.zeros((k, classes))
@@ -99,18 +109,28 @@ class LinkModel:
         return z / z.sum()
 
     def to_json(self) -> dict:
-        return {"link_features": list(LINK_FEATURES), "link": self.link.round(6).tolist(),
-                "type_features": list(TYPE_FEATURES), "types": list(TYPES),
-                "type_weights": self.types.round(6).tolist(), "threshold": self.threshold, "card": self.card,
-                "calibration": None if self.calibration is None else self.calibration.round(6).tolist()}
+        return {
+            "link_features": list(LINK_FEATURES),
+            "link": self.link.round(6).tolist(),
+            "type_features": list(TYPE_FEATURES),
+            "types": list(TYPES),
+            "type_weights": self.types.round(6).tolist(),
+            "threshold": self.threshold,
+            "card": self.card,
+            "calibration": None if self.calibration is None else self.calibration.round(6).tolist(),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "LinkModel":
         if list(data["link_features"]) != list(LINK_FEATURES) or list(data["type_features"]) != list(TYPE_FEATURES):
             raise ValueError("weights.json was fitted on other features: rerun python -m weaver.relations.train")
-        return cls(np.asarray(data["link"], dtype=np.float64), np.asarray(data["type_weights"], dtype=np.float64),
-                   float(data["threshold"]), dict(data.get("card", {})),
-                   None if data.get("calibration") is None else np.asarray(data["calibration"], dtype=np.float64))
+        return cls(
+            np.asarray(data["link"], dtype=np.float64),
+            np.asarray(data["type_weights"], dtype=np.float64),
+            float(data["threshold"]),
+            dict(data.get("card", {})),
+            None if data.get("calibration") is None else np.asarray(data["calibration"], dtype=np.float64),
+        )
 
 
 @lru_cache(maxsize=1)

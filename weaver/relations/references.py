@@ -28,7 +28,18 @@ from ..cues import features
 from ..models import MemoryNode
 from .features import speaker_of
 
-__all__ = ["shared_name", "reference_parent", "slot_premises", "definite_kind", "names_a", "KINDS", "LOCATIVE", "MIN_CJK", "LOOKBACK", "PREMISE_SLOTS"]
+__all__ = [
+    "shared_name",
+    "reference_parent",
+    "slot_premises",
+    "definite_kind",
+    "names_a",
+    "KINDS",
+    "LOCATIVE",
+    "MIN_CJK",
+    "LOOKBACK",
+    "PREMISE_SLOTS",
+]
 
 # slots whose stated value is a premise of a later plan that names the slot ("根据预算和过敏信息…")
 PREMISE_SLOTS = ("budget", "diet", "quiet", "amenity", "rating")
@@ -43,11 +54,16 @@ _VALUE = re.compile(r"\d+(?:\.\d+)?\s*(?:分|元|块|小时|天|晚|号|日|月|
 # "among these / 这些景点里 / 他家": the place in focus, or items listed around it
 _AMONG = re.compile(r"这些|那些|这几个|那几个|这家|那家|他家|它家|\b(?:these|those)\b", re.IGNORECASE)
 _PROPER = re.compile(r"(?<![.!?。！？]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
-_COMMON = re.compile(r"^(?:可以|推荐|一下|一个|一家|请问|谢谢|您好|你好|没有|什么|哪些|多少|评分|周边|附近|为您|给您|我想|"
-                     r"好的|那就|麻烦|帮我|去|在|的|了|吧|和|就|那|请|I|The|This|That|What|When|Where|How|Yes|Thanks)")
+_COMMON = re.compile(
+    r"^(?:可以|推荐|一下|一个|一家|请问|谢谢|您好|你好|没有|什么|哪些|多少|评分|周边|附近|为您|给您|我想|"
+    r"好的|那就|麻烦|帮我|去|在|的|了|吧|和|就|那|请|I|The|This|That|What|When|Where|How|Yes|Thanks)"
+)
 # where something was put forward or chosen: the agent recommends, the user picks
-_CHOICE = re.compile(r"推荐|建议|为您|不妨|可以去|我去|就去|去[^，。？！,.?!]{2,24}吧|不错|就选|选择|定了|就这|"
-                     r"\b(?:recommend|suggest|how about|try|go with|i'll take|let's go|book)\b", re.IGNORECASE)
+_CHOICE = re.compile(
+    r"推荐|建议|为您|不妨|可以去|我去|就去|去[^，。？！,.?!]{2,24}吧|不错|就选|选择|定了|就这|"
+    r"\b(?:recommend|suggest|how about|try|go with|i'll take|let's go|book)\b",
+    re.IGNORECASE,
+)
 
 
 def _cjk(text: str) -> int:
@@ -61,7 +77,7 @@ def shared_name(child: str, earlier: str) -> str | None:
         m = SequenceMatcher(None, run, earlier, autojunk=False).find_longest_match(0, len(run), 0, len(earlier))
         cand = run[m.a : m.a + m.size]
         while (c := _COMMON.match(cand)) and c.end() > 0:  # "推荐天安门广场" names 天安门广场
-            cand = cand[c.end():]
+            cand = cand[c.end() :]
         if _cjk(cand) >= MIN_CJK - 1 and len(cand) >= MIN_CJK and len(cand) > len(best):
             best = cand
     if best:
@@ -72,8 +88,12 @@ def shared_name(child: str, earlier: str) -> str | None:
     return None
 
 
-def reference_parent(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str],
-                     accept: Callable[[MemoryNode], bool] = lambda n: True) -> tuple[int, str] | None:
+def reference_parent(
+    child: MemoryNode,
+    earlier: list[MemoryNode],
+    exclude: set[str],
+    accept: Callable[[MemoryNode], bool] = lambda n: True,
+) -> tuple[int, str] | None:
     """(index into ``earlier``, why) of the memory that introduced what the child refers to.
 
     A name another speaker brought up links to its newest mention; a place or list referred to without its name ("这个餐馆周边",

