@@ -63,7 +63,7 @@ class _SlotIndex:
 
     def __init__(self) -> None:
         self.upto = 0
-        self.by_key: dict[str, list[int]] = {}
+        self.by_key: dict[tuple[str, str], list[int]] = {}  # SlotValue.key: (slot, scope)
 
     def update(self, w) -> _SlotIndex:
         order = w.node_ids if self.upto < w.node_count else ()
