@@ -221,10 +221,10 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         self._guard(node_id, actor)
         before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
         after = {"status": status, "superseded_by": by if status == "superseded" else ""}
-        for k in (marks or {}):
+        for k, mark in (marks or {}).items():
             if k not in NODE_META_KEYS:
                 raise WeaverError(f"unknown node mark {k!r}: expected one of {', '.join(NODE_META_KEYS)}")
-            before[k], after[k] = node.meta.get(k, ""), marks[k]
+            before[k], after[k] = node.meta.get(k, ""), mark
         entry = self._record(self.log.new(actor, "node.status", node_id, before, after, why, ref=ref,
                                           message_id=message_id))
         self._write_status(node_id, after)
