@@ -116,15 +116,13 @@ class RecallTable:
 
 @contextmanager
 def temp_runtime(embedder, config: WeaverConfig | None = None, settings: Settings | None = None) -> Iterator:
-    """A Runtime over a throw-away Chroma directory (spaces never touch the user's data)."""
+    """A Runtime over a throw-away Chroma directory (spaces never touch the user's data): ``rt.settings.data_dir``."""
     from ..runtime import Runtime
 
     with tempfile.TemporaryDirectory(prefix="weaver-bench-") as tmp:
         base = settings or Settings.from_env(env={}, secrets_path=None)
         s = replace(base, data_dir=Path(tmp), config=config or base.config)
-        rt = Runtime.from_settings(s, embedder=embedder)
-        rt.tmp_dir = tmp
-        yield rt
+        yield Runtime.from_settings(s, embedder=embedder)
 
 
 def ingest_turns(weaver, turns: list[Turn], id_prefix: str, batch: int = 64) -> float:

@@ -68,7 +68,7 @@ def synthetic_texts(n: int, seed: int = 0) -> list[str]:
     return out
 
 
-def _disk_mb(path: str) -> float:
+def _disk_mb(path: str | Path) -> float:
     total = sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
     return round(total / 2**20, 1)
 
@@ -244,10 +244,10 @@ def run_scale(sizes=(1000, 10000, 100000), embedder=None, queries: int = 100, on
             bulk_s = time.perf_counter() - t0
             del w
             row = {"nodes": n, "edges": edges, "bulk_write_s": round(bulk_s, 1),
-                   "bulk_nodes_per_s": round(n / bulk_s, 1), "disk_mb": _disk_mb(rt.tmp_dir)}
+                   "bulk_nodes_per_s": round(n / bulk_s, 1), "disk_mb": _disk_mb(rt.settings.data_dir)}
             for name, tree in trees.items():  # each on its own copy of the same space
                 with tempfile.TemporaryDirectory(prefix="weaver-scale-") as copy:
-                    shutil.copytree(rt.tmp_dir, copy, dirs_exist_ok=True)
+                    shutil.copytree(rt.settings.data_dir, copy, dirs_exist_ok=True)
                     r = _child(tree, {"data_dir": copy, "space": f"scale-{n}", "queries": qtexts,
                                       "texts": into_texts, "reopen": True})
                     disk_after = _disk_mb(copy)
