@@ -103,9 +103,10 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
     cfg = config or WeaverConfig()
     samples = load_locomo(data)[:limit_conversations]
     table = RecallTable()
-    ranks_at = {k: [] for k in (5, 10, 25, 50)}
-    ranks_at_14 = {k: [] for k in (5, 10, 25, 50)}
-    per_conv, latency_all = [], []
+    ranks_at: dict[int, list[float]] = {k: [] for k in (5, 10, 25, 50)}  # k -> dense recall@k per question
+    ranks_at_14: dict[int, list[float]] = {k: [] for k in (5, 10, 25, 50)}
+    per_conv: list[dict] = []  # run_haystack's stats, one per conversation
+    latency_all: list[float] = []
     t_start = time.perf_counter()
     for sample in tqdm(samples, desc="locomo conversations", disable=not progress):
         turns = conversation_turns(sample)
