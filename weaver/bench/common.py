@@ -16,9 +16,20 @@ from ..narrative import HEADERS, date_of, date_tokens, estimate_line_tokens
 from ..settings import Settings, WeaverConfig
 from ..text import count_tokens
 
-__all__ = ["Turn", "pack", "recall", "RecallTable", "temp_runtime", "ingest_turns", "NO_FILTER", "weaver_picks",
-           "run_haystack", "filter_summary",
-           "percentiles", "finish_line_plot"]
+__all__ = [
+    "Turn",
+    "pack",
+    "recall",
+    "RecallTable",
+    "temp_runtime",
+    "ingest_turns",
+    "NO_FILTER",
+    "weaver_picks",
+    "run_haystack",
+    "filter_summary",
+    "percentiles",
+    "finish_line_plot",
+]
 
 # the filter switched off: every message is kept (the coarse gate and the fine total can never fail)
 NO_FILTER = dict(coarse_threshold=-2.0, keep_threshold=-1.0)
@@ -71,8 +82,11 @@ def percentiles(values: list[float]) -> dict:
     if not values:
         return {"p50": None, "p95": None, "mean": None}
     a = np.asarray(values, dtype=float)
-    return {"p50": round(float(np.percentile(a, 50)), 2), "p95": round(float(np.percentile(a, 95)), 2),
-            "mean": round(float(a.mean()), 2)}
+    return {
+        "p50": round(float(np.percentile(a, 50)), 2),
+        "p95": round(float(np.percentile(a, 95)), 2),
+        "mean": round(float(a.mean()), 2),
+    }
 
 
 def finish_line_plot(fig, ax, path: Path, xlabel: str, ylabel: str, title: str) -> None:
@@ -116,15 +130,13 @@ class RecallTable:
 
 @contextmanager
 def temp_runtime(embedder, config: WeaverConfig | None = None, settings: Settings | None = None) -> Iterator:
-    """A Runtime over a throw-away Chroma directory (spaces never touch the user's data)."""
+    """A Runtime over a throw-away Chroma directory (spaces never touch the user's data): ``rt.settings.data_dir``."""
     from ..runtime import Runtime
 
     with tempfile.TemporaryDirectory(prefix="weaver-bench-") as tmp:
         base = settings or Settings.from_env(env={}, secrets_path=None)
         s = replace(base, data_dir=Path(tmp), config=config or base.config)
-        rt = Runtime.from_settings(s, embedder=embedder)
-        rt.tmp_dir = tmp
-        yield rt
+        yield Runtime.from_settings(s, embedder=embedder)
 
 
 def ingest_turns(weaver, turns: list[Turn], id_prefix: str, batch: int = 64) -> float:
@@ -132,8 +144,7 @@ def ingest_turns(weaver, turns: list[Turn], id_prefix: str, batch: int = 64) -> 
     t0 = time.perf_counter()
     for start in range(0, len(turns), batch):
         chunk = turns[start : start + batch]
-        weaver.ingest_many([Message(t.content, t.kind, dict(t.meta, key=t.key), f"{id_prefix}:{t.key}")
-                            for t in chunk])
+        weaver.ingest_many([Message(t.content, t.kind, dict(t.meta, key=t.key), f"{id_prefix}:{t.key}") for t in chunk])
     return time.perf_counter() - t0
 
 
@@ -146,8 +157,20 @@ def weaver_picks(weaver, result, with_block: bool = True) -> set[str]:
     return {weaver.nodes[i].meta.get("key") for i in ids if i in weaver.nodes}
 
 
-def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: WeaverConfig, budgets, table: RecallTable,
-                 groups_of, language: str = "en", progress: bool = True, on_question=None, peer=None) -> dict:
+def run_haystack(
+    sid: str,
+    turns: list[Turn],
+    qs: list[dict],
+    embedder,
+    cfg: WeaverConfig,
+    budgets,
+    table: RecallTable,
+    groups_of,
+    language: str = "en",
+    progress: bool = True,
+    on_question=None,
+    peer=None,
+) -> dict:
     """Ingest one haystack into a filtered and an unfiltered weaver, then ask every question of every system.
 
     ``qs``: dicts with ``question`` and ``evidence`` (a set of turn keys);
@@ -190,11 +213,20 @@ def run_haystack(sid: str, turns: list[Turn], qs: list[dict], embedder, cfg: Wea
                 table.add("weaver-no-expand", b, groups, recall(weaver_picks(full, res), ev))
                 res = unfiltered.query(q["question"], budget=b)
                 table.add("weaver-no-filter", b, groups, recall(weaver_picks(unfiltered, res), ev))
-        return {"id": sid, "turns": len(turns), "kept": len(kept), "questions": len(qs),
-                "evidence": len(evidence), "evidence_kept": len(evidence & kept),
-                "edges": full.graph.number_of_edges(), "ingest_s": round(ingest_s, 2),
-                "ingest_all_s": round(ingest_all_s, 2), "query_ms_1024": percentiles(lat), "_latencies": lat,
-                **({f"{peer.name}_add_s": peer_add_s} if peer is not None else {})}
+        return {
+            "id": sid,
+            "turns": len(turns),
+            "kept": len(kept),
+            "questions": len(qs),
+            "evidence": len(evidence),
+            "evidence_kept": len(evidence & kept),
+            "edges": full.graph.number_of_edges(),
+            "ingest_s": round(ingest_s, 2),
+            "ingest_all_s": round(ingest_all_s, 2),
+            "query_ms_1024": percentiles(lat),
+            "_latencies": lat,
+            **({f"{peer.name}_add_s": peer_add_s} if peer is not None else {}),
+        }
 
 
 def filter_summary(per: list[dict]) -> dict:
@@ -202,5 +234,11 @@ def filter_summary(per: list[dict]) -> dict:
     k = sum(p["kept"] for p in per)
     e = sum(p["evidence"] for p in per)
     ek = sum(p["evidence_kept"] for p in per)
-    return {"turns": t, "kept": k, "evidence": e, "evidence_kept": ek,
-            "kept_share": round(100 * k / max(1, t), 1), "evidence_kept_share": round(100 * ek / max(1, e), 1)}
+    return {
+        "turns": t,
+        "kept": k,
+        "evidence": e,
+        "evidence_kept": ek,
+        "kept_share": round(100 * k / max(1, t), 1),
+        "evidence_kept_share": round(100 * ek / max(1, e), 1),
+    }

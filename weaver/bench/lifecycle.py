@@ -91,7 +91,7 @@ def lifecycle_stream(
     return stream, [q for q in qs if q["dataset"] == "locomo"] + cw
 
 
-def _disk_mb(path: str) -> float:
+def _disk_mb(path: str | Path) -> float:
     return round(sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file()) / 2**20, 1)
 
 
@@ -102,7 +102,7 @@ def _size(w, rt, turn: int, elapsed: float) -> dict:
         "active_nodes": active,
         "nodes": len(w.nodes),
         "edges": w.graph.number_of_edges(),
-        "disk_mb": _disk_mb(rt.tmp_dir),
+        "disk_mb": _disk_mb(rt.settings.data_dir),
         "elapsed_s": round(elapsed, 1),
     }
 

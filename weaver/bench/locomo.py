@@ -69,8 +69,9 @@ def conversation_turns(sample: dict) -> list[Turn]:
             text = t.get("text", "").strip()
             if t.get("blip_caption"):
                 text += f" [shares {t['blip_caption']}]"
-            turns.append(Turn(t["dia_id"], f"{t['speaker']}: {text}",
-                              {"speaker": t["speaker"], "date": date, "session": n}))
+            turns.append(
+                Turn(t["dia_id"], f"{t['speaker']}: {text}", {"speaker": t["speaker"], "date": date, "session": n})
+            )
     return turns
 
 
@@ -93,8 +94,16 @@ def _groups(cat: int) -> list[str]:
     return g + ["all"]
 
 
-def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations: int | None = None,
-               limit_questions: int | None = None, config=None, progress: bool = True, peer=None) -> dict:
+def run_locomo(
+    data: str | Path,
+    embedder,
+    budgets=BUDGETS,
+    limit_conversations: int | None = None,
+    limit_questions: int | None = None,
+    config=None,
+    progress: bool = True,
+    peer=None,
+) -> dict:
     """Run every system over the conversations; returns the results dict (see ``report.locomo_tables``).
 
     ``peer``: a ``peer.PeerProcess`` ranked beside the baselines (a system named after it)."""
@@ -103,9 +112,10 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
     cfg = config or WeaverConfig()
     samples = load_locomo(data)[:limit_conversations]
     table = RecallTable()
-    ranks_at = {k: [] for k in (5, 10, 25, 50)}
-    ranks_at_14 = {k: [] for k in (5, 10, 25, 50)}
-    per_conv, latency_all = [], []
+    ranks_at: dict[int, list[float]] = {k: [] for k in (5, 10, 25, 50)}  # k -> dense recall@k per question
+    ranks_at_14: dict[int, list[float]] = {k: [] for k in (5, 10, 25, 50)}
+    per_conv: list[dict] = []  # run_haystack's stats, one per conversation
+    latency_all: list[float] = []
     t_start = time.perf_counter()
     for sample in tqdm(samples, desc="locomo conversations", disable=not progress):
         turns = conversation_turns(sample)
@@ -121,8 +131,19 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
                     ranks_at_14[k].append(r)
 
         sid = sample.get("sample_id", f"conv{len(per_conv)}")
-        stats = run_haystack(sid, turns, qs, embedder, cfg, budgets, table, lambda q: _groups(q["category"]),
-                             progress=progress, on_question=dense_recall_at_k, peer=peer)
+        stats = run_haystack(
+            sid,
+            turns,
+            qs,
+            embedder,
+            cfg,
+            budgets,
+            table,
+            lambda q: _groups(q["category"]),
+            progress=progress,
+            on_question=dense_recall_at_k,
+            peer=peer,
+        )
         latency_all += stats.pop("_latencies")
         per_conv.append(stats)
     filt = filter_summary(per_conv)
@@ -138,12 +159,16 @@ def run_locomo(data: str | Path, embedder, budgets=BUDGETS, limit_conversations:
         "categories": CATEGORIES,
         "recall": table.to_dict(systems, budgets, groups),
         "questions": {g: table.count("recency", budgets[0], g) for g in groups},
-        "dense_recall_at_k": {"cats1-4": {str(k): mean(v) for k, v in ranks_at_14.items()},
-                              "all": {str(k): mean(v) for k, v in ranks_at.items()}, "dragon_paper": DRAGON},
+        "dense_recall_at_k": {
+            "cats1-4": {str(k): mean(v) for k, v in ranks_at_14.items()},
+            "all": {str(k): mean(v) for k, v in ranks_at.items()},
+            "dragon_paper": DRAGON,
+        },
         "filter": filt,
-        "latency_ms_1024": {"all": percentiles(latency_all),
-                            "largest": largest and {"id": largest["id"], "turns": largest["turns"],
-                                                    **largest["query_ms_1024"]}},
+        "latency_ms_1024": {
+            "all": percentiles(latency_all),
+            "largest": largest and {"id": largest["id"], "turns": largest["turns"], **largest["query_ms_1024"]},
+        },
         "conversations": per_conv,
         "config": cfg.__dict__,
         **({"peer": peer.describe()} if peer is not None else {}),

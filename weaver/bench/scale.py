@@ -88,7 +88,7 @@ def synthetic_texts(n: int, seed: int = 0) -> list[str]:
     return out
 
 
-def _disk_mb(path: str) -> float:
+def _disk_mb(path: str | Path) -> float:
     total = sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
     return round(total / 2**20, 1)
 
@@ -331,11 +331,11 @@ def run_scale(
                 "edges": edges,
                 "bulk_write_s": round(bulk_s, 1),
                 "bulk_nodes_per_s": round(n / bulk_s, 1),
-                "disk_mb": _disk_mb(rt.tmp_dir),
+                "disk_mb": _disk_mb(rt.settings.data_dir),
             }
             for name, tree in trees.items():  # each on its own copy of the same space
                 with tempfile.TemporaryDirectory(prefix="weaver-scale-") as copy:
-                    shutil.copytree(rt.tmp_dir, copy, dirs_exist_ok=True)
+                    shutil.copytree(rt.settings.data_dir, copy, dirs_exist_ok=True)
                     r = _child(
                         tree,
                         {

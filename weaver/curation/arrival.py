@@ -39,8 +39,11 @@ class Supersede:
 
     @property
     def rationale(self) -> str:
-        parts = [f"{a.slot}{'/' + a.scope if a.scope and a.slot != 'diet' else ''}"
-                 f"{' ' + a.scope if a.slot == 'diet' else ''}: {_said(a)} -> {_said(b)}" for a, b in self.pairs]
+        parts = [
+            f"{a.slot}{'/' + a.scope if a.scope and a.slot != 'diet' else ''}"
+            f"{' ' + a.scope if a.slot == 'diet' else ''}: {_said(a)} -> {_said(b)}"
+            for a, b in self.pairs
+        ]
         tail = "" if self.full else "; its other slots still hold, so it stays active"
         return "restated with a new value: " + "; ".join(parts) + tail
 
@@ -63,7 +66,7 @@ class _SlotIndex:
 
     def __init__(self) -> None:
         self.upto = 0
-        self.by_key: dict[str, list[int]] = {}
+        self.by_key: dict[tuple[str, str], list[int]] = {}  # SlotValue.key: (slot, scope)
 
     def update(self, w) -> _SlotIndex:
         order = w.node_ids if self.upto < w.node_count else ()
@@ -132,9 +135,13 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
             if any(i < j < pos and states(j) for j in index.by_key.get(k, ())):
                 restated.add(k)
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
-        full = {v.key for v in old_vals} <= restated and len(residue(old.content) - residue(node.content)) <= MAX_RESIDUE
+        full = {v.key for v in old_vals} <= restated and len(
+            residue(old.content) - residue(node.content)
+        ) <= MAX_RESIDUE
         explicit = all(a.explicit and b.explicit for a, b in pairs)
-        conf = 0.8 + (0.1 if cue else 0.0) + (0.05 if explicit else 0.0) - (CROSS_SESSION_PENALTY if other_session else 0)
+        conf = (
+            0.8 + (0.1 if cue else 0.0) + (0.05 if explicit else 0.0) - (CROSS_SESSION_PENALTY if other_session else 0)
+        )
         out.append(Supersede(old.id, node_id, pairs, full, round(conf, 2)))
     return out
 
@@ -155,11 +162,19 @@ def supersede_on_arrival(cur, node, edges: list) -> list:
         key = f"{plan.old}->{plan.new}"
         why = f"on arrival: {plan.rationale}"
         try:
-            entry = cur.set_edge(plan.old, plan.new, RELATION, why, actor="builder", confidence=plan.confidence,
-                                 message_id=node.message_id)
+            entry = cur.set_edge(
+                plan.old,
+                plan.new,
+                RELATION,
+                why,
+                actor="builder",
+                confidence=plan.confidence,
+                message_id=node.message_id,
+            )
             if plan.full and plan.old not in human:
-                cur.set_status(plan.old, "superseded", why, actor="builder", by=plan.new, ref=entry.id,
-                               message_id=node.message_id)
+                cur.set_status(
+                    plan.old, "superseded", why, actor="builder", by=plan.new, ref=entry.id, message_id=node.message_id
+                )
         except WeaverError:  # a human decided this edge or node: it stands
             continue
         made.append(key)
@@ -169,8 +184,18 @@ def supersede_on_arrival(cur, node, edges: list) -> list:
     for key in made:
         s, t = key.split("->", 1)
         d = w.graph.edges[s, t]
-        kept.append(Edge(s, t, d["relation"], d["confidence"], d["origin"], d.get("rationale", ""),
-                         d.get("created_at", 0.0), d.get("status", "proposed")))
+        kept.append(
+            Edge(
+                s,
+                t,
+                d["relation"],
+                d["confidence"],
+                d["origin"],
+                d.get("rationale", ""),
+                d.get("created_at", 0.0),
+                d.get("status", "proposed"),
+            )
+        )
     return kept
 
 

@@ -55,7 +55,7 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
     def write_section(self):
         """The weaver's write section (writer lock, catch up with other writers, one new revision); re-entrant."""
         writing = getattr(self.w, "writing", None)
-        with (writing() if writing else contextlib.nullcontext()):
+        with writing() if writing else contextlib.nullcontext():
             fresh = getattr(self.w, "curation", self)
             if fresh is not self:  # another writer changed the space and the weaver reloaded: adopt its state
                 self.log, self.queue, self.state = fresh.log, fresh.queue, fresh.state
@@ -81,11 +81,22 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
     def build_entry(self, node, edges: list[Edge]) -> AuditEntry:
         """The builder's audit entry for a new node and its edges, in the log; the caller stores it on the
         message's decision (the commit marker), so it lands with it or not at all and costs no write."""
-        after = {"node": {"id": node.id, "kind": node.kind, "content": node.content[:200], "status": node.status},
-                 "edges": [{"source": e.source, "target": e.target, "relation": e.relation, "origin": e.origin,
-                            "confidence": e.confidence} for e in edges]}
-        entry = self.log.new("builder", "build", node.id, None, after, f"ingest of {node.message_id}",
-                             message_id=node.message_id)
+        after = {
+            "node": {"id": node.id, "kind": node.kind, "content": node.content[:200], "status": node.status},
+            "edges": [
+                {
+                    "source": e.source,
+                    "target": e.target,
+                    "relation": e.relation,
+                    "origin": e.origin,
+                    "confidence": e.confidence,
+                }
+                for e in edges
+            ],
+        }
+        entry = self.log.new(
+            "builder", "build", node.id, None, after, f"ingest of {node.message_id}", message_id=node.message_id
+        )
         self.log.append(entry)
         return entry
 
@@ -107,9 +118,16 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
             if self.w.graph.has_edge(source, target):
                 self.w.graph.remove_edge(source, target)
             return
-        e = Edge(source, target, state["relation"], float(state.get("confidence") or 1.0),
-                 state.get("origin") or "human", state.get("rationale") or "",
-                 float(state.get("created_at") or time.time()), state.get("status") or "confirmed")
+        e = Edge(
+            source,
+            target,
+            state["relation"],
+            float(state.get("confidence") or 1.0),
+            state.get("origin") or "human",
+            state.get("rationale") or "",
+            float(state.get("created_at") or time.time()),
+            state.get("status") or "confirmed",
+        )
         self.w.space.put_edges([e])
         self.w.graph.add_edge(source, target, **{k: getattr(e, k) for k in _EDGE_FIELDS})
 
@@ -141,11 +159,15 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
             return ref
         ref = check_prefix(ref, "node id")  # "" prefixes every id: never a match
         hits = [n for n in self.w.nodes if n.startswith(ref)] or [
-            n.id for n in self.w.nodes.values() if n.message_id == ref]
+            n.id for n in self.w.nodes.values() if n.message_id == ref
+        ]
         if len(hits) == 1:
             return hits[0]
-        raise WeaverError(f"no node {ref!r} in space {self.w.space.name!r}" if not hits
-                          else f"{ref!r} matches {len(hits)} nodes: give more of the id")
+        raise WeaverError(
+            f"no node {ref!r} in space {self.w.space.name!r}"
+            if not hits
+            else f"{ref!r} matches {len(hits)} nodes: give more of the id"
+        )
 
     # ---------------------------------------------------------- authority
     def human_pairs(self) -> set[str]:
@@ -158,8 +180,17 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
 
     # ---------------------------------------------------------------- edits
     @in_write_section
-    def set_edge(self, source: str, target: str, relation: str, why: str = "", actor: str = "human",
-                 confidence: float | None = None, ref: str = "", message_id: str = "") -> AuditEntry:
+    def set_edge(
+        self,
+        source: str,
+        target: str,
+        relation: str,
+        why: str = "",
+        actor: str = "human",
+        confidence: float | None = None,
+        ref: str = "",
+        message_id: str = "",
+    ) -> AuditEntry:
         """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations."""
         self._node(source), self._node(target)
         if relation not in RELATIONS:
@@ -168,8 +199,10 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         self._guard(key, actor)
         before = self.edge_state(source, target)
         if before is None and would_create_cycle(self.w.graph, source, target):
-            raise WeaverError(f"refused: {key} would create a cycle (the graph must stay acyclic so memories "
-                              f"can be ordered causes-first)")
+            raise WeaverError(
+                f"refused: {key} would create a cycle (the graph must stay acyclic so memories "
+                f"can be ordered causes-first)"
+            )
         if before and before["origin"] == "human" and actor != "human":
             raise WeaverError(f"{key} was set by a human; automatic passes do not override human edits")
         after = {
@@ -208,8 +241,17 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         return entry
 
     @in_write_section
-    def set_status(self, node_id: str, status: str, why: str = "", actor: str = "human", by: str = "",
-                   ref: str = "", message_id: str = "", marks: dict | None = None) -> AuditEntry:
+    def set_status(
+        self,
+        node_id: str,
+        status: str,
+        why: str = "",
+        actor: str = "human",
+        by: str = "",
+        ref: str = "",
+        message_id: str = "",
+        marks: dict | None = None,
+    ) -> AuditEntry:
         """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
         (not for archived: an archived memory was set aside as weak, not found wrong). ``marks``: lifecycle
         meta (``NODE_META_KEYS``: pinned, tier, merged_into, core) changed in the same audited edit."""
@@ -221,12 +263,13 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         self._guard(node_id, actor)
         before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
         after = {"status": status, "superseded_by": by if status == "superseded" else ""}
-        for k in (marks or {}):
+        for k, mark in (marks or {}).items():
             if k not in NODE_META_KEYS:
                 raise WeaverError(f"unknown node mark {k!r}: expected one of {', '.join(NODE_META_KEYS)}")
-            before[k], after[k] = node.meta.get(k, ""), marks[k]
-        entry = self._record(self.log.new(actor, "node.status", node_id, before, after, why, ref=ref,
-                                          message_id=message_id))
+            before[k], after[k] = node.meta.get(k, ""), mark
+        entry = self._record(
+            self.log.new(actor, "node.status", node_id, before, after, why, ref=ref, message_id=message_id)
+        )
         self._write_status(node_id, after)
         if status == "active":
             self._withdraw_flags(node_id)
@@ -235,23 +278,33 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         return entry
 
     def _flag_dependents(self, node_id: str, status: str, entry_id: str) -> list[ReviewItem]:
-        pending = {(i.target, i.source) for i in self.queue.values() if i.kind == "needs_review"
-                   and i.status == "pending"}
+        pending = {
+            (i.target, i.source) for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"
+        }
         items = []
         for dep, path in dependents(self.w.graph, node_id).items():
             if (dep, node_id) in pending or self.w.nodes[dep].status != "active":
                 continue
-            items.append(ReviewItem.make(
-                "needs_review", source=node_id, target=dep, confidence=1.0, origin="cascade",
-                rationale=f"depends on {status} {node_id} via " + " -> ".join(path),
-                evidence=evidence_for(self.w, node_id, dep), cause_entry=entry_id))
+            items.append(
+                ReviewItem.make(
+                    "needs_review",
+                    source=node_id,
+                    target=dep,
+                    confidence=1.0,
+                    origin="cascade",
+                    rationale=f"depends on {status} {node_id} via " + " -> ".join(path),
+                    evidence=evidence_for(self.w, node_id, dep),
+                    cause_entry=entry_id,
+                )
+            )
         self.save_items(items)
         return items
 
     def _withdraw_flags(self, node_id: str) -> None:
         """A cause restored to active: its pending flags no longer apply."""
-        items = [i for i in self.queue.values()
-                 if i.kind == "needs_review" and i.status == "pending" and i.source == node_id]
+        items = [
+            i for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending" and i.source == node_id
+        ]
         for i in items:
             i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "cause restored"
         self.save_items(items)
@@ -272,16 +325,29 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
                 continue
             p, c = self.w.nodes[s], self.w.nodes[t]
             was = (first_before[key] or {}).get("relation")
-            out.append(Correction(p.kind, c.kind, p.content, c.content, (e.after or {}).get("relation"), was,
-                                  self.w.vector_of(s), self.w.vector_of(t)))
+            out.append(
+                Correction(
+                    p.kind,
+                    c.kind,
+                    p.content,
+                    c.content,
+                    (e.after or {}).get("relation"),
+                    was,
+                    self.w.vector_of(s),
+                    self.w.vector_of(t),
+                )
+            )
         return out
 
     def _corrections_changed(self, actor: str, key: str = "", ref: str = "") -> None:
         if actor == "human":
             self.w.corrections = self.corrections()
             if key:  # a curator decided this edge: proposals about it are moot
-                stale = [i for i in self.queue.values() if i.status == "pending" and i.kind != "needs_review"
-                         and i.edge_key == key and i.id != ref]
+                stale = [
+                    i
+                    for i in self.queue.values()
+                    if i.status == "pending" and i.kind != "needs_review" and i.edge_key == key and i.id != ref
+                ]
                 for i in stale:
                     i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "superseded by a human edit"
                 self.save_items(stale)

@@ -14,11 +14,16 @@ each one here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 import networkx as nx
 
 from ..models import Edge, FilterDecision, MemoryNode, WeaverError
 from .audit import AuditEntry
 from .writing import in_write_section
+
+if TYPE_CHECKING:  # annotations only
+    from .audit import AuditLog
 
 __all__ = ["NODE_META_KEYS", "NodeActions", "node_state"]
 
@@ -34,7 +39,15 @@ def node_state(w, nid: str) -> dict:
 
 
 class NodeActions:
-    """Mixed into ``Curation`` (which provides ``w``, ``log``, ``_record``, ``_node`` and ``_guard``)."""
+    """Mixed into ``Curation`` (which provides ``w``, ``log``, ``_record``, ``_node``, ``_guard`` and ``set_status``)."""
+
+    # what Curation provides, declared for the type checker (bare annotations: nothing is set here)
+    w: Any
+    log: AuditLog
+    _record: Callable[[AuditEntry], AuditEntry]
+    _node: Callable[[str], MemoryNode]
+    _guard: Callable[[str, str], None]
+    set_status: Callable[..., AuditEntry]
 
     @in_write_section
     def delete_node(self, node_id: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
@@ -60,7 +73,7 @@ class NodeActions:
             for end in (e.source, e.target):
                 if end != node.id:
                     self._node(end)
-        after = {"node": node.to_record(), "edges": [e.to_record() for e in edges]}
+        after: dict[str, Any] = {"node": node.to_record(), "edges": [e.to_record() for e in edges]}
         self._check_acyclic(node.id, after["edges"])
         entry = self._record(
             self.log.new(actor, "node.add", node.id, None, after, why, ref=ref, message_id=node.message_id)
