@@ -63,3 +63,24 @@ def test_the_check_sees_an_imported_private_name_and_a_reach_in():
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_private_name_crosses_a_module(path):
     assert reach_ins(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_library_never_imports_the_travel_agent():
+    """weaver/ is a library: only its faces (the CLI's subcommand table, the benchmarks) may reach weaver.agent."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "weaver"
+    faces = {root / "cli.py"} | set((root / "bench").rglob("*.py"))
+    bad = []
+    for path in root.rglob("*.py"):
+        if root / "agent" in path.parents or path in faces:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                name = ("." * node.level) + (node.module or "")
+                if name.lstrip(".").split(".")[0] == "agent" or (node.module or "").startswith("weaver.agent"):
+                    bad.append(f"{path.relative_to(root.parent)}:{node.lineno} {name}")
+            elif isinstance(node, ast.Import) and any(a.name.startswith("weaver.agent") for a in node.names):
+                bad.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert not bad, bad

@@ -24,6 +24,7 @@ from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, RetrievalResult, retrieve
 from .settings import WeaverConfig
 from .text import clean_text
+from .transcript import load_transcript
 
 __all__ = ["AgentTurn", "agent_turns", "replay_turn", "debug_replay"]
 
@@ -46,10 +47,6 @@ class AgentTurn:
 
 def agent_turns(w) -> list[AgentTurn]:
     """The space's past agent turns that retrieved memory, oldest first (empty without an agent transcript)."""
-    try:
-        from .agent import load_transcript
-    except ImportError:  # the agent package is optional for the debugger
-        return []
     users: dict[int, str] = {}
     out = []
     for ev in load_transcript(w):
