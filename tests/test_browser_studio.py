@@ -68,9 +68,15 @@ _NODE_XY = """(key) => {
   const net = window.__cwGraphs && window.__cwGraphs[key];
   if (!net) return null;
   const ids = net.body.data.nodes.getIds();
-  const id = ids[0];
-  const p = net.canvasToDOM(net.getPositions([id])[id]);
   const r = net.body.container.getBoundingClientRect();
+  const pos = net.getPositions(ids);
+  // a node the view shows (a big graph's first turns can lie outside the fitted view), away from the edges
+  const inView = ids.find((i) => {
+    const p = net.canvasToDOM(pos[i]);
+    return p.x > 30 && p.y > 30 && p.x < r.width - 30 && p.y < r.height - 30;
+  });
+  const id = inView === undefined ? ids[0] : inView;
+  const p = net.canvasToDOM(pos[id]);
   return {id: String(id), x: r.left + p.x, y: r.top + p.y, count: ids.length};
 }"""
 
