@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from ..numerals import small_number
 from ..slots_prefs import meal_of
 from ..text import detect_language, extract_dates
 from .db import base_name, load_database
@@ -132,7 +133,6 @@ _COUNT = re.compile(
     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b",
     re.IGNORECASE,
 )
-_CARDINAL_EN = {"two": 2, "three": 3, "four": 4, "five": 5}  # "three hotels" (the ordinals are above)
 # "再帮我找一家" / "find me another one": more of the same search, none offered before
 _MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
@@ -372,7 +372,7 @@ def parse(text: str) -> Parsed:
         p.count = (
             1
             if g.lower() in ("一", "a", "an", "one", "single")
-            else (_ORD_WORDS.get(g.lower()) or _CARDINAL_EN.get(g.lower()) or (int(g) if g.isdigit() else None))
+            else small_number(g)  # "三家" / "three hotels": the library's reader of small counts
         )
     # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
     avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID) for m in pat.finditer(text)]
