@@ -130,7 +130,9 @@ def test_undo_restores_an_archived_node_with_its_edges(runtime):
     assert gone and all(w.nodes[i].status == "archived" for i in gone)
     assert {e.id: e.relation for e in w.edges()} == edges  # archived nodes keep their edges
     res = w.query(w.nodes[gone[0]].content, budget=512)
-    assert gone[0] not in res.node_ids  # retrieval no longer sees it
+    found = {n.id: n for n in res.nodes}[gone[0]]  # the cold tier: still found by its words, but alone
+    assert (found.role, found.tier) == ("seed", "archived")
+    assert not [e for e in res.edges if gone[0] in (e["source"], e["target"])]
     w2 = runtime.open("undo")  # persisted
     assert w2.nodes[gone[0]].status == "archived" and last_pass(w2)["id"] == plan.id
     undone = undo_pass(w2)

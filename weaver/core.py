@@ -558,6 +558,7 @@ class ContextWeaver:
             shown=m.shown(asks_history(text)),
             position=m.position,
             boost=boost,
+            cold=m.cold(),
         )
         result.config["revisions"] = block.revisions if block else (revision_count(self) if boost else 0)
         if block is not None:
@@ -591,6 +592,7 @@ class ContextWeaver:
             m.facts,
             m.usable_edges(),
             shown=m.shown(asks_history(query)),
+            cold=m.cold(),
         )
 
     def constraints(self, include_lifted: bool = False) -> list:

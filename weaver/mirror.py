@@ -32,11 +32,24 @@ from .models import Edge, FilterDecision, MemoryNode
 from .neighbourhood import EdgeIndex, NodeFacts
 from .text import content_words, extract_numbers
 
-__all__ = ["Mirror", "STATUS_CODES", "derived_of"]
+__all__ = ["Mirror", "STATUS_CODES", "COLD", "derived_of", "status_code"]
 
-# status -> code; a query shows codes <= 0 (active) or, for a question about history, <= 1 (superseded too)
-STATUS_CODES = {"active": 0, "superseded": 1, "retracted": 2}
-_OTHER = 3  # an unknown status is never shown
+# status -> code; a query shows codes <= 0 (active) or, for a question about history, <= 1 (superseded too);
+# archived memories (code COLD) are the cold tier: searched as seeds only, never walked to (weaver.retrieval)
+STATUS_CODES = {"active": 0, "superseded": 1, "archived": 2, "retracted": 3}
+COLD = STATUS_CODES["archived"]
+_OTHER = 4  # an unknown status (or a merged duplicate) is never shown
+
+
+def status_code(status: str, meta: dict | None = None) -> int:
+    """The code a node's status gets; a duplicate merged into another memory is never shown (its twin answers).
+
+    >>> status_code("archived"), status_code("archived", {"merged_into": "n1"}), status_code("odd")
+    (2, 4, 4)
+    """
+    if status == "archived" and (meta or {}).get("merged_into"):
+        return _OTHER
+    return STATUS_CODES.get(status, _OTHER)
 
 
 def node_attrs(node: MemoryNode) -> dict:
@@ -112,7 +125,7 @@ class Mirror:
         row = len(self.order)
         self._reserve(row + 1)
         self._vecs[row] = vec
-        self._status[row] = STATUS_CODES.get(node.status, _OTHER)
+        self._status[row] = status_code(node.status, node.meta)
         self.nodes[node.id] = node
         self.position[node.id] = row
         self.order.append(node.id)
@@ -161,7 +174,7 @@ class Mirror:
         node.status, node.meta = status, meta
         self.graph.nodes[nid]["status"] = status
         self.graph.nodes[nid]["meta"] = meta
-        self._status[self.position[nid]] = STATUS_CODES.get(status, _OTHER)
+        self._status[self.position[nid]] = status_code(status, meta)
 
     # ------------------------------------------------------------- reads
     @property
@@ -182,10 +195,16 @@ class Mirror:
         codes = self._status[: len(self.order)]
         return codes <= (1 if history else 0)
 
+    def cold(self) -> np.ndarray:
+        """The cold tier: archived memories (not merged duplicates), which retrieval may seed on by vector and
+        words but never reaches over an edge."""
+        return self._status[: len(self.order)] == COLD
+
     def resync_status(self) -> None:
         """Re-read every node's status from the graph (after an edit made outside :meth:`set_status`)."""
         for nid, row in self.position.items():
-            self._status[row] = STATUS_CODES.get(self.graph.nodes[nid].get("status", "active"), _OTHER)
+            a = self.graph.nodes[nid]
+            self._status[row] = status_code(a.get("status", "active"), a.get("meta"))
 
     def usable_edges(self) -> EdgeIndex:
         if self.edge_index.stale:

@@ -28,7 +28,16 @@ from .text import count_tokens, detect_language
 if TYPE_CHECKING:  # decision_context builds on retrieval results: typing only
     from .decision_context import DecisionBlock
 
-__all__ = ["RankedNode", "RetrievalResult", "NodeScores", "retrieve", "score_nodes", "shown_mask", "PLAIN_DENSE"]
+__all__ = [
+    "RankedNode",
+    "RetrievalResult",
+    "NodeScores",
+    "retrieve",
+    "score_nodes",
+    "shown_mask",
+    "cold_mask",
+    "PLAIN_DENSE",
+]
 
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
 PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0)
@@ -160,6 +169,21 @@ def shown_mask(g: nx.DiGraph, ids: list[str], query: str) -> np.ndarray:
     return np.array([g.nodes[i].get("status", "active") in shown for i in ids], dtype=bool)
 
 
+def cold_mask(g: nx.DiGraph, ids: list[str]) -> np.ndarray:
+    """The cold tier: archived memories that were not merged into another (a scan; the weaver keeps a mask).
+
+    >>> g = nx.DiGraph()
+    >>> g.add_node("a", status="archived"); g.add_node("b", status="archived", meta={"merged_into": "c"})
+    >>> g.add_node("c", status="active")
+    >>> cold_mask(g, ["a", "b", "c"]).tolist()
+    [True, False, False]
+    """
+    return np.array(
+        [g.nodes[i].get("status") == "archived" and not (g.nodes[i].get("meta") or {}).get("merged_into") for i in ids],
+        dtype=bool,
+    )
+
+
 class _Ranking:
     """Rows by descending relevance (finite only), sorted lazily: argpartition for the head that retrieval
     reads, the rest sorted only if the packing loop reaches it (a full sort cost ~10 ms at 100k nodes)."""
@@ -206,14 +230,21 @@ def score_nodes(
     shown: np.ndarray | None = None,
     boost: dict[str, float] | None = None,
     position: dict[str, int] | None = None,
+    cold: np.ndarray | None = None,
 ) -> NodeScores:
     """Score the nodes ``ids`` (rows of ``matrix``) for a query, as retrieval and the debugger both do.
 
     ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given);
     ``boost``: a caller's per-node lift (personalised weighting of constraint memories), placed by
-    ``position`` (id -> row) when given.
+    ``position`` (id -> row) when given; ``cold``: the cold tier (:func:`cold_mask`; computed here when not
+    given and ``cfg.search_archived``), scored by their own words only: they neither lend relevance to
+    neighbours nor borrow it, as a memory searched by vector without its edges.
     """
     active = shown_mask(g, ids, query) if shown is None else shown
+    if not cfg.search_archived:
+        cold = None
+    elif cold is None:
+        cold = cold_mask(g, ids)
     dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
     lex = np.zeros(len(ids), dtype=np.float32)
     if lexical is not None and len(lexical) and cfg.w_lexical:
@@ -234,9 +265,13 @@ def score_nodes(
             if nid in pos:
                 lift[pos[nid]] += b
         own = own + lift
+    words = own
     own = np.where(active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
     lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
+    if cold is not None and cold.any():  # the cold tier joins after the lifts: it lends and borrows nothing
+        own = np.where(cold, words, own)
+        lifted = np.where(cold, words, lifted)
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
@@ -251,6 +286,16 @@ def _same_episode(a: dict, b: dict) -> bool:
         if key in ma or key in mb:
             return ma.get(key) == mb.get(key)
     return abs(int(a.get("turn", 0)) - int(b.get("turn", 0))) <= 1
+
+
+def _cold_test(g: nx.DiGraph):
+    """Whether a memory is of the cold tier (archived, not merged): what retrieval seeds on alone."""
+
+    def test(nid: str) -> bool:
+        a = g.nodes[nid]
+        return a.get("status") == "archived" and not (a.get("meta") or {}).get("merged_into")
+
+    return test
 
 
 def _add_adjacent(g: nx.DiGraph, ids: list[str], row: dict, seeds: list[str], steps: dict) -> None:
@@ -280,6 +325,7 @@ def retrieve(
     shown: np.ndarray | None = None,
     position: dict[str, int] | None = None,
     boost: dict[str, float] | None = None,
+    cold: np.ndarray | None = None,
 ) -> RetrievalResult:
     """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
 
@@ -288,12 +334,25 @@ def retrieve(
     the dependency-context signal (:mod:`weaver.neighbourhood`); None skips them.
     Without graph expansion the dependency context is off too: both use the graph.
     ``shown`` (which nodes may answer) and ``position`` (id -> row) are the
-    weaver's incrementally kept ones; without them they are derived here.
+    weaver's incrementally kept ones; without them they are derived here. ``cold`` (the cold tier, archived
+    memories) likewise: they come back as seeds alone, without neighbours, adjacent turns or edges.
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
     s = score_nodes(
-        g, ids, matrix, lexical, query, query_vec, cfg, facts, edges if expand_graph else None, shown, boost, position
+        g,
+        ids,
+        matrix,
+        lexical,
+        query,
+        query_vec,
+        cfg,
+        facts,
+        edges if expand_graph else None,
+        shown,
+        boost,
+        position,
+        cold,
     )
     dense, lex, own_relevance, relevance, offset = s.dense, s.lexical, s.own, s.ranking, s.offset
     order = _Ranking(relevance)
@@ -310,6 +369,7 @@ def retrieve(
         avg = float(np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order.head(4 * n_seeds)]))
         n_seeds = max(n_seeds, int(cfg.adaptive_seeds * budget / max(avg, 1.0)))
     seeds = [ids[i] for i in order.head(n_seeds)]
+    is_cold = _cold_test(g)
     steps: dict[str, Step] = (
         expand(g, seeds, cfg.hops, cfg.expand_limit)
         if expand_graph
@@ -318,7 +378,7 @@ def retrieve(
     for s_id in seeds:  # expansion walks active memories only: a superseded seed of a history query stays
         steps.setdefault(s_id, Step(s_id, 0, s_id, None, None, None, None))
     if expand_graph and cfg.adjacent_decay > 0:
-        _add_adjacent(g, ids, row, seeds, steps)
+        _add_adjacent(g, ids, row, [s for s in seeds if not is_cold(s)], steps)
     # every node competes on one scale: its own relevance, or what a seed lends it over an edge
     candidates: dict[str, RankedNode] = {}
     for nid, st in steps.items():
@@ -329,7 +389,7 @@ def retrieve(
         seed_rel = float(relevance[row[st.seed]])
         decay = cfg.adjacent_decay if st.relation == "adjacent" else cfg.hop_decay**st.hop
         propagated = seed_rel * decay * st.confidence
-        cent = g.degree(nid) * scale if use_centrality else 0.0
+        cent = g.degree(nid) * scale if use_centrality and not is_cold(nid) else 0.0
         score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
         attrs = g.nodes[nid]
         candidates[nid] = RankedNode(
@@ -415,11 +475,14 @@ def retrieve(
         c.rank = i
         if not c.included and c.cut_reason:
             c.cut_reason += f" (rank {i})"
-    ordered = causal_order(g, included)
+    # a cold-tier memory comes without its edges: they neither order nor link it in the narrative
+    cold_in = {n for n in included if is_cold(n)}
+    view = nx.subgraph_view(g, filter_edge=lambda u, v: u not in cold_in and v not in cold_in) if cold_in else g
+    ordered = causal_order(view, included)
     lang = detect_language(query) if query.strip() else None
     # memories were packed at their bare line cost; links are rendered as richly as the room left allows
     for level in CONNECTIVE_LEVELS:
-        context = render(g, ordered, lang, level)
+        context = render(view, ordered, lang, level)
         tokens = count_tokens(context)
         if tokens <= budget:
             break
@@ -428,7 +491,7 @@ def retrieve(
         ordered.remove(worst)
         candidates[worst].included = False
         candidates[worst].cut_reason = f"budget: dropped at rank {candidates[worst].rank} after rendering"
-        context = render(g, ordered, lang, level)
+        context = render(view, ordered, lang, level)
         tokens = count_tokens(context)
     keep = set(ordered)
     shown_edges = [
@@ -439,7 +502,7 @@ def retrieve(
             "confidence": d.get("confidence"),
             "origin": d.get("origin"),
         }
-        for u, v, d in g.subgraph(keep).edges(data=True)
+        for u, v, d in view.subgraph(keep).edges(data=True)
     ]
     t3 = time.perf_counter()
     return RetrievalResult(

@@ -47,6 +47,7 @@ class WeaverConfig:
     context_decay: float = 0.5  # a memory gains decay**d of its best same-episode neighbour's relevance at distance d
     context_window: int = 3
     edge_lift: float = 0.15  # a memory gains this share of a dependency neighbour's relevance (times confidence)
+    search_archived: bool = True  # the cold tier: archived memories may seed retrieval (alone, without edges)
     # review
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
     review_window: int = 30  # newest nodes a pass looks at (at least those added since the last pass)

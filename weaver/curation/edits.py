@@ -254,7 +254,7 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
     ) -> AuditEntry:
         """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
         (not for archived: an archived memory was set aside as weak, not found wrong). ``marks``: lifecycle
-        meta (``NODE_META_KEYS``: pinned, tier, merged_into, core) changed in the same audited edit."""
+        meta (``NODE_META_KEYS``: pinned, tier, merged_into, core, archived_access) changed in the same audited edit."""
         node = self._node(node_id)
         if status not in NODE_STATUSES:
             raise WeaverError(f"unknown status {status!r}: expected one of {', '.join(NODE_STATUSES)}")

@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # annotations only
 __all__ = ["NODE_META_KEYS", "NodeActions", "node_state"]
 
 # lifecycle marks kept in a node's meta, changed only through audited status edits
-NODE_META_KEYS = ("pinned", "tier", "merged_into", "core")
+# (archived_access: its retrieval count when archived, so a pass can tell it was wanted again since)
+NODE_META_KEYS = ("pinned", "tier", "merged_into", "core", "archived_access")
 
 
 def node_state(w, nid: str) -> dict:

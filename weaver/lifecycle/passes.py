@@ -82,7 +82,7 @@ def plan_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = True) -> Li
     promoted = {p["id"] for p in plan.promoted}
     access = {n: (w.nodes[n].access_count, w.nodes[n].last_access) for n in active}
     scores = retention_scores(g, now_turn, now, cfg, access, human)
-    for nid in promoted:
+    for nid in promoted & scores.keys():  # a restored cold-tier memory has no score: it is not active yet
         scores[nid].protected = "long-term"
     # 2. merge near-duplicates among old memories nobody protected by hand
     old = [
@@ -144,13 +144,14 @@ def run_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = False) -> Li
         log = len(cur.log.entries)
         for p in plan.promoted:
             node = w.nodes[p["id"]]
+            cold = node.status == "archived"  # wanted again from the cold tier: active again, long-term
             cur.set_status(
                 p["id"],
-                node.status,
+                "active" if cold else node.status,
                 f"promoted to long-term memory: {p['why']}",
                 actor="lifecycle",
                 ref=plan.id,
-                marks={"tier": "long-term", "core": p["core"]},
+                marks={"tier": "long-term", "core": p["core"]} | ({"archived_access": ""} if cold else {}),
             )
         for m in plan.merged:
             for e in m["edges"]:
@@ -177,7 +178,9 @@ def run_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = False) -> Li
         for node, edges in plan._nodes:
             cur.add_node(node, edges, f"reflection summary of {node.meta['region']}", ref=plan.id)
         for a in plan.archived:
-            cur.set_status(a["id"], "archived", a["why"], actor="lifecycle", ref=plan.id)
+            hits = w.nodes[a["id"]].access_count  # a pass restores it once it is retrieved enough times again
+            marks = {"archived_access": hits} if hits else None
+            cur.set_status(a["id"], "archived", a["why"], actor="lifecycle", ref=plan.id, marks=marks)
         plan.entries = [e.id for e in cur.log.entries[log:]]
         cur.state["lifecycle_turn"] = w.turn
         cur.save_state()

@@ -1,10 +1,14 @@
-"""Layered memory: working memory (the latest user turns, in full detail) and long-term memory (older material
-that survived forgetting, promoted memories and reflection summaries).
+"""Layered memory: working memory (the latest user turns, in full detail), long-term memory (older material
+that survived forgetting, promoted memories and reflection summaries) and the cold tier (archived memories).
 
 A memory's tier is computed from its age, except that a **promoted** memory
 (retrieved ``promote_accesses`` times, or confirmed by a human) is long-term
 from then on, with its compressed core (``meta.core``) recorded by the pass.
-Retrieval searches both tiers; :func:`mark_tiers` labels each retrieved memory.
+An **archived** memory is in the cold tier: retrieval may still seed on it by
+vector and words, but alone (no edges, neighbours or adjacent turns), and a pass
+restores it to long-term memory when it is retrieved ``promote_accesses`` times
+after it was archived. Retrieval searches every tier; :func:`mark_tiers` labels
+each retrieved memory.
 """
 
 from __future__ import annotations
@@ -18,14 +22,18 @@ TIERS = ("working", "long-term", "summary")
 
 
 def tier_of(attrs: dict, now_turn: int, working_turns: int) -> str:
-    """``working`` | ``long-term`` | ``summary`` for a node's attributes.
+    """``working`` | ``long-term`` | ``summary`` | ``archived`` (the cold tier) for a node's attributes.
 
     >>> tier_of({"turn": 98, "meta": {}}, 100, 50), tier_of({"turn": 10, "meta": {}}, 100, 50)
     ('working', 'long-term')
     >>> tier_of({"turn": 98, "meta": {"tier": "long-term"}}, 100, 50), tier_of({"meta": {"lifecycle": "summary"}}, 1, 50)
     ('long-term', 'summary')
+    >>> tier_of({"turn": 98, "status": "archived", "meta": {}}, 100, 50)
+    'archived'
     """
     meta = attrs.get("meta") or {}
+    if attrs.get("status") == "archived":
+        return "archived"
     if meta.get("lifecycle") == "summary":
         return "summary"
     if meta.get("tier") == "long-term":
@@ -60,10 +68,16 @@ def core_of(content: str, limit: int = 160) -> str:
 
 def promotion_candidates(w, cfg: LifecycleConfig, human_confirmed: set[str]) -> list[tuple[str, str]]:
     """``(node id, why)``: active memories referenced repeatedly (retrieved ``promote_accesses`` times) or
-    confirmed by a human, not yet long-term."""
+    confirmed by a human, not yet long-term; and cold-tier memories retrieved ``promote_accesses`` times since
+    they were archived (the pass restores those to long-term memory)."""
     out = []
     for nid in w.node_ids:
         node = w.nodes[nid]
+        if node.status == "archived" and not node.meta.get("merged_into"):
+            since = node.access_count - int(node.meta.get("archived_access") or 0)
+            if since >= cfg.promote_accesses:
+                out.append((nid, f"retrieved {since} times since it was archived"))
+            continue
         if node.status != "active" or node.meta.get("tier") == "long-term" or node.meta.get("lifecycle"):
             continue
         if node.access_count >= cfg.promote_accesses:
