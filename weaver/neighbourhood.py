@@ -29,10 +29,17 @@ __all__ = ["NodeFacts", "EdgeIndex", "named_speakers", "speaker_offset", "contex
 def episode_of(meta: dict | None, turn: int) -> str:
     """The episode a memory belongs to: its session, else its date, else its agent turn.
 
+    A reflection summary (``weaver.lifecycle``) is an episode of its own: it already quotes its episode's key
+    lines, and borrowing the context of the memories it digests would rank the digest above them.
+
     >>> episode_of({"session": 3, "date": "8 May 2023"}, 7), episode_of({}, 7)
     ('session:3', 'turn:7')
+    >>> episode_of({"session": 3, "lifecycle": "summary", "region": "session:3"}, 9)
+    'summary:session:3'
     """
     meta = meta or {}
+    if meta.get("lifecycle") == "summary":
+        return f"summary:{meta.get('region', turn)}"
     if meta.get("session") not in (None, ""):
         return f"session:{meta['session']}"
     if meta.get("date"):

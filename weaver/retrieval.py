@@ -237,8 +237,8 @@ def score_nodes(
     ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given);
     ``boost``: a caller's per-node lift (personalised weighting of constraint memories), placed by
     ``position`` (id -> row) when given; ``cold``: the cold tier (:func:`cold_mask`; computed here when not
-    given and ``cfg.search_archived``), scored by their own words only: they neither lend relevance to
-    neighbours nor borrow it, as a memory searched by vector without its edges.
+    given and ``cfg.search_archived``): they lend and borrow episode context (:func:`context_lift`) as before
+    they were archived, but take and give nothing over dependency edges.
     """
     active = shown_mask(g, ids, query) if shown is None else shown
     if not cfg.search_archived:
@@ -265,13 +265,17 @@ def score_nodes(
             if nid in pos:
                 lift[pos[nid]] += b
         own = own + lift
-    words = own
-    own = np.where(active, own, -np.inf)
+    warm = np.where(active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
-    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
-    if cold is not None and cold.any():  # the cold tier joins after the lifts: it lends and borrows nothing
-        own = np.where(cold, words, own)
-        lifted = np.where(cold, words, lifted)
+    links = edge_lift(warm, edges, cfg.edge_lift)
+    if cold is not None and cold.any():
+        # the cold tier keeps its place in its episode (a reply is found by the question it answers): archived
+        # memories lend and borrow episode context as before they were archived, but no edge reaches them
+        own = np.where(cold, own, warm)
+        links = np.where(cold, 0.0, links)
+    else:
+        own = warm
+    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + links
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
