@@ -482,7 +482,7 @@ def retrieve(
     # a cold-tier memory comes without its edges: they neither order nor link it in the narrative
     cold_in = {n for n in included if is_cold(n)}
     view = nx.subgraph_view(g, filter_edge=lambda u, v: u not in cold_in and v not in cold_in) if cold_in else g
-    ordered = causal_order(view, included)
+    ordered = causal_order(g, included, alone=cold_in)  # (not over the view: a filtered view is slow to walk)
     lang = detect_language(query) if query.strip() else None
     # memories were packed at their bare line cost; links are rendered as richly as the room left allows
     for level in CONNECTIVE_LEVELS:
