@@ -237,8 +237,9 @@ def score_nodes(
     ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given);
     ``boost``: a caller's per-node lift (personalised weighting of constraint memories), placed by
     ``position`` (id -> row) when given; ``cold``: the cold tier (:func:`cold_mask`; computed here when not
-    given and ``cfg.search_archived``): they lend and borrow episode context (:func:`context_lift`) as before
-    they were archived, but take and give nothing over dependency edges.
+    given and ``cfg.search_archived``): ranked as before they were archived, lending and borrowing relevance in
+    their episode (:func:`context_lift`) and over their edges (:func:`edge_lift`); :func:`retrieve` takes them
+    alone (no expansion, adjacent turns or centrality).
     """
     active = shown_mask(g, ids, query) if shown is None else shown
     if not cfg.search_archived:
@@ -265,17 +266,11 @@ def score_nodes(
             if nid in pos:
                 lift[pos[nid]] += b
         own = own + lift
-    warm = np.where(active, own, -np.inf)
+    # the cold tier is ranked as it was before it was archived (a reply is found by the question it answers): its
+    # memories lend and borrow relevance in their episode and over their edges; retrieval only takes them alone
+    own = np.where(active | cold if cold is not None else active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
-    links = edge_lift(warm, edges, cfg.edge_lift)
-    if cold is not None and cold.any():
-        # the cold tier keeps its place in its episode (a reply is found by the question it answers): archived
-        # memories lend and borrow episode context as before they were archived, but no edge reaches them
-        own = np.where(cold, own, warm)
-        links = np.where(cold, 0.0, links)
-    else:
-        own = warm
-    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + links
+    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
