@@ -140,6 +140,10 @@ def test_a_summary_borrows_nothing_from_the_episode_it_digests(runtime):
     assert {a["id"] for a in plan.archived} & set(members)  # members in the cold tier, still in its episode
     i = w.node_ids.index(summary)
     assert w.node_ids[i - 1] in members  # next to its episode in node order, where it could borrow
-    s = w.score_nodes("Which hotel did we book near Wangfujing?", config=w.config.with_(edge_lift=0.0))
-    assert s.ranking[i] == s.own[i]  # a digest already quotes its episode: lifting it by it would rank it above
-    assert max(s.ranking[w.node_ids.index(m)] - s.own[w.node_ids.index(m)] for m in members) > 0.0
+    assert all(w.graph.edges[m, summary]["relation"] == "elaborates" for m in members)
+    s = w.score_nodes("Which hotel did we book near Wangfujing?")
+    # a digest already quotes its episode: neither its episode nor its elaborates links lift it (or it them)
+    assert s.ranking[i] == s.own[i]
+    src, dst, _ = w.mirror.usable_edges().arrays()
+    assert i not in set(dst.tolist()) | set(src.tolist())  # no relevance flows over its elaborates links
+    assert max(s.ranking[w.node_ids.index(m)] - s.own[w.node_ids.index(m)] for m in members) > 0.0  # theirs does

@@ -23,7 +23,16 @@ import re
 
 import numpy as np
 
-__all__ = ["NodeFacts", "EdgeIndex", "named_speakers", "speaker_offset", "context_lift", "edge_lift", "episode_of"]
+__all__ = [
+    "NodeFacts",
+    "EdgeIndex",
+    "named_speakers",
+    "speaker_offset",
+    "context_lift",
+    "edge_lift",
+    "episode_of",
+    "lends",
+]
 
 
 def episode_of(meta: dict | None, turn: int) -> str:
@@ -158,8 +167,19 @@ def context_lift(relevance: np.ndarray, facts: NodeFacts | None, decay: float, w
     return out.astype(relevance.dtype, copy=False)
 
 
+def lends(relation: str | None, target_meta: dict | None) -> bool:
+    """Whether an edge shares relevance (:func:`edge_lift`): every usable edge but the ``elaborates`` links from a
+    reflection summary's members to it (a digest of a whole episode would lift every member at once, and they it).
+
+    >>> lends("causal", {"lifecycle": "summary"}), lends("elaborates", {"lifecycle": "summary"}), lends("elaborates", {})
+    (True, False, True)
+    """
+    return not (relation == "elaborates" and (target_meta or {}).get("lifecycle") == "summary")
+
+
 class EdgeIndex:
-    """The usable (not rejected) dependency edges as arrays of node positions and confidences.
+    """The usable (not rejected) dependency edges as arrays of node positions and confidences (only those that
+    :func:`lends`).
 
     New edges are appended as the weaver weaves them; any other change (a curator's
     edit, a review pass) marks the index stale and it is rebuilt from the graph once.
@@ -185,7 +205,8 @@ class EdgeIndex:
         self._src, self._dst, self._conf = [], [], []
         for u, v, d in g.edges(data=True):
             if d.get("status") != "rejected" and u in position and v in position:
-                self.add(position[u], position[v], d.get("confidence", 1.0))
+                if lends(d.get("relation"), g.nodes[v].get("meta")):
+                    self.add(position[u], position[v], d.get("confidence", 1.0))
         self._arrays = None
         self.stale = False
 
