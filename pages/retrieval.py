@@ -125,11 +125,13 @@ with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅
         T("keyword (BM25) weight", "关键词（BM25）权重"), 0.0, 2.0, float(base.w_lexical), 0.05, key="rd_wlex"
     )
     w_cent = c[2].slider(T("centrality weight", "中心度权重"), 0.0, 1.0, float(base.w_centrality), 0.05, key="rd_wcent")
-    decay = c[3].slider(T("decay per hop", "每跳衰减"), 0.0, 1.0, float(base.hop_decay), 0.05, key="rd_decay")
-    if hasattr(base, "adjacent_decay"):  # neighbouring turns of a seed (same sitting) inherit this share
-        extra["adjacent_decay"] = c[4].slider(
-            T("neighbouring-turn share", "相邻轮次份额"), 0.0, 1.0, float(base.adjacent_decay), 0.05, key="rd_adjacent"
-        )
+    # what an edge lends: a share of the neighbour's relevance, times the edge's confidence
+    extra["edge_lift"] = c[3].slider(
+        T("dependency share", "依赖关系份额"), 0.0, 1.0, float(base.edge_lift), 0.05, key="rd_edge_lift"
+    )
+    extra["adjacent_turns"] = c[4].checkbox(
+        T("neighbouring turns", "相邻轮次"), bool(base.adjacent_turns), key="rd_adjacent"
+    )
     c = st.columns(5)
     extra["context_decay"] = c[0].slider(
         T("episode context share", "同情节上下文份额"),
@@ -159,7 +161,6 @@ cfg = base.with_(
     w_similarity=w_sim,
     w_lexical=w_lex,
     w_centrality=w_cent,
-    hop_decay=decay,
     **extra,
 )
 

@@ -105,7 +105,9 @@ def one_seed(cfg, **changes):
     so "within the hop limit" means over dependency edges only.
     """
     names = {f.name for f in dataclasses.fields(cfg)}
-    extra = {k: 0.0 for k in ("adaptive_seeds", "adjacent_decay") if k in names}
+    extra: dict = {k: 0.0 for k in ("adaptive_seeds",) if k in names}
+    if "adjacent_turns" in names:
+        extra["adjacent_turns"] = False
     if "decision_context" in names:  # the budget is the narrative's alone: these tests measure its expansion
         extra["decision_context"] = False
     return cfg.with_(seeds=1, **extra, **changes)

@@ -157,6 +157,16 @@ def test_sidebar_knobs_flow_into_the_weaver_and_reset(studio):
     assert at.number_input(key="knob:hops").value == 4
 
 
+def test_the_score_table_marks_where_a_new_topic_opened(studio):
+    at = studio()
+    _say(at, "我想去一个评分4.5分以上、门票免费的景点。")
+    _say(at, "玩完以后我想找一家400到500元的经济型酒店住宿，推荐一家吧。")
+    df = at.dataframe[0].value
+    users = df[df["kind"] == "user_input"]
+    assert users["new_topic"].tolist() == [False, True]  # the hotel request left the sights: the focus followed
+    assert not df[df["kind"] != "user_input"]["new_topic"].any()  # the agent's own steps never open a topic
+
+
 def test_spaces_create_switch_and_delete_with_confirmation(studio):
     at = studio()
     at.text_input(key="new_space_name").input("北京 三日游")

@@ -25,6 +25,9 @@ def test_the_data_a_wheel_needs_is_declared():
         assert list((ROOT / "assets").glob(pattern)), pattern
     other = {p.suffix for p in (ROOT / "weaver").rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert other <= {".py", ".json"}, f"a data file no package-data pattern covers: {other}"
+    for path in (ROOT / "weaver").rglob("*.json"):  # every shipped weights file is declared by its package
+        package = ".".join(path.parent.relative_to(ROOT).parts)
+        assert path.name in data.get(package, []), f"declare {path.name} in package-data of {package}"
 
 
 def test_extras_and_the_console_script():

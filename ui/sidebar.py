@@ -147,14 +147,17 @@ KNOBS = [
         ("weight of graph centrality", "图中心度的权重"),
     ),
     (
-        "hop_decay",
+        "edge_lift",
         "retrieval",
         "float",
         0.0,
         1.0,
         0.05,
-        ("decay per hop", "每跳衰减"),
-        ("score multiplier per hop away from a seed", "离种子每远一跳，得分乘以此值"),
+        ("dependency share", "依赖关系份额"),
+        (
+            "share of a dependency neighbour's relevance a memory gains (times the edge's confidence)",
+            "记忆从依赖关系相邻记忆获得的相关度份额（乘以该关系的置信度）",
+        ),
     ),
     (
         "context_decay",

@@ -149,7 +149,11 @@ class ContextWeaver:
         if task:
             self.focus.set_task(task, self.embed([task])[0])
         for nid in m.order[-self.focus.window :]:
-            self.focus.observe(m.vector_of(nid), m.nodes[nid].importance)
+            node = m.nodes[nid]
+            d = m.decisions.get(node.message_id or "")
+            if d is not None and d.focus_shift_at:  # the topic opened there, as when it was ingested
+                self.focus.begin_topic()
+            self.focus.observe(m.vector_of(nid), node.importance, node.kind, node.content)
 
     # ------------------------------------------------ reads of the mirror
     # what other modules read; the mirror itself is written only here
@@ -491,13 +495,14 @@ class ContextWeaver:
         # a restated slot value (budget 5000 -> 8000) supersedes the earlier statement in this same write
         edges = self.curation.supersede_on_arrival(node, edges)
         if kind == "user_input" and self.focus.is_shift(vec, content):
-            # a user message far from the current focus starts a new topic: the focus follows it; the time
+            # a user message that opens a new topic (weaver.topic_shift): the focus follows it; the time
             # is kept on the message's decision, so the shift lands with it or not at all
             d.focus_shift_at = time.time()
             self.meta.setdefault("focus_history", []).append(
                 {"shift": content[:120], "turn": turn, "at": d.focus_shift_at, "message_id": d.message_id}
             )
-        self.focus.observe(vec, float(d.importance))
+            self.focus.begin_topic()
+        self.focus.observe(vec, float(d.importance), kind, content)
         return node, edges, rel
 
     def _window(self) -> list[MemoryNode]:

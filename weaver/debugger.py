@@ -159,13 +159,13 @@ def explain_included(g: nx.DiGraph, res: RetrievalResult, node_id: str) -> str:
         side = "turn before" if n.direction == "cause" else "turn after"
         return (
             f"expanded at hop {n.hops} as the {side} seed {_short(g, n.seed)} in the same sitting (adjacent, "
-            f"no graph edge); propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}"
+            f"no graph edge); relevance {n.relevance:.3f}, {n.propagated:.3f} of it lent by neighbours; {tail}"
         )
     walked = "a cause (walked back)" if n.direction == "cause" else "an effect (walked forward)"
     edge = f"{n.edge[0]}->{n.edge[1]}" if n.edge else "?"
     return (
         f"expanded at hop {n.hops} from seed {_short(g, n.seed)} via {_short(g, n.via)} over edge {edge} "
-        f"[{n.relation}], {walked}; propagated {n.propagated:.3f} vs own relevance {n.relevance:.3f}; {tail}"
+        f"[{n.relation}], {walked}; relevance {n.relevance:.3f}, {n.propagated:.3f} of it lent by neighbours; {tail}"
     )
 
 

@@ -22,14 +22,9 @@ from .cues import features
 from .decision_context import needed
 from .filler import is_filler
 from .settings import WeaverConfig
+from .topic_shift import EXPLICIT, REQUEST, ShiftModel, default_model, opens_topic_form, shift_features
 
 __all__ = ["TaskFocus", "FineVerdict", "judge", "focus_history", "stored_meta"]
-
-_SWITCH = re.compile(
-    r"换个话题|另外|说说|聊聊|回到|再看看|接下来|顺便|至于|那.{0,6}呢|"
-    r"\b(what about|how about|let's talk about|switch(ing)? to|back to|moving on|by the way|also,|now for)\b",
-    re.IGNORECASE,
-)
 
 
 def _states_facts(text: str) -> bool:
@@ -38,54 +33,78 @@ def _states_facts(text: str) -> bool:
 
 
 class TaskFocus:
-    """The task text's vector, blended with the recent high-weight memories so it follows topic switches.
+    """The task text's vector and the conversation's current topic, so the focus follows topic switches.
 
-    With no task set, the focus is the importance-weighted mean of the last
-    ``window`` kept memories.
+    The topic is the importance-weighted centre of the memories kept since the user last opened a new topic
+    (:mod:`weaver.topic_shift`), at most the last ``window``; a message is as close to the focus as it is to
+    the task, to the current topic or to the recent memories, whichever is nearest.
     """
 
-    def __init__(self, window: int = 8):
+    def __init__(self, window: int = 8, model: ShiftModel | None = None):
         self.window = window
         self.task = ""
         self.task_vec: np.ndarray | None = None
-        self._recent: list[tuple[np.ndarray, float]] = []
+        self._recent: list[tuple[np.ndarray, float]] = []  # the last ``window`` kept memories
+        self._topic: list[tuple[np.ndarray, float]] = []  # those since the current topic opened
+        self._model = model
+        self._previous: np.ndarray | None = None  # the user's previous kept message
+        self._anchor: np.ndarray | None = None  # the user's latest kept request
 
     def set_task(self, text: str, vec: np.ndarray | None) -> None:
         self.task = text
         self.task_vec = vec
 
-    def observe(self, vec: np.ndarray, weight: float) -> None:
-        self._recent.append((vec, weight))
-        del self._recent[: -self.window]
+    def observe(self, vec: np.ndarray, weight: float, kind: str = "", text: str = "") -> None:
+        for held in (self._recent, self._topic):
+            held.append((vec, weight))
+            del held[: -self.window]
+        if kind == "user_input":
+            self._previous = vec
+            if REQUEST.search(text):
+                self._anchor = vec
+
+    def shift_features(self, vec: np.ndarray, text: str = "") -> np.ndarray:
+        """A user message's topic-shift features against this focus (:func:`weaver.topic_shift.shift_features`)."""
+        recent = np.stack([v for v, _ in self._recent[-3:]]) if self._recent else np.zeros((0, len(vec)))
+        return shift_features(text, vec, recent, self._previous, self._anchor)
+
+    def shift_probability(self, vec: np.ndarray, text: str = "") -> float:
+        """How likely a user message opens a new topic (the fitted model of :mod:`weaver.topic_shift`)."""
+        return (self._model or default_model()).probability(self.shift_features(vec, text))
 
     def is_shift(self, vec: np.ndarray, text: str = "") -> bool:
-        """True when a kept message lies far from the recent memories (a topic switch).
-
-        "Far" is relative to how tightly the recent memories cluster (shared
-        embedding prefixes lift every cosine); an explicit switch cue ("换个话题",
-        "what about…") lowers the bar.
-        """
-        if len(self._recent) < 3:
+        """True when a user message opens a new topic; never for the first words of a conversation."""
+        if not self._recent:
             return False
-        recent = np.stack([v for v, _ in self._recent[-3:]])
-        centre = recent.mean(0)
-        centre /= np.linalg.norm(centre) or 1.0
-        cohesion = float((recent @ centre).mean())
-        factor = 0.75 if _SWITCH.search(text) else 0.55
-        return float(centre @ vec) < factor * cohesion
+        if EXPLICIT.search(text):  # "换个话题", "back to the trip": the user says so
+            return True
+        if not opens_topic_form(text):
+            return False
+        model = self._model or default_model()
+        return self.shift_probability(vec, text) >= model.threshold
+
+    def begin_topic(self) -> None:
+        """A new topic starts here: the memories of the old one leave the topic."""
+        self._topic.clear()
 
     def vector(self) -> np.ndarray | None:
-        recent = None
-        if self._recent:
-            w = np.array([x for _, x in self._recent], dtype=np.float32)
-            recent = (np.stack([v for v, _ in self._recent]) * w[:, None]).sum(0)
-            recent /= np.linalg.norm(recent) or 1.0
-        if self.task_vec is None:
-            return recent
-        if recent is None:
-            return self.task_vec
-        blended = 0.6 * self.task_vec + 0.4 * recent
-        return blended / (np.linalg.norm(blended) or 1.0)
+        """The current topic's importance-weighted centre, else the task's vector (None: no focus yet)."""
+        return _centre(self._topic) if self._topic else self.task_vec
+
+    def closeness(self, vec: np.ndarray) -> float | None:
+        """How close a message is to the focus: to the task, the current topic or the recent memories, whichever
+        is nearest (None without any). A 60/40 blend of the task and the recent memories was near neither after a
+        switch: the first on-topic question after "I also have my driving exam next month" scored under the keep
+        line in a trip-planning space."""
+        parts = [self.task_vec] + [_centre(h) for h in (self._topic, self._recent) if h]
+        sims = [float(x @ vec) for x in parts if x is not None]
+        return max(sims) if sims else None
+
+
+def _centre(held: list[tuple[np.ndarray, float]]) -> np.ndarray:
+    w = np.array([x for _, x in held], dtype=np.float32)
+    c = (np.stack([v for v, _ in held]) * w[:, None]).sum(0)
+    return c / (np.linalg.norm(c) or 1.0)
 
 
 def focus_history(stored: list, decisions) -> list[dict]:
@@ -130,8 +149,8 @@ def judge(
     known_numbers: frozenset[float],
 ) -> FineVerdict:
     t0 = time.perf_counter()
-    fvec = focus.vector()
-    coarse = float(fvec @ vec) if fvec is not None else 1.0
+    closeness = focus.closeness(vec)
+    coarse = 1.0 if closeness is None else closeness
     nearest, nearest_text = 0.0, ""
     if memory_matrix is not None and len(memory_matrix):
         sims = memory_matrix @ vec
@@ -139,7 +158,7 @@ def judge(
         nearest, nearest_text = float(sims[i]), memory_texts[i]
     # the agent's own steps are on-task by construction: only user messages face the coarse gate, and
     # a message that states a constraint, a number or a date is never dropped by an embedding alone
-    if kind == "user_input" and fvec is not None and coarse < cfg.coarse_threshold and not _states_facts(content):
+    if kind == "user_input" and closeness is not None and coarse < cfg.coarse_threshold and not _states_facts(content):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
         return FineVerdict(
             coarse, res, 1.0, False, f"rejected at stage 1: {res.reason}", (time.perf_counter() - t0) * 1e3

@@ -2,9 +2,12 @@
 
 Seeds are the nodes most similar to the query (dense cosine plus BM25, fused);
 expansion walks dependency edges from each seed (causes backward, effects
-forward) up to ``hops``; every candidate is ranked by its own similarity, the
-decayed score of the seed that reached it, and its centrality; candidates are
-packed into the token budget in rank order; when the budget still has room,
+forward) up to ``hops``, and takes each seed's neighbouring turns; every
+candidate, seed or reached, is ranked on one scale: its own relevance plus what
+its episode and dependency neighbours lend it (each neighbour counted once), and
+its centrality. A seed's score is not handed down the walk: an expanded memory
+takes a place only on evidence of its own and what its edges lend. Candidates
+are packed into the token budget in rank order; when the budget still has room,
 the next seeds are taken in. The result carries the full trace.
 """
 
@@ -61,7 +64,7 @@ class RankedNode:
     edge: tuple[str, str] | None
     relation: str | None
     direction: str | None
-    propagated: float
+    propagated: float  # what its episode and dependency neighbours lent (the score's share it did not earn alone)
     score: float
     rank: int = 0
     tokens: int = 0  # its line without connective or date
@@ -270,7 +273,10 @@ def score_nodes(
     # memories lend and borrow relevance in their episode and over their edges; retrieval only takes them alone
     own = np.where(active | cold if cold is not None else active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
-    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(own, edges, cfg.edge_lift)
+    # (an edge within the episode context's window lends only what exceeds the context's share: counted once)
+    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(
+        own, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window
+    )
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
@@ -376,20 +382,20 @@ def retrieve(
     )
     for s_id in seeds:  # expansion walks active memories only: a superseded seed of a history query stays
         steps.setdefault(s_id, Step(s_id, 0, s_id, None, None, None, None))
-    if expand_graph and cfg.adjacent_decay > 0:
+    if expand_graph and cfg.adjacent_turns:
         _add_adjacent(g, ids, row, [s for s in seeds if not is_cold(s)], steps)
-    # every node competes on one scale: its own relevance, or what a seed lends it over an edge
+    # every candidate competes on one scale, seed or reached: its own relevance with what its neighbours lent
+    # it (score_nodes: over an edge, its confidence times edge_lift, counted once). The seed that reached it
+    # lends nothing more: a seed's decayed score (hop_decay / adjacent_decay, until this release) let a
+    # question's neighbours push true seeds out at the budget's edge, and expansion lost to no expansion.
     candidates: dict[str, RankedNode] = {}
     for nid, st in steps.items():
         r = row.get(nid)
         if r is None:
             continue
         own = float(relevance[r]) if np.isfinite(relevance[r]) else 0.0
-        seed_rel = float(relevance[row[st.seed]])
-        decay = cfg.adjacent_decay if st.relation == "adjacent" else cfg.hop_decay**st.hop
-        propagated = seed_rel * decay * st.confidence
         cent = g.degree(nid) * scale if use_centrality and not is_cold(nid) else 0.0
-        score = (own if st.hop == 0 else max(own, propagated)) + cfg.w_centrality * cent
+        score = own + cfg.w_centrality * cent
         attrs = g.nodes[nid]
         candidates[nid] = RankedNode(
             id=nid,
@@ -408,7 +414,7 @@ def retrieve(
             edge=st.edge,
             relation=st.relation,
             direction=st.direction,
-            propagated=propagated if st.hop else own,
+            propagated=_lent(relevance, own_relevance, r),
             score=score,
             tokens=estimate_line_tokens(attrs),
             date_tokens=date_tokens(attrs),
@@ -457,7 +463,7 @@ def retrieve(
                 edge=None,
                 relation=None,
                 direction=None,
-                propagated=own,
+                propagated=_lent(relevance, own_relevance, r),
                 score=own,
                 tokens=estimate_line_tokens(attrs),
                 date_tokens=date_tokens(attrs),
@@ -521,7 +527,7 @@ def retrieve(
             "w_similarity": cfg.w_similarity,
             "w_lexical": cfg.w_lexical,
             "w_centrality": cfg.w_centrality,
-            "hop_decay": cfg.hop_decay,
+            "adjacent_turns": cfg.adjacent_turns if expand_graph else False,
             "expand_limit": cfg.expand_limit,
             "connectives": level,
             "w_speaker": cfg.w_speaker if offset is not None else 0.0,

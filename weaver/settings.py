@@ -40,13 +40,14 @@ class WeaverConfig:
     w_similarity: float = 1.0
     w_lexical: float = 1.0
     w_centrality: float = 0.15
-    hop_decay: float = 0.6
-    adjacent_decay: float = 0.7  # >0: a seed's neighbouring turns (same session) inherit this share of its score
+    adjacent_turns: bool = True  # expansion also takes a seed's neighbouring turns in the same sitting
     expand_limit: int = 8
     w_speaker: float = 0.1  # a query naming some speakers: the others' memories lose this much relevance
     context_decay: float = 0.5  # a memory gains decay**d of its best same-episode neighbour's relevance at distance d
     context_window: int = 3
-    edge_lift: float = 0.15  # a memory gains this share of a dependency neighbour's relevance (times confidence)
+    # a memory gains this share of a dependency neighbour's relevance (times confidence), beyond what the
+    # episode context lent it already: what an edge lends, and all that graph expansion adds to a rank
+    edge_lift: float = 0.15
     search_archived: bool = True  # the cold tier: archived memories may seed retrieval (alone, without edges)
     # review
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)

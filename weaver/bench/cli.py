@@ -129,6 +129,18 @@ def cmd_madial(settings, args) -> int:
     return _publish(args, "madial", res, madial_markdown(res), "recall", lambda p: plot_madial(res, p))
 
 
+def cmd_switches(settings, args) -> int:
+    from .report import write_result
+    from .switches import run_switches, switches_markdown
+
+    res = run_switches(args.data, _embedder(), args.dialogues, args.task)
+    md = switches_markdown(res)
+    paths = write_result(args.name or "switches", res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def cmd_scale(settings, args) -> int:
     from .scale import plot_scale, run_scale, scale_markdown
 
@@ -223,6 +235,13 @@ def register(sub) -> None:
     s.add_argument("--limit", type=int, help="only the first N dialogues")
     common(s, "madial")
     s.set_defaults(func=cmd_madial)
+
+    s = bsub.add_parser("switches", help="topic-switch detection on CrossWOZ (held-out test split by default)")
+    s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))
+    s.add_argument("--dialogues", type=int, default=200, help="dialogues with a judged user turn (default 200)")
+    s.add_argument("--task", help="a task focus set on every dialogue's space")
+    common(s, "switches")
+    s.set_defaults(func=cmd_switches)
 
     s = bsub.add_parser("relations", help="are the edges true: Molweni links, XCOPA causal pairs, CrossWOZ deps")
     s.add_argument("--data", default=str(_DATA), help="the shared data folder (default ../shared/data)")
