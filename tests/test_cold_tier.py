@@ -1,7 +1,9 @@
 """The cold tier on a real space (real Chroma, real embedder): archived memories are searched by their words and
-vector, come back alone (no edges, neighbours or adjacent turns), and a pass restores one wanted again."""
+vector, are ranked as before they were archived (episode context and edge lift) but come back alone (no expansion, adjacent turns or edges in the context), and a pass restores one wanted again."""
 
 from __future__ import annotations
+
+import pytest
 
 from weaver import WeaverConfig
 from weaver.lifecycle import LifecycleConfig, run_pass, undo_pass
@@ -30,7 +32,7 @@ def _setup(w):
     return flight, hotel, diet, palace
 
 
-def test_an_archived_memory_is_found_alone_without_its_edges(runtime):
+def test_an_archived_memory_is_ranked_as_before_but_comes_back_alone(runtime):
     w = runtime.open("cold")
     flight, hotel, _, _ = _setup(w)
     query = "When does the flight from Oslo land?"
@@ -46,11 +48,40 @@ def test_an_archived_memory_is_found_alone_without_its_edges(runtime):
     # nothing was reached from it: no expansion, no adjacent turn, no edge in the result or the narrative
     assert not [n for n in cold.ranked if n.seed == flight and n.id != flight]
     assert not [e for e in cold.edges if flight in (e["source"], e["target"])]
-    # it lends its neighbours no relevance either (the hotel line borrowed from the flight while both were warm)
+    # but it is ranked as before it was archived: it lends and borrows relevance in its episode and over its edge
     after = {n.id: n for n in cold.ranked}
-    assert after[hotel].context < before[hotel].context and after[flight].context == 0.0
+    for nid in (flight, hotel):
+        assert after[nid].relevance == pytest.approx(before[nid].relevance) and after[nid].context > 0.0
     hidden = w.query(query, budget=512, config=w.config.with_(search_archived=False))
     assert flight not in hidden.node_ids  # the switch: archived memories invisible, as before the cold tier
+
+
+SESSION = [  # the answer never repeats the question's words: its episode finds it
+    ("Mia", "I adopted a puppy from the shelter in Stamford last week!"),
+    ("Sam", "No way, congratulations! What did you name the puppy?"),
+    ("Mia", "Biscuit. He sleeps on my feet all evening."),
+]
+
+
+def test_a_cold_episode_lends_and_borrows_within_itself(runtime):
+    w = runtime.open("cold-episode")
+    ids = []
+    for who, text in SESSION:
+        r = w.ingest(f"{who}: {text}", meta={"session": 7, "speaker": who})
+        assert r.kept, text
+        ids.append(r.node.id)
+    for i in range(4):  # another sitting: no context to lend
+        w.ingest(f"Lee: the train to the coast was {10 + i} minutes late", meta={"session": 8, "speaker": "Lee"})
+    for nid in ids:
+        w.curation.set_status(nid, "archived", "set aside for the test", actor="lifecycle")
+    query = "What did Mia name her new puppy?"
+    s = w.score_nodes(query)
+    answer = w.node_ids.index(ids[2])
+    # the reply borrows from the archived question before it: more than its own words
+    assert s.ranking[answer] > s.own[answer] + 0.1
+    off = w.score_nodes(query, config=w.config.with_(search_archived=False))
+    assert not [n for n in ids if off.ranking[w.node_ids.index(n)] > float("-inf")]  # the switch: none searched
+    assert ids[2] in w.query(query, budget=256).node_ids
 
 
 def test_a_merged_duplicate_is_never_a_cold_seed(runtime):
@@ -91,3 +122,28 @@ def test_a_pass_records_how_often_an_archived_memory_was_retrieved(runtime):
     for i in archived:
         assert int(w.nodes[i].meta.get("archived_access") or 0) == hits[i]
     assert WeaverConfig().search_archived  # the cold tier is on by default
+
+
+def test_a_summary_borrows_nothing_from_the_episode_it_digests(runtime):
+    w = runtime.open("cold-summary")
+    lines = [
+        "We start planning the hotel bookings for the Beijing trip.",
+        "I found three hotels near Wangfujing with free rooms.",
+        "The Lotus Inn has good reviews and is close to the metro.",
+        "The Lotus Inn also serves breakfast until ten.",
+        "I booked the Lotus Inn for two nights from May 1.",
+    ]
+    members = [w.ingest(t, meta={"session": 1, "speaker": "user"}).node.id for t in lines]
+    w.turn = 300
+    plan = run_pass(w, LifecycleConfig(working_turns=10, archive_below=1.0, promote_accesses=99))
+    summary = next(x["id"] for x in plan.summaries if x["region"] == "session:1")
+    assert {a["id"] for a in plan.archived} & set(members)  # members in the cold tier, still in its episode
+    i = w.node_ids.index(summary)
+    assert w.node_ids[i - 1] in members  # next to its episode in node order, where it could borrow
+    assert all(w.graph.edges[m, summary]["relation"] == "elaborates" for m in members)
+    s = w.score_nodes("Which hotel did we book near Wangfujing?")
+    # a digest already quotes its episode: neither its episode nor its elaborates links lift it (or it them)
+    assert s.ranking[i] == s.own[i]
+    src, dst, _ = w.mirror.usable_edges().arrays()
+    assert i not in set(dst.tolist()) | set(src.tolist())  # no relevance flows over its elaborates links
+    assert max(s.ranking[w.node_ids.index(m)] - s.own[w.node_ids.index(m)] for m in members) > 0.0  # theirs does

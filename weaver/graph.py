@@ -81,23 +81,27 @@ def expand(g: nx.DiGraph, seeds: Iterable[str], hops: int = 2, limit: int | None
     return steps
 
 
-def causal_order(g: nx.DiGraph, nodes: Iterable[str]) -> list[str]:
+def causal_order(g: nx.DiGraph, nodes: Iterable[str], alone: Iterable[str] = ()) -> list[str]:
     """Order nodes causes-before-effects (topological on the induced subgraph), ties by time.
 
     Dependencies through nodes left out still count (up to 3 hops): if
-    a -> x -> b and x is not included, a still comes before b.
+    a -> x -> b and x is not included, a still comes before b. ``alone``: nodes
+    placed by time only, no dependency to or from them counts (the cold tier).
 
     >>> g = nx.DiGraph()
     >>> g.add_node("b", turn=1); g.add_node("a", turn=2); g.add_node("c", turn=3)
     >>> g.add_edge("a", "b")
-    >>> causal_order(g, ["c", "b", "a"])
-    ['a', 'b', 'c']
+    >>> causal_order(g, ["c", "b", "a"]), causal_order(g, ["c", "b", "a"], alone={"a"})
+    (['a', 'b', 'c'], ['b', 'a', 'c'])
     """
     nodes = [n for n in dict.fromkeys(nodes) if n in g]
-    keep = set(nodes)
+    alone = set(alone)
+    keep = set(nodes) - alone
     sub = nx.DiGraph()
     sub.add_nodes_from(nodes)
     for n in nodes:
+        if n in alone:
+            continue
         reach = nx.single_source_shortest_path_length(g, n, cutoff=3)
         for d in keep.intersection(reach):
             if d != n:

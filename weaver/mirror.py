@@ -29,7 +29,7 @@ import numpy as np
 
 from .lexical import LexicalIndex, lexical_tokens
 from .models import Edge, FilterDecision, MemoryNode
-from .neighbourhood import EdgeIndex, NodeFacts
+from .neighbourhood import EdgeIndex, NodeFacts, lends
 from .text import content_words, extract_numbers
 
 __all__ = ["Mirror", "STATUS_CODES", "COLD", "derived_of", "status_code"]
@@ -140,7 +140,7 @@ class Mirror:
             return
         if self.graph.has_edge(e.source, e.target):
             self.edge_index.stale = True  # a replaced edge: its old state is in the index
-        elif e.status != "rejected":
+        elif e.status != "rejected" and lends(e.relation, self.nodes[e.target].meta):
             self.edge_index.add(self.position[e.source], self.position[e.target], e.confidence)
         self.graph.add_edge(
             e.source,

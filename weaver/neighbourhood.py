@@ -24,16 +24,32 @@ import re
 
 import numpy as np
 
-__all__ = ["NodeFacts", "EdgeIndex", "named_speakers", "speaker_offset", "context_lift", "edge_lift", "episode_of"]
+__all__ = [
+    "NodeFacts",
+    "EdgeIndex",
+    "named_speakers",
+    "speaker_offset",
+    "context_lift",
+    "edge_lift",
+    "episode_of",
+    "lends",
+]
 
 
 def episode_of(meta: dict | None, turn: int) -> str:
     """The episode a memory belongs to: its session, else its date, else its agent turn.
 
+    A reflection summary (``weaver.lifecycle``) is an episode of its own: it already quotes its episode's key
+    lines, and borrowing the context of the memories it digests would rank the digest above them.
+
     >>> episode_of({"session": 3, "date": "8 May 2023"}, 7), episode_of({}, 7)
     ('session:3', 'turn:7')
+    >>> episode_of({"session": 3, "lifecycle": "summary", "region": "session:3"}, 9)
+    'summary:session:3'
     """
     meta = meta or {}
+    if meta.get("lifecycle") == "summary":
+        return f"summary:{meta.get('region', turn)}"
     if meta.get("session") not in (None, ""):
         return f"session:{meta['session']}"
     if meta.get("date"):
@@ -152,8 +168,19 @@ def context_lift(relevance: np.ndarray, facts: NodeFacts | None, decay: float, w
     return out.astype(relevance.dtype, copy=False)
 
 
+def lends(relation: str | None, target_meta: dict | None) -> bool:
+    """Whether an edge shares relevance (:func:`edge_lift`): every usable edge but the ``elaborates`` links from a
+    reflection summary's members to it (a digest of a whole episode would lift every member at once, and they it).
+
+    >>> lends("causal", {"lifecycle": "summary"}), lends("elaborates", {"lifecycle": "summary"}), lends("elaborates", {})
+    (True, False, True)
+    """
+    return not (relation == "elaborates" and (target_meta or {}).get("lifecycle") == "summary")
+
+
 class EdgeIndex:
-    """The usable (not rejected) dependency edges as arrays of node positions and confidences.
+    """The usable (not rejected) dependency edges as arrays of node positions and confidences (only those that
+    :func:`lends`).
 
     New edges are appended as the weaver weaves them; any other change (a curator's
     edit, a review pass) marks the index stale and it is rebuilt from the graph once.
@@ -179,7 +206,8 @@ class EdgeIndex:
         self._src, self._dst, self._conf = [], [], []
         for u, v, d in g.edges(data=True):
             if d.get("status") != "rejected" and u in position and v in position:
-                self.add(position[u], position[v], d.get("confidence", 1.0))
+                if lends(d.get("relation"), g.nodes[v].get("meta")):
+                    self.add(position[u], position[v], d.get("confidence", 1.0))
         self._arrays = None
         self.stale = False
 

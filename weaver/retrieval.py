@@ -240,8 +240,9 @@ def score_nodes(
     ``shown``: which nodes may answer (:func:`shown_mask`; computed here when not given);
     ``boost``: a caller's per-node lift (personalised weighting of constraint memories), placed by
     ``position`` (id -> row) when given; ``cold``: the cold tier (:func:`cold_mask`; computed here when not
-    given and ``cfg.search_archived``), scored by their own words only: they neither lend relevance to
-    neighbours nor borrow it, as a memory searched by vector without its edges.
+    given and ``cfg.search_archived``): ranked as before they were archived, lending and borrowing relevance in
+    their episode (:func:`context_lift`) and over their edges (:func:`edge_lift`); :func:`retrieve` takes them
+    alone (no expansion, adjacent turns or centrality).
     """
     active = shown_mask(g, ids, query) if shown is None else shown
     if not cfg.search_archived:
@@ -268,16 +269,14 @@ def score_nodes(
             if nid in pos:
                 lift[pos[nid]] += b
         own = own + lift
-    words = own
-    own = np.where(active, own, -np.inf)
+    # the cold tier is ranked as it was before it was archived (a reply is found by the question it answers): its
+    # memories lend and borrow relevance in their episode and over their edges; retrieval only takes them alone
+    own = np.where(active | cold if cold is not None else active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' relevance
     # (an edge within the episode context's window lends only what exceeds the context's share: counted once)
     lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(
         own, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window
     )
-    if cold is not None and cold.any():  # the cold tier joins after the lifts: it lends and borrows nothing
-        own = np.where(cold, words, own)
-        lifted = np.where(cold, words, lifted)
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
@@ -484,7 +483,7 @@ def retrieve(
     # a cold-tier memory comes without its edges: they neither order nor link it in the narrative
     cold_in = {n for n in included if is_cold(n)}
     view = nx.subgraph_view(g, filter_edge=lambda u, v: u not in cold_in and v not in cold_in) if cold_in else g
-    ordered = causal_order(view, included)
+    ordered = causal_order(g, included, alone=cold_in)  # (not over the view: a filtered view is slow to walk)
     lang = detect_language(query) if query.strip() else None
     # memories were packed at their bare line cost; links are rendered as richly as the room left allows
     for level in CONNECTIVE_LEVELS:

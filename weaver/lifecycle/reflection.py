@@ -90,7 +90,7 @@ def extractive_summary(
         a = attrs[i]
         speaker = (a.get("meta") or {}).get("speaker")
         line = first_sentence(a.get("content", ""), cfg.summary_line_chars)
-        lines.append(f"{speaker}: {line}" if speaker else line)
+        lines.append(f"{speaker}: {line}" if speaker and not line.startswith(f"{speaker}:") else line)
     values = []
     for a in attrs:
         if a.get("kind") == "user_input":
