@@ -222,7 +222,7 @@ def test_graph_roles_and_styles(trip):
     assert nodes[res.nodes[0].id] in ("seed", "expanded")
     walked = {tuple(n.edge) for n in res.nodes if n.edge and w.graph.has_edge(*n.edge)}
     assert walked and walked <= {e for e, s in edges.items() if s == "expanded"}
-    from weaver.viz import render_graph_html
+    from ui.graph_render import render_graph_html
 
     html = render_graph_html(w.graph, node_styles=nodes, edge_styles=edges)
     assert "#16a34a" in html or "#0ea5e9" in html  # seed / expanded borders drawn
