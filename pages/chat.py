@@ -10,7 +10,7 @@ from ui.shell import require_shell
 
 require_shell("chat")  # a deep link on a fresh server must not bypass app.py
 
-from ui import agent_bridge, edge_fix
+from ui import agent_bridge, edge_fix, graph_render
 from ui.chat_view import new_node_ids, render_history, render_step
 from ui.graph_component import graph_view
 from ui.i18n import lang, t
@@ -18,7 +18,7 @@ from ui.inspector import node_option_label
 from ui.render import badge, decisions_frame, md_escape, show_text
 from ui.state import selection_key, current_space, get_weaver, running_turns, space_lock
 from weaver.agent.events import AgentEvent, save_events
-from weaver import WeaverError, viz
+from weaver import WeaverError
 from weaver.filter_words import filter_reason_in_words
 
 space = current_space()
@@ -128,7 +128,7 @@ def _scores() -> None:
     ]
     view = shown
     if lang() == "zh":
-        kinds = viz.labels("zh")["kinds"]
+        kinds = graph_render.labels("zh")["kinds"]
         view = shown.assign(
             kind=shown["kind"].map(lambda k: kinds.get(k, k)),
             reason=shown["reason"].map(lambda r: filter_reason_in_words(str(r), "zh")),
@@ -171,9 +171,9 @@ def _scores() -> None:
     if rejected.empty:
         st.caption(t("no_rejected"))
         return
-    kinds = viz.labels(lang())["kinds"]
+    kinds = graph_render.labels(lang())["kinds"]
     labels = {
-        r.message_id: f"{viz.short_label(r.content, 50)} · [{r.turn}] {kinds.get(r.kind, r.kind)} · Σ{r.total:.2f}"
+        r.message_id: f"{graph_render.short_label(r.content, 50)} · [{r.turn}] {kinds.get(r.kind, r.kind)} · Σ{r.total:.2f}"
         for r in rejected.itertuples()
     }
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
@@ -272,7 +272,7 @@ with right:
                 undo=edge_fix.undo_spec(),
                 refit=bool(promoted),
             )
-            st.html(viz.legend_html(lang(), styles=["new", "selected"]))
+            st.html(graph_render.legend_html(lang(), styles=["new", "selected"]))
             sel = st.session_state.get(SEL)
             if sel in g:
                 with st.container(border=True):

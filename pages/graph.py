@@ -11,7 +11,7 @@ from ui.shell import require_shell
 
 require_shell("graph")  # a deep link on a fresh server must not bypass app.py
 
-from ui import edge_fix
+from ui import edge_fix, graph_render
 from ui.graph_component import graph_view
 from ui.i18n import lang, t
 from ui.inspector import node_option_label, render_inspector
@@ -24,15 +24,15 @@ space = current_space()
 w = get_weaver(space)
 g_all = w.graph
 SEL = selection_key("graph", space)
-L = viz.labels(lang())
+L = graph_render.labels(lang())
 # the space's own name (Chinese kept), only characters no file system accepts replaced
 FILE = re.sub(r'[\\/:*?"<>|\s]+', "_", space).strip("._") or "space"
 
-st.markdown(f"### {t('graph')} · " + md_escape(viz.short_label(space, 40)))
+st.markdown(f"### {t('graph')} · " + md_escape(graph_render.short_label(space, 40)))
 edge_fix.show_outcome()
 if g_all.number_of_nodes() == 0:
     st.info(t("graph_empty"))
-    st.html(viz.legend_html(lang()))
+    st.html(graph_render.legend_html(lang()))
     st.stop()
 
 
@@ -149,9 +149,9 @@ with st.expander(t("path"), expanded=False):
     for n in path:
         node_styles[n] = node_styles.get(n, []) + ["path"]
     if path:  # each step says which way its arrow points: a path found ignoring direction is not drawn "->"
-        text = viz.short_label(g.nodes[path[0]].get("content", ""), 24)
+        text = graph_render.short_label(g.nodes[path[0]].get("content", ""), 24)
         for u, v, forward in steps:
-            text += (" → " if forward else " ← ") + viz.short_label(g.nodes[v].get("content", ""), 24)
+            text += (" → " if forward else " ← ") + graph_render.short_label(g.nodes[v].get("content", ""), 24)
         st.text(text + ("" if all(f for *_, f in steps) else "  " + t("path_none_dir")))
 
 sel = st.session_state.get(SEL)
@@ -189,7 +189,7 @@ with left:
             on_edge=edge_fix.edge_handler(w, space),
             undo=None if past else edge_fix.undo_spec(),
         )
-    st.html(viz.legend_html(lang(), styles=["new", "match", "path", "selected"]))
+    st.html(graph_render.legend_html(lang(), styles=["new", "match", "path", "selected"]))
 with right:
     pick = st.selectbox(
         t("pick_node"),
@@ -223,7 +223,7 @@ with st.expander(t("export"), expanded=False):
     )
     e3.download_button(
         t("export_html"),
-        lambda: viz.render_graph_html(
+        lambda: graph_render.render_graph_html(
             g,
             node_styles=node_styles,
             edge_styles=edge_styles,

@@ -14,11 +14,11 @@ from ui.shell import require_shell
 
 require_shell("retrieval")  # a deep link on a fresh server must not bypass app.py
 
+from ui import graph_render
 from ui.graph_component import graph_view
 from ui.i18n import lang
 from ui.render import md_escape
 from ui.state import current_config, current_space, get_weaver, space_lock
-from weaver import viz
 from weaver.debugger import (
     WHY_NOT_REASONS,
     debug_query,
@@ -277,7 +277,7 @@ with tab_trace:
                         C["content"]: clip(by_id[s["node"]].content),
                         C["hop"]: s["hop"],
                         C["how"]: candidate_in_words(w.graph, by_id[s["node"]], LG),
-                        C["relation"]: viz.labels(LG)["relations"].get(s["relation"], s["relation"])
+                        C["relation"]: graph_render.labels(LG)["relations"].get(s["relation"], s["relation"])
                         if ZH
                         else s["relation"],
                         C["direction"]: (
@@ -382,7 +382,7 @@ with tab_graph:
         on_select=_picked,
         lang="zh" if ZH else "en",
     )
-    st.html(viz.legend_html("zh" if ZH else "en", styles=["seed", "expanded", "cut", "dim", "path"]))
+    st.html(graph_render.legend_html("zh" if ZH else "en", styles=["seed", "expanded", "cut", "dim", "path"]))
     counts = {r: sum(1 for x in roles.values() if x == r) for r in ("seed", "expanded", "cut", "unrelated")}
     st.caption(
         T(
@@ -455,7 +455,7 @@ with tab_vec:
 with tab_why:
     options = list(w.node_ids) + [d.message_id for d in w.decisions.values() if not d.kept]
 
-    kinds = viz.labels(LG)["kinds"]
+    kinds = graph_render.labels(LG)["kinds"]
 
     def _label(i: str) -> str:
         if i in w.nodes:

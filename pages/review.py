@@ -15,9 +15,9 @@ from ui.shell import require_shell
 
 require_shell("review")  # a deep link on a fresh server must not bypass app.py
 
+from ui import graph_render
 from ui.i18n import lang
 from ui.render import md_escape
-from weaver import viz
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
 from weaver.curation.queue import PROPOSAL_WORDS
@@ -147,7 +147,7 @@ def _snip(text: str, n: int = 70) -> str:
 
 def _label(w, nid: str) -> str:
     node = w.nodes[nid]
-    kind = viz.labels(lang())["kinds"].get(node.kind, node.kind)
+    kind = graph_render.labels(lang())["kinds"].get(node.kind, node.kind)
     return f"{_snip(node.content, 50)} · {kind} · {nid[-6:]}"
 
 
@@ -169,7 +169,7 @@ def _key_words(w, key: str) -> str:
 
 
 def _item_words(w, item) -> str:
-    rel = viz.labels(lang())["relations"]
+    rel = graph_render.labels(lang())["relations"]
     edge = t("from_to", a=_q(w, item.source, 24), b=_q(w, item.target, 24))
     if item.kind == "prune":
         return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
@@ -238,7 +238,7 @@ with q_tab:
         st.info(t("queue_empty"))
     else:
         st.caption(t("n_pending", n=len(items)))
-    L = viz.labels(lang())
+    L = graph_render.labels(lang())
     groups: dict[str, list] = {}
     for item in items[:50]:  # proposals about one edge are judged together, side by side
         key = item.edge_key if item.kind in ("prune", "relabel", "add") else f"node:{item.target}"
@@ -342,7 +342,9 @@ with e_tab:
         c1, c2 = st.columns(2)
         src = c1.selectbox(t("source"), ids, format_func=NAMES.get, key="add_src")
         dst = c2.selectbox(t("target"), ids, index=len(ids) - 1, format_func=NAMES.get, key="add_dst")
-        rel = st.selectbox(t("relation"), RELATIONS, key="add_rel", format_func=viz.labels(lang())["relations"].get)
+        rel = st.selectbox(
+            t("relation"), RELATIONS, key="add_rel", format_func=graph_render.labels(lang())["relations"].get
+        )
         why = st.text_input(t("why"), key="add_why")
         st.button(
             t("add"),
@@ -364,7 +366,7 @@ with n_tab:
         NODE_STATUSES,
         index=NODE_STATUSES.index(node.status),
         horizontal=True,
-        format_func=viz.labels(lang())["statuses"].get,
+        format_func=graph_render.labels(lang())["statuses"].get,
         key=f"status_{nid}",
     )
     by = ""
@@ -377,7 +379,10 @@ with n_tab:
         disabled=status == node.status,
         on_click=_act,
         args=(cur.set_status, nid, status, "set on the Review page"),
-        kwargs={"by": by, "done": t("ok_status", what=f"{_q(w, nid)}: {viz.labels(lang())['statuses'].get(status)}")},
+        kwargs={
+            "by": by,
+            "done": t("ok_status", what=f"{_q(w, nid)}: {graph_render.labels(lang())['statuses'].get(status)}"),
+        },
     )
     flagged = sorted(cur.flagged())
     if flagged:

@@ -118,9 +118,36 @@ def chroma_server(tmp_path_factory):
     proc.wait(timeout=10)
 
 
+RAM_DISK = Path("/dev/shm")
+RAM_DISK_MIN_FREE = 2 << 30
+
+
+def ram_temp_root(config, ram_disk: Path = RAM_DISK, min_free: int = RAM_DISK_MIN_FREE) -> Path | None:
+    """Where the run's temporary directories go when a RAM disk can hold them, else None (pytest's default).
+
+    Every test writes real Chroma spaces; on a disk shared with benchmarks their fsyncs were ~40% of a test's
+    time (tests/test_agent_long_memory.py + test_scenario.py: 25-28 s in /tmp, 15-17 s in /dev/shm). A SIGKILL
+    (the crash tests) loses nothing a RAM disk would keep: killed processes leave the page cache alone. An
+    explicit ``--basetemp`` or ``PYTEST_DEBUG_TEMPROOT`` (e.g. ``=/tmp`` to stay on disk) is left alone.
+    """
+    if config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return None
+    try:
+        st = os.statvfs(ram_disk)
+    except OSError:
+        return None
+    if not os.access(ram_disk, os.W_OK) or st.f_bavail * st.f_frsize < min_free:
+        return None
+    return ram_disk
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: slower integration tests (servers, browsers)")
     config.addinivalue_line("markers", "browser: needs Chromium")
+    root = ram_temp_root(config)
+    if root is not None:  # read when the first tmp_path is made: pytest's numbered dirs, kept 3 runs, locked
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(root)
 
 
 @pytest.fixture

@@ -1,12 +1,11 @@
 """The agent loop over a real weaver (real Chroma in a tmp dir, the real embedder): events, links, persistence, demos."""
 
-import subprocess
-import sys
-
 import pytest
 
 from weaver.agent import AgentEvent, TravelAgent, load_transcript
 from weaver.agent.demo import DEMO_DIR, load_script, run_script
+
+from cli_run import run_cli
 
 ROOT = DEMO_DIR.parents[1]
 
@@ -148,29 +147,16 @@ def test_demo_script_key_assertions(runtime, name):
 
 @pytest.mark.slow
 def test_cli_chat_scripted_and_demo_check(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "WEAVER_DATA_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1"}
-    chat = subprocess.run(
-        [sys.executable, "-m", "weaver", "--space", "cli", "chat"],
-        cwd=ROOT,
-        env=env,
-        input="I'm allergic to seafood\nrestaurants near Wangfujing?\n",
-        capture_output=True,
-        text=True,
-        timeout=300,
+    """``weaver chat`` with piped stdin and ``weaver demo --check``, in-process (``main(argv)``: the embedder is
+    loaded once; ``python -m weaver`` as a process is covered by test_cli.py and test_app.py)."""
+    data = ("--data-dir", str(tmp_path / "data"))
+    chat = run_cli(
+        *data, "--space", "cli", "chat", stdin="I'm allergic to seafood\nrestaurants near Wangfujing?\n", cwd=tmp_path
     )
     assert chat.returncode == 0, chat.stderr
     replies = [line for line in chat.stdout.splitlines() if line.startswith("agent> ")]
     assert len(replies) == 2 and "avoid seafood" in replies[0] and "Going by what you told me" in chat.stdout
-    demo = subprocess.run(
-        [sys.executable, "-m", "weaver", "demo", "switch_en", "--check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    demo = run_cli(*data, "demo", "switch_en", "--check", cwd=tmp_path)
     assert demo.returncode == 0 and "0 failed checks" in demo.stdout, demo.stdout + demo.stderr
-    bad = subprocess.run(
-        [sys.executable, "-m", "weaver", "demo", "nope"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+    bad = run_cli(*data, "demo", "nope", cwd=tmp_path)
     assert bad.returncode == 2 and "no demo script" in bad.stderr

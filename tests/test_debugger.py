@@ -8,6 +8,7 @@ import networkx as nx
 import pytest
 
 from debugger_data import CONV, exact_budget, few_seeds, one_seed, weave
+from weaver import Runtime, Settings
 from weaver.debugger import (
     WHY_NOT_REASONS,
     debug_query,
@@ -21,8 +22,18 @@ from weaver.text import count_tokens
 from weaver.turn_replay import AgentTurn, replay_turn
 
 
+@pytest.fixture(scope="module", params=["en", "zh"])
+def trip(request, tmp_path_factory, embedder):
+    """The woven conversation, shared by the tests that only read it (queries and replays record nothing)."""
+    settings = Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path_factory.mktemp("dbg") / "data")
+    w = Runtime.from_settings(settings, embedder=embedder).open(f"dbg-{request.param}")
+    tags = weave(w, request.param)
+    return request.param, w, tags
+
+
 @pytest.fixture(params=["en", "zh"])
-def trip(request, runtime):
+def own_trip(request, runtime):
+    """A woven conversation of the test's own, for a test that changes it."""
     w = runtime.open(f"dbg-{request.param}")
     tags = weave(w, request.param)
     return request.param, w, tags
@@ -145,8 +156,8 @@ def test_why_not_pruned_by_expansion_limit(trip):
         assert why.details["seed"] == seed and why.details["hop"] == 1 and why.details["expand_limit"] == 1
 
 
-def test_why_not_superseded(trip):
-    lang, w, tags = trip
+def test_why_not_superseded(own_trip):
+    lang, w, tags = own_trip
     old = node_of(tags, "budget")
     new = w.ingest(CONV[lang]["new_budget"], "user_input").node.id
     w.curation.set_status(old, "superseded", why="the budget changed", by=new)
@@ -222,7 +233,7 @@ def test_graph_roles_and_styles(trip):
     assert nodes[res.nodes[0].id] in ("seed", "expanded")
     walked = {tuple(n.edge) for n in res.nodes if n.edge and w.graph.has_edge(*n.edge)}
     assert walked and walked <= {e for e, s in edges.items() if s == "expanded"}
-    from weaver.viz import render_graph_html
+    from ui.graph_render import render_graph_html
 
     html = render_graph_html(w.graph, node_styles=nodes, edge_styles=edges)
     assert "#16a34a" in html or "#0ea5e9" in html  # seed / expanded borders drawn

@@ -176,7 +176,7 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
         pytest.skip("Chromium is not installed at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
-    from weaver import viz
+    from ui import graph_render
 
     ids = _woven(tmp_path / "data", embedder, "zh")
     with running_studio(tmp_path / "data", tmp_path / "streamlit.log", start_timeout=60) as base:
@@ -208,8 +208,8 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             nodes = {n["id"]: n for n in page.evaluate(_STYLES, "rd_graph")}
             browser.close()
 
-    seed_border = viz.NODE_STYLES["seed"]["color"]["border"]
-    expanded_border = viz.NODE_STYLES["expanded"]["color"]["border"]
+    seed_border = graph_render.NODE_STYLES["seed"]["color"]["border"]
+    expanded_border = graph_render.NODE_STYLES["expanded"]["color"]["border"]
     seeds = {i for i, n in nodes.items() if n["border"] == seed_border}
     expanded = {i for i, n in nodes.items() if n["border"] == expanded_border}
     dimmed = {i for i, n in nodes.items() if n["opacity"] < 1}

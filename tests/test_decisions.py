@@ -6,8 +6,6 @@ Real Chroma (a fresh local space per test), the real embedder, the real CrossWOZ
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,8 @@ from weaver.constraints import records_from_statements
 from weaver.slots import read_slots
 from weaver.slots_prefs import read_prefs
 from weaver.tool_records import where
+
+from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = {
@@ -95,8 +95,8 @@ def test_cli_constraints_prints_json_with_provenance(tmp_path):
         ),
         encoding="utf-8",
     )
-    base = [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "d"), "--space", "c"]
-    run = lambda *a: subprocess.run(base + list(a), capture_output=True, text=True, cwd=ROOT, timeout=300)  # noqa: E731
+    base = ("--data-dir", str(tmp_path / "d"), "--space", "c")
+    run = lambda *a: run_cli(*base, *a, cwd=tmp_path)  # noqa: E731 - in-process: main(argv), the embedder loaded once
     assert run("ingest", str(msgs)).returncode == 0
     out = run("constraints", "--tools")
     assert out.returncode == 0, out.stderr

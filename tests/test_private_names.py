@@ -84,3 +84,51 @@ def test_the_library_never_imports_the_travel_agent():
             elif isinstance(node, ast.Import) and any(a.name.startswith("weaver.agent") for a in node.names):
                 bad.append(f"{path.relative_to(root.parent)}:{node.lineno}")
     assert not bad, bad
+
+
+def imported_modules(source: str) -> list[tuple[int, str]]:
+    """Every module an ``import`` or absolute ``from ... import`` names, at any depth (lazy ones too)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+STUDIO_ONLY = ("pyvis", "streamlit", "ui")
+
+
+def test_the_library_never_imports_the_studio_or_pyvis():
+    """The HTML graph rendering lives with the studio (ui/graph_render.py): weaver/ names neither pyvis,
+    streamlit nor ui, not even lazily inside a function."""
+    lazy = "import json\n\ndef f():\n    from pyvis.network import Network\n    import streamlit as st\n"
+    assert imported_modules(lazy) == [(1, "json"), (4, "pyvis.network"), (5, "streamlit")]
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for path in sorted((ROOT / "weaver").rglob("*.py"))
+        for line, name in imported_modules(path.read_text(encoding="utf-8"))
+        if name.split(".")[0] in STUDIO_ONLY
+    ]
+    assert not bad, bad
+
+
+def test_importing_every_library_module_loads_no_pyvis():
+    """At run time too: no library module pulls pyvis (or streamlit) in through another package."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, pkgutil, sys, weaver\n"
+        "for m in pkgutil.walk_packages(weaver.__path__, 'weaver.'):\n"
+        "    if not m.name.endswith('__main__'):\n"
+        "        importlib.import_module(m.name)\n"
+        f"print(sorted(k for k in sys.modules if k.split('.')[0] in {STUDIO_ONLY!r}))\n"
+        "print(len([k for k in sys.modules if k.startswith('weaver.')]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    loaded, count = out.stdout.strip().splitlines()
+    assert loaded == "[]"
+    assert int(count) > 50  # the walk really imported the library, not just the package

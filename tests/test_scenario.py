@@ -8,6 +8,8 @@ before effects.
 
 import pytest
 
+from weaver import Runtime, Settings
+
 SCENARIOS = {
     # the article's own wording
     "zh": {
@@ -67,10 +69,12 @@ SCENARIOS = {
 }
 
 
-@pytest.fixture(params=list(SCENARIOS))
-def woven(request, runtime):
+@pytest.fixture(scope="module", params=list(SCENARIOS))
+def woven(request, tmp_path_factory, embedder):
+    """One woven space per scenario, shared by the module's tests: they only read it (queries record no access)."""
     sc = SCENARIOS[request.param]
-    w = runtime.open(f"scenario-{request.param}")
+    settings = Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path_factory.mktemp("scenario") / "data")
+    w = Runtime.from_settings(settings, embedder=embedder).open(f"scenario-{request.param}")
     w.set_task(sc["task"])
     tags = {}
     results = []

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from ui import graph_render
 from weaver import viz
 from weaver.curation.audit import AuditLog
 from weaver.debugger_words import cut_in_words, why_in_words
@@ -18,7 +19,7 @@ def _turns(n: int) -> nx.DiGraph:
     g = nx.DiGraph()
     for t in range(1, n + 1):
         ids = [f"t{t}{k}" for k in "utra"]
-        for k, (nid, kind) in enumerate(zip(ids, viz.KIND_COLORS)):
+        for k, (nid, kind) in enumerate(zip(ids, graph_render.KIND_COLORS)):
             g.add_node(nid, content=f"{kind} {t}", kind=kind, turn=t, timestamp=t * 10 + k)
         for u, v in zip(ids, ids[1:]):
             g.add_edge(u, v, relation="causal", confidence=0.9, origin="agent")
@@ -45,7 +46,7 @@ def test_layered_layout_puts_causes_before_effects_and_never_moves_old_turns():
 
 def test_edges_fade_with_confidence_and_guesses_can_be_hidden():
     g = _turns(2)
-    p = {e["id"]: e for e in viz.vis_payload(g)["edges"]}
+    p = {e["id"]: e for e in graph_render.vis_payload(g)["edges"]}
     sure, guess = p["t1u->t1t"], p["t1u->t2u"]
     assert sure["color"]["opacity"] > guess["color"]["opacity"] and guess["guessed"] and guess["dashes"]
     assert not sure["guessed"]

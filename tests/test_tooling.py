@@ -39,3 +39,18 @@ def test_the_baseline_catches_an_undefined_name(tmp_path):
         timeout=60,
     )
     assert out.returncode == 1 and "F821" in out.stdout
+
+
+def test_the_run_uses_a_ram_disk_only_when_it_fits_and_nobody_chose(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from conftest import ram_temp_root
+
+    monkeypatch.delenv("PYTEST_DEBUG_TEMPROOT", raising=False)
+    free = lambda basetemp=None: SimpleNamespace(option=SimpleNamespace(basetemp=basetemp))  # noqa: E731
+    assert ram_temp_root(free(), ram_disk=tmp_path, min_free=0) == tmp_path
+    assert ram_temp_root(free(), ram_disk=tmp_path, min_free=1 << 60) is None  # too small
+    assert ram_temp_root(free(), ram_disk=tmp_path / "missing", min_free=0) is None
+    assert ram_temp_root(free("/somewhere"), ram_disk=tmp_path, min_free=0) is None  # --basetemp wins
+    monkeypatch.setenv("PYTEST_DEBUG_TEMPROOT", "/tmp")
+    assert ram_temp_root(free(), ram_disk=tmp_path, min_free=0) is None  # so does an explicit temp root

@@ -1,4 +1,5 @@
-"""Pure rendering functions of weaver/viz.py: escaping, offline HTML, colours, layout, subgraphs."""
+"""The graph drawing (ui/graph_render.py: escaping, offline HTML, colours, legend) and the pure views it draws
+(weaver/viz.py: layout, subgraphs, filters, search, paths)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 import networkx as nx
 import pytest
 
+from ui import graph_render
 from weaver import viz
 
 XSS = [
@@ -45,7 +47,7 @@ def _script_blocks(page: str) -> str:
 
 
 def test_html_is_offline_no_cdn_and_inlines_vis_network():
-    page = viz.render_graph_html(_graph())
+    page = graph_render.render_graph_html(_graph())
     assert "vis.Network" in page and "new vis.DataSet" in page  # vis-network inlined, not linked
     assert not re.search(r"<(script|link)[^>]+(src|href)\s*=\s*[\"']?https?://", page, re.I)
     assert "bootstrap" not in page.lower().replace("bootstrap.", "")  # the Bootstrap CDN tags are gone
@@ -58,7 +60,7 @@ def test_untrusted_text_never_appears_as_markup(payload):
     g.add_node("a", content=payload + " 内容", kind="tool_result", turn=1)
     g.add_node("b", content="ok", kind="agent_response", turn=1)
     g.add_edge("a", "b", relation="causal", confidence=0.9, origin="llm", rationale=payload)
-    page = viz.render_graph_html(g, title=payload)
+    page = graph_render.render_graph_html(g, title=payload)
     # the raw payload is nowhere in the page: not in the JSON, not in the heading
     assert payload not in page
     body = page.split("</head>", 1)[1]
@@ -72,19 +74,19 @@ def test_untrusted_text_never_appears_as_markup(payload):
 
 
 def test_payload_json_escapes_script_end():
-    s = viz.payload_json({"t": "</script><b>&"})
+    s = graph_render.payload_json({"t": "</script><b>&"})
     assert "</script>" not in s and "<b>" not in s and json.loads(s) == {"t": "</script><b>&"}
 
 
 def test_colours_follow_kind_and_relation():
-    p = viz.vis_payload(_graph(1))
+    p = graph_render.vis_payload(_graph(1))
     by_id = {n["id"]: n for n in p["nodes"]}
-    for kind, colour in viz.KIND_COLORS.items():
+    for kind, colour in graph_render.KIND_COLORS.items():
         node = next(n for n in by_id.values() if n["kind"] == kind)
         assert node["color"]["background"] == colour
-        assert node["shape"] == viz.KIND_SHAPES[kind]
+        assert node["shape"] == graph_render.KIND_SHAPES[kind]
     for e in p["edges"]:
-        assert e["color"]["color"] == viz.RELATION_COLORS[e["relation"]]
+        assert e["color"]["color"] == graph_render.RELATION_COLORS[e["relation"]]
         assert e["arrows"] == "to"
     assert len({n["color"]["background"] for n in p["nodes"]}) == 4
 
@@ -93,31 +95,34 @@ def test_inactive_nodes_and_rejected_edges_are_drawn_muted():
     g = _graph(1)
     g.nodes["n1_0"]["status"] = "superseded"
     g.edges["n1_0", "n1_1"]["status"] = "rejected"
-    p = viz.vis_payload(g)
+    p = graph_render.vis_payload(g)
     node = next(n for n in p["nodes"] if n["id"] == "n1_0")
     edge = next(e for e in p["edges"] if e["from"] == "n1_0")
-    assert node["color"]["background"] != viz.KIND_COLORS["user_input"] and "borderDashes" in node["shapeProperties"]
+    assert (
+        node["color"]["background"] != graph_render.KIND_COLORS["user_input"]
+        and "borderDashes" in node["shapeProperties"]
+    )
     assert edge["dashes"] is True
 
 
 def test_styles_apply_and_unknown_style_is_refused():
     g = _graph(1)
-    p = viz.vis_payload(
+    p = graph_render.vis_payload(
         g,
         node_styles={"n1_0": "seed", "n1_1": ["cut"], "n1_2": {"size": 40}},
         edge_styles={("n1_0", "n1_1"): "path"},
         selected="n1_3",
     )
     by_id = {n["id"]: n for n in p["nodes"]}
-    assert by_id["n1_0"]["color"]["border"] == viz.NODE_STYLES["seed"]["color"]["border"]
-    assert by_id["n1_0"]["color"]["background"] == viz.KIND_COLORS["user_input"]  # merged, not replaced
+    assert by_id["n1_0"]["color"]["border"] == graph_render.NODE_STYLES["seed"]["color"]["border"]
+    assert by_id["n1_0"]["color"]["background"] == graph_render.KIND_COLORS["user_input"]  # merged, not replaced
     assert by_id["n1_1"]["opacity"] < 1
     assert by_id["n1_2"]["size"] == 40
-    assert by_id["n1_3"]["borderWidth"] == viz.NODE_STYLES["selected"]["borderWidth"]
+    assert by_id["n1_3"]["borderWidth"] == graph_render.NODE_STYLES["selected"]["borderWidth"]
     edge = next(e for e in p["edges"] if (e["from"], e["to"]) == ("n1_0", "n1_1"))
     assert edge["width"] == 5
     with pytest.raises(ValueError):
-        viz.vis_payload(g, node_styles={"n1_0": "sparkly"})
+        graph_render.vis_payload(g, node_styles={"n1_0": "sparkly"})
 
 
 def test_layout_is_seeded_stable_and_does_not_move_old_nodes():
@@ -130,7 +135,7 @@ def test_layout_is_seeded_stable_and_does_not_move_old_nodes():
     assert len(set(after.values())) == len(after)  # no two nodes on one spot
     spring = viz.layout_positions(g, layout="spring")
     assert spring == viz.layout_positions(g, layout="spring")
-    p = viz.vis_payload(g)
+    p = graph_render.vis_payload(g)
     assert p["options"]["physics"]["enabled"] is False
     assert all("x" in n and "y" in n for n in p["nodes"])
 
@@ -141,14 +146,14 @@ def test_large_graph_renders_a_focused_subgraph():
         g.add_node(i, content=f"m{i}", kind="user_input", turn=i)
         if i:
             g.add_edge(i - 1, i, relation="temporal", confidence=1.0)
-    p = viz.vis_payload(g, max_nodes=50, focus=500)
+    p = graph_render.vis_payload(g, max_nodes=50, focus=500)
     ids = {int(n["id"]) for n in p["nodes"]}
     assert p["shown"] == 50 and p["total"] == 1000 and 500 in ids
     assert max(ids) - min(ids) < 60  # the neighbourhood of the focus, not random nodes
     assert "50" in p["note"] and "1000" in p["note"]
-    recent = viz.vis_payload(g, max_nodes=50)
+    recent = graph_render.vis_payload(g, max_nodes=50)
     assert {int(n["id"]) for n in recent["nodes"]} == set(range(950, 1000))
-    small = viz.vis_payload(_graph(2), max_nodes=300)
+    small = graph_render.vis_payload(_graph(2), max_nodes=300)
     assert small["note"] == "" and small["shown"] == small["total"] == 8
 
 
@@ -167,8 +172,8 @@ def test_filters_search_and_paths():
 
 
 def test_legend_lists_kinds_and_relations_in_both_languages():
-    en, zh = viz.legend_html("en", styles=["seed", "cut"]), viz.legend_html("zh", styles=["seed"])
-    for colour in list(viz.KIND_COLORS.values()) + list(viz.RELATION_COLORS.values()):
+    en, zh = graph_render.legend_html("en", styles=["seed", "cut"]), graph_render.legend_html("zh", styles=["seed"])
+    for colour in list(graph_render.KIND_COLORS.values()) + list(graph_render.RELATION_COLORS.values()):
         assert colour in en and colour in zh
     assert "tool result" in en and "conditional" in en and "seed" in en and "cut" in en
     assert "工具结果" in zh and "因果" in zh and "种子" in zh

@@ -401,11 +401,11 @@ def test_the_offline_html_export_is_inert_with_tooltips(tmp_path, embedder, seed
     from playwright.sync_api import sync_playwright
 
     from weaver import Runtime, Settings
-    from weaver import viz
+    from ui import graph_render
 
     rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=seeded[0]), embedder=embedder)
     w = rt.open("demo", create=False)
-    page_html = viz.render_graph_html(w.graph, title=PAYLOADS[1])
+    page_html = graph_render.render_graph_html(w.graph, title=PAYLOADS[1])
     assert "<script>window.__xss" not in page_html  # node text is JSON-escaped in the page source
     (tmp_path / "graph.html").write_text(page_html, encoding="utf-8")
     dialogs: list[str] = []

@@ -7,9 +7,9 @@ from itertools import groupby
 
 import streamlit as st
 
-from weaver import viz
 from weaver.filter_words import filter_reason_in_words
 
+from . import graph_render
 from .i18n import lang, t
 from .render import badge, md_escape, show_text
 
@@ -63,8 +63,10 @@ def _memories(w, ids: list[str]) -> None:
     with st.expander(f"{t('used_memories')} ({len(ids)})", expanded=False):
         for i in ids:
             a = w.graph.nodes[i] if i in w.graph else {}
-            kind = viz.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
-            st.markdown(md_escape(f"[{a.get('turn', '?')}] {kind}: {viz.short_label(a.get('content', i), 120)}"))
+            kind = graph_render.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
+            st.markdown(
+                md_escape(f"[{a.get('turn', '?')}] {kind}: {graph_render.short_label(a.get('content', i), 120)}")
+            )
 
 
 def render_step(w, ev, container=None) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from weaver import WeaverError, viz
+from weaver import WeaverError
 from weaver.models import RELATIONS
 
+from . import graph_render
 from .i18n import lang, t
 from .render import md_escape
 from .state import space_lock
@@ -23,20 +24,20 @@ _OUTCOME = "space_ui:edge_outcome"
 
 
 def edit_spec() -> dict:
-    rel = viz.labels(lang())["relations"]
+    rel = graph_render.labels(lang())["relations"]
     return {"title": t("fix_edge"), "relations": [(r, rel.get(r, r)) for r in RELATIONS], "delete": t("delete_edge")}
 
 
 def _describe(w, u: str, v: str, what: str) -> str:
     def name(n):
-        return viz.short_label(w.graph.nodes[n].get("content", n), 18) if n in w.graph else n
+        return graph_render.short_label(w.graph.nodes[n].get("content", n), 18) if n in w.graph else n
 
     return f"{name(u)} → {name(v)}: {what}"
 
 
 def edge_handler(w, space: str):
     """The ``on_edge`` callback of ``graph_view``: applies set / delete / undo and remembers the undo."""
-    rel_names = viz.labels(lang())["relations"]
+    rel_names = graph_render.labels(lang())["relations"]
 
     def handle(action: dict) -> None:
         kind = action.get("action")

@@ -1,4 +1,4 @@
-"""Click-to-select graph: an ``st.components.v2`` component drawing ``weaver.viz.vis_payload``.
+"""Click-to-select graph: an ``st.components.v2`` component drawing ``ui.graph_render.vis_payload``.
 
 vis-network is the copy pyvis ships, injected inline once per page (no CDN, no request leaves
 the machine). A click on a node sends its id back as the ``selected`` trigger; callers pass a
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from weaver import viz
+from . import graph_render
 
 __all__ = ["graph_view"]
 
@@ -213,7 +213,7 @@ def graph_view(
 
     Returns the payload drawn (``shown``/``total``/``note``), for captions and tests.
     """
-    payload = viz.vis_payload(
+    payload = graph_render.vis_payload(
         g,
         node_styles=node_styles,
         edge_styles=edge_styles,

@@ -7,11 +7,11 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from weaver import WeaverError, viz
+from weaver import WeaverError
 from weaver.filter_words import filter_reason_in_words
 from weaver.models import RELATIONS
 
-from . import edge_fix
+from . import edge_fix, graph_render
 from .i18n import lang, t
 from .render import md_escape, show_text
 from .state import space_lock
@@ -21,22 +21,22 @@ __all__ = ["render_inspector", "node_option_label"]
 
 def node_option_label(g, n: str) -> str:
     a = g.nodes[n]
-    kind = viz.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
-    return f"[{a.get('turn', '?')}] {kind} · {viz.short_label(a.get('content', ''), 40)}"
+    kind = graph_render.labels(lang())["kinds"].get(a.get("kind"), a.get("kind", "?"))
+    return f"[{a.get('turn', '?')}] {kind} · {graph_render.short_label(a.get('content', ''), 40)}"
 
 
 def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
     g = w.graph
     pairs = [(p, n) for p in g.predecessors(n)] if parents else [(n, c) for c in g.successors(n)]
     rows = []
-    L = viz.labels(lang())
+    L = graph_render.labels(lang())
     for u, v in pairs:
         d = g.edges[u, v]
         other = u if parents else v
         # content first; the node id stays available on hover in the graph and in the provenance
         rows.append(
             {
-                t("col_node"): viz.short_label(g.nodes[other].get("content", ""), 60),
+                t("col_node"): graph_render.short_label(g.nodes[other].get("content", ""), 60),
                 t("col_relation"): L["relations"].get(d.get("relation"), d.get("relation")),
                 t("col_confidence"): round(float(d.get("confidence", 0)), 2),
                 t("col_origin"): L["origins"].get(d.get("origin"), d.get("origin")),
@@ -57,7 +57,7 @@ def render_inspector(w, node_id: str | None, key: str, editable: bool = True) ->
         return
     node = w.nodes.get(node_id)
     a = w.graph.nodes[node_id]
-    L = viz.labels(lang())
+    L = graph_render.labels(lang())
     status = a.get("status", "active")
     st.caption(
         md_escape(
@@ -115,7 +115,7 @@ def render_inspector(w, node_id: str | None, key: str, editable: bool = True) ->
 def _edge_editor(w, node_id: str, key: str) -> None:
     """Relabel, confirm, delete or add this node's edges: human edits through the curation library."""
     g = w.graph
-    L = viz.labels(lang())
+    L = graph_render.labels(lang())
     version = len(w.curation.log.entries)  # widgets keyed by the log's length: an edit never leaves a stale label
     with st.expander(t("edit_edges")):
         last = edge_fix.undo_spec()
@@ -206,6 +206,6 @@ def _action(w, clicked: bool, edit, text: str) -> None:
     except WeaverError as exc:  # e.g. a cycle: refused with the library's message
         st.error(md_escape(str(exc)))
         return
-    st.session_state[edge_fix.LAST_EDIT] = {"entry": entry.id, "text": viz.short_label(text, 80)}
+    st.session_state[edge_fix.LAST_EDIT] = {"entry": entry.id, "text": graph_render.short_label(text, 80)}
     st.toast(md_escape(t("edge_done")))
     st.rerun()

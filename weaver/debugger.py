@@ -407,7 +407,7 @@ def node_roles(g: nx.DiGraph, res: RetrievalResult) -> dict[str, str]:
 def graph_styles(
     g: nx.DiGraph, res: RetrievalResult, selected_path: list[str] | None = None
 ) -> tuple[dict[str, Any], dict[tuple[str, str], str]]:
-    """``node_styles`` / ``edge_styles`` for :func:`weaver.viz.render_graph_html`.
+    """``node_styles`` / ``edge_styles`` for the studio's graph drawing (``ui/graph_render.py``).
 
     Seeds, expanded and cut nodes get their highlight style, unrelated nodes are
     dimmed; the edges expansion walked to reach a context node are ``expanded``,
