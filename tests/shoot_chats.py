@@ -10,10 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from studio_server import CHROMIUM, CHROMIUM_ARGS, running_studio  # noqa: E402
-from test_agent_chats import CHATS  # noqa: E402
+# run as a script, its own folder (tests/) is first on the import path
+from studio_server import CHROMIUM, CHROMIUM_ARGS, running_studio
+from test_agent_chats import CHATS
 
 
 def _idle(page, timeout=180_000):

@@ -6,6 +6,7 @@ mypy's half of the baseline runs in .ci/run (a minute or more: too slow for the 
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 
@@ -54,3 +55,12 @@ def test_the_run_uses_a_ram_disk_only_when_it_fits_and_nobody_chose(tmp_path, mo
     assert ram_temp_root(free("/somewhere"), ram_disk=tmp_path, min_free=0) is None  # --basetemp wins
     monkeypatch.setenv("PYTEST_DEBUG_TEMPROOT", "/tmp")
     assert ram_temp_root(free(), ram_disk=tmp_path, min_free=0) is None  # so does an explicit temp root
+
+
+def test_nothing_edits_the_import_path():
+    # the checkout is importable through pytest's pythonpath, the editable install or a script's own folder
+    edit = re.compile(r"sys\.path\.(?:insert|append|extend)|sys\.path\s*(?:=|\+=)|sys\.path\[")
+    files = [ROOT / "app.py"] + [
+        p for d in ("weaver", "ui", "pages", "tests", "examples", ".ci") for p in (ROOT / d).rglob("*.py")
+    ]
+    assert [str(p.relative_to(ROOT)) for p in files if edit.search(p.read_text(encoding="utf-8"))] == []
