@@ -276,6 +276,7 @@ def test_an_ingest_that_never_committed_leaves_the_old_value_current(runtime):
     res = _kept(w, "Actually, I changed my mind: my budget is now 8000 yuan.")
     assert w.nodes[a].status == "superseded"
     # a crash just before the commit marker: everything of the message landed except its decision
+    w.flush()  # (with write-behind the message's section is in the log: apply it, then take the marker away)
     w.space.decisions.delete(ids=[res.decision.message_id])
     again = runtime.open("crash")
     assert res.node.id not in again.nodes and again.nodes[a].status == "active"

@@ -127,6 +127,11 @@ class Guarded:
     def name(self) -> str:
         return self.raw.name
 
+    @property
+    def crash_point(self) -> CrashPoint:
+        """The crash point counting this client's writes (a write the store makes outside Chroma counts too)."""
+        return self._crash
+
     def __getattr__(self, attr: str) -> Any:
         value = getattr(self.raw, attr)
         if not callable(value):

@@ -26,11 +26,13 @@ record written first lets the repair on open remove a half-built generation
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import threading
 import uuid
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,7 @@ from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
+from .write_log import WriteLog, overlay_documents
 from .store import (
     CHROMA_BATCH,
     PLACEHOLDER_VECTOR,
@@ -52,7 +55,7 @@ from .store import (
     with_vectors,
 )
 
-__all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT"]
+__all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT", "write_log_path"]
 
 LOCK_TIMEOUT = 120.0  # seconds a writer waits for another writer before a clear error
 # server mode: writer locks and revisions shared by every space object of this process
@@ -126,6 +129,24 @@ class SpaceLock:
         return token
 
 
+_LIVE: weakref.WeakSet = weakref.WeakSet()  # spaces of this process, whose write-behind logs land at exit
+
+
+@atexit.register
+def _sync_at_exit() -> None:
+    """A clean exit leaves Chroma complete (a kill leaves the log, which the next open applies)."""
+    for space in list(_LIVE):
+        try:
+            space.sync()
+        except Exception:  # noqa: BLE001 - at exit nothing can be reported; the log stays for the next open
+            pass
+
+
+def write_log_path(lock_path: Path | str, prefix: str) -> Path:
+    """``<data_dir>/locks/<space key>-<prefix>.wal``: the space's write-behind log, beside its lock."""
+    return Path(lock_path).with_name(f"{Path(lock_path).stem}-{prefix}.wal")
+
+
 def _doc(col, rid: str) -> dict | None:
     got = col.get(ids=[rid], include=["documents"])
     return json.loads(got["documents"][0]) if got["ids"] else None
@@ -142,7 +163,9 @@ class ChromaSpace(WriteSections, SpaceStore):
         self._ef = NoEmbeddingFunction()
         self._buffer: list[tuple[str, str, tuple]] | None = None  # see deferred()
         self._sink: list[Call] | None = None  # raw calls of a flush being prepared
+        self._crash_point = self.client.crash_point
         self._bind()
+        _LIVE.add(self)
 
     # ------------------------------------------------------------ collections
     def _bind(self) -> None:
@@ -157,6 +180,11 @@ class ChromaSpace(WriteSections, SpaceStore):
         self.nodes = self._col(self.nodes_name, vectors=True)
         self.decisions = self._col(self.decisions_name, vectors=True)
         self.edges = self._col(f"{self.prefix}-edges")
+        # write-behind (weaver.write_log) in local mode: the log is named by the prefix, so a space deleted and
+        # made again never replays the old one's log
+        group = getattr(self.store, "write_behind", 0)
+        self._write_log = WriteLog(write_log_path(self.lock_path, self.prefix)) if group and self.lock_path else None
+        self.write_behind = max(1, group)
         if self._create and not self.meta_col.get(ids=["space"])["ids"]:
             self.put_meta({"name": self.name})
 
@@ -233,6 +261,7 @@ class ChromaSpace(WriteSections, SpaceStore):
     def _load_locked(self) -> SpaceData:
         data = SpaceData()
         self._replay_journal(data)  # first: a committed section the repair below must not undo
+        self.sync()  # then acknowledged sections still in the write-behind log (any process's)
         self._repair_generations(data)
         data.meta = self.get_meta()
         data.nodes, data.node_vectors = get_with_vectors(self.nodes, MemoryNode.from_record)
@@ -288,8 +317,11 @@ class ChromaSpace(WriteSections, SpaceStore):
         if pending:
             meta = json.loads(json.dumps(pending[-1]))
         else:
-            got = self.meta_col.get(ids=["space"], include=["documents"])
-            meta = json.loads(got["documents"][0]) if got["ids"] else {}
+            with self._logged_view(self.meta_col.name) as logged:
+                got = self.meta_col.get(ids=["space"], include=["documents"])
+                docs = dict(zip(got["ids"], got["documents"]))
+                overlay_documents(docs, logged)
+            meta = json.loads(docs["space"]) if docs.get("space") else {}
         if self._pointer.get("embedder"):  # the vectors pointer is the authority on what made the vectors
             meta["embedder"] = dict(self._pointer["embedder"])
         return meta
@@ -383,8 +415,12 @@ class ChromaSpace(WriteSections, SpaceStore):
             )
 
     def get_records(self, kind: str) -> dict[str, dict]:
-        got = get_all_records(self._col(self._records(kind)), ["documents"])
-        out = {i: json.loads(doc) for i, doc in zip(got["ids"], got["documents"])}
+        col = self._col(self._records(kind))
+        with self._logged_view(col.name) as logged:
+            got = get_all_records(col, ["documents"])
+            docs = dict(zip(got["ids"], got["documents"]))
+            overlay_documents(docs, logged)
+        out = {i: json.loads(doc) for i, doc in docs.items()}
         for _, op, args in self._buffer or ():
             if op == "put_records" and args[0] == kind:
                 out.update(json.loads(json.dumps(args[1])))
@@ -410,6 +446,7 @@ class ChromaSpace(WriteSections, SpaceStore):
         embedder: dict[str, Any],
     ) -> None:
         """Write every node and decision into new collections, then switch to them (hold the writer lock)."""
+        self.sync()  # pending sections name the old collections: they land before those are dropped
         new = new_vector_names()
         old = {"nodes": self.nodes_name, "decisions": self.decisions_name}
         self.meta_col.upsert(

@@ -255,6 +255,12 @@ class ContextWeaver:
         """Rebuild every mirror from the store when the current write section ends (a node removed/restored)."""
         self._reload_pending = True
 
+    def flush(self) -> int:
+        """Apply every acknowledged write still in the space's write-behind log to Chroma (see
+        :mod:`weaver.write_log`); returns the write sections applied. An ingest is durable without it; call it
+        when another program reads the Chroma collections directly."""
+        return self.space.sync()
+
     def refresh(self) -> bool:
         """Reload the mirror if another writer changed the space since it was read (cheap when not)."""
         if self.space.revision() == self._rev:  # a file read, no lock: a page run never waits for a writer

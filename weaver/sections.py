@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from .chroma_io import Call, decode_journal, encode_journal
+from .chroma_io import Call, CrashPoint, decode_journal, encode_journal
+from .write_log import WriteLog, call_size, merge_calls
 
 if TYPE_CHECKING:  # store imports chroma_space, which mixes this module in: a runtime import would be circular
     from .chroma_space import SpaceLock
@@ -30,11 +31,20 @@ _UNIT = [1.0]  # journal records need a vector in Chroma; never searched
 class WriteSections:
     _buffer: list | None = None
     _sink: list[Call] | None = None
+    # write-behind (weaver.write_log): set by ChromaSpace in local mode; None writes every section at once
+    _write_log: WriteLog | None = None
+    _logged_sections = _logged_records = 0  # what this process logged since the log was last applied
+    write_behind = 32  # sections per group applied to Chroma
+    write_behind_age = 5.0  # seconds: an older pending section is applied at the next write
+    write_behind_records = 256  # a section writing more records than this (a batch) goes to Chroma at once
 
     if TYPE_CHECKING:  # provided by ChromaSpace, the class this one is mixed into
         _space_lock: SpaceLock
 
+        _crash_point: CrashPoint
+
         def _write(self, collection: str, op: str, **kwargs) -> None: ...
+        def _col(self, name: str, vectors: bool = False) -> Any: ...
         def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None: ...
         def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None: ...
         def put_edges(self, edges: list[Edge]) -> None: ...
@@ -90,11 +100,65 @@ class WriteSections:
                     self._apply(run)
         finally:
             calls, self._sink = self._sink, None
+        if not calls:
+            return
+        log = self._write_log
+        if log is not None and sum(call_size(c) for c in calls) <= self.write_behind_records:
+            self._logged(log, calls)
+            return
+        self.sync()  # a big section (a batch): what the log holds is older and lands first
         if len(calls) > 1 and not _self_repairing(ops):
             self._run_journaled(calls)
         else:
             for c in calls:
                 self._write(c.collection, c.op, **c.kwargs)
+
+    # ------------------------------------------------------- write-behind
+    def _logged(self, log: WriteLog, calls: list[Call]) -> None:
+        """Acknowledge a section once it is in the write-behind log; apply the log when a group is due."""
+        self._crash_point.write(lambda: log.append(calls))  # a store write: the crash harness kills here too
+        self._logged_sections += 1
+        self._logged_records += sum(call_size(c) for c in calls)
+        if (
+            self._logged_sections >= self.write_behind
+            or self._logged_records >= 4 * self.write_behind_records  # bounds the log a reader lays over Chroma
+            or log.age() >= self.write_behind_age
+        ):
+            self.sync()
+
+    @contextlib.contextmanager
+    def _logged_view(self, collection: str):
+        """Read a collection as of every acknowledged section: yields the log's pending calls on it.
+
+        Applying the log costs Chroma calls; reading it costs a file read, so a read (a review pass lists
+        the probes every few messages) lays the pending calls over what Chroma returns instead. With a
+        pending log the writer lock is held, so the log and Chroma are read as of one moment.
+        """
+        log = self._write_log
+        if log is None or not log.pending():
+            yield []
+            return
+        with self._space_lock.hold():
+            yield [c for s in log.read() for c in s if c.collection == collection]
+
+    def sync(self) -> int:
+        """Apply what the write-behind log holds to Chroma, then empty it; returns the sections applied.
+
+        Cheap when there is nothing to apply (a file stat). Takes the writer lock; safe inside a write section
+        (the log holds only earlier, acknowledged sections).
+        """
+        log = self._write_log
+        if log is None or not log.pending():
+            return 0
+        from .store import CHROMA_BATCH  # store imports this module's mixer: a top-level import would be circular
+
+        with self._space_lock.hold():
+            sections = log.read()
+            for c in merge_calls(sections, CHROMA_BATCH):
+                getattr(self._col(c.collection), c.op)(**c.kwargs)  # not through _write: a flush may be collecting
+            log.clear()
+            self._logged_sections = self._logged_records = 0
+        return len(sections)
 
     def _apply(self, run: list[tuple[tuple, tuple]]) -> None:
         """One Chroma call for consecutive writes of the same kind."""

@@ -138,6 +138,10 @@ class SpaceStore(ABC):
         """Batch writes until the block ends (a store may write through immediately)."""
         yield
 
+    def sync(self) -> int:
+        """Bring the system of record up to date with every acknowledged write (a store may write behind)."""
+        return 0
+
     # single-writer protocol (a store without a lock directory has no cross-process writers)
     def write_lock(self):
         return contextlib.nullcontext()
@@ -259,8 +263,11 @@ def chunked(seq: list, n: int = CHROMA_BATCH) -> Iterable[list]:
 class ChromaStore(Store):
     """The spaces of one Chroma client: the registry, per-space writer locks, delete with a tombstone."""
 
-    def __init__(self, client, lock_dir: Path | None = None):
+    def __init__(self, client, lock_dir: Path | None = None, write_behind: int = 0):
+        """``write_behind``: write sections per group applied to Chroma from the local write-behind log
+        (:mod:`weaver.write_log`; 0 or a Chroma server: every section at once)."""
         _register()
+        self.write_behind = write_behind if lock_dir is not None else 0
         if not isinstance(client, Guarded):
             client = Guarded(client, "Chroma store", CrashPoint())
         self.client = client
@@ -344,6 +351,11 @@ class ChromaStore(Store):
 
     def _purge(self, name: str, rec: dict) -> None:
         from .chroma_io import is_missing_collection
+        from .chroma_space import write_log_path
+
+        lock = self.space_lock(name)
+        if lock.path is not None and rec.get("prefix"):  # what the deleted space had not yet applied goes too
+            write_log_path(lock.path, rec["prefix"]).unlink(missing_ok=True)
 
         for cname in space_collections(self.client, self._ef, rec):
             try:
@@ -396,4 +408,4 @@ def connect(settings) -> ChromaStore:
     if not isinstance(client, Guarded):
         client = Guarded(client, where, CrashPoint.parse(os.environ.get("WEAVER_CRASH_AT")))
     _CLIENTS[key] = client
-    return ChromaStore(client, lock_dir)
+    return ChromaStore(client, lock_dir, write_behind=getattr(settings, "write_behind", 0))
