@@ -18,6 +18,7 @@ from typing import Any, Iterable
 import networkx as nx
 import numpy as np
 
+from .blas import one_blas_thread
 from .backends.base import Correction, Reasoner, RelateResult
 from .builder import WINDOW, guess_edges
 from .relations.references import LOOKBACK
@@ -356,6 +357,7 @@ class ContextWeaver:
             edges[parent] = Edge(parent, node.id, relation, 1.0, "agent", why or "declared by the caller")
         return list(edges.values())
 
+    @one_blas_thread
     def ingest_many(self, messages: Iterable[Message]) -> list[IngestResult]:
         """Filter, weave and persist messages in order (their embeddings computed in one batch).
 
@@ -535,6 +537,7 @@ class ContextWeaver:
         return IngestResult(d, node, edges)
 
     # -------------------------------------------------------------- retrieval
+    @one_blas_thread
     def query(
         self,
         text: str,

@@ -13,6 +13,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from .blas import blas_threads
 from .models import WeaverError
 from .text import detect_language
 
@@ -55,21 +56,6 @@ _USE_LOCK = threading.Lock()
 # embeds one turn at 169/s, with 2 threads at 18/s (the threads contend with each other and with every other
 # process); batched 501/s against 161/s. So the default is one thread, and BLAS is held to the same count.
 DEFAULT_EMBED_THREADS = 1
-_BLAS = None  # one threadpoolctl controller per process (building it inspects every loaded library)
-
-
-def _blas_limit(threads: int):
-    """Hold numpy's BLAS pool to ``threads`` for one encode (a no-op context when threadpoolctl is missing)."""
-    global _BLAS
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:  # pragma: no cover - pinned in requirements.txt
-        import contextlib
-
-        return contextlib.nullcontext()
-    if _BLAS is None:
-        _BLAS = ThreadpoolController()
-    return _BLAS.limit(limits=threads, user_api="blas")
 
 
 class USEEmbedder:
@@ -102,7 +88,7 @@ class USEEmbedder:
         # similar lengths in a batch waste less padding
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        with _blas_limit(self.threads):
+        with blas_threads(self.threads):
             for start in range(0, len(order), self.batch_size):
                 idx = order[start : start + self.batch_size]
                 out[idx] = np.asarray(model.encode([texts[i] for i in idx]), dtype=np.float32)
