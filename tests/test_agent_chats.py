@@ -78,18 +78,19 @@ def test_a_free_form_chat_leaves_a_true_sparse_graph(runtime, lang):
     assert nx.is_directed_acyclic_graph(g)
     # 1.5 (the hairball this guards against had 2.2): "再帮我找一家" lists a new hotel, a new result with its
     # constraints' edges; a widened hotel search whose empty first try the filter dropped as a repeat carries
-    # its constraints itself (en: 39 edges / 26 nodes, zh 1.3)
-    assert g.number_of_edges() / g.number_of_nodes() <= 1.5, (g.number_of_edges(), g.number_of_nodes())
+    # its constraints itself (en: 37 edges / 26 nodes, zh 58 / 44)
+    assert g.number_of_edges() / g.number_of_nodes() <= 1.45, (g.number_of_edges(), g.number_of_nodes())
     results = [n for n in w.nodes.values() if n.kind == "tool_result"]
     assert len(results) >= 4
     for n in results:
         preds = {u: g.edges[u, n.id] for u in g.predecessors(n.id)}
-        # the call its thought made
-        assert any(
-            w.nodes[u].kind == "agent_thought" and d["relation"] == "temporal" and d["origin"] == "agent"
-            for u, d in preds.items()
-        ), n.content
         widened = [u for u, d in preds.items() if w.nodes[u].kind == "tool_result" and d["relation"] == "temporal"]
+        # the call its thought made (a widened retry only through the call it widens: no stacked second edge)
+        made = {u: d for u, d in (preds if not widened else {}).items() if w.nodes[u].kind == "agent_thought"}
+        if widened:
+            assert [u for u in preds if w.nodes[u].kind == "agent_thought"] == [], n.content
+            made = {u: g.edges[u, widened[0]] for u in g.predecessors(widened[0]) if w.nodes[u].kind == "agent_thought"}
+        assert any(d["relation"] == "temporal" and d["origin"] == "agent" for d in made.values()), n.content
         source = w.nodes[widened[0]] if widened else n  # a widened retry inherits the first call's constraints
         for cause in source.meta.get("because", []):
             if cause in w.nodes:  # each constraint that set an argument is a direct condition of the call

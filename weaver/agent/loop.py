@@ -241,8 +241,8 @@ class TravelAgent:
         else:  # the step's thought was not kept (a repeat): the call still answers the user's message
             deps = [(self._user_node, "causal", f"the {tool} call this message asked for")] if self._user_node else []
         set_by = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
-        if widens:  # the same call with its place widened: its constraints reach it through the first call
-            deps.append((widens, "temporal", f"{tool} widened after nothing fit there"))
+        if widens:  # the same call with its place widened: its thought and constraints reach it through the first
+            deps = [(widens, "temporal", f"{tool} widened after nothing fit there")]
         else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
             deps += [
                 (nid, "conditional", f"set the arguments of {tool}({set_by})")
