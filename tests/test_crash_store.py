@@ -253,7 +253,9 @@ def test_a_message_that_supersedes_and_shifts_the_focus_costs_one_write_per_coll
     if write_behind:
         assert writes == 1, writes
     else:
-        assert writes == 3 + edges, writes  # nodes (the new one and the superseded one together), audit, decisions
+        # the new node (upsert with its vector), the superseded one (a metadata update: re-writing an existing
+        # vector makes Chroma repair its HNSW neighbourhood, 13-30 ms a node at 10k), audit, decisions
+        assert writes == 4 + edges, writes
     w.ingest("我想订一家上海外滩附近的酒店，预算每晚800元。")
     w.ingest("酒店要有早餐，最好能看到江景。")
     writes = _writes(runtime, lambda: done.update(s=w.ingest("换个话题：故宫的门票多少钱？周一开放吗？")))

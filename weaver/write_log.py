@@ -141,22 +141,29 @@ def _ids(call: Call) -> list | None:
 
 
 def merge_calls(sections: list[list[Call]], limit: int) -> list[Call]:
-    """The calls of many sections as few calls: per collection, in order, consecutive upserts (or deletes) joined.
+    """The calls of many sections as few calls: per collection, upserts (updates, deletes) joined.
 
     Calls on different collections touch different records, so only each collection's
-    own order matters. Consecutive calls with the same operation and the same keyword
-    arguments join (at most ``limit`` records each). A record upserted twice becomes one
-    record that gives what applying both in turn gives: Chroma's upsert replaces the
-    document and vector and *merges* the metadata, so the later metadata is laid over
-    the earlier.
+    own order matters, and within it only the order of calls that share a record: a call
+    joins the latest earlier call of the same operation and keyword arguments that no
+    call in between shares a record with (so a status update between two new nodes does
+    not split their upserts), holding at most ``limit`` records. A record written twice
+    by joined calls becomes one row that gives what applying both in turn gives: Chroma's
+    upsert (and update) replaces the document and vector it is given and *merges* the
+    metadata, so the later metadata is laid over the earlier.
 
     >>> a = Call("n", "upsert", {"ids": ["1"], "metadatas": [{"s": "active", "t": 1}]})
     >>> b = Call("e", "delete", {"ids": ["x"]})
+    >>> u = Call("n", "update", {"ids": ["0"], "metadatas": [{"s": "superseded"}]})
     >>> c = Call("n", "upsert", {"ids": ["2"], "metadatas": [{"s": "active"}]})
     >>> d = Call("n", "upsert", {"ids": ["1"], "metadatas": [{"s": "superseded"}]})
-    >>> [(m.collection, m.op, m.kwargs) for m in merge_calls([[a, b], [c], [d]], 100)]  # doctest: +NORMALIZE_WHITESPACE
-    [('n', 'upsert', {'ids': ['1', '2'], 'metadatas': [{'s': 'superseded', 't': 1}, {'s': 'active'}]}),
-     ('e', 'delete', {'ids': ['x']})]
+    >>> [(m.collection, m.op, m.kwargs["ids"]) for m in merge_calls([[a, b], [u, c], [d]], 100)]
+    [('n', 'upsert', ['1', '2']), ('n', 'update', ['0']), ('e', 'delete', ['x'])]
+    >>> merge_calls([[a, b], [u, c], [d]], 100)[0].kwargs["metadatas"]
+    [{'s': 'superseded', 't': 1}, {'s': 'active'}]
+    >>> x = Call("n", "delete", {"ids": ["2"]})  # a delete of "2" between: the later upsert of "2" may not pass it
+    >>> [(m.op, m.kwargs["ids"]) for m in merge_calls([[a], [x], [c]], 100)]
+    [('upsert', ['1']), ('delete', ['2']), ('upsert', ['2'])]
     """
     per: dict[str, list[tuple[Call, dict | None]]] = {}  # collection -> [(call, id -> its row; None: not joinable)]
     for call in (c for s in sections for c in s):
@@ -164,27 +171,38 @@ def merge_calls(sections: list[list[Call]], limit: int) -> list[Call]:
         ids = _ids(call)
         joinable = (
             ids is not None
-            and call.op in ("upsert", "delete")
+            and call.op in ("upsert", "update", "delete")
             and all(isinstance(v, list) and len(v) == len(ids) for v in call.kwargs.values())
         )
-        if joinable and seq and seq[-1][1] is not None:
-            last, rows = seq[-1]
-            assert ids is not None and rows is not None
-            fresh = [i for i in ids if i not in rows]
-            if last.op == call.op and set(last.kwargs) == set(call.kwargs) and len(rows) + len(fresh) <= limit:
-                for j, rid in enumerate(ids):
-                    row = rows.get(rid)
-                    if row is None:
-                        rows[rid] = len(rows)
-                        for k, v in call.kwargs.items():
-                            last.kwargs[k].append(v[j])
-                    elif call.op == "upsert":
-                        for k, v in call.kwargs.items():
-                            if k == "metadatas" and isinstance(v[j], dict):
-                                last.kwargs[k][row] = {**(last.kwargs[k][row] or {}), **v[j]}
-                            elif k != "ids":
-                                last.kwargs[k][row] = v[j]
-                continue
+        target = None
+        if joinable:
+            assert ids is not None
+            mine = set(ids)
+            for last, rows in reversed(seq):
+                if rows is None:
+                    break  # a call whose records are unknown: nothing passes it
+                if last.op == call.op and set(last.kwargs) == set(call.kwargs):
+                    if len(rows) + len(mine - rows.keys()) <= limit:
+                        target = (last, rows)
+                    break
+                if mine & rows.keys():
+                    break  # it writes one of these records: the order between them stays
+        if target is not None:
+            last, rows = target
+            assert ids is not None
+            for j, rid in enumerate(ids):
+                row = rows.get(rid)
+                if row is None:
+                    rows[rid] = len(rows)
+                    for k, v in call.kwargs.items():
+                        last.kwargs[k].append(v[j])
+                elif call.op in ("upsert", "update"):
+                    for k, v in call.kwargs.items():
+                        if k == "metadatas" and isinstance(v[j], dict):
+                            last.kwargs[k][row] = {**(last.kwargs[k][row] or {}), **v[j]}
+                        elif k != "ids":
+                            last.kwargs[k][row] = v[j]
+            continue
         own = {k: list(v) if isinstance(v, list) else v for k, v in call.kwargs.items()}
         seq.append((Call(call.collection, call.op, own), {i: n for n, i in enumerate(ids or ())} if joinable else None))
     return [c for seq in per.values() for c, _ in seq]

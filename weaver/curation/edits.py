@@ -144,8 +144,9 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
                 else:
                     meta.pop(k, None)
         self.w.set_node_status(nid, state["status"], meta)  # node, graph and the query mask together
-        # with its vector: a metadata-only update makes Chroma try to embed the document itself
-        self.w.space.put_nodes([self.w.nodes[nid]], self.w.vector_of(nid)[None, :])
+        # metadata only (Chroma merges it; the vector and document stay): re-writing the vector of an existing
+        # record made Chroma repair its HNSW neighbourhood, 13-30 ms a node in a 10k space against ~0.1 ms
+        self.w.space.put_nodes([self.w.nodes[nid]])
 
     def _node(self, nid: str):
         node = self.w.nodes.get(nid)
