@@ -118,9 +118,13 @@ def test_a_torn_last_line_was_never_acknowledged(tmp_path):
     with open(log.path, "ab") as fh:  # a kill mid-append: half a line, no newline
         fh.write(b'3f2a {"collection": "c", "op": "ups')
     assert [[c.op for c in s] for s in log.read()] == [["upsert"], ["delete"]]
-    with open(log.path, "ab") as fh:  # a corrupt line stops the read: nothing after it was acknowledged
-        fh.write(b"\n" + b"0" * 64 + b" []\n")
-    assert len(log.read()) == 2
+    # the next writer's section is not glued to the torn half (it would read as corrupt and be lost)
+    log.append([Call("c", "upsert", {"ids": ["2"], "documents": ["b"]})])
+    assert [[c.kwargs["ids"] for c in s] for s in WriteLog(log.path).read()] == [[["1"]], [["0"]], [["2"]]]
+    log.clear()
+    assert log.read() == [] and not log.pending()
+    log.append([Call("c", "delete", {"ids": ["3"]})])  # after a clear a reader starts over, not mid-file
+    assert [[c.kwargs["ids"] for c in s] for s in log.read()] == [[["3"]]]
 
 
 _CHILD = textwrap.dedent(

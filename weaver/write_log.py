@@ -58,7 +58,7 @@ class WriteLog:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._since: float | None = None  # when this process appended the oldest section it knows is pending
-        self._parsed: tuple[tuple, list[list[Call]]] = ((), [])  # (file stamp, its sections)
+        self._parsed: tuple[tuple[int, int], list[list[Call]]] = ((0, 0), [])  # ((inode, bytes parsed), sections)
 
     def pending(self) -> bool:
         """True when the log holds sections not yet in Chroma (a stat: cheap enough for every read)."""
@@ -72,8 +72,13 @@ class WriteLog:
         text = json.dumps([c.to_dict() for c in calls], ensure_ascii=False, separators=(",", ":"))
         line = f"{hashlib.sha256(text.encode('utf-8')).hexdigest()} {text}\n".encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                # a killed append left half a line (never acknowledged): cut it, or this line would join it
+                # and read as corrupt
+                os.ftruncate(fd, os.pread(fd, size, 0).rfind(b"\n") + 1)
             os.write(fd, line)
             os.fsync(fd)
         finally:
@@ -82,27 +87,40 @@ class WriteLog:
             self._since = time.monotonic()
 
     def read(self) -> list[list[Call]]:
-        """The complete sections in order; reading stops at the first torn or corrupt line (never acknowledged).
+        """The complete sections in order, without a torn last line or a corrupt one (never acknowledged).
 
-        Parsed once per state of the file (its size and change time): reads between two appends are free.
+        Incremental: a log only grows between two clears (a clear makes a new file, so a new inode), so a
+        read parses only what was appended since the last one (a review pass reads it every few messages).
         """
         try:
-            st = self.path.stat()
-            stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
-            if stamp == self._parsed[0]:
-                return self._parsed[1]
-            raw = self.path.read_bytes()
+            fd = os.open(self.path, os.O_RDONLY)
         except FileNotFoundError:
             return []
-        sections = []
-        for line in raw.split(b"\n"):
+        try:
+            st = os.fstat(fd)
+            (ino, done), sections = self._parsed
+            if ino != st.st_ino or st.st_size < done:
+                done, sections = 0, []
+            if st.st_size == done:
+                return list(sections)
+            os.lseek(fd, done, os.SEEK_SET)
+            raw = b""
+            while len(raw) < st.st_size - done:
+                chunk = os.read(fd, st.st_size - done - len(raw))
+                if not chunk:
+                    break
+                raw += chunk
+        finally:
+            os.close(fd)
+        sections = list(sections)
+        for line in raw.split(b"\n")[:-1]:  # the part after the last newline is a torn (or growing) line
             digest, _, text = line.partition(b" ")
-            if not text or hashlib.sha256(text).hexdigest().encode("ascii") != digest:
-                break
-            sections.append([Call.from_dict(c) for c in json.loads(text)])
-        if len(raw) == stamp[0]:  # unchanged while read
-            self._parsed = (stamp, sections)
-        return sections
+            done += len(line) + 1
+            if text and hashlib.sha256(text).hexdigest().encode("ascii") == digest:
+                sections.append([Call.from_dict(c) for c in json.loads(text)])
+            # else a corrupt line (a torn append's remains): never acknowledged, skipped; what follows was
+        self._parsed = ((st.st_ino, done), sections)
+        return list(sections)
 
     def count(self) -> int:
         """Sections in the log (complete lines)."""
@@ -116,18 +134,21 @@ class WriteLog:
         return 0.0 if self._since is None else time.monotonic() - self._since
 
     def clear(self) -> None:
-        """Empty the log once every section in it is in Chroma (durably: a kill after this never replays)."""
-        try:
-            fd = os.open(self.path, os.O_WRONLY)
-        except FileNotFoundError:
+        """Empty the log once every section in it is in Chroma: an empty file replaces it (a new inode, so a
+        reader never mistakes later appends for the tail of what it parsed). Should a kill undo the replace,
+        the old log is applied again at the next open, which gives the same records."""
+        if not self.path.exists():
             self._since = None
             return
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.empty")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
-            os.ftruncate(fd, 0)
             os.fsync(fd)
         finally:
             os.close(fd)
+        os.replace(tmp, self.path)
         self._since = None
+        self._parsed = ((0, 0), [])
 
     def remove(self) -> None:
         """Forget the log (its space was deleted)."""
