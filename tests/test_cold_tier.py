@@ -147,3 +147,22 @@ def test_a_summary_borrows_nothing_from_the_episode_it_digests(runtime):
     src, dst, _ = w.mirror.usable_edges().arrays()
     assert i not in set(dst.tolist()) | set(src.tolist())  # no relevance flows over its elaborates links
     assert max(s.ranking[w.node_ids.index(m)] - s.own[w.node_ids.index(m)] for m in members) > 0.0  # theirs does
+
+
+def test_an_archived_statement_keeps_the_revision_boost_it_had(runtime):
+    # a user who revised gets their constraint statements lifted (decision_context.constraint_boost): an archived
+    # statement is ranked as before, so it keeps that lift (a merged duplicate, hidden, does not)
+    from weaver.decision_context import constraint_boost
+
+    w = runtime.open("cold-boost")
+    flight, hotel, diet, palace = _setup(w)
+    _weave(w, ["Our hotel budget is at most 500 yuan per night.", "Make that at most 800 yuan per night instead."])
+    assert diet in (constraint_boost(w, w.config) or {})
+    query = "Which restaurants suit Mia's diet?"
+    before = {n.id: n for n in w.query(query, budget=512).ranked}
+    w.curation.set_status(diet, "archived", "set aside for the test", actor="lifecycle")
+    assert diet in (constraint_boost(w, w.config) or {})
+    after = {n.id: n for n in w.query(query, budget=512).ranked}
+    assert after[diet].relevance == pytest.approx(before[diet].relevance)
+    w.curation.set_status(diet, "archived", "a twin of the flight", actor="lifecycle", marks={"merged_into": flight})
+    assert diet not in (constraint_boost(w, w.config) or {})

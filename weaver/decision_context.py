@@ -40,6 +40,8 @@ __all__ = [
     "DOMAIN_SLOTS",
     "decision_for",
     "revision_count",
+    "supersedes_edges",
+    "EDGE_EDITS",
     "constraint_boost",
     "MAX_REVISIONS",
 ]
@@ -258,16 +260,43 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
     return result
 
 
+EDGE_EDITS = "edge_edits"  # graph attribute: edits of existing edges so far (see supersedes_edges)
+
+
+def supersedes_edges(g) -> list[tuple[str, str, str]]:
+    """``(source, target, status)`` of every ``supersedes`` edge of the weaver's graph ``g``.
+
+    A query asks this up to four times (the constraint records, the revision count of the block and of the
+    boost); a scan of every edge each time grew with the whole graph, archived memories and reflection
+    summaries' links included. The list is kept on the graph and scanned again only when the graph has
+    another number of edges or an existing edge was edited (curation counts its edits in
+    ``g.graph[EDGE_EDITS]``; a reload builds a new graph).
+
+    >>> import networkx as nx
+    >>> g = nx.DiGraph([("a", "b", {"relation": "supersedes"}), ("b", "c", {"relation": "causal"})])
+    >>> supersedes_edges(g)
+    [('a', 'b', '')]
+    >>> g.edges["b", "c"]["relation"] = "supersedes"; g.graph[EDGE_EDITS] = 1  # what curation does
+    >>> sorted(supersedes_edges(g))
+    [('a', 'b', ''), ('b', 'c', '')]
+    """
+    token = (g.number_of_edges(), g.graph.get(EDGE_EDITS, 0))
+    cached = g.graph.get("_supersedes")
+    if cached is None or cached[0] != token:
+        found = [(u, v, d.get("status") or "") for u, v, d in g.edges(data=True) if d.get("relation") == "supersedes"]
+        cached = (token, found)
+        g.graph["_supersedes"] = cached
+    return list(cached[1])
+
+
 def revision_count(weaver, ids=None) -> int:
     """Revisions the user made: ``supersedes`` edges between user statements (the slot reader's, a curator's);
     ``ids``: only among these nodes (the memory as it stood at a past turn)."""
     within = set(ids) if ids is not None else None
     return sum(
         1
-        for u, v, d in weaver.graph.edges(data=True)
-        if d.get("relation") == "supersedes"
-        and d.get("status") != "rejected"
-        and (within is None or (u in within and v in within))
+        for u, v, status in supersedes_edges(weaver.graph)
+        if status != "rejected" and (within is None or (u in within and v in within))
     )
 
 
@@ -292,7 +321,12 @@ MAX_REVISIONS = 5  # the lift stops growing here: a user who revised five times 
 def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
     """Personalised weighting: each active user statement that holds a constraint gains
     ``w_revision * min(revisions, MAX_REVISIONS)`` relevance (None when the user never revised or it is off).
-    Shown in the trace as ``config["boost"]`` with ``config["revisions"]``."""
+    Shown in the trace as ``config["boost"]`` with ``config["revisions"]``.
+
+    A statement the lifecycle archived (the cold tier; not a merged duplicate) keeps its lift: the cold tier is
+    ranked as it was before it was archived, and without the lift an archived statement (and, through the
+    episode context, its neighbours) fell behind the active memories that kept theirs (bench lifecycle: most
+    of the evidence the lifecycle lost at 512 tokens)."""
     if not cfg.w_revision:
         return None
     n = min(revision_count(weaver, ids), MAX_REVISIONS)
@@ -303,6 +337,11 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
         nid: lift
         for nid in (weaver.node_ids if ids is None else ids)
         if weaver.nodes[nid].kind == "user_input"
-        and weaver.nodes[nid].status == "active"
+        and _ranked_as_active(weaver.nodes[nid])
         and any(v.known for v in statement_values(weaver.nodes[nid].content))
     }
+
+
+def _ranked_as_active(node) -> bool:
+    """Active, or archived into the cold tier (not merged into a twin): ranked as an active memory is."""
+    return node.status == "active" or (node.status == "archived" and not node.meta.get("merged_into"))

@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 
 from ..backends.base import Correction
+from ..decision_context import EDGE_EDITS
 from ..graph import would_create_cycle
 from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
 from ..validation import check_prefix
@@ -113,6 +114,8 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
 
     def _write_edge(self, source: str, target: str, state: dict | None) -> None:
         self.w.edges_changed()
+        g = self.w.graph  # an edit the edge count may not show (a relation changed): per-query caches look here
+        g.graph[EDGE_EDITS] = g.graph.get(EDGE_EDITS, 0) + 1
         if state is None:
             self.w.space.delete_edges([f"{source}->{target}"])
             if self.w.graph.has_edge(source, target):
