@@ -41,7 +41,8 @@ __all__ = [
     "decision_for",
     "revision_count",
     "supersedes_edges",
-    "EDGE_EDITS",
+    "remembered",
+    "GRAPH_EDITS",
     "constraint_boost",
     "MAX_REVISIONS",
 ]
@@ -260,33 +261,42 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
     return result
 
 
-EDGE_EDITS = "edge_edits"  # graph attribute: edits of existing edges so far (see supersedes_edges)
+GRAPH_EDITS = "edits"  # graph attribute: curation's edits of existing edges and node statuses so far
 
 
-def supersedes_edges(g) -> list[tuple[str, str, str]]:
-    """``(source, target, status)`` of every ``supersedes`` edge of the weaver's graph ``g``.
+def remembered(g, name: str, compute):
+    """``compute()``, kept on the graph ``g`` (as ``g.graph[name]``) until the graph changes.
 
-    A query asks this up to four times (the constraint records, the revision count of the block and of the
-    boost); a scan of every edge each time grew with the whole graph, archived memories and reflection
-    summaries' links included. The list is kept on the graph and scanned again only when the graph has
-    another number of edges or an existing edge was edited (curation counts its edits in
-    ``g.graph[EDGE_EDITS]``; a reload builds a new graph).
+    A query reads some facts of the whole graph up to four times (the supersedes edges, the boosted
+    statements); scanning every edge or node each time grew with the whole graph, archived memories and
+    reflection summaries included. They change only when a memory is added (the node count grows; its edges
+    come with it) or curation edits an existing edge or node status (it counts its edits in
+    ``g.graph[GRAPH_EDITS]``); a reload builds a new graph. Both are read in O(1) (networkx's
+    ``number_of_edges`` is not: it sums the degrees).
 
     >>> import networkx as nx
     >>> g = nx.DiGraph([("a", "b", {"relation": "supersedes"}), ("b", "c", {"relation": "causal"})])
     >>> supersedes_edges(g)
     [('a', 'b', '')]
-    >>> g.edges["b", "c"]["relation"] = "supersedes"; g.graph[EDGE_EDITS] = 1  # what curation does
+    >>> g.edges["b", "c"]["relation"] = "supersedes"; g.graph[GRAPH_EDITS] = 1  # what curation does
     >>> sorted(supersedes_edges(g))
     [('a', 'b', ''), ('b', 'c', '')]
     """
-    token = (g.number_of_edges(), g.graph.get(EDGE_EDITS, 0))
-    cached = g.graph.get("_supersedes")
-    if cached is None or cached[0] != token:
-        found = [(u, v, d.get("status") or "") for u, v, d in g.edges(data=True) if d.get("relation") == "supersedes"]
-        cached = (token, found)
-        g.graph["_supersedes"] = cached
-    return list(cached[1])
+    token = (g.number_of_nodes(), g.graph.get(GRAPH_EDITS, 0))
+    got = g.graph.get(name)
+    if got is None or got[0] != token:
+        got = (token, compute())
+        g.graph[name] = got
+    return got[1]
+
+
+def supersedes_edges(g) -> list[tuple[str, str, str]]:
+    """``(source, target, status)`` of every ``supersedes`` edge of the weaver's graph ``g`` (:func:`remembered`)."""
+
+    def scan():
+        return [(u, v, d.get("status") or "") for u, v, d in g.edges(data=True) if d.get("relation") == "supersedes"]
+
+    return list(remembered(g, "_supersedes", scan))
 
 
 def revision_count(weaver, ids=None) -> int:
@@ -333,13 +343,22 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
     if n == 0:
         return None
     lift = cfg.w_revision * n
-    return {
-        nid: lift
-        for nid in (weaver.node_ids if ids is None else ids)
-        if weaver.nodes[nid].kind == "user_input"
-        and _ranked_as_active(weaver.nodes[nid])
-        and any(v.known for v in statement_values(weaver.nodes[nid].content))
-    }
+
+    def statements(among) -> list[str]:
+        return [
+            nid
+            for nid in among
+            if weaver.nodes[nid].kind == "user_input"
+            and _ranked_as_active(weaver.nodes[nid])
+            and any(v.known for v in statement_values(weaver.nodes[nid].content))
+        ]
+
+    got = (
+        statements(ids)
+        if ids is not None
+        else remembered(weaver.graph, "_boosted", lambda: statements(weaver.node_ids))
+    )
+    return dict.fromkeys(got, lift)
 
 
 def _ranked_as_active(node) -> bool:

@@ -426,11 +426,32 @@ def lifecycle_markdown(res: dict) -> str:
             "",
             (
                 f"Query latency at 1,024 tokens (questions asked of both spaces in turn): without p50 "
-                f"{s['without']['query_ms_1024']['p50']} ms, with p50 {s['with']['query_ms_1024']['p50']} ms."
+                f"{s['without']['query_ms_1024']['p50']} ms / p95 {s['without']['query_ms_1024']['p95']} ms, with p50 "
+                f"{s['with']['query_ms_1024']['p50']} ms / p95 {s['with']['query_ms_1024']['p95']} ms "
+                f"(with / without at p50: {res.get('latency_ratio_p50')})."
             ),
+            "",
+            _timing_line(res),
             "",
         ]
     )
+
+
+def _timing_line(res: dict) -> str:
+    s = res["systems"]
+    grew = res.get("grown_by") or res
+    line = (
+        f"Growing: ingest {s['without'].get('ingest_s')} s without, {s['with'].get('ingest_s')} s with, plus "
+        f"{s['with'].get('pass_total_s')} s of passes ({'both at once' if res.get('parallel', True) else 'in turn'}; "
+        f"{grew.get('grow_s')} s of wall time). Opening the grown spaces: {s['without'].get('open_s')} s without, "
+        f"{s['with'].get('open_s')} s with."
+    )
+    if res.get("grown_by"):
+        line += (
+            f" The spaces were grown by an earlier run (wall time {res['grown_by'].get('wall_s')} s) and kept; recall "
+            "and latency here were measured again on them with this code."
+        )
+    return line
 
 
 def plot_lifecycle(res: dict, path: Path) -> None:
