@@ -399,3 +399,20 @@ def test_revision_count_follows_edge_edits_that_keep_the_edge_count(runtime):
     assert revision_count(w) == 1
     w.query("Which hotel should we book?", budget=256)  # the cached list survives a query unchanged
     assert revision_count(w) == 1
+
+
+def test_constraint_records_follow_a_status_edit(runtime):
+    # the records are kept between queries (decision_context.remembered): a retraction must show at once
+    w = runtime.open("records")
+    w.ingest("My hotel budget is at most 500 yuan per night.", meta={"session": 1, "speaker": "user"})
+    b = w.ingest("Actually, make the hotel budget at most 800 yuan per night.", meta={"session": 1, "speaker": "user"})
+
+    def night():
+        return [r.value for r in w.constraints() if r.key == "budget/night" and r.status == "current"]
+
+    assert night() == [800.0]
+    w.query("Which hotel should we book?", budget=256)
+    w.curation.set_status(b.node.id, "retracted", "the user took it back")
+    assert night() == [500.0]
+    w.curation.undo()
+    assert night() == [800.0]

@@ -287,14 +287,23 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
 def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[ConstraintRecord]:
     """The space's constraint records (current and unread; lifted diet items with ``include_lifted``);
     ``ids``: from these nodes only (the memory as it stood at a past turn)."""
-    from .decision_context import supersedes_edges
+    from .decision_context import remembered, supersedes_edges
 
-    sup = {(u, v) for u, v, _ in supersedes_edges(weaver.graph)}
-    statements = []
-    for nid in weaver.node_ids if ids is None else ids:
-        n = weaver.nodes[nid]
-        if n.kind != "user_input" or n.status not in ("active", "superseded"):
-            continue  # a deleted or retracted statement states nothing
-        statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
-    recs = records_from_statements(statements, sup)
+    def build(among) -> list[ConstraintRecord]:
+        sup = {(u, v) for u, v, _ in supersedes_edges(weaver.graph)}
+        statements = []
+        for nid in among:
+            n = weaver.nodes[nid]
+            if n.kind != "user_input" or n.status not in ("active", "superseded"):
+                continue  # a deleted or retracted statement states nothing
+            statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
+        return records_from_statements(statements, sup)
+
+    # every query that asks for a decision reads them: built once until a memory is added or curation edits an
+    # edge or a node status (decision_context.remembered), not from every statement per query
+    recs = (
+        build(ids)
+        if ids is not None
+        else remembered(weaver.graph, "_constraint_records", lambda: build(weaver.node_ids))
+    )
     return [r for r in recs if include_lifted or r.status != "lifted"]
