@@ -400,7 +400,13 @@ def lifecycle_markdown(res: dict) -> str:
             (
                 f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
                 f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
-                f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. Wall time {res['wall_s']} s."
+                f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. "
+                + (
+                    f"Wall time {res['wall_s']} s to measure the kept spaces again (the run that grew them: "
+                    f"{res['grown_by'].get('wall_s')} s)."
+                    if res.get("grown_by")
+                    else f"Wall time {res['wall_s']} s."
+                )
             ),
             "",
             f"**Active memories kept with the lifecycle: {res['kept_share']}% of those without it.**",
