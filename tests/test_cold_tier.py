@@ -1,5 +1,6 @@
 """The cold tier on a real space (real Chroma, real embedder): archived memories are searched by their words and
-vector, are ranked as before they were archived (episode context and edge lift) but come back alone (no expansion, adjacent turns or edges in the context), and a pass restores one wanted again."""
+vector, are ranked as before they were archived (episode context and edge lift) but come back alone (no expansion
+and no edges in the context; only their active turn before or after), and a pass restores one wanted again."""
 
 from __future__ import annotations
 
@@ -45,8 +46,13 @@ def test_an_archived_memory_is_ranked_as_before_but_comes_back_alone(runtime):
     cold = w.query(query, budget=512)
     got = {n.id: n for n in cold.nodes}
     assert (got[flight].role, got[flight].tier, got[flight].hops) == ("seed", "archived", 0)
-    # nothing was reached from it: no expansion, no adjacent turn, no edge in the result or the narrative
-    assert not [n for n in cold.ranked if n.seed == flight and n.id != flight]
+    # nothing was reached over its edges (no expansion), no edge of it in the result or the narrative; only its
+    # active turn before or after in the same sitting may come with it (a reply brings the request it answers)
+    reached = [n for n in cold.ranked if n.seed == flight and n.id != flight]
+    assert all(n.relation == "adjacent" and n.hops == 1 for n in reached)
+    assert all(
+        w.nodes[n.id].status == "active" and abs(w.position_of(n.id) - w.position_of(flight)) == 1 for n in reached
+    )
     assert not [e for e in cold.edges if flight in (e["source"], e["target"])]
     # but it is ranked as before it was archived: it lends and borrows relevance in its episode and over its edge
     after = {n.id: n for n in cold.ranked}
@@ -147,3 +153,45 @@ def test_a_summary_borrows_nothing_from_the_episode_it_digests(runtime):
     src, dst, _ = w.mirror.usable_edges().arrays()
     assert i not in set(dst.tolist()) | set(src.tolist())  # no relevance flows over its elaborates links
     assert max(s.ranking[w.node_ids.index(m)] - s.own[w.node_ids.index(m)] for m in members) > 0.0  # theirs does
+
+
+def test_an_archived_statement_keeps_the_revision_boost_it_had(runtime):
+    # a user who revised gets their constraint statements lifted (decision_context.constraint_boost): an archived
+    # statement is ranked as before, so it keeps that lift (a merged duplicate, hidden, does not)
+    from weaver.decision_context import constraint_boost
+
+    w = runtime.open("cold-boost")
+    flight, hotel, diet, palace = _setup(w)
+    _weave(w, ["Our hotel budget is at most 500 yuan per night.", "Make that at most 800 yuan per night instead."])
+    assert diet in (constraint_boost(w, w.config) or {})
+    query = "Which restaurants suit Mia's diet?"
+    before = {n.id: n for n in w.query(query, budget=512).ranked}
+    w.curation.set_status(diet, "archived", "set aside for the test", actor="lifecycle")
+    assert diet in (constraint_boost(w, w.config) or {})
+    after = {n.id: n for n in w.query(query, budget=512).ranked}
+    assert after[diet].relevance == pytest.approx(before[diet].relevance)
+    w.curation.set_status(diet, "archived", "a twin of the flight", actor="lifecycle", marks={"merged_into": flight})
+    assert diet not in (constraint_boost(w, w.config) or {})
+
+
+def test_an_archived_reply_brings_the_active_request_it_answers(runtime):
+    # without the lifecycle an active reply seeds and brings the request before it (its adjacent turn); archived,
+    # the reply is a cold seed, and it must still bring that request (bench lifecycle: 4 CrossWOZ evidence turns
+    # at 1,024 tokens were lost this way), never an archived neighbour
+    w = runtime.open("cold-adjacent")
+    ask, reply = _weave(
+        w,
+        [
+            "I would like a restaurant for about 100 yuan a head, rated 4.5 or more, with wild vegetable salad.",
+            "I recommend Jinshui Bay Resort: wild vegetable salad, 115 yuan a head, rated 3.5.",
+        ],
+    )
+    query = "Which place did you recommend with the wild vegetable salad?"
+    w.curation.set_status(reply, "archived", "set aside for the test", actor="lifecycle")
+    res = w.query(query, budget=512, config=w.config.with_(seeds=1, adaptive_seeds=0.0))
+    assert [n.id for n in res.ranked if n.role == "seed"][:1] == [reply]
+    got = {n.id: n for n in res.ranked}
+    assert ask in got and got[ask].seed == reply and got[ask].relation == "adjacent"
+    w.curation.set_status(ask, "archived", "set aside too", actor="lifecycle")
+    res = w.query(query, budget=512, config=w.config.with_(seeds=1, adaptive_seeds=0.0))
+    assert not [n for n in res.ranked if n.seed == reply and n.id != reply]  # an archived neighbour is not brought

@@ -312,3 +312,107 @@ def test_bench_stream_interleaves_locomo_sessions_and_crosswoz_dialogues():
     assert switches > 20  # interleaved, not one dataset after the other
     keys = {t.key for t in stream}
     assert qs and all(q["evidence"] <= keys for q in qs) and {q["dataset"] for q in qs} == {"locomo", "crosswoz"}
+
+
+def test_a_pass_embeds_its_summaries_in_one_batch(runtime):
+    w = runtime.open("batched-summaries")
+    for session in (1, 2, 3):
+        w.ingest_many([chatter(i, session) for i in range(session * 10, session * 10 + 6)])
+    w.turn = 300
+    calls: list[list[str]] = []
+    embed = w.embedder.embed
+
+    def spy(texts):
+        calls.append(list(texts))
+        return embed(texts)
+
+    w.embedder.embed = spy
+    try:
+        plan = run_pass(w, LifecycleConfig(working_turns=10, archive_below=0.0))
+    finally:
+        w.embedder.embed = embed
+    assert len(plan.summaries) == 3
+    with_summaries = [c for c in calls if any(t.startswith("[summary]") for t in c)]
+    assert len(with_summaries) == 1 and len(with_summaries[0]) == 3  # one call for all three, not one each
+    for s in plan.summaries:  # each summary's stored vector is its own text's, in the batch's order
+        expected = embed([w.nodes[s["id"]].content])[0]
+        assert float(w.vector_of(s["id"]) @ expected) > 0.999
+    undo_pass(w)
+    assert not any(s["id"] in w.nodes for s in plan.summaries) and w.curation.verify() == []
+
+
+def test_add_node_refuses_edges_that_close_a_cycle_through_it(runtime):
+    from weaver.models import Edge, MemoryNode
+
+    w = runtime.open("add-node-cycle")
+    a, b = _weave(w, ["I booked the train to Xi'an.", "So I need a hotel near Xi'an station."])
+    if not w.graph.has_edge(a, b):
+        w.curation.set_edge(a, b, "causal", "the hotel follows the train", actor="review")
+
+    def node(nid):
+        return MemoryNode(nid, f"[summary] {nid}", "agent_thought", 1, f"lc_{nid}", meta={"lifecycle": "summary"})
+
+    def edge(s, t):
+        return Edge(s, t, "elaborates", 1.0, "rules")
+
+    with pytest.raises(WeaverError, match="cycle"):  # x -> a -> b -> x
+        w.curation.add_node(node("n_x"), [edge("n_x", a), edge(b, "n_x")], "test")
+    assert "n_x" not in w.nodes
+    w.curation.add_node(node("n_y"), [edge(a, "n_y"), edge(b, "n_y")], "test")  # only into it: no cycle
+    assert w.graph.has_edge(a, "n_y") and w.graph.has_edge(b, "n_y")
+    assert w.curation.verify() == []
+
+
+def _pid_and(x):
+    import os
+
+    if x < 0:
+        raise ValueError(f"bad job {x}")
+    return os.getpid(), x * 2
+
+
+def test_bench_grows_the_two_spaces_in_separate_processes():
+    import os
+
+    from weaver.bench.lifecycle import side_by_side
+
+    got = side_by_side({"without": (1,), "with": (2,)}, _pid_and)
+    assert {k: v[1] for k, v in got.items()} == {"without": 2, "with": 4}
+    pids = {v[0] for v in got.values()}
+    assert len(pids) == 2 and os.getpid() not in pids
+    with pytest.raises(RuntimeError, match="bad job -1"):  # a failing job's traceback reaches the caller
+        side_by_side({"without": (1,), "with": (-1,)}, _pid_and)
+
+
+def test_revision_count_follows_edge_edits_that_keep_the_edge_count(runtime):
+    from weaver.decision_context import revision_count
+
+    w = runtime.open("revisions")
+    a = w.ingest("My hotel budget is at most 500 yuan per night.", meta={"session": 1, "speaker": "user"})
+    b = w.ingest("Actually, make the hotel budget at most 800 yuan per night.", meta={"session": 1, "speaker": "user"})
+    assert w.graph.edges[a.node.id, b.node.id]["relation"] == "supersedes"
+    assert revision_count(w) == 1
+    edges = w.graph.number_of_edges()
+    w.curation.set_edge(a.node.id, b.node.id, "causal", "not a revision")  # a human edit: same edge count
+    assert w.graph.number_of_edges() == edges and revision_count(w) == 0
+    w.curation.undo()
+    assert revision_count(w) == 1
+    w.query("Which hotel should we book?", budget=256)  # the cached list survives a query unchanged
+    assert revision_count(w) == 1
+
+
+def test_constraint_records_follow_a_status_edit(runtime):
+    # the records are kept between queries (decision_context.remembered): a retraction must show at once
+    w = runtime.open("records")
+    w.ingest("My hotel budget is at most 500 yuan per night.", meta={"session": 1, "speaker": "user"})
+    b = w.ingest("Actually, make the hotel budget at most 800 yuan per night.", meta={"session": 1, "speaker": "user"})
+
+    def night():
+        return [r.value for r in w.constraints() if r.key == "budget/night" and r.status == "current"]
+
+    assert night() == [800.0]
+    w.query("Which hotel should we book?", budget=256)
+    w.curation.set_status(b.node.id, "retracted", "the user took it back")
+    assert night() == [500.0]
+    w.curation.undo()
+    assert night() == [800.0]

@@ -24,6 +24,7 @@ An amount the reader cannot parse ("预算大概几千块") is kept as text (``v
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 from .slots import SlotValue, asks_about, read_slots
 from .slots_prefs import read_prefs
@@ -184,9 +185,18 @@ class ConstraintRecord:
 
 
 def statement_values(text: str) -> list[SlotValue]:
-    """Every slot value a user statement holds (both readers), in order; none for a question about a shown item."""
+    """Every slot value a user statement holds (both readers), in order; none for a question about a shown item.
+
+    Read once per text (the values are frozen): every query that needs the constraint records or the revision
+    boost reads every active user statement again, and parsing them was most of a query's time at 3k memories.
+    """
+    return list(_statement_values(text))
+
+
+@lru_cache(maxsize=65536)
+def _statement_values(text: str) -> tuple[SlotValue, ...]:
     if asks_about(text):  # "这个景点的评分是5分吗？" asks the item's value, it sets no constraint
-        return []
+        return ()
     vals = list(read_slots(text)) + list(read_prefs(text))
     # the prefs reader's free ticket and a budget read by read_slots at the same span are one statement
     seen, out = set(), []
@@ -195,7 +205,7 @@ def statement_values(text: str) -> list[SlotValue]:
         if k not in seen:
             seen.add(k)
             out.append(v)
-    return out
+    return tuple(out)
 
 
 def _record(v: SlotValue, node_id: str, turn: int, speaker, message_id: str, node_status: str) -> ConstraintRecord:
@@ -277,12 +287,23 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
 def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[ConstraintRecord]:
     """The space's constraint records (current and unread; lifted diet items with ``include_lifted``);
     ``ids``: from these nodes only (the memory as it stood at a past turn)."""
-    sup = {(u, v) for u, v, d in weaver.graph.edges(data=True) if d.get("relation") == "supersedes"}
-    statements = []
-    for nid in weaver.node_ids if ids is None else ids:
-        n = weaver.nodes[nid]
-        if n.kind != "user_input" or n.status not in ("active", "superseded"):
-            continue  # a deleted or retracted statement states nothing
-        statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
-    recs = records_from_statements(statements, sup)
+    from .decision_context import remembered, supersedes_edges
+
+    def build(among) -> list[ConstraintRecord]:
+        sup = {(u, v) for u, v, _ in supersedes_edges(weaver.graph)}
+        statements = []
+        for nid in among:
+            n = weaver.nodes[nid]
+            if n.kind != "user_input" or n.status not in ("active", "superseded"):
+                continue  # a deleted or retracted statement states nothing
+            statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
+        return records_from_statements(statements, sup)
+
+    # every query that asks for a decision reads them: built once until a memory is added or curation edits an
+    # edge or a node status (decision_context.remembered), not from every statement per query
+    recs = (
+        build(ids)
+        if ids is not None
+        else remembered(weaver.graph, "_constraint_records", lambda: build(weaver.node_ids))
+    )
     return [r for r in recs if include_lifted or r.status != "lifted"]

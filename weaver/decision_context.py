@@ -40,6 +40,9 @@ __all__ = [
     "DOMAIN_SLOTS",
     "decision_for",
     "revision_count",
+    "supersedes_edges",
+    "remembered",
+    "GRAPH_EDITS",
     "constraint_boost",
     "MAX_REVISIONS",
 ]
@@ -258,16 +261,52 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
     return result
 
 
+GRAPH_EDITS = "edits"  # graph attribute: curation's edits of existing edges and node statuses so far
+
+
+def remembered(g, name: str, compute):
+    """``compute()``, kept on the graph ``g`` (as ``g.graph[name]``) until the graph changes.
+
+    A query reads some facts of the whole graph up to four times (the supersedes edges, the boosted
+    statements); scanning every edge or node each time grew with the whole graph, archived memories and
+    reflection summaries included. They change only when a memory is added (the node count grows; its edges
+    come with it) or curation edits an existing edge or node status (it counts its edits in
+    ``g.graph[GRAPH_EDITS]``); a reload builds a new graph. Both are read in O(1) (networkx's
+    ``number_of_edges`` is not: it sums the degrees).
+
+    >>> import networkx as nx
+    >>> g = nx.DiGraph([("a", "b", {"relation": "supersedes"}), ("b", "c", {"relation": "causal"})])
+    >>> supersedes_edges(g)
+    [('a', 'b', '')]
+    >>> g.edges["b", "c"]["relation"] = "supersedes"; g.graph[GRAPH_EDITS] = 1  # what curation does
+    >>> sorted(supersedes_edges(g))
+    [('a', 'b', ''), ('b', 'c', '')]
+    """
+    token = (g.number_of_nodes(), g.graph.get(GRAPH_EDITS, 0))
+    got = g.graph.get(name)
+    if got is None or got[0] != token:
+        got = (token, compute())
+        g.graph[name] = got
+    return got[1]
+
+
+def supersedes_edges(g) -> list[tuple[str, str, str]]:
+    """``(source, target, status)`` of every ``supersedes`` edge of the weaver's graph ``g`` (:func:`remembered`)."""
+
+    def scan():
+        return [(u, v, d.get("status") or "") for u, v, d in g.edges(data=True) if d.get("relation") == "supersedes"]
+
+    return list(remembered(g, "_supersedes", scan))
+
+
 def revision_count(weaver, ids=None) -> int:
     """Revisions the user made: ``supersedes`` edges between user statements (the slot reader's, a curator's);
     ``ids``: only among these nodes (the memory as it stood at a past turn)."""
     within = set(ids) if ids is not None else None
     return sum(
         1
-        for u, v, d in weaver.graph.edges(data=True)
-        if d.get("relation") == "supersedes"
-        and d.get("status") != "rejected"
-        and (within is None or (u in within and v in within))
+        for u, v, status in supersedes_edges(weaver.graph)
+        if status != "rejected" and (within is None or (u in within and v in within))
     )
 
 
@@ -292,17 +331,36 @@ MAX_REVISIONS = 5  # the lift stops growing here: a user who revised five times 
 def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
     """Personalised weighting: each active user statement that holds a constraint gains
     ``w_revision * min(revisions, MAX_REVISIONS)`` relevance (None when the user never revised or it is off).
-    Shown in the trace as ``config["boost"]`` with ``config["revisions"]``."""
+    Shown in the trace as ``config["boost"]`` with ``config["revisions"]``.
+
+    A statement the lifecycle archived (the cold tier; not a merged duplicate) keeps its lift: the cold tier is
+    ranked as it was before it was archived, and without the lift an archived statement (and, through the
+    episode context, its neighbours) fell behind the active memories that kept theirs (bench lifecycle: most
+    of the evidence the lifecycle lost at 512 tokens)."""
     if not cfg.w_revision:
         return None
     n = min(revision_count(weaver, ids), MAX_REVISIONS)
     if n == 0:
         return None
     lift = cfg.w_revision * n
-    return {
-        nid: lift
-        for nid in (weaver.node_ids if ids is None else ids)
-        if weaver.nodes[nid].kind == "user_input"
-        and weaver.nodes[nid].status == "active"
-        and any(v.known for v in statement_values(weaver.nodes[nid].content))
-    }
+
+    def statements(among) -> list[str]:
+        return [
+            nid
+            for nid in among
+            if weaver.nodes[nid].kind == "user_input"
+            and _ranked_as_active(weaver.nodes[nid])
+            and any(v.known for v in statement_values(weaver.nodes[nid].content))
+        ]
+
+    got = (
+        statements(ids)
+        if ids is not None
+        else remembered(weaver.graph, "_boosted", lambda: statements(weaver.node_ids))
+    )
+    return dict.fromkeys(got, lift)
+
+
+def _ranked_as_active(node) -> bool:
+    """Active, or archived into the cold tier (not merged into a twin): ranked as an active memory is."""
+    return node.status == "active" or (node.status == "archived" and not node.meta.get("merged_into"))

@@ -383,7 +383,7 @@ def retrieve(
     for s_id in seeds:  # expansion walks active memories only: a superseded seed of a history query stays
         steps.setdefault(s_id, Step(s_id, 0, s_id, None, None, None, None))
     if expand_graph and cfg.adjacent_turns:
-        _add_adjacent(g, ids, row, [s for s in seeds if not is_cold(s)], steps)
+        _add_adjacent(g, ids, row, seeds, steps)  # a cold seed too: its active turn before or after (no edges)
     # every candidate competes on one scale, seed or reached: its own relevance with what its neighbours lent
     # it (score_nodes: over an edge, its confidence times edge_lift, counted once). The seed that reached it
     # lends nothing more: a seed's decayed score (hop_decay / adjacent_decay, until this release) let a

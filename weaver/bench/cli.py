@@ -187,6 +187,9 @@ def cmd_lifecycle(settings, args) -> int:
         _budgets(args.budgets),
         checkpoint=max(64, args.turns // 10),
         cfg=LifecycleConfig(working_turns=args.working_turns, archive_below=args.archive_below),
+        parallel=not args.serial,
+        keep=Path(args.keep) if args.keep else None,
+        reuse=Path(args.reuse) if args.reuse else None,
     )
     return _publish(args, "lifecycle", res, lifecycle_markdown(res), "size", lambda p: plot_lifecycle(res, p))
 
@@ -263,6 +266,9 @@ def register(sub) -> None:
     s.add_argument("--working-turns", type=int, default=200, help="user turns kept as working memory")
     s.add_argument("--archive-below", type=float, default=0.4, help="retention under which old memories go")
     s.add_argument("--budgets", default="512,1024")
+    s.add_argument("--serial", action="store_true", help="grow the two spaces one after the other, not at once")
+    s.add_argument("--keep", help="grow the spaces in this folder and keep them (to inspect), not in a temporary one")
+    s.add_argument("--reuse", help="a folder --keep left (with its lifecycle.json): measure recall and latency again")
     common(s, "lifecycle")
     s.set_defaults(func=cmd_lifecycle)
 

@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 
 from ..backends.base import Correction
+from ..decision_context import GRAPH_EDITS
 from ..graph import would_create_cycle
 from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
 from ..validation import check_prefix
@@ -113,6 +114,7 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
 
     def _write_edge(self, source: str, target: str, state: dict | None) -> None:
         self.w.edges_changed()
+        self._edited()
         if state is None:
             self.w.space.delete_edges([f"{source}->{target}"])
             if self.w.graph.has_edge(source, target):
@@ -131,7 +133,13 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         self.w.space.put_edges([e])
         self.w.graph.add_edge(source, target, **{k: getattr(e, k) for k in _EDGE_FIELDS})
 
+    def _edited(self) -> None:
+        """Count an edit of an existing edge or node status (what decision_context.remembered keeps is stale)."""
+        g = self.w.graph
+        g.graph[GRAPH_EDITS] = g.graph.get(GRAPH_EDITS, 0) + 1
+
     def _write_status(self, nid: str, state: dict) -> None:
+        self._edited()
         meta = dict(self.w.nodes[nid].meta)
         if state.get("superseded_by"):
             meta["superseded_by"] = state["superseded_by"]

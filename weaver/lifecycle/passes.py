@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ..curation.nodes import embedded_text
 from ..models import WeaverError
 from .config import LifecycleConfig
 from .merge import edges_to_carry, find_duplicates
@@ -175,8 +176,9 @@ def run_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = False) -> Li
                 ref=plan.id,
                 marks={"merged_into": m["kept"]},
             )
-        for node, edges in plan._nodes:
-            cur.add_node(node, edges, f"reflection summary of {node.meta['region']}", ref=plan.id)
+        vecs = w.embed([embedded_text(node) for node, _ in plan._nodes]) if plan._nodes else []
+        for (node, edges), vec in zip(plan._nodes, vecs):  # embedded in one batch, not one call a summary
+            cur.add_node(node, edges, f"reflection summary of {node.meta['region']}", ref=plan.id, vector=vec)
         for a in plan.archived:
             hits = w.nodes[a["id"]].access_count  # a pass restores it once it is retrieved enough times again
             marks = {"archived_access": hits} if hits else None
