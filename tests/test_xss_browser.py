@@ -209,13 +209,14 @@ _TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnima
 
 def _settle(page) -> None:
     """Until every frame's images have loaded or failed (their error handlers queued), then two painted frames
-    and a task turn: what any rendered payload needs to run, so the checks after it would see it."""
+    and a task turn (the studio's frames are same-origin: one event loop): what any rendered payload needs to
+    run, so that the checks after it would see it."""
     for frame in page.frames:
         try:
             frame.wait_for_function(_MEDIA_DONE, timeout=10_000)
-            frame.evaluate(_TWO_FRAMES)
         except Exception:  # noqa: BLE001 - a frame that navigated away
             continue
+    page.evaluate(_TWO_FRAMES)
 
 
 def _fired(page) -> list:
