@@ -118,6 +118,26 @@ def chroma_server(tmp_path_factory):
     proc.wait(timeout=10)
 
 
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for a browser-test module; each test opens its own context (own cookies, storage,
+    pages), so nothing but the browser process is shared. Module scope, not session: Playwright's sync API keeps
+    an event loop current in this thread while it runs, which other modules' asyncio code must not meet."""
+    from studio_server import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+    finally:
+        pw.stop()
+
+
 RAM_DISK = Path("/dev/shm")
 RAM_DISK_MIN_FREE = 2 << 30
 

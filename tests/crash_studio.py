@@ -102,12 +102,11 @@ def _wait_turn_shown(page, before: list[int], timeout_ms: int = 240_000) -> None
     page.wait_for_function(
         f"b => {{ const n = ({_COUNTS})(); return n[0] > b[0] && n[1] >= b[1] + 2; }}", arg=before, timeout=timeout_ms
     )
-    page.wait_for_timeout(1000)
 
 
 def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float = 4.0, log=print) -> dict:
     from playwright.sync_api import sync_playwright
-    from studio_server import CHROMIUM, CHROMIUM_ARGS
+    from studio_server import CHROMIUM, CHROMIUM_ARGS, ScriptRuns
 
     rng = random.Random(seed)
     data = work / "data"
@@ -119,7 +118,9 @@ def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float
         for r in range(rounds):
             with _studio(data, work / f"studio-{r}.log") as (base, proc):
                 page = browser.new_page(viewport={"width": 1400, "height": 900})
-                page.goto(base, wait_until="networkidle")
+                runs = ScriptRuns(page)
+                with runs.rerun(timeout=120):
+                    page.goto(base)
                 box = page.locator('[data-testid="stChatInputTextArea"]')
                 box.wait_for(timeout=120_000)
                 for text in acked:  # what the user saw saved is shown again after the crash
@@ -133,7 +134,8 @@ def run_studio_campaign(rounds: int, work: Path, seed: int = 3, max_delay: float
                 done = next(lines)
                 before = page.evaluate(_COUNTS)
                 box.fill(done)
-                box.press("Enter")
+                with runs.rerun(timeout=240):  # the turn and the rerun that shows it: then it is acknowledged
+                    box.press("Enter")
                 _wait_turn_shown(page, before)
                 acked.append(done)
                 victim = next(lines)

@@ -28,6 +28,93 @@ CHROMIUM_ARGS = [
 
 _LAST: list[subprocess.Popen] = []
 
+# the page has drawn the last run: Streamlit's own run state, no running badge, no spinner
+_SETTLED = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.querySelector('[data-testid="stSpinner"]');
+}"""
+
+
+class ScriptRuns:
+    """The studio's script runs, read from the Streamlit messages the page receives, so that a browser test
+    waits for the run its click started instead of sleeping a fixed time.
+
+    Every run opens with a ``new_session`` message and ends with ``script_finished``, both tagged with the
+    run's id and the fragments it reruns; a run cut short by ``st.rerun()`` ends "early for rerun" and the next
+    one follows. Fragments that rerun on a timer (``auto_rerun`` messages, e.g. the chat page's 3 s follower)
+    are no user action's run and are left out.
+
+        runs = ScriptRuns(page)
+        with runs.rerun():  # returns once the run the Enter started (and any rerun it chained) is drawn
+            box.press("Enter")
+    """
+
+    def __init__(self, page):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self._msg = ForwardMsg
+        self.page = page
+        self.finished = 0  # runs (user-caused) that ended, not counting one cut short for a rerun
+        self.open: set[tuple[int, str]] = set()  # (websocket, run id) of the runs started and not finished
+        self.ticks: set[str] = set()  # fragments on a timer
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws) -> None:
+        if ws.url.endswith("/_stcore/stream"):
+            ws.on("framereceived", lambda payload: self._frame(payload, ws))
+            # a page left mid-run (goto, reload) never hears that run end
+            ws.on("close", lambda _: self.open.difference_update({r for r in self.open if r[0] == id(ws)}))
+
+    def _frame(self, payload, ws) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            msg = self._msg.FromString(payload)
+        except Exception:  # noqa: BLE001 - not a ForwardMsg: nothing to count
+            return
+        kind = msg.WhichOneof("type")
+        if kind == "auto_rerun":
+            self.ticks.add(msg.auto_rerun.fragment_id)
+            return
+        if kind not in ("new_session", "script_finished"):
+            return
+        run = msg.metadata.run
+        if run.fragment_ids and set(run.fragment_ids) <= self.ticks:
+            return
+        if kind == "new_session":
+            self.open.add((id(ws), run.script_run_id))
+            return
+        self.open.discard((id(ws), run.script_run_id))
+        if msg.script_finished != self._msg.FINISHED_EARLY_FOR_RERUN:
+            self.finished += 1
+
+    def wait(self, since: int, timeout: float = 120) -> None:
+        """Until a run has ended after ``since`` (a value of ``finished``), none is going, and the page shows it."""
+        deadline = time.monotonic() + timeout
+        while self.finished <= since or self.open:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no script run ended within {timeout:.0f} s ({len(self.open)} still going)")
+            self.page.wait_for_timeout(30)  # lets Playwright deliver the frames
+        self.page.wait_for_function(_SETTLED, timeout=max(1, deadline - time.monotonic()) * 1000)
+
+    def settled(self, timeout: float = 120) -> None:
+        """Until no run is going and the page shows the last one (nothing need have run since)."""
+        deadline = time.monotonic() + timeout
+        while self.open:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"a script run still going after {timeout:.0f} s")
+            self.page.wait_for_timeout(30)
+        self.page.wait_for_function(_SETTLED, timeout=max(1, deadline - time.monotonic()) * 1000)
+
+    @contextlib.contextmanager
+    def rerun(self, timeout: float = 120):
+        """Around an action that makes the studio run: returns when that run has ended and been drawn."""
+        since = self.finished
+        yield
+        self.wait(since, timeout)
+
 
 def last_process() -> subprocess.Popen:
     """The streamlit process of the innermost ``running_studio`` (the crash campaign SIGKILLs it)."""

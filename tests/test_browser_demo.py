@@ -1,21 +1,23 @@
 """The stakeholder demo, scripted in a real Chromium, in Chinese and in English.
 
-Opens the studio on a fresh data dir through a deep link (space + language in the URL), replays
+Opens the studio on a fresh space through a deep link (space + language in the URL), replays
 the Beijing demo with one click (timed: under 3 minutes offline), chats, promotes a rejected
 message, fixes an edge on the canvas in two clicks and undoes it in place, reloads (F5) and
 finds everything where it was, runs a review pass, opens the debugger and the Benchmarks page.
-With WEAVER_SCREENSHOTS=<dir> the screenshots of docs/studio.md are written there.
+With WEAVER_SCREENSHOTS=<dir> the screenshots of docs/studio.md are written there. Both languages run
+against one studio process, as two users would, each in its own space and its own browser context.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from studio_server import CHROMIUM, CHROMIUM_ARGS, running_studio
+from studio_server import ScriptRuns, running_studio
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -73,16 +75,6 @@ _EDGE_AT = """(key) => {
 _RELATION = "([key, id]) => window.__cwGraphs[key].body.data.edges.get(id)?.relation ?? null"
 
 
-def _idle(page, timeout=120_000):
-    page.wait_for_timeout(700)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " && !document.querySelector('[data-testid=\"stSpinner\"]')",
-        timeout=timeout,
-    )
-    page.wait_for_timeout(500)
-
-
 def _shot(page, shots, name):
     if shots:
         Path(shots).mkdir(parents=True, exist_ok=True)
@@ -95,46 +87,52 @@ def _graph_key(page) -> str:
     return loc.get_attribute("data-key")
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_demo_walkthrough(tmp_path, lang):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory, chromium):
+    """One studio on a fresh data dir for both walks (the browser first: no Chromium, no studio started)."""
+    work = tmp_path_factory.mktemp("demo")
+    with running_studio(work / "data", work / "streamlit.log") as base:
+        yield base
 
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_demo_walkthrough(studio, chromium, lang):
+    base = studio
     ui, shots = UI[lang], os.environ.get("WEAVER_SCREENSHOTS")
     query = f"?space={quote(ui['space'])}&lang={lang}"
     errors: list[str] = []
-    with running_studio(tmp_path / "data", tmp_path / "streamlit.log") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    with contextlib.closing(chromium.new_context(viewport={"width": 1920, "height": 1080})) as context:
+        page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(base + "/" + query)
+        runs = ScriptRuns(page)  # each step below waits for the run its click started, and nothing else
+        with runs.rerun():
+            page.goto(base + "/" + query)
         page.get_by_text(ui["title"]).wait_for(timeout=120_000)
 
         # the Beijing demo, one click, timed
         started = time.time()
         page.get_by_test_id("stPopoverButton").filter(has_text=ui["demos"]).click()
         page.locator('[data-testid="stPopoverBody"] [data-testid="stSelectbox"]').click()
-        page.get_by_role("option", name=ui["demo"], exact=False).click()
-        page.get_by_role("button", name=ui["run"], exact=True).click()
+        with runs.rerun():
+            page.get_by_role("option", name=ui["demo"], exact=False).click()
+        with runs.rerun(timeout=180):
+            page.get_by_role("button", name=ui["run"], exact=True).click()
         page.get_by_text(ui["ok"]).wait_for(timeout=180_000)
         assert time.time() - started < 180
-        _idle(page)
         page.keyboard.press("Escape")
 
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.fill(ui["say"])
-        box.press("Enter")
+        with runs.rerun():
+            box.press("Enter")
         page.get_by_text(ui["say"]).first.wait_for(timeout=60_000)
-        _idle(page)
         _shot(page, shots, f"chat_{lang}.png")
 
         # promote the first rejected message from the filter-scores tab
         page.get_by_role("tab", name=ui["scores"]).click()
-        page.get_by_role("button", name=ui["promote"], exact=True).click()
-        _idle(page)
+        with runs.rerun():
+            page.get_by_role("button", name=ui["promote"], exact=True).click()
         page.get_by_role("tab").first.click()
-        _idle(page)
 
         # an edge fixed on the canvas: click it (1), click a relation (2); Undo sits right there
         key = _graph_key(page)
@@ -146,14 +144,14 @@ def test_demo_walkthrough(tmp_path, lang):
         _shot(page, shots, f"edge_menu_{lang}.png")
         target = menu.locator("button[data-relation]:not(.cw-current):not([data-relation=''])").first
         new_rel = target.get_attribute("data-relation")
-        target.click()
+        with runs.rerun():
+            target.click()
         page.locator(".cw-undo").wait_for(timeout=60_000)
-        _idle(page)
         key = _graph_key(page)
         assert page.evaluate(_RELATION, [key, edge["id"]]) == new_rel
         _shot(page, shots, f"edge_undo_{lang}.png")
-        page.locator(".cw-undo button").click()
-        _idle(page)
+        with runs.rerun():
+            page.locator(".cw-undo button").click()
         page.wait_for_function(
             "([k, id, r]) => window.__cwGraphs[k]?.body.data.edges.get(id)?.relation === r",
             arg=[_graph_key(page), edge["id"], edge["relation"]],
@@ -163,31 +161,32 @@ def test_demo_walkthrough(tmp_path, lang):
 
         # F5: the same space, language and conversation
         url = page.url
-        page.reload()
+        with runs.rerun():
+            page.reload()
         page.get_by_text(ui["title"]).wait_for(timeout=120_000)
         page.get_by_text(ui["say"]).first.wait_for(timeout=60_000)
         assert page.url == url and quote(ui["space"]) in page.url and f"lang={lang}" in page.url
 
         # the other pages, by the sidebar's links
-        page.get_by_role("link", name=ui["graph"]).click()
+        with runs.rerun():
+            page.get_by_role("link", name=ui["graph"]).click()
         _graph_key(page)
-        _idle(page)
         _shot(page, shots, f"graph_{lang}.png")
-        page.get_by_role("link", name=ui["review"]).click()
-        page.get_by_role("button", name=ui["run_review"]).click()
-        _idle(page)
+        with runs.rerun():
+            page.get_by_role("link", name=ui["review"]).click()
+        with runs.rerun():
+            page.get_by_role("button", name=ui["run_review"]).click()
         _shot(page, shots, f"review_{lang}.png")
-        page.get_by_role("link", name=ui["retrieval"]).click()
-        _idle(page)
+        with runs.rerun():
+            page.get_by_role("link", name=ui["retrieval"]).click()
         page.get_by_role("textbox").last.fill(ui["say"])
-        page.keyboard.press("Enter")
-        _idle(page)
+        with runs.rerun():
+            page.keyboard.press("Enter")
         _shot(page, shots, f"retrieval_{lang}.png")
-        page.get_by_role("link", name=ui["bench"]).click()
-        page.locator(".vega-embed").first.wait_for(timeout=60_000)
-        _idle(page)
+        with runs.rerun():
+            page.get_by_role("link", name=ui["bench"]).click()
+        page.locator(".vega-embed").nth(3).wait_for(timeout=60_000)  # the charts draw after the run
         assert page.locator(".vega-embed").count() >= 4  # locomo, crosswoz, madial, scale
         _shot(page, shots, f"benchmarks_{lang}.png")
         assert f"lang={lang}" in page.url
-        browser.close()
     assert not errors, errors

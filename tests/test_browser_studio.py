@@ -6,24 +6,14 @@ WEAVER_SCREENSHOTS=<dir> it also saves chat.png and graph.png there (the docs' s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
 
 import pytest
-from studio_server import running_studio
+from studio_server import ScriptRuns, running_studio
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 MESSAGES = [
     "我计划五一去北京玩三天，预算5000元，我对海鲜过敏。",
     "Find me a quiet hotel near Wangfujing, close to a metro station.",
@@ -34,34 +24,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 @pytest.fixture
-def studio_server(tmp_path):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+def studio_server(tmp_path, chromium):
     data_dir = tmp_path / "data"
     with running_studio(data_dir, tmp_path / "streamlit.log", start_timeout=60) as base:
         yield base, data_dir
 
 
-def _wait_idle(page, timeout=90_000):
-    """Wait until Streamlit has finished the current run (no running-status widget)."""
-    page.wait_for_timeout(600)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-    page.wait_for_timeout(400)
-
-
-def _stable_node_count(page, timeout_s: float = 60) -> int:
-    """The live graph's node count once it stops changing (the turn's rerun has landed)."""
-    last, same, deadline = None, 0, time.time() + timeout_s
-    while time.time() < deadline:
-        _wait_idle(page)
-        loc = page.locator('.cw-graph[data-ready="1"]').first
-        value = loc.get_attribute("data-nodes") if loc.count() else None
-        same = same + 1 if value is not None and value == last else 0
-        if same >= 2:
-            return int(value)
-        last = value
-        page.wait_for_timeout(700)
-    raise AssertionError("the graph never settled")
+def _settled_node_count(page, runs: ScriptRuns) -> int:
+    """The live graph's node count once the turn's runs have ended and the page has drawn the last one."""
+    runs.settled()
+    loc = page.locator('.cw-graph[data-ready="1"]').first
+    loc.wait_for(timeout=60_000)
+    return int(loc.get_attribute("data-nodes"))
 
 
 _NODE_XY = """(key) => {
@@ -81,47 +55,47 @@ _NODE_XY = """(key) => {
 }"""
 
 
-def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
-    from playwright.sync_api import sync_playwright
-
+def test_studio_chat_graph_click_inspector_offline(studio_server, chromium, embedder):
     base, data_dir = studio_server
     shots = os.environ.get("WEAVER_SCREENSHOTS")
     requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    with contextlib.closing(chromium.new_context(viewport={"width": 1500, "height": 1000})) as context:
+        page = context.new_page()
         page.on("request", lambda r: requests.append(r.url))
         page.on("websocket", lambda ws: requests.append(ws.url))
-        page.goto(base)
+        runs = ScriptRuns(page)
+        with runs.rerun():
+            page.goto(base)
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.wait_for(timeout=60_000)
         if shots:  # the docs' screenshots show the Beijing demo, replayed with one click
             page.get_by_test_id("stPopoverButton").filter(has_text="Scripted demos").click()
             page.locator('[data-testid="stPopoverBody"] [data-testid="stSelectbox"]').click()
-            page.get_by_role("option", name="trip_zh", exact=False).click()
-            page.get_by_role("button", name="Run").click()
+            with runs.rerun():
+                page.get_by_role("option", name="trip_zh", exact=False).click()
+            with runs.rerun(timeout=180):
+                page.get_by_role("button", name="Run").click()
             page.get_by_text("every scripted expectation held").wait_for(timeout=180_000)
-            _wait_idle(page)
             page.keyboard.press("Escape")  # close the popover
         for i, msg in enumerate(MESSAGES):
             box.fill(msg)
-            box.press("Enter")
-            if i == 0:  # no second message can cut a running turn short (and be lost before its ingest)
-                page.wait_for_function(
-                    "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled", timeout=10_000
-                )
-            _wait_idle(page)
+            with runs.rerun():  # the whole turn, and the rerun that draws it
+                box.press("Enter")
+                if i == 0:  # no second message can cut a running turn short (and be lost before its ingest)
+                    page.wait_for_function(
+                        "() => document.querySelector('[data-testid=\"stChatInputTextArea\"]').disabled",
+                        timeout=10_000,
+                    )
             page.get_by_text(msg[:12]).first.wait_for(timeout=60_000)
-        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
-        chat_nodes = _stable_node_count(page)
+        chat_nodes = _settled_node_count(page, runs)
         assert page.locator(".cw-graph canvas").count() >= 1
         if shots:
             Path(shots).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(shots) / "chat.png"))
 
-        page.goto(base + "/graph")
+        with runs.rerun():
+            page.goto(base + "/graph")
         page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
-        _wait_idle(page)
         key = page.locator(".cw-graph").first.get_attribute("data-key")
         node = page.evaluate(_NODE_XY, key)
         assert node and node["count"] == chat_nodes
@@ -137,21 +111,20 @@ def test_studio_chat_graph_click_inspector_offline(studio_server, embedder):
             except Exception:
                 if attempt == 2:
                     raise
-                _wait_idle(page)
+                runs.settled()
                 node = page.evaluate(_NODE_XY, key)
         caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="turn ")
         caption.locator('[data-testid="stTooltipHoverTarget"]').first.hover()
         page.get_by_text(node["id"], exact=False).filter(visible=True).first.wait_for(timeout=10_000)
         page.mouse.move(5, 5)  # the tooltip must not cover the screenshot
-        _wait_idle(page)
+        runs.settled()
         if shots:
             search = page.get_by_label("Search and highlight")
             search.fill("海鲜")
-            search.press("Enter")
-            _wait_idle(page)
-            page.wait_for_timeout(1500)
+            with runs.rerun():
+                search.press("Enter")
+            page.wait_for_timeout(1500)  # the canvas's highlight, for the docs' screenshot only
             page.screenshot(path=str(Path(shots) / "graph.png"))
-        browser.close()
 
     # nothing but the local server was contacted (blob:/data: URLs are in-page)
     outside = [
@@ -191,16 +164,13 @@ _DRAWN = """(canvas) => {
 }"""
 
 
-def test_the_live_graph_is_drawn_after_the_first_reply(studio_server, tmp_path):
+def test_the_live_graph_is_drawn_after_the_first_reply(studio_server, chromium, tmp_path):
     """A fresh space, one message: once the reply is in, the graph beside it shows the turn's nodes on a painted
     canvas without any further rerun (it was reported blank until a later one)."""
-    from playwright.sync_api import sync_playwright
-
     base, _ = studio_server
     shots = Path(os.environ.get("WEAVER_SCREENSHOTS") or tmp_path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    with contextlib.closing(chromium.new_context(viewport={"width": 1500, "height": 1000})) as context:
+        page = context.new_page()
         page.goto(base)
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.wait_for(timeout=60_000)
@@ -224,7 +194,6 @@ def test_the_live_graph_is_drawn_after_the_first_reply(studio_server, tmp_path):
             page.wait_for_timeout(500)
         graph.screenshot(path=str(shots / "chat-first-reply-graph.png"))
         expected = int(graph.get_attribute("data-nodes"))
-        browser.close()
     assert expected >= 3  # the user's message, the agent's thought and its reply
     assert drawn["nodes"] == expected and drawn["inView"] == expected, drawn
     assert drawn["ink"] > 2000, drawn  # three labelled nodes paint thousands of pixels; a blank canvas none

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from studio_server import running_studio
+from studio_server import ScriptRuns, running_studio
 from test_curation import weave
 
 from weaver import Runtime, Settings
@@ -44,12 +44,6 @@ def filled_studio(tmp_path, embedder):
         yield base, rt, w
 
 
-def _idle(page, timeout=90_000):
-    page.wait_for_timeout(600)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-    page.wait_for_timeout(400)
-
-
 _EDGE_LABEL = """([key, id]) => {
   const net = window.__cwGraphs && window.__cwGraphs[key];
   if (!net) return null;
@@ -58,10 +52,10 @@ _EDGE_LABEL = """([key, id]) => {
 }"""
 
 
-def _graph_label(page, base, edge_id):
-    page.goto(base + "/graph")
+def _graph_label(page, runs, base, edge_id):
+    with runs.rerun():
+        page.goto(base + "/graph")
     page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=90_000)
-    _idle(page)
     return page.evaluate(_EDGE_LABEL, ["graph_page_demo", edge_id])
 
 
@@ -77,23 +71,25 @@ def test_fix_an_edge_in_the_review_table_changes_the_graph(filled_studio):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1000})
         page.on("request", lambda r: requests.append(r.url))
-        before = _graph_label(page, base, edge_id)
+        runs = ScriptRuns(page)
+        before = _graph_label(page, runs, base, edge_id)
         assert before == row["relation"]
 
-        page.goto(base + "/review")
+        with runs.rerun():
+            page.goto(base + "/review")
         page.get_by_text("Run review now").wait_for(timeout=90_000)
-        _idle(page)
-        page.get_by_role("tab", name="Edges").click()
+        with runs.rerun():  # the review page's tabs rerun it
+            page.get_by_role("tab", name="Edges").click()
         grid = page.locator('[data-testid="stDataFrame"]').first
         grid.wait_for(timeout=30_000)
         box = grid.bounding_box()
         # the relation column comes first: open row 0's selectbox cell and pick the right relation
         page.mouse.dblclick(box["x"] + 40, box["y"] + HEADER + ROW // 2)
-        page.locator('#portal [role="option"]', has_text=new).first.click()
-        _idle(page)
+        with runs.rerun():  # the edit is applied in the editor's on_change
+            page.locator('#portal [role="option"]', has_text=new).first.click()
         page.get_by_text(f"{row['relation']} → {new}").first.wait_for(timeout=30_000)
 
-        after = _graph_label(page, base, edge_id)
+        after = _graph_label(page, runs, base, edge_id)
         browser.close()
     assert after == new
     fresh = rt.open("demo")  # and on disk, as a human edit in the audit log

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from studio_server import running_studio
+from studio_server import ScriptRuns, running_studio
 from streamlit.testing.v1 import AppTest
 
 from debugger_data import CONV, weave
@@ -185,23 +185,22 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page(viewport={"width": 1500, "height": 1100})
             page.on("request", lambda r: requests.append(r.url))
-            page.goto(base + "/retrieval")
+            runs = ScriptRuns(page)
+            with runs.rerun():
+                page.goto(base + "/retrieval")
             box = page.get_by_label("Query", exact=True)
             box.wait_for(timeout=60_000)
             box.fill(CONV["zh"]["query"])
-            box.press("Enter")
+            with runs.rerun():
+                box.press("Enter")
             page.get_by_text("Seeds (most similar to the query)").wait_for(timeout=60_000)
             # one seed: in a ten-memory space the default six would cover nearly every memory
             page.get_by_text("Knobs (local to this page").click()
             for label, value in (("seeds", "1"), ("adaptive seeds", "0")):
                 box = page.locator('[data-testid="stMain"]').get_by_label(label, exact=True)  # not the sidebar's
                 box.fill(value)
-                box.press("Enter")
-                page.wait_for_timeout(800)
-                page.wait_for_function(
-                    "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000
-                )
-            page.wait_for_timeout(500)
+                with runs.rerun():
+                    box.press("Enter")
             page.get_by_role("tab", name="Graph").click()
             page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
             page.wait_for_function("() => window.__cwGraphs && window.__cwGraphs['rd_graph']", timeout=30_000)

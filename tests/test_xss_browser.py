@@ -18,6 +18,7 @@ any frame that points at ``example.invalid``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.parse
 import urllib.request
@@ -25,19 +26,10 @@ from pathlib import Path
 
 import pytest
 from openai_server import start_stub
-from studio_server import running_studio
+from studio_server import ScriptRuns, running_studio
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 JS = "window.__xss=(window.__xss||0)+1;alert(1)"
 PAYLOADS = [
     f"<script>{JS}</script>",
@@ -209,10 +201,22 @@ def studio(tmp_path, seeded, endpoint):
         yield base, seeded, endpoint[1]
 
 
-def _idle(page, timeout=120_000):
-    page.wait_for_timeout(600)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-    page.wait_for_timeout(500)
+# a payload that runs at all may run late: an image's onerror after its request failed, a toggle or focus event
+_MEDIA_DONE = """() => [...document.images].every((i) => i.complete)
+  && [...document.querySelectorAll('video, audio')].every((m) => m.networkState !== 2)"""
+_TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))"
+
+
+def _settle(page) -> None:
+    """Until every frame's images have loaded or failed (their error handlers queued), then two painted frames
+    and a task turn (the studio's frames are same-origin: one event loop): what any rendered payload needs to
+    run, so that the checks after it would see it."""
+    for frame in page.frames:
+        try:
+            frame.wait_for_function(_MEDIA_DONE, timeout=10_000)
+        except Exception:  # noqa: BLE001 - a frame that navigated away
+            continue
+    page.evaluate(_TWO_FRAMES)
 
 
 def _fired(page) -> list:
@@ -254,12 +258,13 @@ def _hover_all(page, net_expr: str, limit: int | None = None, edge_limit: int = 
     """Hover every node and edge of a vis Network; the visible tooltip after each hover (text, element tags)."""
     # the whole network on screen (the studio may have zoomed to the focus to keep labels legible)
     page.evaluate(f"() => {net_expr}.fit({{animation: false}})")
-    page.wait_for_timeout(300)
+    page.evaluate(_TWO_FRAMES)  # drawn at the fitted view
     spots = page.evaluate(f"() => ({_POSITIONS})({net_expr})")
-    shown = []
+    shown: list[dict] = []
     for pt in spots["nodes"][:limit] + spots["edges"][:edge_limit]:
+        before = page.evaluate(f"() => ({_COUNT_LOOKS})({net_expr})")
         page.mouse.move(pt["x"], pt["y"])
-        page.wait_for_timeout(400)  # vis-network's tooltip delay is 300 ms
+        page.wait_for_function(f"([pt, n]) => ({_LOOKED})({net_expr}, pt, n)", arg=[pt, before], timeout=30_000)
         shown += page.evaluate(f"() => ({_TOOLTIP})({net_expr})")
     return shown
 
@@ -268,6 +273,25 @@ def _assert_tooltips_inert(shown: list[dict], at_least: int) -> None:
     assert len(shown) >= at_least, shown
     assert all(t["tags"] == [] for t in shown), [t for t in shown if t["tags"]][:3]  # text only, never markup
     assert any("onerror=" in t["text"] for t in shown)  # the payloads are shown, as text
+
+
+# vis-network (9, inlined by the studio and the export) looks for the titled object under the pointer once its
+# tooltip delay after a move has passed (InteractionHandler._checkShowPopup) and shows or hides the tooltip then:
+# count those looks, so a hover waits for exactly that one. A pointer that lands on something drawn over the
+# canvas (an open tooltip) moves nothing in the network: there is nothing to wait for.
+_COUNT_LOOKS = """(net) => {
+  const ih = net.interactionHandler;
+  if (ih.__cwLooks === undefined) {
+    ih.__cwLooks = 0;
+    const look = ih._checkShowPopup.bind(ih);
+    ih._checkShowPopup = (pointer) => { look(pointer); ih.__cwLooks += 1; };
+  }
+  return ih.__cwLooks;
+}"""
+_LOOKED = """(net, pt, before) => {
+  const under = net.body.container.getRootNode().elementFromPoint(pt.x, pt.y);
+  return under !== net.canvas.frame.canvas || net.interactionHandler.__cwLooks > before;
+}"""
 
 
 _LOCAL_HOSTS = ("127.0.0.1", "localhost")
@@ -305,23 +329,22 @@ def _external_refs(page) -> list:
 
 
 def _check(page, dialogs, outside, where: str) -> None:
+    _settle(page)
     assert not _fired(page) and not dialogs, (where, _fired(page), dialogs)
     assert not outside, (where, outside[:5])
     assert not _external_refs(page), (where, _external_refs(page)[:5])
 
 
-def test_payloads_render_inert_in_every_studio_view(studio):
-    from playwright.sync_api import sync_playwright
-
+def test_payloads_render_inert_in_every_studio_view(studio, chromium):
     base, seeded, endpoint = studio
     dialogs: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1500, "height": 1100})
+    with contextlib.closing(chromium.new_context(viewport={"width": 1500, "height": 1100})) as context:
         outside = _guard_requests(context)
         page = context.new_page()
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        page.goto(base)
+        runs = ScriptRuns(page)
+        with runs.rerun():
+            page.goto(base)
         box = page.locator('[data-testid="stChatInputTextArea"]')
         box.wait_for(timeout=90_000)
         for msg in (
@@ -329,8 +352,8 @@ def test_payloads_render_inert_in_every_studio_view(studio):
             " ".join(PAYLOADS[10:] + MD_PAYLOADS[3:]) + " hotel near Wangfujing",
         ):
             box.fill(msg)
-            box.press("Enter")
-            _idle(page)
+            with runs.rerun():  # the whole turn: the agent, its model calls, the rerun that draws it
+                box.press("Enter")
         page.get_by_text("onerror", exact=False).first.wait_for(timeout=60_000)  # shown as text, not dropped
         page.get_by_text("Reply ![x]", exact=False).filter(visible=True).first.wait_for(
             timeout=60_000
@@ -339,67 +362,70 @@ def test_payloads_render_inert_in_every_studio_view(studio):
 
         # the space picker lists payload-named spaces
         page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
-        page.wait_for_timeout(800)
+        page.get_by_role("option").first.wait_for(timeout=30_000)
+        _check(page, dialogs, outside, "space picker, open")  # the payload-named options, as drawn
         assert page.get_by_role("option").count() >= 8
         page.keyboard.press("Escape")
-        _idle(page)
+        page.get_by_role("option").first.wait_for(state="detached", timeout=30_000)
         _check(page, dialogs, outside, "space picker")
 
         # the graph: canvas, every tooltip, a click into the inspector (the model's filter reason as a caption)
-        page.goto(base + "/graph")
+        with runs.rerun():
+            page.goto(base + "/graph")
         page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=90_000)
-        _idle(page)
         key = page.locator(".cw-graph").first.get_attribute("data-key")
         _assert_tooltips_inert(_hover_all(page, f"window.__cwGraphs[{json.dumps(key)}]"), len(seeded["nodes"]))
         spots = page.evaluate(f"() => ({_POSITIONS})(window.__cwGraphs[{json.dumps(key)}])")
-        page.mouse.click(spots["nodes"][len(spots["nodes"]) // 2]["x"], spots["nodes"][len(spots["nodes"]) // 2]["y"])
-        _idle(page)
+        with runs.rerun():  # the click selects the node: the page reruns with the inspector
+            page.mouse.click(
+                spots["nodes"][len(spots["nodes"]) // 2]["x"], spots["nodes"][len(spots["nodes"]) // 2]["y"]
+            )
         page.get_by_text("Parents (what it depends on)").wait_for(timeout=30_000)
         page.get_by_text("reason ![x]", exact=False).first.wait_for(timeout=30_000)
         _check(page, dialogs, outside, "graph")
 
         # retrieval: a query whose context and trace hold payloads
-        page.goto(base + "/retrieval")
-        _idle(page)
+        with runs.rerun():
+            page.goto(base + "/retrieval")
         q = page.get_by_role("textbox", name="Query").first
         q.wait_for(timeout=30_000)
         q.fill("hotel near Wangfujing onerror script example")
-        q.press("Enter")
-        _idle(page)
+        with runs.rerun():
+            q.press("Enter")
         page.get_by_text("Final context", exact=False).first.wait_for(timeout=30_000)
         for label in ("vs vector top-k", "Why not X?", "Saved probes"):
-            page.get_by_role("tab", name=label).first.click()
-            _idle(page)
-        _check(page, dialogs, outside, "retrieval")
+            tab = page.get_by_role("tab", name=label).first
+            tab.click()  # st.tabs switch in the browser, without a rerun
+            page.wait_for_function("(t) => t.getAttribute('aria-selected') === 'true'", arg=tab.element_handle())
+            _check(page, dialogs, outside, f"retrieval, {label}")
 
         # review: the queue shows the model's rationales; "run review now" fails with a payload in the error body
-        page.goto(base + "/review")
-        _idle(page)
+        with runs.rerun():
+            page.goto(base + "/review")
         page.get_by_role("button", name="Accept").first.wait_for(timeout=30_000)
-        page.wait_for_timeout(1000)
         _check(page, dialogs, outside, "review queue")
         page.get_by_text("review 0 ![x]", exact=False).first.wait_for(timeout=30_000)  # the rationale, as text
         endpoint.fail_review = True
-        page.get_by_role("button", name="Run review now").click()
-        _idle(page)
+        with runs.rerun():
+            page.get_by_role("button", name="Run review now").click()
         page.get_by_text("err.png", exact=False).first.wait_for(timeout=60_000)  # the error body, as text
         _check(page, dialogs, outside, "review run")
         for label in ("Edges", "Nodes", "Audit log"):
-            page.get_by_role("tab", name=label).first.click()
-            _idle(page)
+            with runs.rerun():  # the review page's tabs rerun it (on_change="rerun")
+                page.get_by_role("tab", name=label).first.click()
+            _check(page, dialogs, outside, f"review, {label}")
         page.get_by_role("button", name="Undo").hover()  # its tooltip names the audit entry
-        page.wait_for_timeout(600)
+        if page.get_by_role("button", name="Undo").is_enabled():  # disabled (and without one) when nothing to undo
+            page.locator(".stTooltipContent").filter(visible=True).first.wait_for(timeout=10_000)
         _check(page, dialogs, outside, "review tabs")
 
-        page.goto(base + "/benchmarks")
-        _idle(page)
+        with runs.rerun():
+            page.goto(base + "/benchmarks")
         _check(page, dialogs, outside, "benchmarks")
-        browser.close()
+    assert not dialogs, dialogs  # also a payload that ran after the last check
 
 
-def test_the_offline_html_export_is_inert_with_tooltips(tmp_path, embedder, seeded):
-    from playwright.sync_api import sync_playwright
-
+def test_the_offline_html_export_is_inert_with_tooltips(tmp_path, embedder, seeded, chromium):
     from weaver import Runtime, Settings
     from ui import graph_render
 
@@ -409,37 +435,34 @@ def test_the_offline_html_export_is_inert_with_tooltips(tmp_path, embedder, seed
     assert "<script>window.__xss" not in page_html  # node text is JSON-escaped in the page source
     (tmp_path / "graph.html").write_text(page_html, encoding="utf-8")
     dialogs: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
+    with contextlib.closing(chromium.new_context(viewport={"width": 1400, "height": 900})) as context:
+        page = context.new_page()
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto((tmp_path / "graph.html").as_uri())
         page.wait_for_function(
             "() => typeof network !== 'undefined' && network.body.data.nodes.length > 0", timeout=30_000
         )
-        page.wait_for_timeout(500)
         _assert_tooltips_inert(_hover_all(page, "network"), w.graph.number_of_nodes())
         assert not _fired(page) and not dialogs, (_fired(page), dialogs)
-        browser.close()
 
 
-def test_the_detector_sees_a_payload_that_runs():
+def test_the_detector_sees_a_payload_that_runs(chromium):
     """The checks above can fail: injected raw, the classic payloads do run and are caught."""
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     caught = 0
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page()
+    with contextlib.closing(chromium.new_context()) as context:
+        page = context.new_page()
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         for payload in PAYLOADS[:4]:
             page.goto("about:blank")
             page.evaluate("() => { window.__xss = 0 }")
             page.set_content(f"<html><body>{payload}</body></html>")
-            page.wait_for_timeout(300)
+            try:  # until it has run (its alert dismissed), not a fixed time
+                page.wait_for_function("() => window.__xss > 0", timeout=5_000)
+            except PlaywrightTimeout:
+                pass  # counted as not caught
             caught += bool(_fired(page) and dialogs)
             dialogs.clear()
-        browser.close()
     assert caught == 4
