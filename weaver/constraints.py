@@ -23,7 +23,9 @@ An amount the reader cannot parse ("预算大概几千块") is kept as text (``v
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import contextlib
+import zlib
+from dataclasses import asdict, dataclass, field, fields
 
 from .slots import SlotValue, asks_about, read_slots
 from .slots_prefs import read_prefs
@@ -223,12 +225,15 @@ def _record(v: SlotValue, node_id: str, turn: int, speaker, message_id: str, nod
     )
 
 
-def records_from_statements(statements, supersedes: set[tuple[str, str]] | None = None) -> list[ConstraintRecord]:
+def records_from_statements(
+    statements, supersedes: set[tuple[str, str]] | None = None, values_of=None
+) -> list[ConstraintRecord]:
     """Records from ``(node_id, turn, text[, speaker, message_id, node_status])`` user statements, oldest first.
 
     The latest value read for a key is current; the values it replaced become its
     history (``edge``: the weaver's ``supersedes`` edge between the two nodes, when
-    there is one). Speakers never share a key.
+    there is one). Speakers never share a key. ``values_of(node_id, text)``: the statement's values, when the
+    caller keeps them (a text's values never change).
     """
     supersedes = supersedes or set()
     current: dict[tuple, ConstraintRecord] = {}
@@ -238,7 +243,7 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
         speaker = st[3] if len(st) > 3 else None
         mid = st[4] if len(st) > 4 else ""
         nstatus = st[5] if len(st) > 5 else "active"
-        for v in statement_values(text):
+        for v in statement_values(text) if values_of is None else values_of(nid, text):
             rec = _record(v, nid, turn, speaker, mid, nstatus)
             k = (speaker, rec.key)
             if rec.status == "unread":
@@ -276,7 +281,16 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
 
 def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[ConstraintRecord]:
     """The space's constraint records (current and unread; lifted diet items with ``include_lifted``);
-    ``ids``: from these nodes only (the memory as it stood at a past turn)."""
+    ``ids``: from these nodes only (the memory as it stood at a past turn).
+
+    Computed once per state of the weaver's mirror (``weaver.memo``) when ``ids`` is None."""
+    memo = getattr(weaver, "memo", None)
+    if ids is None and memo is not None:
+        return list(memo(("constraint_records", include_lifted), lambda: _constraint_records(weaver, include_lifted)))
+    return _constraint_records(weaver, include_lifted, ids)
+
+
+def _constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[ConstraintRecord]:
     sup = {(u, v) for u, v, d in weaver.graph.edges(data=True) if d.get("relation") == "supersedes"}
     statements = []
     for nid in weaver.node_ids if ids is None else ids:
@@ -284,5 +298,57 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
         if n.kind != "user_input" or n.status not in ("active", "superseded"):
             continue  # a deleted or retracted statement states nothing
         statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
-    recs = records_from_statements(statements, sup)
+    values = _known_values(weaver, statements)
+    recs = records_from_statements(statements, sup, None if values is None else (lambda nid, _text: values[nid]))
     return [r for r in recs if include_lifted or r.status != "lifted"]
+
+
+_CACHE_WRITE_MIN = 256  # statements read anew before the cache file is rewritten (a few new ones: next open)
+
+
+def _known_values(weaver, statements) -> dict[str, list[SlotValue]] | None:
+    """Each statement's slot values, read once per node text and kept: in the weaver's mirror, and in the
+    space's ``statements`` cache file (checked by the text's crc), so the first constraint query after an
+    open does not run the slot readers over every user statement (minutes at 100k nodes). None when the
+    weaver keeps no mirror."""
+    mirror = getattr(weaver, "mirror", None)
+    if mirror is None or not hasattr(mirror, "per_node"):
+        return None
+    known, fresh = mirror.per_node("statement_values")
+    missing = [(st[0], st[2]) for st in statements if st[0] not in known]
+    if not missing:
+        return known
+    if fresh:  # the first time this mirror needs them: what an earlier process read
+        disk = weaver.space.read_cache("statements")
+        for nid, text in missing:
+            got = disk.get(nid)
+            if isinstance(got, list) and len(got) == 2 and got[0] == zlib.crc32(text.encode("utf-8")):
+                with contextlib.suppress(TypeError, ValueError):
+                    known[nid] = [_slot_value(row) for row in got[1]]
+        missing = [(nid, text) for nid, text in missing if nid not in known]
+    for nid, text in missing:
+        known[nid] = statement_values(text)
+    if len(missing) >= _CACHE_WRITE_MIN:
+        texts = {st[0]: st[2] for st in statements}
+        weaver.space.write_cache(
+            "statements",
+            {
+                nid: [zlib.crc32(texts[nid].encode("utf-8")), [_slot_row(v) for v in vals]]
+                for nid, vals in known.items()
+                if nid in texts
+            },
+        )
+    return known
+
+
+def _slot_row(v: SlotValue) -> list:
+    return [getattr(v, f.name) for f in fields(SlotValue)]
+
+
+def _slot_value(row: list) -> SlotValue:
+    names = [f.name for f in fields(SlotValue)]
+    if len(row) != len(names):
+        raise ValueError("a cached slot value of another shape")
+    kw = dict(zip(names, row))
+    kw["span"] = tuple(kw["span"])
+    return SlotValue(**kw)

@@ -261,6 +261,9 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
 def revision_count(weaver, ids=None) -> int:
     """Revisions the user made: ``supersedes`` edges between user statements (the slot reader's, a curator's);
     ``ids``: only among these nodes (the memory as it stood at a past turn)."""
+    memo = getattr(weaver, "memo", None)
+    if ids is None and memo is not None:  # once per state of the mirror: every query asks
+        return memo("revision_count", lambda: revision_count(_Unmemoized(weaver)))
     within = set(ids) if ids is not None else None
     return sum(
         1
@@ -299,6 +302,9 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
     if n == 0:
         return None
     lift = cfg.w_revision * n
+    memo = getattr(weaver, "memo", None)
+    if ids is None and memo is not None:  # once per state of the mirror (and weight): every query asks
+        return memo(("constraint_boost", lift), lambda: constraint_boost(_Unmemoized(weaver), cfg))
     return {
         nid: lift
         for nid in (weaver.node_ids if ids is None else ids)
@@ -306,3 +312,15 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
         and weaver.nodes[nid].status == "active"
         and any(v.known for v in statement_values(weaver.nodes[nid].content))
     }
+
+
+class _Unmemoized:
+    """A weaver seen without its memo (what a memoised function computes once)."""
+
+    def __init__(self, weaver) -> None:
+        self._w = weaver
+
+    def __getattr__(self, name: str):
+        if name == "memo":
+            raise AttributeError(name)
+        return getattr(self._w, name)
