@@ -42,6 +42,8 @@ from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
+from .snapshot import FORMAT as SNAPSHOT_FORMAT
+from .snapshot import chroma_sequences, json_loads, read_snapshot, write_snapshot
 from .write_log import WriteLog, overlay_documents
 from .store import (
     CHROMA_BATCH,
@@ -235,7 +237,7 @@ class ChromaSpace(WriteSections, SpaceStore):
     def read_cache(self, kind: str) -> dict:
         path = self._cache_file(kind)
         try:
-            data = json.loads(path.read_text(encoding="utf-8")) if path else {}
+            data = json_loads(path.read_bytes()) if path else {}
         except (OSError, ValueError):
             return {}  # missing or torn: rebuilt from the records
         return data if isinstance(data, dict) else {}
@@ -264,12 +266,74 @@ class ChromaSpace(WriteSections, SpaceStore):
         self.sync()  # then acknowledged sections still in the write-behind log (any process's)
         self._repair_generations(data)
         data.meta = self.get_meta()
+        # after the replay and the generation repair (they change the data), before any record is read: a
+        # write landing during the read below leaves a stamp older than the data (stale, never wrong)
+        stamp = self._snapshot_stamp()
+        snap = read_snapshot(self._snapshot_file(), stamp) if stamp is not None else None
+        if snap is not None:  # nothing changed since a full load that repaired nothing: no repair to do
+            data.nodes, data.node_vectors, data.edges = snap.nodes, snap.node_vectors, snap.edges
+            data.decisions, data.own_decision_vectors = snap.decisions, snap.own_vectors
+            data.snapshot, data.from_snapshot = snap, True
+            return data
         data.nodes, data.node_vectors = get_with_vectors(self.nodes, MemoryNode.from_record)
         data.decisions, data.decision_vectors = get_with_vectors(self.decisions, FilterDecision.from_record)
         e = get_all_records(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
+        repaired = len(data.repaired)
         self._repair(data)
+        if len(data.repaired) == repaired:  # a repair wrote to Chroma after the stamp: no snapshot of this load
+            data.stamp = stamp
         return data
+
+    # -------------------------------------------------------------- snapshot
+    def _snapshot_file(self) -> Path:
+        path = self._cache_file("snapshot")
+        assert path is not None  # only asked for in local mode (a stamp exists)
+        return path.with_suffix(".npz")
+
+    def _snapshot_stamp(self) -> dict[str, Any] | None:
+        """What a snapshot of this space must match (see :mod:`weaver.snapshot`); None with a Chroma server."""
+        if self.lock_path is None:
+            return None  # a server: no local file shared with the other writers
+        try:
+            settings = self.client.get_settings()
+        except Exception:
+            return None
+        if not getattr(settings, "is_persistent", False) or not settings.persist_directory:
+            return None
+        names = [self.nodes_name, self.decisions_name, self.edges.name]
+        seqs = chroma_sequences(settings.persist_directory, names)
+        if seqs is None:
+            return None
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "revision": self.revision(),
+            "prefix": self.prefix,
+            "nodes": self.nodes_name,
+            "decisions": self.decisions_name,
+            "chroma": seqs,
+        }
+
+    def write_snapshot(self, data: SpaceData, mirror: Any) -> bool:
+        """Snapshot a full load at the stamp it was read at (no-op for other data); True when written.
+
+        ``mirror``: the :class:`~weaver.mirror.Mirror` just built from ``data`` alone (its node order, vectors,
+        derived facts, BM25 postings, words and numbers are what the next open reads back)."""
+        if data.stamp is None or data.from_snapshot:
+            return False
+        return write_snapshot(
+            self._snapshot_file(),
+            data.stamp,
+            [mirror.nodes[i] for i in mirror.order],
+            mirror.matrix,
+            data.decisions,
+            data.decision_vectors,
+            data.edges,
+            mirror.derived,
+            mirror.lexical.columns(),
+            mirror.words,
+            mirror.numbers,
+        )
 
     def _repair_generations(self, data: SpaceData) -> None:
         """Remove the vector collections of a reembed that was killed (before or after its switch)."""

@@ -23,7 +23,9 @@ An amount the reader cannot parse ("预算大概几千块") is kept as text (``v
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import contextlib
+import zlib
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 
 from .slots import SlotValue, asks_about, read_slots
@@ -233,12 +235,15 @@ def _record(v: SlotValue, node_id: str, turn: int, speaker, message_id: str, nod
     )
 
 
-def records_from_statements(statements, supersedes: set[tuple[str, str]] | None = None) -> list[ConstraintRecord]:
+def records_from_statements(
+    statements, supersedes: set[tuple[str, str]] | None = None, values_of=None
+) -> list[ConstraintRecord]:
     """Records from ``(node_id, turn, text[, speaker, message_id, node_status])`` user statements, oldest first.
 
     The latest value read for a key is current; the values it replaced become its
     history (``edge``: the weaver's ``supersedes`` edge between the two nodes, when
-    there is one). Speakers never share a key.
+    there is one). Speakers never share a key. ``values_of(node_id, text)``: the statement's values, when the
+    caller keeps them (a text's values never change).
     """
     supersedes = supersedes or set()
     current: dict[tuple, ConstraintRecord] = {}
@@ -248,7 +253,7 @@ def records_from_statements(statements, supersedes: set[tuple[str, str]] | None 
         speaker = st[3] if len(st) > 3 else None
         mid = st[4] if len(st) > 4 else ""
         nstatus = st[5] if len(st) > 5 else "active"
-        for v in statement_values(text):
+        for v in statement_values(text) if values_of is None else values_of(nid, text):
             rec = _record(v, nid, turn, speaker, mid, nstatus)
             k = (speaker, rec.key)
             if rec.status == "unread":
@@ -297,13 +302,66 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
             if n.kind != "user_input" or n.status not in ("active", "superseded"):
                 continue  # a deleted or retracted statement states nothing
             statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
-        return records_from_statements(statements, sup)
+        values = _known_values(weaver, statements)
+        return records_from_statements(statements, sup, None if values is None else (lambda nid, _t: values[nid]))
 
     # every query that asks for a decision reads them: built once until a memory is added or curation edits an
-    # edge or a node status (decision_context.remembered), not from every statement per query
+    # edge or a node status (decision_context.remembered), not from every statement per query; each statement's
+    # slot values are read once per node (and kept across opens: _known_values)
     recs = (
         build(ids)
         if ids is not None
         else remembered(weaver.graph, "_constraint_records", lambda: build(weaver.node_ids))
     )
     return [r for r in recs if include_lifted or r.status != "lifted"]
+
+
+_CACHE_WRITE_MIN = 256  # statements read anew before the cache file is rewritten (a few new ones: next open)
+
+
+def _known_values(weaver, statements) -> dict[str, list[SlotValue]] | None:
+    """Each statement's slot values, read once per node text and kept: in the weaver's mirror, and in the
+    space's ``statements`` cache file (checked by the text's crc), so the first constraint query after an
+    open does not run the slot readers over every user statement (minutes at 100k nodes). None when the
+    weaver keeps no mirror."""
+    mirror = getattr(weaver, "mirror", None)
+    if mirror is None or not hasattr(mirror, "per_node"):
+        return None
+    known, fresh = mirror.per_node("statement_values")
+    missing = [(st[0], st[2]) for st in statements if st[0] not in known]
+    if not missing:
+        return known
+    if fresh:  # the first time this mirror needs them: what an earlier process read
+        disk = weaver.space.read_cache("statements")
+        for nid, text in missing:
+            got = disk.get(nid)
+            if isinstance(got, list) and len(got) == 2 and got[0] == zlib.crc32(text.encode("utf-8")):
+                with contextlib.suppress(TypeError, ValueError):
+                    known[nid] = [_slot_value(row) for row in got[1]]
+        missing = [(nid, text) for nid, text in missing if nid not in known]
+    for nid, text in missing:
+        known[nid] = statement_values(text)
+    if len(missing) >= _CACHE_WRITE_MIN:
+        texts = {st[0]: st[2] for st in statements}
+        weaver.space.write_cache(
+            "statements",
+            {
+                nid: [zlib.crc32(texts[nid].encode("utf-8")), [_slot_row(v) for v in vals]]
+                for nid, vals in known.items()
+                if nid in texts
+            },
+        )
+    return known
+
+
+def _slot_row(v: SlotValue) -> list:
+    return [getattr(v, f.name) for f in fields(SlotValue)]
+
+
+def _slot_value(row: list) -> SlotValue:
+    names = [f.name for f in fields(SlotValue)]
+    if len(row) != len(names):
+        raise ValueError("a cached slot value of another shape")
+    kw = dict(zip(names, row))
+    kw["span"] = tuple(kw["span"])
+    return SlotValue(**kw)

@@ -133,17 +133,26 @@ class ContextWeaver:
             self.space.put_meta(meta)
         self.meta = meta
         m = self.mirror
-        vecs: np.ndarray | list[np.ndarray] = data.node_vectors if data.node_vectors is not None else []
-        cache = self.space.read_cache("derived") if data.nodes else {}
-        for i in sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp)):
-            m.add_node(data.nodes[i], vecs[i], cache.get(data.nodes[i].id))
-        if m.derived_misses or len(cache) > len(m.derived):  # new nodes (or removed ones): the next open reuses it
-            self.space.write_cache("derived", m.derived)
-        for e in data.edges:
-            m.add_edge(e)
-        vecs = data.decision_vectors if data.decision_vectors is not None else []
+        vecs = data.node_vectors if data.node_vectors is not None else np.zeros((0, self.embedder.dim), np.float32)
+        if data.snapshot is not None:  # nodes already in the mirror's order, with what the mirror derives
+            m.adopt(data.nodes, vecs, data.snapshot)
+        else:
+            cache = self.space.read_cache("derived") if data.nodes else {}
+            rows = sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp))
+            m.add_nodes([data.nodes[i] for i in rows], vecs, np.asarray(rows, dtype=np.int64), cache)
+            if m.derived_misses or len(cache) > len(m.derived):  # new nodes (or removed ones): the next open
+                self.space.write_cache("derived", m.derived)  # reuses it
+        data.node_vectors = data.snapshot = None  # the mirror holds them now: one copy at a time
+        del vecs
+        m.add_edges(data.edges)
+        own = data.own_decision_vectors
+        dvecs = data.decision_vectors
         for i in sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp):
-            m.add_decision(data.decisions[i], vecs[i])
+            dec = data.decisions[i]
+            m.add_decision(dec, own.get(dec.message_id) if own is not None else None if dvecs is None else dvecs[i])
+        self.loaded_from = "snapshot" if data.from_snapshot else "chroma"
+        # a full load: the next open reads it back in a fraction of the time, while nothing changes the space
+        self.space.write_snapshot(data, m)
         if any(d.focus_shift_at for d in data.decisions) or "focus_history" in meta:
             meta["focus_history"] = focus_history(meta.get("focus_history", []), data.decisions)
         task = meta.get("task")
@@ -200,6 +209,11 @@ class ContextWeaver:
     def edges_changed(self) -> None:
         """Call after editing graph edges in place: retrieval's edge index is rebuilt before the next query."""
         self.mirror.edge_index.stale = True
+        self.mirror.changed()
+
+    def memo(self, key, compute):
+        """``compute()`` once per state of the mirror (recomputed after any node, status or edge change)."""
+        return self.mirror.memo(key, compute)
 
     def set_node_status(self, node_id: str, status: str, meta: dict | None = None) -> None:
         """Change a node's status in the mirror (curation persists it): graph, node and query mask agree."""

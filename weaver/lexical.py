@@ -63,6 +63,9 @@ class LexicalIndex:
         self._postings: dict[str, tuple[list[int], list[int]]] = {}  # term -> (doc rows, term counts)
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # cached postings of queried terms
         self._len_array: np.ndarray | None = None
+        # postings read from a snapshot as columns (term -> slot; offsets, rows, counts), thawed into
+        # ``_postings`` term by term when a new memory adds to one (see load_columns)
+        self._base: tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -73,7 +76,9 @@ class LexicalIndex:
     def add_tokens(self, ids: list[str], tokens: list[list[str]]) -> None:
         """Add memories already tokenised by :func:`lexical_tokens` (a cache of them makes opening cheap)."""
         for nid, toks in zip(ids, tokens):
-            self._add(nid, list(toks) or ["<empty>"])  # bm25s indexes an empty text as one token
+            # bm25s indexes an empty text as one token; the list is kept, not copied (never changed: a
+            # 100k-node space held every token list twice, here and in the mirror's derived facts)
+            self._add(nid, toks if isinstance(toks, list) and toks else list(toks) or ["<empty>"])
         self._len_array = None
 
     def _add(self, nid: str, tokens: list[str]) -> None:
@@ -85,16 +90,61 @@ class LexicalIndex:
         for t in tokens:
             counts[t] = counts.get(t, 0) + 1
         for t, c in counts.items():
-            rows, tfs = self._postings.setdefault(t, ([], []))
-            rows.append(row)
-            tfs.append(c)
+            got = self._postings.get(t)
+            if got is None:
+                got = self._postings[t] = self._thaw(t)
+            got[0].append(row)
+            got[1].append(c)
             self._arrays.pop(t, None)
+
+    def _thaw(self, term: str) -> tuple[list[int], list[int]]:
+        if self._base is not None:
+            slot = self._base[0].pop(term, None)
+            if slot is not None:
+                _, offsets, rows, tfs = self._base
+                a, b = offsets[slot], offsets[slot + 1]
+                return rows[a:b].tolist(), [int(x) for x in tfs[a:b]]
+        return [], []
+
+    def columns(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+        """The postings as columns: ``(terms, offsets, rows, counts)``, term ``i``'s postings at
+        ``offsets[i]:offsets[i + 1]`` (what a snapshot stores; :meth:`load_columns` reads it back)."""
+        terms: list[str] = []
+        lengths: list[int] = []
+        rows: list[int] = []
+        tfs: list[int] = []
+        for t, (r, c) in self._postings.items():
+            terms.append(t)
+            lengths.append(len(r))
+            rows += r
+            tfs += c
+        if self._base is not None:
+            index, offsets, base_rows, base_tfs = self._base
+            for t, slot in index.items():
+                a, b = int(offsets[slot]), int(offsets[slot + 1])
+                terms.append(t)
+                lengths.append(b - a)
+                rows += base_rows[a:b].tolist()
+                tfs += base_tfs[a:b].tolist()
+        out = np.zeros(len(terms) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(lengths, dtype=np.int64), out=out[1:])
+        return terms, out, np.asarray(rows, dtype=np.int32), np.asarray(tfs, dtype=np.float32)
+
+    def load_columns(self, ids: list[str], tokens: list[list[str]], columns) -> None:
+        """Become the index of ``ids`` (tokenised as ``tokens``) from :meth:`columns` of an index of the same
+        memories, without re-counting a token (opening a 100k-node space spent seconds here)."""
+        terms, offsets, rows, tfs = columns
+        self.ids = list(ids)
+        self._tokens = [t if t else ["<empty>"] for t in tokens]
+        self._lengths = [len(t) for t in self._tokens]
+        self._postings, self._arrays, self._len_array = {}, {}, None
+        self._base = ({t: i for i, t in enumerate(terms)}, offsets, rows, tfs)
 
     def remove(self, ids: set[str]) -> None:
         """Drop memories (rare: a reembed or a repair); the postings are rebuilt once."""
         kept = [(x, t) for x, t in zip(self.ids, self._tokens) if x not in ids]
         self.ids, self._tokens, self._lengths = [], [], []
-        self._postings, self._arrays, self._len_array = {}, {}, None
+        self._postings, self._arrays, self._len_array, self._base = {}, {}, None, None
         for x, t in kept:
             self._add(x, t)
 
@@ -103,7 +153,13 @@ class LexicalIndex:
         if got is None:
             p = self._postings.get(term)
             if p is None:
-                return None
+                slot = self._base[0].get(term) if self._base is not None else None
+                if slot is None:
+                    return None
+                _, offsets, rows, tfs = self._base  # type: ignore[misc]  # not None when slot is
+                a, b = offsets[slot], offsets[slot + 1]
+                got = self._arrays[term] = (rows[a:b].astype(np.int64), tfs[a:b])
+                return got
             got = self._arrays[term] = (np.asarray(p[0], dtype=np.int64), np.asarray(p[1], dtype=np.float32))
         return got
 

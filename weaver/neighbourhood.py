@@ -191,6 +191,7 @@ class EdgeIndex:
         self._dst: list[int] = []
         self._conf: list[float] = []
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._plans: dict = {}  # edge_lift's per-state work (see _lift_plan)
         self.stale = False
 
     def __len__(self) -> int:
@@ -201,6 +202,7 @@ class EdgeIndex:
         self._dst.append(target)
         self._conf.append(float(confidence))
         self._arrays = None
+        self._plans = {}
 
     def rebuild(self, g, position: dict[str, int]) -> None:
         self._src, self._dst, self._conf = [], [], []
@@ -209,6 +211,7 @@ class EdgeIndex:
                 if lends(d.get("relation"), g.nodes[v].get("meta")):
                     self.add(position[u], position[v], d.get("confidence", 1.0))
         self._arrays = None
+        self._plans = {}
         self.stale = False
 
     @classmethod
@@ -260,17 +263,41 @@ def edge_lift(
     out = np.zeros(len(relevance))
     if edges is None or not weight or not len(edges) or not len(relevance):
         return out
-    src, dst, conf = edges.arrays()
-    ok = (src < len(relevance)) & (dst < len(relevance))
-    src, dst, conf = src[ok], dst[ok], conf[ok]
     lend = np.where(np.isfinite(relevance), np.maximum(relevance, 0.0), 0.0)
+    # causes lend to their effects and effects to their causes: per receiving memory, the best of its edges
+    for receivers, senders, share, starts in _lift_plan(edges, len(relevance), weight, facts, decay, window):
+        got = np.maximum.reduceat(lend[senders] * share, starts)
+        out[receivers] = np.maximum(out[receivers], got)
+    return out
+
+
+def _lift_plan(edges: EdgeIndex, n: int, weight: float, facts, decay: float, window: int) -> list:
+    """What :func:`edge_lift` computes from the edges alone, once per state of the edges (a query only looks up
+    its relevance): for each direction, the receiving memories (unique), the lending ones and each edge's share
+    grouped by receiver, and where each group starts (``np.maximum.reduceat``, which took a third of the time of
+    ``np.maximum.at`` per query at 200k edges)."""
+    with_facts = facts is not None and bool(decay) and window >= 1 and len(facts) == n
+    key = (n, weight, decay, window, id(facts) if with_facts else None, len(facts) if with_facts else 0)
+    got = edges._plans.get(key)
+    if got is not None:
+        return got
+    src, dst, conf = edges.arrays()
+    ok = (src < n) & (dst < n)
+    src, dst, conf = src[ok], dst[ok], conf[ok]
     share = weight * conf
-    if facts is not None and decay and window >= 1 and len(facts) == len(relevance):
+    if with_facts:
         apart = np.abs(dst - src)
         ep = facts.episodes
         near = (ep[src] == ep[dst]) & (apart >= 1) & (apart <= window)
         lent = decay ** np.clip(apart, 1, window).astype(np.float64)  # what the episode context lent already
         share = np.where(near, np.maximum(0.0, share - lent), share)
-    np.maximum.at(out, dst, lend[src] * share)  # causes lend to their effects
-    np.maximum.at(out, src, lend[dst] * share)  # and effects to their causes
-    return out
+    plan = []
+    for receivers, senders in ((dst, src), (src, dst)):
+        if not len(receivers):
+            continue
+        order = np.argsort(receivers, kind="stable")
+        r = receivers[order]
+        starts = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+        plan.append((r[starts], senders[order], share[order], starts))
+    edges._plans = {key: plan}  # one state of the edges at a time
+    return plan

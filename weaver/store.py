@@ -94,6 +94,13 @@ class SpaceData:
     decision_vectors: np.ndarray | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     repaired: list[str] = field(default_factory=list)
+    # read from a local snapshot (weaver.snapshot) instead of Chroma: then ``decision_vectors`` is None and
+    # ``own_decision_vectors`` holds the vectors of decisions without a node (a kept one's vector is its node's)
+    from_snapshot: bool = False
+    own_decision_vectors: dict[str, np.ndarray] | None = None
+    snapshot: Any = None  # the weaver.snapshot.Snapshot read (its tokens, BM25 columns, words and numbers)
+    # the stamp this data was read at (a full load from Chroma that repaired nothing): it may be snapshotted
+    stamp: dict[str, Any] | None = None
 
 
 class SpaceStore(ABC):
@@ -158,6 +165,10 @@ class SpaceStore(ABC):
 
     def write_cache(self, kind: str, data: dict) -> None:
         return None
+
+    # a local snapshot of a full load (weaver.snapshot), for the next open; a store without one ignores it
+    def write_snapshot(self, data: SpaceData, mirror: Any) -> bool:
+        return False
 
 
 class Store(ABC):

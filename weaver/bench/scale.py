@@ -8,9 +8,12 @@
   bulk (the benchmark's own path, not a weaver feature): synthetic bilingual
   memories with random unit vectors, each linked to 1-2 recent nodes, plus their
   commit-marker decisions; the space is then opened by a real ``ContextWeaver``
-  in a fresh process (open time and that process's peak RSS reported), queried
-  with real embedded queries at 1,024 tokens, then fed messages one by one
-  (ingest into a big space, review passes included);
+  in a fresh process (cold: a full load from Chroma, after which the weaver
+  writes its snapshot, :mod:`weaver.snapshot`) and again in another fresh
+  process (warm: nothing was written between, so the snapshot serves), open
+  time and each process's peak RSS reported; the warm one is queried with real
+  embedded queries at 1,024 tokens, then fed messages one by one (ingest into
+  a big space, review passes included);
 - **baseline**: with ``baseline=<a source tree>`` (e.g. ``git archive`` of an
   earlier commit) every measurement above also runs on that tree's code, in its
   own processes, on a copy of the same space, back to back, and the report gives
@@ -346,24 +349,26 @@ def run_scale(
             for name, tree in trees.items():  # each on its own copy of the same space
                 with tempfile.TemporaryDirectory(prefix="weaver-scale-") as copy:
                     shutil.copytree(rt.settings.data_dir, copy, dirs_exist_ok=True)
-                    r = _child(
-                        tree,
-                        {
-                            "data_dir": copy,
-                            "space": f"scale-{n}",
-                            "queries": qtexts,
-                            "texts": into_texts,
-                            "reopen": True,
-                        },
-                    )
+                    job = {"data_dir": copy, "space": f"scale-{n}", "queries": qtexts}
+                    # cold: the first open after the bulk writer (a full load from Chroma; this code then
+                    # writes its snapshot); warm: the next open in a fresh process, nothing written between
+                    cold = _child(tree, dict(job, texts=[]))
+                    disk_opened = _disk_mb(copy)
+                    r = _child(tree, dict(job, texts=into_texts, reopen=True))
                     disk_after = _disk_mb(copy)
                 row[name] = {
                     "open_s": round(r["open_s"], 2),
+                    "cold_open_s": round(cold["open_s"], 2),
                     "reopen_s": round(r.get("reopen_s", 0), 2),
                     "query_ms": percentiles(r["query_ms"]),
+                    "cold_query_ms": percentiles(cold["query_ms"]),
+                    "first_query_ms": round(cold["query_ms"][0], 1) if cold["query_ms"] else None,
                     "open_rss_mb": round(r["open_rss_mb"], 1),
                     "open_rss_added_mb": round(r["open_rss_mb"] - r["rss_before_open_mb"], 1),
+                    "cold_open_rss_mb": round(cold["open_rss_mb"], 1),
+                    "peak_rss_mb": round(max(r["peak_rss_mb"], cold["peak_rss_mb"]), 1),
                     "into_turns_per_s": round(r["one_by_one_turns_per_s"], 1),
+                    "disk_mb_opened": disk_opened,
                     "disk_mb_after": disk_after,
                 }
             out["rows"].append(row)
@@ -377,7 +382,11 @@ def run_scale(
             "by_size": {
                 r["nodes"]: {
                     "query_p95_speedup": _ratio(r["baseline"]["query_ms"]["p95"], r["weaver"]["query_ms"]["p95"]),
+                    "query_p50_speedup": _ratio(r["baseline"]["query_ms"]["p50"], r["weaver"]["query_ms"]["p50"]),
                     "open_speedup": _ratio(r["baseline"]["open_s"], r["weaver"]["open_s"]),
+                    "cold_open_speedup": _ratio(r["baseline"]["cold_open_s"], r["weaver"]["cold_open_s"]),
+                    "open_rss_ratio": _ratio(r["weaver"]["open_rss_mb"], r["baseline"]["open_rss_mb"]),
+                    "disk_ratio": _ratio(r["weaver"]["disk_mb_opened"], r["baseline"]["disk_mb_opened"]),
                     "into_speedup": _ratio(r["weaver"]["into_turns_per_s"], r["baseline"]["into_turns_per_s"]),
                 }
                 for r in out["rows"]
@@ -423,11 +432,15 @@ def scale_markdown(res: dict) -> str:
                     s,
                     x["query_ms"]["p50"],
                     x["query_ms"]["p95"],
+                    x.get("first_query_ms", ""),
+                    x.get("cold_open_s", ""),
                     x["open_s"],
                     x["reopen_s"],
+                    x.get("cold_open_rss_mb", ""),
                     x["open_rss_mb"],
                     x["into_turns_per_s"],
                     r["disk_mb"],
+                    x.get("disk_mb_opened", ""),
                 ]
             )
     md += [
@@ -437,14 +450,24 @@ def scale_markdown(res: dict) -> str:
                 "system",
                 "query p50 ms",
                 "query p95 ms",
-                "open s",
-                "reopen s",
-                "peak RSS MB (open+queries)",
+                "first query ms (cold)",
+                "open s, cold",
+                "open s, warm",
+                "reopen s (after writes)",
+                "RSS MB at cold open",
+                "RSS MB at warm open",
                 "ingest into it, turns/s",
                 "disk MB (as built)",
+                "disk MB (opened)",
             ],
             rows,
-        )
+        ),
+        "",
+        "Cold: the first open after the bulk writer, in a fresh process (a full load from Chroma; this code then "
+        "writes its snapshot). Warm: the next open in another fresh process, nothing written in between (this code "
+        "reads the snapshot). Queries (p50 / p95) are the warm process's, after its open; the first query is the "
+        "cold process's first. Reopen: a new weaver in the warm process after it ingested into the space (its "
+        "writes made the snapshot stale: a full load). RSS is the process's peak so far, the embedder included.",
     ]
     if res.get("ratios"):
         ra = res["ratios"]
@@ -452,8 +475,9 @@ def scale_markdown(res: dict) -> str:
             "",
             f"Ratios (this code vs baseline): one by one x{ra['one_by_one']}, batched x{ra['batched']}; "
             + "; ".join(
-                f"{n} nodes: query p95 x{v['query_p95_speedup']} faster, open x{v['open_speedup']}, "
-                f"ingest into it x{v['into_speedup']}"
+                f"{n} nodes: query p95 x{v['query_p95_speedup']} faster (p50 x{v.get('query_p50_speedup')}), "
+                f"open x{v['open_speedup']} warm, x{v.get('cold_open_speedup')} cold, RSS at open "
+                f"x{v.get('open_rss_ratio')}, disk x{v.get('disk_ratio')}, ingest into it x{v['into_speedup']}"
                 for n, v in ra["by_size"].items()
             )
             + ".",
