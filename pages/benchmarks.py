@@ -91,11 +91,11 @@ if res:
                 t("bench_nodes"): r["nodes"],
                 "p50 ms": r["query_ms"]["p50"],
                 "p95 ms": r["query_ms"]["p95"],
-                t("bench_rss"): r["peak_rss_mb"],
+                t("bench_rss"): r.get("peak_rss_mb"),
                 t("bench_disk"): r["disk_mb"],
                 t("bench_open"): r["open_s"],
             }
-            for r in res["rows"]
+            for r in map(bench_charts.scale_row, res["rows"])
         ]
     ).set_index(t("bench_nodes"))
     st.dataframe(frame, width="stretch")
