@@ -66,6 +66,18 @@ def node_attrs(node: MemoryNode) -> dict:
     )
 
 
+def edge_attrs(e: Edge) -> dict:
+    """An edge's attributes on the graph (who made it, when, how sure, why)."""
+    return dict(
+        relation=e.relation,
+        confidence=e.confidence,
+        origin=e.origin,
+        rationale=e.rationale,
+        created_at=e.created_at,
+        status=e.status,
+    )
+
+
 def derived_of(content: str) -> list:
     """What the mirror derives from a memory's text: ``[crc32, BM25 tokens, content words, numbers]``.
 
@@ -241,14 +253,7 @@ class Mirror:
                 (
                     e.source,
                     e.target,
-                    dict(
-                        relation=e.relation,
-                        confidence=e.confidence,
-                        origin=e.origin,
-                        rationale=e.rationale,
-                        created_at=e.created_at,
-                        status=e.status,
-                    ),
+                    edge_attrs(e),
                 )
                 for e in fresh
             ),
@@ -263,16 +268,7 @@ class Mirror:
             self.edge_index.stale = True  # a replaced edge: its old state is in the index
         elif e.status != "rejected" and lends(e.relation, self.nodes[e.target].meta):
             self.edge_index.add(self.position[e.source], self.position[e.target], e.confidence)
-        self.graph.add_edge(
-            e.source,
-            e.target,
-            relation=e.relation,
-            confidence=e.confidence,
-            origin=e.origin,
-            rationale=e.rationale,
-            created_at=e.created_at,
-            status=e.status,
-        )
+        self.graph.add_edge(e.source, e.target, **edge_attrs(e))
 
     def add_decision(self, d: FilterDecision, vec: np.ndarray | None) -> None:
         self.decisions[d.message_id] = d
