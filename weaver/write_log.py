@@ -118,16 +118,9 @@ class WriteLog:
             done += len(line) + 1
             if text and hashlib.sha256(text).hexdigest().encode("ascii") == digest:
                 sections.append([Call.from_dict(c) for c in json.loads(text)])
-            # else a corrupt line (a torn append's remains): never acknowledged, skipped; what follows was
+            # else a corrupt line (a torn append's remains): never acknowledged, skipped; what follows is kept
         self._parsed = ((st.st_ino, done), sections)
         return list(sections)
-
-    def count(self) -> int:
-        """Sections in the log (complete lines)."""
-        try:
-            return self.path.read_bytes().count(b"\n")
-        except FileNotFoundError:
-            return 0
 
     def age(self) -> float:
         """Seconds since this process appended the oldest section it has not seen applied."""
@@ -149,11 +142,6 @@ class WriteLog:
         os.replace(tmp, self.path)
         self._since = None
         self._parsed = ((0, 0), [])
-
-    def remove(self) -> None:
-        """Forget the log (its space was deleted)."""
-        self.path.unlink(missing_ok=True)
-        self._since = None
 
 
 def _ids(call: Call) -> list | None:
