@@ -24,6 +24,7 @@ from .builder import WINDOW, guess_edges
 from .relations.references import LOOKBACK
 from .curation import Curation
 from .probes import attach_probes
+from .query_turns import query_vectors
 from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, focus_history, judge, stored_meta
 from .lexical import LexicalIndex
@@ -227,6 +228,11 @@ class ContextWeaver:
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of texts with the space's embedder (cut where the weaver cuts what it embeds)."""
         return self.embedder.embed([t[:_EMBED_CHARS] for t in texts])
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """A query's vector; for a query of several turns (a dialogue so far), the whole then each turn
+        (weaver/query_turns.py: a memory's similarity hears the turn it matches best)."""
+        return query_vectors(self.embed, text)
 
     def vector_of(self, node_id: str) -> np.ndarray:
         """A node's unit vector."""
@@ -565,7 +571,7 @@ class ContextWeaver:
             raise WeaverError("the query is empty")
         budget = check_budget(budget)
         cfg = config or self.config
-        qvec = self.embed([text])[0]
+        qvec = self.query_vector(text)
         # a decision's constraints in force come first, their tokens reserved (weaver/decision_context.py)
         budget = cfg.budget if budget is None else budget
         block = decision_for(self, text, cfg, budget) if expand and cfg.decision_context else None
@@ -608,7 +614,7 @@ class ContextWeaver:
     ) -> NodeScores:
         """Every node's scores for a query, as retrieval computes them (aligned with ``node_ids``)."""
         m = self.mirror
-        qvec = self.embed([query])[0] if query_vec is None else query_vec
+        qvec = self.query_vector(query) if query_vec is None else query_vec
         return score_nodes(
             m.graph,
             m.order,

@@ -224,7 +224,7 @@ def _relevance_all(w, query: str, cfg: WeaverConfig) -> tuple[list[str], np.ndar
     if not ids:
         z = np.zeros(0, dtype=np.float32)
         return ids, z, z, z
-    qvec = w.embed([query])[0]  # the cached embedder: the query was embedded moments ago
+    qvec = w.query_vector(query)  # the cached embedder: the query was embedded moments ago
     s = w.score_nodes(query, cfg, qvec)
     return ids, s.dense, s.lexical, s.ranking
 

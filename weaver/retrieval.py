@@ -23,6 +23,7 @@ import numpy as np
 from .graph import Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
+from .query_turns import dense_similarity
 from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_tokens, render
 from .settings import WeaverConfig
 from .slots import asks_history
@@ -249,7 +250,7 @@ def score_nodes(
         cold = None
     elif cold is None:
         cold = cold_mask(g, ids)
-    dense = matrix @ query_vec if len(ids) else np.zeros(0, dtype=np.float32)
+    dense = dense_similarity(matrix, query_vec) if len(ids) else np.zeros(0, dtype=np.float32)
     lex = np.zeros(len(ids), dtype=np.float32)
     if lexical is not None and len(lexical) and cfg.w_lexical:
         s = lexical.scores(query)

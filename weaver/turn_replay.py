@@ -92,7 +92,7 @@ def replay_turn(
     lexical = LexicalIndex()
     lexical.add(ids, [w.nodes[n].content for n in ids])
     query = clean_text(turn.query)
-    qvec = w.embed([query])[0]
+    qvec = w.query_vector(query)
     budget = budget if budget is not None else turn.budget
     facts = NodeFacts.of([(w.nodes[n].meta, w.nodes[n].turn) for n in ids])
     sub = w.graph.subgraph(ids)

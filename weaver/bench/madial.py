@@ -1,7 +1,8 @@
 """MADial-Bench (Chinese): memory recall R@5 / R@10 next to the published embedding baselines.
 
 The memory records (``*-memory.json``: time, scene, emotion, event) are the
-haystack; the query is the dialogue history before the test turn, exactly as
+haystack, searched per user (one space each, as the shipped rankings search
+only the dialogue's user's memories); the query is the dialogue history before the test turn, exactly as
 the shipped baseline rankings used it (``dialog_history``). Recall@k is the
 share of a dialogue's relevant memories in the top k, averaged over dialogues
 (this reproduces the shipped rankings' OpenAI 69.4 / 82.4, in %). The records are
@@ -71,20 +72,32 @@ def run_madial(root: str | Path, embedder, limit: int | None = None, config=None
     cfg = (config or WeaverConfig()).with_(**NO_FILTER)
     memories, dialogues, published = load_madial(root)
     dialogues = [d for d in dialogues if d.get("relevant-id")][:limit]
-    mids = sorted(memories)
-    turns = [Turn(str(m), f"{memories[m].get('event', '')}", {"date": memories[m].get("time", "")}) for m in mids]
+    # memory is per user, as the published rankings search it (each of their top 20 is the dialogue's user's):
+    # one space and one set of baselines per user
+    by_user: dict[int, list[int]] = {}
+    for m in sorted(memories):
+        by_user.setdefault(int(memories[m].get("user-id", 0)), []).append(m)
     scores: dict[str, dict[int, list[float]]] = {
         s: {k: [] for k in KS} for s in ("weaver", "weaver-no-expand", "dense", "bm25", "hybrid")
     }
     pub: dict[str, dict[int, list[float]]] = {name: {k: [] for k in KS} for name in published}
+    ingest_s = 0.0
     with temp_runtime(embedder, cfg) as rt:
-        w = rt.open("madial-zh")
-        ingest_s = ingest_turns(w, turns, "mem")
-        base = Baselines([t.content for t in turns], embedder.embed([t.content for t in turns]))
+        spaces = {}
+        for user, mids in by_user.items():
+            turns = [
+                Turn(str(m), f"{memories[m].get('event', '')}", {"date": memories[m].get("time", "")}) for m in mids
+            ]
+            w = rt.open(f"madial-zh-u{user}")
+            ingest_s += ingest_turns(w, turns, "mem")
+            spaces[user] = (w, mids, Baselines([t.content for t in turns], embedder.embed([t.content for t in turns])))
         for d in tqdm(dialogues, desc="madial dialogues", disable=not progress):
             rel = {int(x) for x in d["relevant-id"]}
+            if int(d.get("user-id", 0)) not in spaces:
+                continue
+            w, mids, base = spaces[int(d.get("user-id", 0))]
             q = _history(d, published)
-            qv = embedder.embed([q])[0]
+            qv = embedder.embed([q])[0]  # plain dense: one vector of the whole history, as a user would embed it
             ranks = {k: [mids[i] for i in v] for k, v in base.rankings(q, qv).items() if k != "recency"}
             for name, expand in (("weaver", True), ("weaver-no-expand", False)):
                 res = w.query(q, budget=4096, expand=expand)
@@ -101,7 +114,8 @@ def run_madial(root: str | Path, embedder, limit: int | None = None, config=None
         "benchmark": "madial",
         "data": str(root),
         "dialogues": len(dialogues),
-        "memories": len(mids),
+        "memories": len(memories),
+        "users": len(by_user),
         "ours": {s: {f"R@{k}": mean(v[k]) for k in KS} for s, v in scores.items()},
         "published": {s: {f"R@{k}": mean(v[k]) for k in KS} for s, v in pub.items()},
         "ingest_s": round(ingest_s, 2),
@@ -114,7 +128,8 @@ def madial_markdown(res: dict) -> str:
     rows += [[f"{s} (published ranking)", v["R@5"], v["R@10"]] for s, v in res["published"].items()]
     rows.sort(key=lambda r: -(r[2] or 0))
     return (
-        f"# MADial-Bench (zh) memory retrieval\n\n{res['dialogues']} dialogues, {res['memories']} memories. "
+        f"# MADial-Bench (zh) memory retrieval\n\n{res['dialogues']} dialogues, {res['memories']} memories of "
+        f"{res.get('users', 1)} users, each user's searched alone. "
         f"Wall time {res['wall_s']} s.\n\n" + markdown_table(["system", "R@5", "R@10"], rows) + "\n"
     )
 

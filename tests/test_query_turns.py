@@ -1,0 +1,62 @@
+"""A query that is a conversation: each of its turns is heard, not only the average of all of them."""
+
+import numpy as np
+
+from weaver import WeaverConfig
+from weaver.query_turns import dense_similarity, query_turns
+
+MEMORIES = [
+    "Bart danced at the Christmas party and everyone cheered.",
+    "Bart won the 100 metre race at the school sports day.",
+    "Bart tried mango ice cream at the new shop and loved it.",
+    "Bart's grandmother taught him to fold paper cranes.",
+    "Bart lost his blue bicycle at the park last spring.",
+    "Bart is afraid of big dogs since one chased him.",
+]
+HISTORY = (
+    "<BOD>\n"
+    '<Bart>:"I am doing a magic show at the New Year party!"\n'
+    '<Assistant>:"Wonderful! The audience will love it."\n'
+    '<Bart>:"I am nervous, what should I wear?"\n'
+    '<Assistant>:"Your favourite costume."\n'
+    '<Bart>:"Maybe I could also dance like I did at Christmas?"\n'
+    "<EOD>"
+)
+
+
+def test_a_transcript_splits_into_its_turns_and_a_question_does_not():
+    turns = query_turns(HISTORY)
+    assert len(turns) == 5 and turns[0].startswith("I am doing a magic show") and not turns[0].startswith("<")
+    assert query_turns("what did Bart dance at?") == []
+    assert query_turns("我对海鲜过敏\n餐厅 过敏 忌口") == []  # a message and the agent's hint: one query
+    zh = query_turns("用户：我想去故宫\n助手：好的\n用户：预算八百")
+    assert zh == ["我想去故宫", "好的", "预算八百"]
+
+
+def test_the_turn_a_memory_matches_counts_as_much_as_the_whole(weaver, embedder):
+    weaver.config = weaver.config.with_(coarse_threshold=-1.0, keep_threshold=0.0, duplicate_threshold=1.01)
+    for text in MEMORIES:
+        weaver.ingest(text)
+    assert len(weaver.nodes) == len(MEMORIES)
+    # the vectors the weaver queries with: the whole history, then each turn
+    q = weaver.query_vector(HISTORY)
+    assert q.shape == (1 + len(query_turns(HISTORY)), embedder.dim)
+    whole = embedder.embed([HISTORY])[0]
+    ids = weaver.node_ids
+    dance = next(i for i, n in enumerate(ids) if "danced" in weaver.nodes[n].content)
+    heard = dense_similarity(weaver.matrix, q)
+    averaged = weaver.matrix @ whole
+    # the memory the last turn is about gains on the averaged similarity, and no less than the others do
+    gain = heard - averaged
+    assert gain[dance] > 0 and gain[dance] >= np.median(gain)
+    # retrieval and the debugger score with it: not with the averaged vector
+    scored = weaver.score_nodes(HISTORY)
+    np.testing.assert_allclose(scored.dense, heard, rtol=1e-5)
+    assert not np.allclose(scored.dense, averaged, atol=1e-3)
+    res = weaver.query(HISTORY, budget=4096, config=WeaverConfig().with_(w_lexical=0.0))
+    assert res.ranked[0].id == ids[dance]
+    assert abs(res.ranked[0].similarity - float(heard[dance])) < 1e-5
+    # a one-line query is scored exactly as before: one vector
+    one = weaver.query_vector("what did Bart do at Christmas?")
+    assert one.ndim == 1
+    np.testing.assert_allclose(dense_similarity(weaver.matrix, one), weaver.matrix @ one, rtol=1e-6)

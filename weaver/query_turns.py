@@ -1,0 +1,86 @@
+"""A query that is a conversation: its turns, and one similarity that hears each of them.
+
+An agent often asks its memory with the dialogue so far ("what should I recall now?"), not with one
+question. One embedding of a long, many-turn text is the average of everything said in it: a memory that
+one turn is about scores like a memory the whole chat vaguely touches (on MADial-Bench zh, where the query
+is the dialogue history, dense R@5 rose from 54 to 58 when the best-matching turn counted as much as the
+whole). So a query of several turns is embedded whole *and* turn by turn, and a memory's dense similarity is
+the mean of its similarity to the whole and to its best-matching turn. A one-line query is unchanged.
+
+A query is taken as a conversation when most of its lines start with a speaker tag (``<Bart>:``, ``User:``,
+``用户：``), or when it has three lines or more; its turns are its non-empty lines, the speaker tags taken off (the
+turn's words are embedded, not its speaker's name) and bare markers such as ``<BOD>`` dropped. Two untagged lines
+(a message and a hint of what it needs, as the travel agent asks) stay one query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+__all__ = ["query_turns", "query_vectors", "dense_similarity", "MAX_TURNS"]
+
+MAX_TURNS = 64  # the latest turns of a very long history: each costs one embedding per query
+_MARKER = re.compile(r"^<[^<>\s]{1,20}>$")  # <BOD>, <EOD>: a transcript's frame, not a turn
+_TAG = re.compile(r"^\s*(<[^<>]{1,30}>|[^\s:：<>]{1,20})\s*[:：]\s*")
+_QUOTES = "\"'“”‘’「」"
+
+
+def query_turns(text: str) -> list[str]:
+    """The turns of a many-turn query (at least two), or [] when it is one utterance.
+
+    >>> query_turns('<BOD>\\n<Bart>:"我要表演魔术！"\\n<Assistant>:"真棒！"\\n<EOD>')
+    ['我要表演魔术！', '真棒！']
+    >>> query_turns("User: my budget is 800\\nAgent: noted\\nUser: any hotel near the lake?")
+    ['my budget is 800', 'noted', 'any hotel near the lake?']
+    >>> query_turns("what did I say about the budget?")
+    []
+    >>> query_turns("Note: bring a coat\\nand the tickets")  # two lines, one tag: one query
+    []
+    >>> query_turns("Note: bring a coat\\nand the tickets\\nand the map")  # three lines: tags kept when few
+    ['Note: bring a coat', 'and the tickets', 'and the map']
+    """
+    lines = [ln.strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln and not _MARKER.match(ln)]
+    if len(lines) < 2:
+        return []
+    tagged = sum(1 for ln in lines if _TAG.match(ln))
+    strip = tagged >= 2 and 2 * tagged > len(lines)  # speaker tags on most lines: a transcript
+    if not strip and len(lines) < 3:
+        return []
+    turns = []
+    for ln in lines:
+        if strip:
+            ln = _TAG.sub("", ln, count=1)
+        ln = ln.strip().strip(_QUOTES).strip()
+        if ln:
+            turns.append(ln)
+    return turns[-MAX_TURNS:] if len(turns) >= 2 else []
+
+
+def query_vectors(embed: Callable[[list[str]], np.ndarray], text: str) -> np.ndarray:
+    """The query's vector (1-D), or for a many-turn query a (1 + turns, dim) matrix: the whole, then each turn."""
+    turns = query_turns(text)
+    vecs = embed([text, *turns])
+    return vecs[0] if not turns else vecs
+
+
+def dense_similarity(matrix: np.ndarray, query_vec: np.ndarray) -> np.ndarray:
+    """Each row's similarity to the query: cosine to a 1-D vector; for a many-turn query (2-D), the mean of the
+    similarity to the whole (row 0) and to the best-matching turn (rows 1:).
+
+    >>> m = np.eye(3, dtype=np.float32)
+    >>> dense_similarity(m, np.array([1.0, 0, 0], dtype=np.float32)).tolist()
+    [1.0, 0.0, 0.0]
+    >>> q = np.array([[0.6, 0.8, 0], [0, 1.0, 0], [0, 0, 1.0]], dtype=np.float32)
+    >>> [round(x, 2) for x in dense_similarity(m, q).tolist()]
+    [0.3, 0.9, 0.5]
+    """
+    if not len(matrix):
+        return np.zeros(0, dtype=np.float32)
+    if query_vec.ndim == 1:
+        return matrix @ query_vec
+    sims = matrix @ query_vec.T
+    return (0.5 * (sims[:, 0] + sims[:, 1:].max(axis=1))).astype(matrix.dtype, copy=False)
