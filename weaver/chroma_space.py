@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .chroma_io import Call, is_missing_collection
+from .mirror import paused_gc
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
@@ -275,7 +276,7 @@ class ChromaSpace(WriteSections, SpaceStore):
 
     # ----------------------------------------------------------------- reads
     def load(self) -> SpaceData:
-        with self.write_lock():  # repair must not race a live writer's half-done message
+        with self.write_lock(), paused_gc():  # repair must not race a live writer's half-done message
             self._bind()
             return self._load_locked()
 
