@@ -201,6 +201,8 @@ class ChromaSpace(WriteSections, SpaceStore):
         self.held_name: str | None = self._pointer.get("held")
         self.nodes = self._col(self.nodes_name, vectors=True)
         self.decisions = self._col(self.decisions_name, vectors=self.held_name is None)
+        if self.held_name:
+            self._col(self.held_name, vectors=True)
         self.edges = self._col(f"{self.prefix}-edges")
         # write-behind (weaver.write_log) in local mode: the log is named by the prefix, so a space deleted and
         # made again never replays the old one's log
@@ -303,7 +305,6 @@ class ChromaSpace(WriteSections, SpaceStore):
                 )
             else:
                 data.decisions, _ = get_with_vectors(self.decisions, FilterDecision.from_record, vectors=False)
-                self._col(self.held_name, vectors=True)  # made with the space; a reembed makes its own
                 data.own_decision_vectors = self._held(collection(self.held_name), data.decisions)
         e = get_all_records(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
