@@ -1,8 +1,9 @@
 """One space in Chroma: its collections, the single-writer lock, atomic write sections, repair on open.
 
 Collections are found through the registry (:mod:`weaver.registry`): ``<prefix>-meta``
-(the space record, the ``vectors`` pointer), ``-edges``, the node and decision
-collections the pointer names, and record collections ``<prefix>-x-<kind>``.
+(the space record, the ``vectors`` pointer), ``-edges``, the node, decision and
+(layout 2) held-vector collections the pointer names, and record collections
+``<prefix>-x-<kind>``. Layout 2 stores each vector once (see :mod:`weaver.store`).
 
 **Write sections** (the machinery is in :mod:`weaver.sections`). ``ContextWeaver.writing()``
 holds the lock and buffers every write (``ChromaSpace.deferred``); on exit the buffer becomes a list of raw
@@ -39,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .chroma_io import Call, is_missing_collection
+from .mirror import paused_gc
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
@@ -54,7 +56,7 @@ from .store import (
     chunked,
     get_all_records,
     get_with_vectors,
-    with_vectors,
+    vector_reader,
 )
 
 __all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT", "write_log_path"]
@@ -64,7 +66,9 @@ LOCK_TIMEOUT = 120.0  # seconds a writer waits for another writer before a clear
 _PROCESS_LOCKS: dict[tuple, threading.RLock] = {}
 _PROCESS_REVS: dict[tuple, str] = {}
 _REGISTRY_LOCK = threading.Lock()
-_COSINE = {"hnsw:space": "cosine"}
+# inner product: on the weaver's unit vectors the same order and distance (1 - cos) as "cosine", but Chroma keeps
+# the vector as given ("cosine" stores it renormalised, off by ~1e-8), so a reload reads back the bits written
+_VECTOR_SPACE = {"hnsw:space": "ip"}
 
 
 class SpaceLock:
@@ -177,10 +181,28 @@ class ChromaSpace(WriteSections, SpaceStore):
         self._cols: dict[str, Any] = {}
         self.meta_col = self._col(f"{self.prefix}-meta")
         self._pointer = _doc(self.meta_col, "vectors") or {}
+        fresh = (
+            self._create
+            and not self._pointer
+            and not self.meta_col.get(ids=["space"])["ids"]
+            and not self._col(f"{self.prefix}-decisions").count()  # an older space without its space record
+        )
+        if fresh:  # a new space: layout 2 from its first record (the pointer lands before the space record)
+            self._pointer = {"nodes": f"{self.prefix}-nodes", "decisions": f"{self.prefix}-decisions"}
+            self._pointer["held"] = f"{self.prefix}-held"
+            self.meta_col.upsert(
+                ids=["vectors"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(self._pointer)]
+            )
         self.nodes_name = self._pointer.get("nodes") or f"{self.prefix}-nodes"
         self.decisions_name = self._pointer.get("decisions") or f"{self.prefix}-decisions"
+        # layout 2 (``held`` in the pointer): a node's vector is stored once, in the nodes collection; decisions
+        # carry a placeholder and a rejected message's vector is held in ``held`` (keyed by message id) for a
+        # promote. Layout 1 (older spaces): every decision carries its message's vector.
+        self.held_name: str | None = self._pointer.get("held")
         self.nodes = self._col(self.nodes_name, vectors=True)
-        self.decisions = self._col(self.decisions_name, vectors=True)
+        self.decisions = self._col(self.decisions_name, vectors=self.held_name is None)
+        if self.held_name:
+            self._col(self.held_name, vectors=True)
         self.edges = self._col(f"{self.prefix}-edges")
         # write-behind (weaver.write_log) in local mode: the log is named by the prefix, so a space deleted and
         # made again never replays the old one's log
@@ -193,7 +215,7 @@ class ChromaSpace(WriteSections, SpaceStore):
     def _col(self, name: str, vectors: bool = False):
         col = self._cols.get(name)
         if col is None:
-            opts = dict(metadata=_COSINE) if vectors else {}
+            opts = dict(metadata=_VECTOR_SPACE) if vectors else {}
             col = self.client.get_or_create_collection(name, embedding_function=self._ef, **opts)
             self._cols[name] = col
         return col
@@ -256,7 +278,7 @@ class ChromaSpace(WriteSections, SpaceStore):
 
     # ----------------------------------------------------------------- reads
     def load(self) -> SpaceData:
-        with self.write_lock():  # repair must not race a live writer's half-done message
+        with self.write_lock(), paused_gc():  # repair must not race a live writer's half-done message
             self._bind()
             return self._load_locked()
 
@@ -271,12 +293,19 @@ class ChromaSpace(WriteSections, SpaceStore):
         stamp = self._snapshot_stamp()
         snap = read_snapshot(self._snapshot_file(), stamp) if stamp is not None else None
         if snap is not None:  # nothing changed since a full load that repaired nothing: no repair to do
-            data.nodes, data.node_vectors, data.edges = snap.nodes, snap.node_vectors, snap.edges
+            data.nodes, data.node_vectors = snap.nodes, snap.node_vectors  # the edges come with snap (adopt)
             data.decisions, data.own_decision_vectors = snap.decisions, snap.own_vectors
             data.snapshot, data.from_snapshot = snap, True
             return data
-        data.nodes, data.node_vectors = get_with_vectors(self.nodes, MemoryNode.from_record)
-        data.decisions, data.decision_vectors = get_with_vectors(self.decisions, FilterDecision.from_record)
+        with vector_reader(self.client) as collection:  # vectors as every process wrote them
+            data.nodes, data.node_vectors = get_with_vectors(collection(self.nodes_name), MemoryNode.from_record)
+            if self.held_name is None:
+                data.decisions, data.decision_vectors = get_with_vectors(
+                    collection(self.decisions_name), FilterDecision.from_record
+                )
+            else:
+                data.decisions, _ = get_with_vectors(self.decisions, FilterDecision.from_record, vectors=False)
+                data.own_decision_vectors = self._held(collection(self.held_name), data.decisions)
         e = get_all_records(self.edges, ["metadatas"])
         data.edges = [Edge.from_record(m) for m in e["metadatas"]]
         repaired = len(data.repaired)
@@ -284,6 +313,22 @@ class ChromaSpace(WriteSections, SpaceStore):
         if len(data.repaired) == repaired:  # a repair wrote to Chroma after the stamp: no snapshot of this load
             data.stamp = stamp
         return data
+
+    @staticmethod
+    def _held(col, decisions: list[FilterDecision], page: int = 5000) -> dict[str, np.ndarray]:
+        """The held vectors of the decisions without a node (a promoted message's vector is its node's)."""
+        own = {d.message_id for d in decisions if not d.node_id}
+        out: dict[str, np.ndarray] = {}
+        offset = 0
+        while own:
+            got = col.get(include=["embeddings"], limit=page, offset=offset)
+            for rid, vec in zip(got["ids"], got["embeddings"] if got["ids"] else ()):
+                if rid in own:
+                    out[rid] = np.asarray(vec, dtype=np.float32)
+            if len(got["ids"]) < page:
+                break
+            offset += page
+        return out
 
     # -------------------------------------------------------------- snapshot
     def _snapshot_file(self) -> Path:
@@ -327,22 +372,33 @@ class ChromaSpace(WriteSections, SpaceStore):
             [mirror.nodes[i] for i in mirror.order],
             mirror.matrix,
             data.decisions,
-            data.decision_vectors,
+            self.own_vectors(data),
             data.edges,
             mirror.derived,
             mirror.lexical.columns(),
             mirror.words,
             mirror.numbers,
+            mirror.position,
         )
+
+    @staticmethod
+    def own_vectors(data: SpaceData) -> dict[str, np.ndarray]:
+        """The vectors of the decisions without a node, by message id (a kept message's is its node's)."""
+        if data.own_decision_vectors is not None:
+            return data.own_decision_vectors
+        vecs = data.decision_vectors
+        if vecs is None:
+            return {}
+        return {d.message_id: vecs[i] for i, d in enumerate(data.decisions) if not d.node_id}
 
     def _repair_generations(self, data: SpaceData) -> None:
         """Remove the vector collections of a reembed that was killed (before or after its switch)."""
         b = _doc(self.meta_col, "building")
         if not b:
             return
-        current = {self.nodes_name, self.decisions_name}
+        current = {self.nodes_name, self.decisions_name, self.held_name}
         for v in (b, b.get("old") or {}):
-            for k in ("nodes", "decisions"):
+            for k in ("nodes", "decisions", "held"):
                 if isinstance(v.get(k), str) and v[k] not in current:
                     self._drop_collection(v[k])
                     data.repaired.append(f"removed vector collection {v[k]} of an interrupted reembed")
@@ -401,11 +457,11 @@ class ChromaSpace(WriteSections, SpaceStore):
                     collection,
                     "upsert",
                     embeddings=vecs.tolist(),
-                    metadatas=with_vectors(kwargs["metadatas"], vecs),
+                    metadatas=kwargs["metadatas"],
                     ids=kwargs["ids"],
                     documents=[document(r) for r in batch],
                 )
-            else:  # metadata only (merged by Chroma, so the vector copy stays; documents would be embedded)
+            else:  # metadata only (merged by Chroma; documents would be embedded)
                 self._write(collection, "update", **kwargs)
 
     def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None:
@@ -441,7 +497,35 @@ class ChromaSpace(WriteSections, SpaceStore):
     def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None:
         if self._defer("decisions", "put_decisions", list(decisions), None if vectors is None else np.asarray(vectors)):
             return
-        self._upsert_vectors(self.decisions_name, decisions, vectors, lambda d: d.message_id, lambda d: d.content)
+        self._put_decisions(self.decisions_name, self.held_name, decisions, vectors)
+
+    def _put_decisions(self, name: str, held: str | None, decisions: list[FilterDecision], vectors) -> None:
+        """Decisions into collection ``name``; in layout 2 (``held`` names the held vectors) a decision carries a
+        placeholder, a rejected message's vector is held (before its decision: the commit marker) and a
+        promoted message's held vector goes after its decision (the node holds it now)."""
+        key, doc = (lambda d: d.message_id), (lambda d: d.content)
+        if held is None:
+            self._upsert_vectors(name, decisions, vectors, key, doc)
+            return
+        if vectors is not None:
+            rows = [i for i, d in enumerate(decisions) if not d.node_id]
+            for batch in chunked(rows):
+                vecs = np.asarray(vectors)[batch]
+                self._write(held, "upsert", ids=[decisions[i].message_id for i in batch], embeddings=vecs.tolist())
+            for batch in chunked(decisions):
+                self._write(
+                    name,
+                    "upsert",
+                    ids=[key(d) for d in batch],
+                    embeddings=[PLACEHOLDER_VECTOR] * len(batch),
+                    metadatas=[d.to_record() for d in batch],
+                    documents=[doc(d) for d in batch],
+                )
+            promoted = [d.message_id for d in decisions if d.node_id and d.promoted]
+            for ids in chunked(promoted):
+                self._write(held, "delete", ids=ids)
+        else:
+            self._upsert_vectors(name, decisions, None, key, doc)
 
     def put_meta(self, meta: dict[str, Any]) -> None:
         if self._defer("meta", "put_meta", json.loads(json.dumps(meta))):
@@ -513,23 +597,23 @@ class ChromaSpace(WriteSections, SpaceStore):
         self.sync()  # pending sections name the old collections: they land before those are dropped
         new = new_vector_names()
         old = {"nodes": self.nodes_name, "decisions": self.decisions_name}
+        if self.held_name:
+            old["held"] = self.held_name
         self.meta_col.upsert(
             ids=["building"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"old": old})]
         )
-        for k in ("nodes", "decisions"):
-            self._col(new[k], vectors=True)
+        for k in ("nodes", "decisions", "held"):
+            self._col(new[k], vectors=k != "decisions")
         if nodes:
             self._upsert_vectors(new["nodes"], nodes, node_vectors, lambda n: n.id, lambda n: n.content)
-        if decisions:
-            self._upsert_vectors(
-                new["decisions"], decisions, decision_vectors, lambda d: d.message_id, lambda d: d.content
-            )
+        if decisions:  # always layout 2: a reembed (or `weaver compact`) moves an older space to it
+            self._put_decisions(new["decisions"], new["held"], decisions, decision_vectors)
         # the switch: one upsert names the new collections and the embedder that made them
         self.meta_col.upsert(
             ids=["vectors"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"embedder": embedder})]
         )
         self._pointer = new | {"embedder": embedder}
-        self.nodes_name, self.decisions_name = new["nodes"], new["decisions"]
+        self.nodes_name, self.decisions_name, self.held_name = new["nodes"], new["decisions"], new["held"]
         self.nodes, self.decisions = self._col(new["nodes"]), self._col(new["decisions"])
         for name in old.values():
             self._drop_collection(name)

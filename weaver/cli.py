@@ -236,6 +236,14 @@ def cmd_reembed(rt: Runtime, args) -> int:
     return 0
 
 
+def cmd_compact(rt: Runtime, args) -> int:
+    from .maintenance import compact_space
+
+    n = compact_space(rt, args.space)
+    print(f"rewrote {n} records in the current layout (each vector stored once)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m weaver", description="ContextWeaver memory CLI")
     p.add_argument("--space", default=os.environ.get("WEAVER_SPACE", "default"), help="memory space (default: default)")
@@ -273,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_promote)
     s = sub.add_parser("reembed", help="re-embed a space with the current embedder")
     s.set_defaults(func=cmd_reembed)
+    s = sub.add_parser("compact", help="rewrite an older space so each vector is stored once (no re-embedding)")
+    s.set_defaults(func=cmd_compact)
     for mod in COMMAND_MODULES:
         importlib.import_module(mod).register(sub)
     return p

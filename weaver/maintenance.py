@@ -1,10 +1,10 @@
-"""Space maintenance: re-embedding a space with another embedder."""
+"""Space maintenance: re-embedding a space with another embedder, rewriting an older one in the current layout."""
 
 from __future__ import annotations
 
 from .embedding import embed_text_for
 
-__all__ = ["reembed_space"]
+__all__ = ["compact_space", "reembed_space"]
 
 
 def reembed_space(runtime, space_name: str) -> int:
@@ -26,4 +26,35 @@ def reembed_space(runtime, space_name: str) -> int:
         space.replace_vectors(data.nodes, node_vecs, data.decisions, decision_vecs, embedder)
         space.put_meta(data.meta | {"embedder": embedder})  # the space record says so too (the pointer rules)
         space.bump_revision()  # other processes' weavers reload the new vectors
+    return len(data.nodes) + len(data.decisions)
+
+
+def compact_space(runtime, space_name: str) -> int:
+    """Rewrite a space in the current layout with the vectors it has (no embedding); returns records written.
+
+    A space written before layout 2 stores each kept message's vector twice
+    (node and decision) plus a base64 copy of each in metadata; this writes the
+    nodes, and the decisions with only a rejected message's vector of their own,
+    into new collections and switches to them as a reembed does (same crash
+    safety: the old space or the new one, whole).
+    """
+    import numpy as np
+
+    from .models import WeaverError
+
+    space = runtime.store.open_space(space_name, create=False)
+    with space.write_lock():
+        data = space.load()
+        dim = data.node_vectors.shape[1] if data.node_vectors is not None else runtime.embedder.dim
+        own = space.own_vectors(data)
+        dvecs = np.zeros((len(data.decisions), dim), dtype=np.float32)
+        for i, d in enumerate(data.decisions):
+            if not d.node_id:
+                if d.message_id not in own:
+                    raise WeaverError(f"space {space_name!r}: message {d.message_id} has no stored vector")
+                dvecs[i] = own[d.message_id]
+        nvecs = data.node_vectors if data.node_vectors is not None else np.zeros((0, dim), dtype=np.float32)
+        embedder = data.meta.get("embedder") or {"name": runtime.embedder.name, "dim": runtime.embedder.dim}
+        space.replace_vectors(data.nodes, nvecs, data.decisions, dvecs, embedder)
+        space.bump_revision()  # other processes' weavers reload from the new collections
     return len(data.nodes) + len(data.decisions)

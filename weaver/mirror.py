@@ -22,6 +22,8 @@ refresh builds a new mirror from the store and swaps it in whole.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import zlib
 
 import networkx as nx
@@ -32,7 +34,17 @@ from .models import Edge, FilterDecision, MemoryNode
 from .neighbourhood import EdgeIndex, NodeFacts, lends
 from .text import content_words, extract_numbers
 
-__all__ = ["Mirror", "STATUS_CODES", "COLD", "derived_of", "status_code"]
+__all__ = [
+    "Mirror",
+    "MirrorGraph",
+    "paused_gc",
+    "STATUS_CODES",
+    "COLD",
+    "EDGE_ATTRS",
+    "derived_of",
+    "edge_dict",
+    "status_code",
+]
 
 # status -> code; a query shows codes <= 0 (active) or, for a question about history, <= 1 (superseded too);
 # archived memories (code COLD) are the cold tier: searched as seeds only, never walked to (weaver.retrieval)
@@ -66,16 +78,30 @@ def node_attrs(node: MemoryNode) -> dict:
     )
 
 
+EDGE_ATTRS = ("relation", "confidence", "origin", "rationale", "created_at", "status")
+
+
+def edge_dict(relation, confidence, origin, rationale, created_at, status) -> dict:
+    """An edge's attributes on the graph (who made it, when, how sure, why): the fields :data:`EDGE_ATTRS`, in
+    one spelling for an :class:`Edge` and for a snapshot's columns (a literal: building 200k of them by
+    ``dict(zip(...))`` cost seconds on open).
+
+    >>> list(edge_dict("causal", 0.5, "rules", "why", 1.0, "proposed")) == list(EDGE_ATTRS)
+    True
+    """
+    return {
+        "relation": relation,
+        "confidence": confidence,
+        "origin": origin,
+        "rationale": rationale,
+        "created_at": created_at,
+        "status": status,
+    }
+
+
 def edge_attrs(e: Edge) -> dict:
-    """An edge's attributes on the graph (who made it, when, how sure, why)."""
-    return dict(
-        relation=e.relation,
-        confidence=e.confidence,
-        origin=e.origin,
-        rationale=e.rationale,
-        created_at=e.created_at,
-        status=e.status,
-    )
+    """:func:`edge_dict` of an edge."""
+    return edge_dict(e.relation, e.confidence, e.origin, e.rationale, e.created_at, e.status)
 
 
 def derived_of(content: str) -> list:
@@ -93,10 +119,66 @@ def derived_of(content: str) -> list:
     ]
 
 
+@contextlib.contextmanager
+def paused_gc():
+    """Python's cyclic garbage collector off for a block that makes millions of objects and frees none (opening
+    a space): each collection walks every object made so far, which was half the CPU time of a warm 100k-node
+    open. Reference counting still frees what it can; the collector runs again after the block.
+
+    >>> with paused_gc():
+    ...     gc.isenabled()
+    False
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+class MirrorGraph(nx.DiGraph):
+    """A networkx DiGraph that a snapshot fills in bulk: at 100k nodes and 200k edges, networkx's per-item checks
+    and copies in ``add_nodes_from`` / ``add_edges_from`` were most of a warm open.
+
+    >>> g = MirrorGraph()
+    >>> g.load_nodes([("a", {"turn": 1}), ("b", {"turn": 2})])
+    >>> g.load_edges([("a", "b", {"relation": "causal"})])
+    >>> sorted(g.nodes(data="turn")), list(g.edges(data="relation")), list(g.predecessors("b"))
+    ([('a', 1), ('b', 2)], [('a', 'b', 'causal')], ['a'])
+    >>> g.load_edges([("a", "zz", {})])
+    Traceback (most recent call last):
+    ...
+    ValueError: load_edges: an edge a -> zz to a missing node or one already there
+    """
+
+    def load_nodes(self, nodes) -> None:
+        """Add ``(id, attribute dict)`` pairs of nodes not in the graph (the dicts are adopted, not copied)."""
+        succ, pred, attrs = self._succ, self._pred, self._node
+        for nid, a in nodes:
+            if nid in succ:
+                raise ValueError(f"load_nodes: node {nid} is already there")
+            succ[nid], pred[nid], attrs[nid] = {}, {}, a
+        self.__networkx_cache__.clear()
+
+    def load_edges(self, edges) -> None:
+        """Add ``(source, target, attribute dict)`` edges between nodes already there, each pair once and not in
+        the graph yet (the dicts are adopted, not copied)."""
+        succ, pred = self._succ, self._pred
+        for u, v, d in edges:
+            out = succ.get(u)
+            if out is None or v not in pred or v in out:
+                raise ValueError(f"load_edges: an edge {u} -> {v} to a missing node or one already there")
+            out[v] = d
+            pred[v][u] = d
+        self.__networkx_cache__.clear()
+
+
 class Mirror:
     def __init__(self, dim: int) -> None:
         self.dim = dim
-        self.graph = nx.DiGraph()
+        self.graph = MirrorGraph()
         self.nodes: dict[str, MemoryNode] = {}
         self.order: list[str] = []
         self.position: dict[str, int] = {}
@@ -180,6 +262,7 @@ class Mirror:
         self.words.update(cached[2])
         self.numbers.update(cached[3])
 
+    @paused_gc()
     def adopt(self, nodes: list[MemoryNode], vecs: np.ndarray, snap) -> None:
         """Become the mirror of a :class:`weaver.snapshot.Snapshot` (on open, into an empty mirror): ``nodes``
         in node order, ``vecs`` aligned (adopted, not copied: 200 MB at 100k nodes), the BM25 postings as
@@ -199,10 +282,33 @@ class Mirror:
         for nd in nodes:
             self.facts.append(nd.meta, nd.turn)
         self.lexical.load_columns(ids, snap.tokens, snap.lexical)
-        self.graph.add_nodes_from((nd.id, node_attrs(nd)) for nd in nodes)
+        self.graph.load_nodes((nd.id, node_attrs(nd)) for nd in nodes)
         self.words, self.numbers = snap.words, snap.numbers
         self.version += 1
+        self._adopt_edges(snap.edges)
 
+    def _adopt_edges(self, cols) -> None:
+        """The edges of a snapshot (:class:`weaver.snapshot.EdgeColumns`, ends as positions in node order), added as
+        :meth:`add_edges` adds them but without an object per edge (200k of them took seconds to parse)."""
+        if not len(cols):
+            return
+        ids, nodes = self.order, self.nodes
+        src, dst = cols.source.tolist(), cols.target.tolist()
+        rel, status = cols.column("relation"), cols.column("status")
+        conf = cols.confidence.tolist()
+        rows = zip(rel, conf, cols.column("origin"), cols.column("rationale"), cols.created_at.tolist(), status)
+        edges = [(ids[u], ids[v], edge_dict(*row)) for u, v, row in zip(src, dst, rows)]
+        if len(set(zip(src, dst))) == len(src):  # (called by adopt, on a graph of nodes only)
+            self.graph.load_edges(edges)
+            for u, v, r, st, c in zip(src, dst, rel, status, conf):
+                if st != "rejected" and lends(r, nodes[ids[v]].meta):
+                    self.edge_index.add(u, v, c)
+        else:  # a pair written twice (never from Chroma, which keys an edge by its pair): as add_edges does it
+            self.edge_index.stale = True
+            self.graph.add_edges_from(edges)
+        self.version += 1
+
+    @paused_gc()
     def add_nodes(self, nodes: list[MemoryNode], vecs: np.ndarray, rows: np.ndarray, cache: dict) -> None:
         """Append many nodes at once (on open): :meth:`add_node` for each, in bulk; ``vecs[rows[i]]`` is the
         vector of ``nodes[i]``; ``cache``: node id -> its :func:`derived_of` (used when the crc matches)."""
@@ -233,6 +339,7 @@ class Mirror:
             self.numbers.update(got[3])
         self.version += 1
 
+    @paused_gc()
     def add_edges(self, edges: list[Edge]) -> None:
         """Many edges at once (on open): :meth:`add_edge` for each, in bulk."""
         g, pos, nodes = self.graph, self.position, self.nodes
@@ -248,16 +355,7 @@ class Mirror:
             if e.status != "rejected" and lends(e.relation, nodes[e.target].meta):
                 self.edge_index.add(pos[e.source], pos[e.target], e.confidence)
             fresh.append(e)
-        g.add_edges_from(
-            (
-                (
-                    e.source,
-                    e.target,
-                    edge_attrs(e),
-                )
-                for e in fresh
-            ),
-        )
+        g.add_edges_from((e.source, e.target, edge_attrs(e)) for e in fresh)
         self.version += 1
 
     def add_edge(self, e: Edge) -> None:

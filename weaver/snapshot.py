@@ -4,9 +4,10 @@ Chroma stays the system of record. Opening a 100k-node space from it took ~49 s
 (two thirds of it Chroma's paged reads, which cost per metadata key) and most
 of the rest deriving per-node features; the same data as columns loads in
 well under a second. So after a full load from Chroma the weaver writes what it
-read (nodes, edges and decisions as JSON rows in field order, node vectors and
-the vectors of rejected messages as float32 arrays, each node's BM25 tokens,
-the BM25 postings as columns, and the words and numbers the filter compares
+read (nodes and decisions as JSON rows in field order, edges as columns of
+node positions, codes and floats, node vectors and the vectors of rejected
+messages as float32 arrays, each node's BM25 tokens as one joined string, the
+BM25 postings as columns, and the words and numbers the filter compares
 against) into one ``.npz`` file, stamped with:
 
 - the space's revision token (bumped by every write section of every process),
@@ -47,10 +48,12 @@ import numpy as np
 
 from .models import Edge, FilterDecision, MemoryNode
 
-__all__ = ["FORMAT", "Snapshot", "chroma_sequences", "json_loads", "read_snapshot", "write_snapshot"]
+__all__ = ["FORMAT", "EdgeColumns", "Snapshot", "chroma_sequences", "json_loads", "read_snapshot", "write_snapshot"]
 
-FORMAT = 1
-_MODELS = {"nodes": MemoryNode, "decisions": FilterDecision, "edges": Edge}
+FORMAT = 2  # 2: edges and tokens as columns (1: JSON rows; an older snapshot is stale, so the next open is a full load)
+_MODELS = {"nodes": MemoryNode, "decisions": FilterDecision}
+_EDGE_TEXT = ("relation", "origin", "rationale", "status")  # string fields of an edge, stored as codes
+_SEP = "\x00"  # joins every node's BM25 tokens into one string (no token holds it)
 
 
 def chroma_sequences(persist_dir: str | Path, names: list[str]) -> dict[str, list] | None:
@@ -80,18 +83,66 @@ def chroma_sequences(persist_dir: str | Path, names: list[str]) -> dict[str, lis
     return out if set(out) == set(names) and len(rows) == len(names) else None
 
 
+class EdgeColumns:
+    """A space's edges as columns, in load order: endpoints as positions in the node order, each string field as
+    codes into its table of values (``texts[field]``), confidence and time as floats. Opening a 100k-node space
+    spent ~2.5 s parsing 200k edges into objects; the mirror builds its graph and edge index from these."""
+
+    def __init__(self, source, target, codes, texts, confidence, created_at):
+        self.source: np.ndarray = source  # int32 node positions
+        self.target: np.ndarray = target
+        self.codes: np.ndarray = codes  # int32, one column per _EDGE_TEXT field
+        self.texts: dict[str, list[str]] = texts
+        self.confidence: np.ndarray = confidence  # float64: the values written, bit for bit
+        self.created_at: np.ndarray = created_at
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def column(self, field: str) -> list[str]:
+        """The values of one string field, one per edge."""
+        table = self.texts[field]
+        return [table[i] for i in self.codes[:, _EDGE_TEXT.index(field)].tolist()]
+
+    @classmethod
+    def of(cls, edges: list[Edge], position: dict[str, int]) -> "EdgeColumns":
+        """The edges whose two ends are at ``position`` (the mirror skips any other), in their order.
+
+        >>> e = [Edge("a", "b", "causal", 0.5, "rules", "why", 1.0, "proposed"), Edge("a", "x", "causal", 1.0, "rules")]
+        >>> c = EdgeColumns.of(e, {"a": 0, "b": 1})
+        >>> len(c), c.source.tolist(), c.target.tolist(), c.column("rationale"), c.confidence.tolist()
+        (1, [0], [1], ['why'], [0.5])
+        """
+        kept = [e for e in edges if e.source in position and e.target in position]
+        texts: dict[str, list[str]] = {}
+        codes = np.zeros((len(kept), len(_EDGE_TEXT)), dtype=np.int32)
+        for j, name in enumerate(_EDGE_TEXT):
+            slot: dict[str, int] = {}
+            codes[:, j] = [slot.setdefault(getattr(e, name), len(slot)) for e in kept]
+            texts[name] = list(slot)
+        return cls(
+            np.asarray([position[e.source] for e in kept], dtype=np.int32),
+            np.asarray([position[e.target] for e in kept], dtype=np.int32),
+            codes,
+            texts,
+            np.asarray([e.confidence for e in kept], dtype=np.float64),
+            np.asarray([e.created_at for e in kept], dtype=np.float64),
+        )
+
+
 class Snapshot:
     """What a snapshot holds, parsed: the records (nodes in the mirror's order), their vectors, each node's BM25
     tokens, the BM25 postings as columns (:meth:`weaver.lexical.LexicalIndex.columns`), the space's words and
     numbers (:attr:`weaver.mirror.Mirror.words`)."""
 
     def __init__(self, nodes, node_vectors, decisions, own_vectors, edges, tokens, lexical, words, numbers):
+        """``edges``: :class:`EdgeColumns` (the mirror adopts them with the nodes)."""
         self.nodes: list[MemoryNode] = nodes
         self.node_vectors: np.ndarray | None = node_vectors
         self.decisions: list[FilterDecision] = decisions
         # vectors of the decisions without a node (a kept message's vector is its node's)
         self.own_vectors: dict[str, np.ndarray] = own_vectors
-        self.edges: list[Edge] = edges
+        self.edges: EdgeColumns = edges
         self.tokens: list[list[str]] = tokens
         self.lexical: tuple = lexical
         self.words: set[str] = words
@@ -134,35 +185,39 @@ def write_snapshot(
     nodes,
     node_vectors,
     decisions,
-    decision_vectors,
+    own_vectors,
     edges,
     derived,
     lexical,
     words,
     numbers,
+    position: dict[str, int],
 ) -> bool:
     """Write a snapshot atomically (temporary file, fsync, rename); False when it could not be written.
 
-    ``nodes`` in the mirror's order, ``node_vectors`` aligned with them; ``decision_vectors`` aligned with
-    ``decisions`` (only the rows of decisions without a node are kept); ``derived``: node id ->
+    ``nodes`` in the mirror's order (``position``: node id -> its
+    place there), ``node_vectors`` aligned with them; ``edges`` in load order; ``own_vectors``: message id -> the
+    vector of a decision without a node (a kept message's vector is its node's); ``derived``: node id ->
     :func:`weaver.mirror.derived_of` of its content (its BM25 tokens are stored, aligned with ``nodes``);
     ``lexical``: the BM25 postings as :meth:`weaver.lexical.LexicalIndex.columns` (rows are positions in
     ``nodes``); ``words``, ``numbers``: the mirror's sets.
     """
-    own = [i for i, d in enumerate(decisions) if not d.node_id]
+    if any(_SEP in t for n in nodes for t in derived[n.id][1]):
+        return False  # a token the flat column cannot hold (never seen): the next open is a full load
+    own = [d.message_id for d in decisions if not d.node_id and d.message_id in own_vectors]
     dim = 0 if node_vectors is None else int(np.asarray(node_vectors).shape[1])
     own_vecs = (
-        np.asarray(decision_vectors, dtype=np.float32)[own]
-        if decision_vectors is not None and own
+        np.stack([np.asarray(own_vectors[m], dtype=np.float32) for m in own])
+        if own
         else np.zeros((0, dim), dtype=np.float32)
     )
     members = {
         "stamp": _bytes(json.dumps(stamp, sort_keys=True).encode("utf-8")),
         "nodes": _bytes(_rows("nodes", nodes)),
         "decisions": _bytes(_rows("decisions", decisions)),
-        "edges": _bytes(_rows("edges", edges)),
-        "own": _bytes(json.dumps([decisions[i].message_id for i in own]).encode("utf-8")),
-        "tokens": _bytes(json.dumps([derived[n.id][1] for n in nodes], ensure_ascii=False).encode("utf-8")),
+        "own": _bytes(json.dumps(own).encode("utf-8")),
+        "tokens": _bytes(_SEP.join(t for n in nodes for t in derived[n.id][1]).encode("utf-8")),
+        "token_counts": np.asarray([len(derived[n.id][1]) for n in nodes], dtype=np.int32),
         "words": _bytes(json.dumps(sorted(words), ensure_ascii=False).encode("utf-8")),
         "numbers": _bytes(json.dumps(sorted(numbers)).encode("utf-8")),
         "node_vectors": np.asarray(node_vectors if node_vectors is not None else np.zeros((0, dim)), dtype=np.float32),
@@ -171,6 +226,15 @@ def write_snapshot(
         "lex_offsets": np.asarray(lexical[1], dtype=np.int64),
         "lex_rows": np.asarray(lexical[2], dtype=np.int32),
         "lex_counts": np.asarray(lexical[3], dtype=np.float32),
+    }
+    cols = EdgeColumns.of(edges, position)
+    members |= {
+        "edge_source": cols.source,
+        "edge_target": cols.target,
+        "edge_codes": cols.codes,
+        "edge_texts": _bytes(json.dumps(cols.texts, ensure_ascii=False).encode("utf-8")),
+        "edge_confidence": cols.confidence,
+        "edge_created_at": cols.created_at,
     }
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
@@ -187,6 +251,34 @@ def write_snapshot(
         return False
 
 
+def _token_lists(raw: bytes, counts: np.ndarray) -> list[list[str]]:
+    """Each node's BM25 tokens from one separator-joined string and a count per node (a JSON list of lists took
+    over a second to parse at 100k nodes; a split and slices take a tenth of that).
+
+    >>> _token_lists(_SEP.join(["a", "b", "c"]).encode(), np.asarray([2, 0, 1]))
+    [['a', 'b'], [], ['c']]
+    """
+    flat = raw.decode("utf-8").split(_SEP) if int(counts.sum()) else []
+    if len(flat) != int(counts.sum()) or (len(counts) and int(counts.min()) < 0):
+        raise ValueError("snapshot tokens: the counts do not match the tokens")
+    ends = np.cumsum(counts).tolist()
+    return [flat[e - c : e] for e, c in zip(ends, counts.tolist())]
+
+
+def _edges_fit(c: EdgeColumns, n: int) -> bool:
+    """Whether edge columns are whole and point inside ``n`` nodes and their tables."""
+    e = len(c.source)
+    if not (len(c.target) == len(c.confidence) == len(c.created_at) == e and c.codes.shape == (e, len(_EDGE_TEXT))):
+        return False
+    if set(c.texts) != set(_EDGE_TEXT) or c.source.dtype != np.int32 or c.target.dtype != np.int32:
+        return False
+    if not e:
+        return True
+    ends = (c.source.min(), c.source.max(), c.target.min(), c.target.max())
+    tables = np.asarray([len(c.texts[f]) for f in _EDGE_TEXT])
+    return min(ends) >= 0 and max(ends) < n and c.codes.min() >= 0 and bool((c.codes.max(axis=0) < tables).all())
+
+
 def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
     """The snapshot at ``path`` if its stamp equals ``stamp``; None when missing, stale, torn or corrupt."""
     try:
@@ -195,9 +287,12 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
                 return None  # stale: another writer, a reembed, a replayed journal... changed the space
             nodes = _parse("nodes", z["nodes"].tobytes())
             decisions = _parse("decisions", z["decisions"].tobytes())
-            edges = _parse("edges", z["edges"].tobytes())
+            texts = json_loads(z["edge_texts"].tobytes())
+            edges = EdgeColumns(
+                z["edge_source"], z["edge_target"], z["edge_codes"], texts, z["edge_confidence"], z["edge_created_at"]
+            )
             own_ids = json_loads(z["own"].tobytes())
-            tokens = json_loads(z["tokens"].tobytes())
+            tokens = _token_lists(z["tokens"].tobytes(), z["token_counts"])
             words = set(json_loads(z["words"].tobytes()))
             numbers = set(json_loads(z["numbers"].tobytes()))
             node_vectors = z["node_vectors"]
@@ -214,6 +309,7 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
         or (len(lex[2]) and (int(lex[2].max()) >= len(nodes) or int(lex[2].min()) < 0))
         or int(lex[1][-1]) != len(lex[2])
         or len(lex[2]) != len(lex[3])
+        or not _edges_fit(edges, len(nodes))
     ):
         return None
     own = {mid: own_vectors[i] for i, mid in enumerate(own_ids)}

@@ -3,8 +3,9 @@
 The registry (:mod:`weaver.registry`) maps each space name exactly to a
 collection prefix; :class:`~weaver.chroma_space.ChromaSpace` holds the space's
 collections: the space record and vector pointer (``-meta``), kept nodes with
-their embeddings, every filter decision with the message embedding (kept or not:
-the per-message commit marker), edges, and auxiliary records (``-x-<kind>``:
+their embeddings, every filter decision (kept or not: the per-message commit
+marker), the held vectors of rejected messages (``held``, for a promote), edges,
+and auxiliary records (``-x-<kind>``:
 audit log, review queue, probes, chat events, the write journal). Write order
 for one message: node, then edges, then decision; on open, a node whose decision
 never landed is removed with its edges (``repair``). Write sections that the
@@ -18,13 +19,19 @@ section leaves a new revision token next to the lock so another process's weaver
 knows to reload its in-memory mirror. Repair runs only under that lock, so it
 never undoes a live writer's message.
 
+Each vector is stored once (layout 2, spaces made or compacted since): a kept
+message's vector is its node's, so its decision carries a one-number placeholder;
+a rejected message's vector is held by message id. Older spaces (layout 1: a
+vector on every decision, a base64 copy in metadata) open and write as before;
+``weaver compact`` rewrites one in layout 2. Vectors are read through
+:func:`vector_reader` (correct across processes).
+
 Chroma's default embedding function downloads a model, so every collection is
-created with :class:`NoEmbeddingFunction` and every record carries its vector.
+created with :class:`NoEmbeddingFunction` and every record carries a vector.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import os
 from abc import ABC, abstractmethod
@@ -52,37 +59,50 @@ __all__ = [
     "chunked",
     "get_all_records",
     "get_with_vectors",
-    "with_vectors",
+    "LEGACY_VECTOR_KEY",
+    "vector_reader",
 ]
 
 space_slug = legacy_slug  # a file-name-safe stem for a space name (validates it); not its collections
 
 CHROMA_BATCH = 1000
-PLACEHOLDER_VECTOR = [1.0]  # edges and meta need a vector in Chroma; they are never searched by it
-# A float32 copy of each node/decision vector rides in its metadata, and loads read that copy: Chroma's
-# local mode serves `get(include=["embeddings"])` from a per-process HNSW reader that fails ("Nothing
-# found on disk", "Error finding id") once another process has written the collection, while metadata
-# comes from SQLite, which is safe across processes.
-_VEC = "_vec"
+PLACEHOLDER_VECTOR = [1.0]  # edges, meta and (layout 2) decisions need a vector in Chroma; never searched by it
+# Spaces written before layout 2 carry a base64 float32 copy of each vector in this metadata key (a workaround
+# for Chroma's per-process vector cache, see vector_reader); it is never written now and never read.
+LEGACY_VECTOR_KEY = "_vec"
 
 
-def _pack(vec) -> str:
-    return base64.b64encode(np.asarray(vec, dtype=np.float32).tobytes()).decode("ascii")
+@contextlib.contextmanager
+def vector_reader(client):
+    """``name -> collection`` for reading stored vectors as every process wrote them.
 
+    Chroma's local mode keeps a per-process cache of each collection's vector
+    index: once another process has written the collection, a long-lived client's
+    ``get(include=["embeddings"])`` fails ("Error finding id") or misses the new
+    records. A fresh Chroma system on the same directory, started for the read
+    and stopped after it, loads the index from disk and applies the log, so it
+    sees every process's writes (tests/test_vectors_once.py checks it against a
+    killed writer). With a Chroma server there is one process: the client reads directly.
+    """
+    raw = getattr(client, "raw", client)
+    try:
+        settings = raw.get_settings()
+    except Exception:  # noqa: BLE001 - a client without settings: read through it
+        settings = None
+    if settings is None or not getattr(settings, "is_persistent", False) or not settings.persist_directory:
+        yield lambda name: raw.get_collection(name, embedding_function=NoEmbeddingFunction())
+        return
+    from chromadb.api import ServerAPI
+    from chromadb.api.models.Collection import Collection
+    from chromadb.config import System
 
-def with_vectors(records: list[dict], vectors) -> list[dict]:
-    return [r | {_VEC: _pack(v)} for r, v in zip(records, vectors)]
-
-
-def _vectors(col, got: dict) -> np.ndarray | None:
-    """The rows' vectors from their metadata copies (older records: from Chroma's embeddings)."""
-    metas = got["metadatas"]
-    if not metas:
-        return None
-    if all(_VEC in m for m in metas):
-        return np.stack([np.frombuffer(base64.b64decode(m[_VEC]), dtype=np.float32) for m in metas])
-    emb = [v for ids in chunked(got["ids"], 5000) for v in col.get(ids=ids, include=["embeddings"])["embeddings"]]
-    return np.asarray(emb, dtype=np.float32)
+    system = System(settings)
+    api = system.instance(ServerAPI)
+    system.start()
+    try:
+        yield lambda name: Collection(client=api, model=api.get_collection(name), embedding_function=None)
+    finally:
+        system.stop()  # frees the index it loaded (200 MB at 100k nodes)
 
 
 @dataclass
@@ -241,26 +261,24 @@ def get_all_records(col, include: list[str], page: int = 5000) -> dict:
         offset += page
 
 
-def get_with_vectors(col, from_record, page: int = 5000) -> tuple[list, np.ndarray | None]:
-    """Every record of a vector collection, parsed and with its vector, one page at a time.
-
-    Each page's metadata (with its base64 vector copies, ~2.7 kB a record) is
-    turned into records and one float32 block before the next page is read, so
-    opening a big space never holds every record's raw metadata at once.
-    """
+def get_with_vectors(col, from_record, vectors: bool = True, page: int = 5000) -> tuple[list, np.ndarray | None]:
+    """Every record of a collection (opened by :func:`vector_reader`), parsed, with its vectors (``vectors``)
+    as one float32 array aligned with the records; read a page at a time, never every raw row at once."""
     records: list = []
     blocks: list[np.ndarray] = []
+    include = ["metadatas", "embeddings"] if vectors else ["metadatas"]
     offset = 0
     while True:
-        got = col.get(include=["metadatas"], limit=page, offset=offset)
+        got = col.get(include=include, limit=page, offset=offset)
         metas = got["metadatas"] or []
-        if metas:
-            records += [from_record(m) for m in metas]
-            vecs = _vectors(col, {"ids": got["ids"], "metadatas": metas})
-            if vecs is not None:
-                blocks.append(vecs)
+        for m in metas:
+            m.pop(LEGACY_VECTOR_KEY, None)
+        records += [from_record(m) for m in metas]
+        if vectors and metas:
+            blocks.append(np.asarray(got["embeddings"], dtype=np.float32))
+        n = len(got["ids"])
         del got, metas
-        if len(records) < offset + page:
+        if n < page:
             break
         offset += page
     return records, (np.concatenate(blocks) if blocks else None)
