@@ -7,7 +7,8 @@
 - **latency** needs big spaces fast, so they are written through the store in
   bulk (the benchmark's own path, not a weaver feature): synthetic bilingual
   memories with random unit vectors, each linked to 1-2 recent nodes, plus their
-  commit-marker decisions; the space is then opened by a real ``ContextWeaver``
+  commit-marker decisions, each restated slot's earlier statements superseded as
+  ingest would have left them (:mod:`weaver.bench.scale_space`); the space is then opened by a real ``ContextWeaver``
   in a fresh process (cold: a full load from Chroma, after which the weaver
   writes its snapshot, :mod:`weaver.snapshot`) and again in another fresh
   process (warm: nothing was written between, so the snapshot serves), open
@@ -43,7 +44,8 @@ from tqdm import tqdm
 
 from .common import finish_line_plot, percentiles, temp_runtime
 from .report import markdown_table
-from ..models import Edge, FilterDecision, MemoryNode, Message, WeaverError
+from .scale_space import bulk_space
+from ..models import Message, WeaverError
 
 __all__ = ["synthetic_texts", "run_scale", "scale_markdown", "plot_scale"]
 
@@ -96,61 +98,6 @@ def _disk_mb(path: str | Path) -> float:
     return round(total / 2**20, 1)
 
 
-def _bulk_space(w, n: int, dim: int, seed: int) -> int:
-    """Write n nodes (+ edges + decisions) through the space store in batches; returns the edge count."""
-    rng = np.random.default_rng(seed)
-    texts = synthetic_texts(n, seed)
-    now = time.time()
-    n_edges = 0
-    for start in range(0, n, 5000):
-        stop = min(n, start + 5000)
-        vecs = rng.standard_normal((stop - start, dim)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        nodes, edges, decisions = [], [], []
-        for i in range(start, stop):
-            mid = f"bulk-{i}"
-            nodes.append(
-                MemoryNode(
-                    id=f"n-{i}",
-                    content=texts[i],
-                    kind="user_input",
-                    turn=i + 1,
-                    message_id=mid,
-                    timestamp=now + i,
-                    language="zh" if i % 3 == 0 else "en",
-                )
-            )
-            for j in {i - 1, i - int(rng.integers(2, 20))}:
-                if j >= 0:
-                    edges.append(Edge(f"n-{j}", f"n-{i}", "elaborates", 0.6, "rules", "synthetic"))
-            decisions.append(
-                FilterDecision(
-                    mid,
-                    "user_input",
-                    texts[i],
-                    i + 1,
-                    0.5,
-                    4,
-                    4,
-                    4,
-                    4.0,
-                    0.05,
-                    3.0,
-                    True,
-                    "synthetic",
-                    "bulk",
-                    0.0,
-                    node_id=f"n-{i}",
-                    timestamp=now + i,
-                )
-            )
-        w.space.put_nodes(nodes, vecs)
-        w.space.put_edges(edges)
-        w.space.put_decisions(decisions, vecs)
-        n_edges += len(edges)
-    return n_edges
-
-
 # Run in a fresh interpreter with PYTHONPATH at a source tree (this one or a baseline): only names that every
 # release of the weaver has (Settings, Runtime, CachedEmbedder, USEEmbedder, Message, ingest, query).
 _CHILD = r"""
@@ -165,6 +112,8 @@ from weaver.settings import Settings
 job = json.loads(sys.argv[1])
 emb = CachedEmbedder(USEEmbedder())
 emb.embed(job["queries"] + job["texts"])  # warm: what is measured is the weaver, not first-time embedding
+import jieba
+jieba.initialize()  # its dictionary loads once a process (~0.9 s), like the model: not a cost per turn
 rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 s = Settings.from_env(env={}, secrets_path=None)
 rt = Runtime.from_settings(replace(s, data_dir=Path(job["data_dir"])), embedder=emb)
@@ -336,7 +285,7 @@ def run_scale(
         with temp_runtime(embedder) as rt:
             w = rt.open(f"scale-{n}")
             t0 = time.perf_counter()
-            edges = _bulk_space(w, n, embedder.dim, seed=n)
+            edges = bulk_space(w, synthetic_texts(n, n), embedder.dim, seed=n)
             bulk_s = time.perf_counter() - t0
             del w
             row = {
