@@ -277,7 +277,7 @@ def _supersede_proposals(win: _Window) -> list[ReviewItem]:
     w = win.w
     log = win.cur.log
     # a supersede on arrival a curator undid is their decision: not proposed again
-    undone = {e.key for e in log.entries if e.actor == "builder" and e.action != "build" and log.undone(e.id)}
+    undone = {e.key for e in log.undone_entries() if e.actor == "builder" and e.action != "build"}
     out = []
     for new in win.ids:
         for plan in plan_supersedes(w, new, across_sessions=True):  # another session's: queued, not applied
