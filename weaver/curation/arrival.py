@@ -74,8 +74,10 @@ class _SlotIndex:
         self.upto = 0
         self.by_key: dict[tuple[str, str], list[int]] = {}  # SlotValue.key: (slot, scope)
         self.values: dict[int, tuple[SlotValue, ...]] = {}  # position -> its slot values
-        self.said: dict[tuple[int, tuple[str, str]], frozenset] = {}  # (position, key) -> its known values
-        self._arrays: dict[tuple[str, str], np.ndarray] = {}
+        # beside each key's positions: what each statement says of the key (its known values), interned
+        self.said: dict[tuple[str, str], list[int]] = {}
+        self.said_ids: dict[frozenset, int] = {frozenset(): 0}
+        self._arrays: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
 
     def update(self, w) -> _SlotIndex:
         order = w.mirror.order if self.upto < w.node_count else ()  # read in place: a copy is O(space)
@@ -85,17 +87,20 @@ class _SlotIndex:
                 self.values[pos] = vals
             for key in {v.key for v in vals}:
                 self.by_key.setdefault(key, []).append(pos)
-                self.said[pos, key] = frozenset(_said_value(v) for v in vals if v.key == key and v.known)
+                said = frozenset(_said_value(v) for v in vals if v.key == key and v.known)
+                self.said.setdefault(key, []).append(self.said_ids.setdefault(said, len(self.said_ids)))
         self.upto = max(self.upto, len(order))
         return self
 
-    def rows(self, key: tuple[str, str], after: int, before: int) -> np.ndarray:
-        """Positions holding ``key`` strictly between ``after`` and ``before``."""
+    def rows(self, key: tuple[str, str], after: int, before: int) -> tuple[np.ndarray, np.ndarray]:
+        """Positions holding ``key`` strictly between ``after`` and ``before``, and what each says of it (the
+        id of its known values in ``said_ids``)."""
+        held = self.by_key.get(key, [])
         got = self._arrays.get(key)
-        held = self.by_key.get(key, ())
-        if got is None or len(got) != len(held):  # statements of the key arrived since
-            got = self._arrays[key] = np.asarray(held, dtype=np.int64)
-        return got[np.searchsorted(got, after, side="right") : np.searchsorted(got, before)]
+        if got is None or len(got[0]) != len(held):  # statements of the key arrived since
+            got = self._arrays[key] = (np.asarray(held, dtype=np.int64), np.asarray(self.said[key], dtype=np.int64))
+        lo, hi = np.searchsorted(got[0], after, side="right"), np.searchsorted(got[0], before)
+        return got[0][lo:hi], got[1][lo:hi]
 
 
 def _said_value(v: SlotValue) -> tuple:
@@ -148,14 +153,14 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
     active = w.mirror.shown()
     found: set[int] = set()
     for k in live:
-        at = index.rows(k, -1, pos)
-        rows = at[active[at]].tolist()
+        at, said = index.rows(k, -1, pos)
+        keep = active[at]
         mine = frozenset(_said_value(v) for v in new_vals if v.key == k and v.known)
-        if len(mine) == 1 and k[0] not in _LOOSE:
-            # a statement that says just this value again pairs with nothing on this key (changes() skips a
-            # value the same as the new one): "I'm allergic to peanuts" restated leaves every earlier one be
-            rows = [i for i in rows if not index.said[i, k] <= mine]
-        found.update(rows)
+        if len(mine) == 1 and k[0] not in _LOOSE and mine in index.said_ids:
+            # a statement that says just this value again (or no value) pairs with nothing on this key (changes()
+            # skips a value the same as the new one): "I'm allergic to peanuts" restated leaves every earlier one be
+            keep &= (said != 0) & (said != index.said_ids[mine])
+        found.update(at[keep].tolist())
     candidates = sorted(found, reverse=True)
     out = []
     for i in candidates:
@@ -175,7 +180,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
         # statement's own keys matter for "full" below)
         restated = set(keys)
         for k in {v.key for v in old_vals} - restated:
-            if any(states(j) for j in index.rows(k, i, pos).tolist()):
+            if any(states(j) for j in index.rows(k, i, pos)[0].tolist()):
                 restated.add(k)
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
         full = {v.key for v in old_vals} <= restated and len(
