@@ -440,8 +440,8 @@ class ContextWeaver:
             self.focus,
             mirror.matrix if len(mirror) else None,
             _Contents(mirror),
-            frozenset(mirror.words),
-            frozenset(mirror.numbers),
+            mirror.words,  # read, never changed, before this message's words join them
+            mirror.numbers,
         )
         res = v.result
         lang = detect_language(m.content)

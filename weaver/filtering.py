@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -145,8 +145,8 @@ def judge(
     focus: TaskFocus,
     memory_matrix: np.ndarray | None,
     memory_texts: Sequence[str],
-    known_words: frozenset[str],
-    known_numbers: frozenset[float],
+    known_words: AbstractSet[str],
+    known_numbers: AbstractSet[float],
 ) -> FineVerdict:
     t0 = time.perf_counter()
     closeness = focus.closeness(vec)

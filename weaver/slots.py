@@ -41,6 +41,7 @@ __all__ = [
     "SLOTS",
     "read_slots",
     "changes",
+    "may_restate",
     "CHANGE_CUES",
     "asks_history",
     "is_change",
@@ -615,6 +616,24 @@ def _read(text: str) -> tuple[SlotValue, ...]:
 def read_slots(text: str) -> list[SlotValue]:
     """Every slot value stated in ``text``, in order (see the module docstring)."""
     return list(_read(text or ""))
+
+
+def may_restate(new: SlotValue, change_cue: bool = False) -> bool:
+    """Whether :func:`changes` could pair ``new`` with any earlier value of its key at all: what an index of
+    earlier statements is worth searching for (a restaurant's place, say, restates nothing without a cue).
+
+    >>> [may_restate(v) for v in read_slots("A restaurant near Sanlitun, budget 5000 yuan")]
+    [False, True]
+    >>> may_restate(read_slots("A restaurant near Sanlitun")[0], change_cue=True)
+    True
+    """
+    if not new.known:
+        return False
+    if new.slot in ("budget", "date") and not (new.explicit or change_cue):
+        return False
+    if new.slot == "rating" and not (new.scope or change_cue):
+        return False
+    return not (new.slot == "location" and not (change_cue or new.scope == "hotel"))
 
 
 def changes(old: list[SlotValue], new: list[SlotValue], change_cue: bool = False) -> list[tuple[SlotValue, SlotValue]]:

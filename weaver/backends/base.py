@@ -9,6 +9,7 @@ model client plugs in by implementing it (see README, "Plugging in").
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,8 +35,9 @@ class ScoreRequest:
     coarse: float  # cosine to the task focus
     nearest_similarity: float  # max cosine to anything memory already holds
     nearest_content: str = ""
-    known_words: frozenset[str] = frozenset()
-    known_numbers: frozenset[float] = frozenset()
+    # what memory already holds, read in place (the mirror's own sets: a copy per message is O(vocabulary))
+    known_words: AbstractSet[str] = frozenset()
+    known_numbers: AbstractSet[float] = frozenset()
     recent: list[str] = field(default_factory=list)
 
 

@@ -7,7 +7,8 @@
 - **latency** needs big spaces fast, so they are written through the store in
   bulk (the benchmark's own path, not a weaver feature): synthetic bilingual
   memories with random unit vectors, each linked to 1-2 recent nodes, plus their
-  commit-marker decisions; the space is then opened by a real ``ContextWeaver``
+  commit-marker decisions, each restated slot's earlier statements superseded as
+  ingest would have left them (:mod:`weaver.bench.scale_space`); the space is then opened by a real ``ContextWeaver``
   in a fresh process (cold: a full load from Chroma, after which the weaver
   writes its snapshot, :mod:`weaver.snapshot`) and again in another fresh
   process (warm: nothing was written between, so the snapshot serves), open
@@ -43,7 +44,8 @@ from tqdm import tqdm
 
 from .common import finish_line_plot, percentiles, temp_runtime
 from .report import markdown_table
-from ..models import Edge, FilterDecision, MemoryNode, Message, WeaverError
+from .scale_space import restatements
+from ..models import Message, WeaverError
 
 __all__ = ["synthetic_texts", "run_scale", "scale_markdown", "plot_scale"]
 
@@ -96,61 +98,6 @@ def _disk_mb(path: str | Path) -> float:
     return round(total / 2**20, 1)
 
 
-def _bulk_space(w, n: int, dim: int, seed: int) -> int:
-    """Write n nodes (+ edges + decisions) through the space store in batches; returns the edge count."""
-    rng = np.random.default_rng(seed)
-    texts = synthetic_texts(n, seed)
-    now = time.time()
-    n_edges = 0
-    for start in range(0, n, 5000):
-        stop = min(n, start + 5000)
-        vecs = rng.standard_normal((stop - start, dim)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        nodes, edges, decisions = [], [], []
-        for i in range(start, stop):
-            mid = f"bulk-{i}"
-            nodes.append(
-                MemoryNode(
-                    id=f"n-{i}",
-                    content=texts[i],
-                    kind="user_input",
-                    turn=i + 1,
-                    message_id=mid,
-                    timestamp=now + i,
-                    language="zh" if i % 3 == 0 else "en",
-                )
-            )
-            for j in {i - 1, i - int(rng.integers(2, 20))}:
-                if j >= 0:
-                    edges.append(Edge(f"n-{j}", f"n-{i}", "elaborates", 0.6, "rules", "synthetic"))
-            decisions.append(
-                FilterDecision(
-                    mid,
-                    "user_input",
-                    texts[i],
-                    i + 1,
-                    0.5,
-                    4,
-                    4,
-                    4,
-                    4.0,
-                    0.05,
-                    3.0,
-                    True,
-                    "synthetic",
-                    "bulk",
-                    0.0,
-                    node_id=f"n-{i}",
-                    timestamp=now + i,
-                )
-            )
-        w.space.put_nodes(nodes, vecs)
-        w.space.put_edges(edges)
-        w.space.put_decisions(decisions, vecs)
-        n_edges += len(edges)
-    return n_edges
-
-
 # Run in a fresh interpreter with PYTHONPATH at a source tree (this one or a baseline): only names that every
 # release of the weaver has (Settings, Runtime, CachedEmbedder, USEEmbedder, Message, ingest, query).
 _CHILD = r"""
@@ -165,6 +112,8 @@ from weaver.settings import Settings
 job = json.loads(sys.argv[1])
 emb = CachedEmbedder(USEEmbedder())
 emb.embed(job["queries"] + job["texts"])  # warm: what is measured is the weaver, not first-time embedding
+import jieba
+jieba.initialize()  # its dictionary loads once a process (~0.9 s), like the model: not a cost per turn
 rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 s = Settings.from_env(env={}, secrets_path=None)
 rt = Runtime.from_settings(replace(s, data_dir=Path(job["data_dir"])), embedder=emb)
@@ -212,17 +161,19 @@ _BUILD = r"""
 import json, sys, time
 from dataclasses import replace
 from pathlib import Path
-from weaver.bench.scale import _bulk_space
 from weaver.settings import Settings
 from weaver.store import connect
 
 job = json.loads(sys.argv[1])
+spec = json.loads(Path(job["spec"]).read_text("utf-8"))  # the texts and their restatements, from the running bench
+ns = {"__name__": "scale_writer"}
+exec(compile(Path(job["writer"]).read_text("utf-8"), job["writer"], "exec"), ns)  # this release's writer, any code
 s = replace(Settings.from_env(env={}, secrets_path=None), data_dir=Path(job["data_dir"]))
 w = type("W", (), {})()
 w.space = connect(s).open_space(job["space"], create=True)
 t0 = time.perf_counter()
-edges = _bulk_space(w, job["n"], job["dim"], seed=job["n"])
-w.space.sync()
+edges = ns["write_bulk"](w, spec["texts"], job["dim"], job["n"], (spec["edges"], spec["gone"]))
+getattr(w.space, "sync", lambda: None)()
 print("\nRESULT " + json.dumps({"edges": edges, "bulk_s": time.perf_counter() - t0}))
 """
 
@@ -355,9 +306,28 @@ def run_scale(
     into_texts = synthetic_texts(into, seed=11)
     for n in tqdm(sizes, desc="scale sizes", disable=not progress):
         row: dict[str, Any] = {"nodes": n}
+        bulk_texts = synthetic_texts(n, n)
+        sup_edges, gone = restatements(bulk_texts)  # superseded as ingest would have: the same in every space
+        spec = {"texts": bulk_texts, "edges": sup_edges, "gone": gone}
         for name, tree in trees.items():  # the same synthetic space, built by each system's own code
             with tempfile.TemporaryDirectory(prefix="weaver-scale-") as built:
-                b = _child(tree, {"data_dir": built, "space": f"scale-{n}", "n": n, "dim": embedder.dim}, script=_BUILD)
+                spec_path = Path(built).parent / f"{Path(built).name}-spec.json"
+                spec_path.write_text(json.dumps(spec), "utf-8")
+                try:
+                    b = _child(
+                        tree,
+                        {
+                            "data_dir": built,
+                            "space": f"scale-{n}",
+                            "n": n,
+                            "dim": embedder.dim,
+                            "spec": str(spec_path),
+                            "writer": str(Path(__file__).with_name("scale_writer.py")),
+                        },
+                        script=_BUILD,
+                    )
+                finally:
+                    spec_path.unlink(missing_ok=True)
                 if name == "weaver":
                     bulk_s = b["bulk_s"]
                     row |= {

@@ -19,9 +19,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..builder import same_episode
 from ..models import Edge, WeaverError
-from ..slots import SlotValue, asks_about, changes, is_another, is_change, read_slots, residue
+from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots, residue
 
 __all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
 
@@ -62,19 +64,51 @@ class _SlotIndex:
 
     Without it every arrival re-read the slots of every earlier user statement
     (the reader's cache holds 20k texts): O(space) per message, seconds at 100k.
+    Each statement's values are kept too (read once: at 100k the reader's cache
+    no longer holds them all), and each key's positions as an array, so a plan
+    keeps the *active* ones with the mirror's status mask instead of a Python scan
+    over every statement the key ever had.
     """
 
     def __init__(self) -> None:
         self.upto = 0
         self.by_key: dict[tuple[str, str], list[int]] = {}  # SlotValue.key: (slot, scope)
+        self.values: dict[int, tuple[SlotValue, ...]] = {}  # position -> its slot values
+        # beside each key's positions: what each statement says of the key (its known values), interned
+        self.said: dict[tuple[str, str], list[int]] = {}
+        self.said_ids: dict[frozenset, int] = {frozenset(): 0}
+        self._arrays: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
 
     def update(self, w) -> _SlotIndex:
-        order = w.node_ids if self.upto < w.node_count else ()
+        order = w.mirror.order if self.upto < w.node_count else ()  # read in place: a copy is O(space)
         for pos in range(self.upto, len(order)):
-            for key in {v.key for v in _statements(w, order[pos])}:
+            vals = _statements(w, order[pos])
+            if vals:
+                self.values[pos] = vals
+            for key in {v.key for v in vals}:
                 self.by_key.setdefault(key, []).append(pos)
+                said = frozenset(_said_value(v) for v in vals if v.key == key and v.known)
+                self.said.setdefault(key, []).append(self.said_ids.setdefault(said, len(self.said_ids)))
         self.upto = max(self.upto, len(order))
         return self
+
+    def rows(self, key: tuple[str, str], after: int, before: int) -> tuple[np.ndarray, np.ndarray]:
+        """Positions holding ``key`` strictly between ``after`` and ``before``, and what each says of it (the
+        id of its known values in ``said_ids``)."""
+        held = self.by_key.get(key, [])
+        got = self._arrays.get(key)
+        if got is None or len(got[0]) != len(held):  # statements of the key arrived since
+            got = self._arrays[key] = (np.asarray(held, dtype=np.int64), np.asarray(self.said[key], dtype=np.int64))
+        lo, hi = np.searchsorted(got[0], after, side="right"), np.searchsorted(got[0], before)
+        return got[0][lo:hi], got[1][lo:hi]
+
+
+def _said_value(v: SlotValue) -> tuple:
+    return (v.value, v.bound, v.high)
+
+
+# slots whose same_as is more than equal values (a place inside a longer name, a day inside a date range)
+_LOOSE = ("location", "date")
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a mirror swapped out takes its index along
@@ -101,19 +135,33 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
     new_vals = list(_statements(w, node_id))
     if not new_vals or node.status != "active" or is_another(node.content) or asks_about(node.content):
         return []  # "another restaurant, 500-1000 per person": a second request; "它评分是5分吗？": a question
-    order = w.node_ids
+    order = w.mirror.order  # read in place: copying the node ids per plan was O(space)
     pos = w.position_of(node_id)
     speaker = node.meta.get("speaker")
     cue = is_change(node.content)
     keys = {v.key for v in new_vals if v.known}
+    # the keys worth searching: a value that can restate nothing (a restaurant's place without a change cue)
+    # would compare against every earlier active statement of its key to find no pair
+    live = {v.key for v in new_vals if may_restate(v, cue)}
     index = _slot_index(w)
 
     def states(j: int) -> bool:  # a user statement of the same speaker that still counts
         other = w.nodes[order[j]]
         return other.kind == "user_input" and other.status != "retracted" and other.meta.get("speaker") == speaker
 
-    # only earlier statements sharing a slot key can be restated (newest first, as a scan would meet them)
-    candidates = sorted({i for k in keys for i in index.by_key.get(k, ()) if i < pos}, reverse=True)
+    # only earlier active statements sharing a slot key can be restated (newest first, as a scan would meet them)
+    active = w.mirror.shown()
+    found: set[int] = set()
+    for k in live:
+        at, said = index.rows(k, -1, pos)
+        keep = active[at]
+        mine = frozenset(_said_value(v) for v in new_vals if v.key == k and v.known)
+        if len(mine) == 1 and k[0] not in _LOOSE and mine in index.said_ids:
+            # a statement that says just this value again (or no value) pairs with nothing on this key (changes()
+            # skips a value the same as the new one): "I'm allergic to peanuts" restated leaves every earlier one be
+            keep &= (said != 0) & (said != index.said_ids[mine])
+        found.update(at[keep].tolist())
+    candidates = sorted(found, reverse=True)
     out = []
     for i in candidates:
         old = w.nodes[order[i]]
@@ -122,7 +170,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
         other_session = not same_episode(old, node)
         if other_session and not across_sessions:
             continue
-        old_vals = _statements(w, old.id)
+        old_vals = index.values.get(i, ())
         if not keys & {v.key for v in old_vals}:
             continue
         pairs = changes(list(old_vals), new_vals, cue)
@@ -132,7 +180,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
         # statement's own keys matter for "full" below)
         restated = set(keys)
         for k in {v.key for v in old_vals} - restated:
-            if any(i < j < pos and states(j) for j in index.by_key.get(k, ())):
+            if any(states(j) for j in index.rows(k, i, pos)[0].tolist()):
                 restated.add(k)
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
         full = {v.key for v in old_vals} <= restated and len(

@@ -173,6 +173,12 @@ class AuditLog:
                 state[e.ref] = e.action == "undo"
         return state
 
+    def undone_entries(self) -> list[AuditEntry]:
+        """The entries whose last undo/redo is an undo (from the index: a review pass asks every few messages,
+        and a scan of the whole log grew with every message ever ingested)."""
+        self._sync()
+        return [self._ids[i] for i, u in self._undone.items() if u and i in self._ids]
+
     def human_edits(self) -> list[AuditEntry]:
         """Human edits in force (not undone), oldest first."""
         self._sync()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from ..cues import features
 from ..models import MemoryNode
@@ -70,10 +71,17 @@ def _cjk(text: str) -> int:
     return sum("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
+@lru_cache(maxsize=256)
+def _parts(child: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The child's name runs and proper words: read once, not once per earlier memory it is compared with."""
+    return tuple(_NAME_RUN.findall(child)), tuple(w for w in _PROPER.findall(child) if not _COMMON.fullmatch(w))
+
+
 def shared_name(child: str, earlier: str) -> str | None:
     """The longest name both texts hold (see the module docstring), or None."""
     best = ""
-    for run in _NAME_RUN.findall(child):
+    runs, propers = _parts(child)
+    for run in runs:
         # a name is at least MIN_CJK characters long: without a shared run that long there is none to find (a
         # substring test in C; the matcher below was ~90% of ingest time in bench locomo)
         if not any(run[i : i + MIN_CJK] in earlier for i in range(len(run) - MIN_CJK + 1)):
@@ -86,8 +94,8 @@ def shared_name(child: str, earlier: str) -> str | None:
             best = cand
     if best:
         return best
-    for word in _PROPER.findall(child):
-        if not _COMMON.fullmatch(word) and re.search(r"\b" + re.escape(word) + r"\b", earlier):
+    for word in propers:
+        if re.search(r"\b" + re.escape(word) + r"\b", earlier):
             return word
     return None
 
