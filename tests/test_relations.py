@@ -104,7 +104,11 @@ def test_agent_declares_what_each_step_used(runtime, lang):
         ]
 
     for n in results:  # each tool result follows the call its thought made (a widened retry: the call it widens)
-        widened = follows(n, "tool_result")
+        widened = [  # the empty first try is why the retry ran (causal)
+            u
+            for u in g.predecessors(n.id)
+            if w.nodes[u].kind == "tool_result" and "widened" in g.edges[u, n.id]["rationale"]
+        ]
         assert follows(w.nodes[widened[0]] if widened else n, "agent_thought") and not (
             widened and follows(n, "agent_thought")
         )

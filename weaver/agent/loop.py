@@ -294,7 +294,9 @@ class TravelAgent:
             meta["restates"] = self._restates
             self._restates = []
         # a result a widened retry replaced reaches the reply through the retry (result -> retry -> reply)
-        deps = [(nid, "causal", "the reply reports this result") for nid in self._result_ids if nid not in self._widened]
+        deps = [
+            (nid, "causal", "the reply reports this result") for nid in self._result_ids if nid not in self._widened
+        ]
         if not deps and self._thought_id:
             deps = [(self._thought_id, "temporal", "the reply of this step")]
         if not deps and self._user_node:  # the step's thought was a repeat, not kept: the reply answers the message
