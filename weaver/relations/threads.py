@@ -12,9 +12,7 @@ Kinds come from the nouns a text uses (bilingual); a request that only selects
 ("哪家…", "which one", "这两个…") selects among what was listed for the latest
 such question, whatever its kind.
 
->>> kinds("这家酒店的周边有哪些景点和餐馆啊？")
-('hotel', 'restaurant', 'attraction')
->>> kinds("Any museum you'd suggest?"), kinds("哪家有辣炒蛏子啊？")
+>>> wanted_kinds("那你帮我在别处找一个景点吧"), wanted_kinds("哈哈，太好了")
 (('attraction',), ())
 """
 
@@ -24,18 +22,12 @@ import re
 
 from ..models import MemoryNode
 from .features import speaker_of
-from .references import LOCATIVE
+from .references import KIND_NOUNS, LOCATIVE, kinds
 
-__all__ = ["kinds", "asked_kinds", "wanted_kinds", "thread_parent", "SELECTS", "THREAD_LOOKBACK"]
+__all__ = ["asked_kinds", "wanted_kinds", "thread_parent", "SELECTS", "THREAD_LOOKBACK"]
 
 THREAD_LOOKBACK = 12  # earlier memories searched for the question a request takes up
-_KIND_NOUNS = {
-    "hotel": r"酒店|宾馆|旅馆|客栈|住宿|\bhotels?\b|\bhostels?\b",
-    "restaurant": r"餐厅|餐馆|饭馆|饭庄|吃饭|吃的|\brestaurants?\b|\bdinner\b|\blunch\b|\bbreakfast\b",
-    "attraction": r"景点|景区|玩的|游玩|博物馆|公园|\battractions?\b|\bsights?\b|\bmuseums?\b|\bparks?\b",
-}
-_KINDS = {k: re.compile(p, re.IGNORECASE) for k, p in _KIND_NOUNS.items()}
-_NOUNS = "|".join(_KIND_NOUNS.values())
+_NOUNS = "|".join(KIND_NOUNS.values())
 # a place pointed at, not asked for: "这家酒店(的)", "景点的周边", "the hotel"
 _ANCHOR = re.compile(
     rf"(?:这|那|该|此)(?:家|个|座)?(?:{_NOUNS})的?|(?:{_NOUNS})的?(?=周边|附近|周围|旁边)|\bthe (?:{_NOUNS})",
@@ -55,11 +47,6 @@ SELECTS = re.compile(
 _LISTING = re.compile(r"有哪些|有什么|有啥|都有|有那些|有没有|有吗|\bwhat(?:'s| is| are)\b", re.IGNORECASE)
 # asks what there is: a question, or a request to look for one
 _ASKS = re.compile(r"[?？]|[吗呢么][。.!！]?\s*$|有哪些|有什么|有没有|有啥|\b(?:any|what|which|find|suggest)\b", re.I)
-
-
-def kinds(text: str) -> tuple[str, ...]:
-    """The kinds of place ``text`` names by a noun, in a fixed order."""
-    return tuple(k for k, pat in _KINDS.items() if pat.search(text))
 
 
 def asked_kinds(text: str) -> tuple[str, ...]:
