@@ -72,17 +72,3 @@ def test_an_edge_still_lends_what_the_seed_ranking_lacks():
     picked, _ = _picked(space, expand_graph=True)
     assert picked == {"s", "n"}
     assert _picked(space, expand_graph=False)[0] == {"s", "m"}  # without the graph, the edge lends nothing
-
-
-def test_a_later_hit_that_outranks_a_neighbour_is_packed_before_it():
-    # one seed ("s"): expansion brings in "n" (all it has is the edge's 0.15); "m" matches the query by 0.5 but is
-    # no seed. Packed after the whole first pool, "m" found the budget taken by "n" (LoCoMo at 256 tokens).
-    g, ids, matrix, facts, edges = _space({"s": 1, "n": 2, "m": 3}, match_m=0.5)
-    cfg = CFG.with_(seeds=1)
-    picked = {
-        expand: set(
-            retrieve(g, ids, matrix, None, "puppy", matrix[0], cfg, _two_lines(), expand, facts, edges).node_ids
-        )
-        for expand in (True, False)
-    }
-    assert picked[True] == picked[False] == {"s", "m"}

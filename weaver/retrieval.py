@@ -13,10 +13,9 @@ the next seeds are taken in. The result carries the full trace.
 
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
@@ -422,50 +421,8 @@ def retrieve(
         )
     included: list[str] = []
     pool = sorted(candidates.values(), key=lambda c: -c.score)
-
-    def later_seed(nid: str) -> RankedNode:  # a hit past the first seeds, ranked on its own relevance
-        r = row[nid]
-        attrs = g.nodes[nid]
-        own = float(relevance[r])
-        cand = RankedNode(
-            id=nid,
-            content=attrs.get("content", ""),
-            kind=attrs.get("kind", ""),
-            turn=attrs.get("turn", 0),
-            role="seed",
-            similarity=float(dense[r]),
-            lexical=float(lex[r]),
-            relevance=own,
-            context=_lent(relevance, own_relevance, r),
-            centrality=0.0,
-            hops=0,
-            seed=nid,
-            via=None,
-            edge=None,
-            relation=None,
-            direction=None,
-            propagated=_lent(relevance, own_relevance, r),
-            score=own,
-            tokens=estimate_line_tokens(attrs),
-            date_tokens=date_tokens(attrs),
-        )
-        return cand
-
     # when every candidate is packed and room is left, the next hits by own relevance follow
-    rest: Iterator[str] = (ids[i] for i in order.after(n_seeds))
-    # a later hit that outranks a neighbour expansion brought in competes in the first round: packed after the
-    # whole first pool, it lost the budget to weaker neighbours (at 256 tokens, expansion lost to none)
-    weakest = min((c.score for c in pool if c.role == "expanded"), default=float("inf"))
-    for nid in rest:
-        if nid in candidates:
-            continue
-        if float(relevance[row[nid]]) <= weakest:
-            rest = itertools.chain([nid], rest)
-            break
-        candidates[nid] = later_seed(nid)
-        seeds.append(nid)
-        pool.append(candidates[nid])
-    pool.sort(key=lambda c: -c.score)
+    rest = (ids[i] for i in order.after(n_seeds))
     idle_rounds = 0  # rounds in a row in which nothing fitted: after a few, the rest would not fit either
     dates: set = set()  # dates already shown: the next line of a date does not repeat it
     while pool and used < budget:
@@ -486,7 +443,31 @@ def retrieve(
         for nid in rest if used < budget and idle_rounds < 3 else ():
             if nid in candidates:
                 continue
-            cand = later_seed(nid)
+            r = row[nid]
+            attrs = g.nodes[nid]
+            own = float(relevance[r])
+            cand = RankedNode(
+                id=nid,
+                content=attrs.get("content", ""),
+                kind=attrs.get("kind", ""),
+                turn=attrs.get("turn", 0),
+                role="seed",
+                similarity=float(dense[r]),
+                lexical=float(lex[r]),
+                relevance=own,
+                context=_lent(relevance, own_relevance, r),
+                centrality=0.0,
+                hops=0,
+                seed=nid,
+                via=None,
+                edge=None,
+                relation=None,
+                direction=None,
+                propagated=_lent(relevance, own_relevance, r),
+                score=own,
+                tokens=estimate_line_tokens(attrs),
+                date_tokens=date_tokens(attrs),
+            )
             candidates[nid] = cand
             seeds.append(nid)
             pool.append(cand)
