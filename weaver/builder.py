@@ -30,6 +30,7 @@ from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, spea
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
 from .relations.support import supported
+from .relations.threads import thread_parent
 
 __all__ = [
     "Guess",
@@ -44,6 +45,7 @@ __all__ = [
 
 REFERENCE_CONFIDENCE = 0.7  # measured on CrossWOZ (bench relations): see docs/benchmarks/relations.md
 PREMISE_CONFIDENCE = 0.75
+THREAD_CONFIDENCE = 0.7
 CORRECTION_REACH = 0.85  # a correction applies to pairs whose both ends are at least this similar to it
 LLM_CANDIDATES = 3  # the link model's best candidates an LLM judges
 
@@ -200,6 +202,9 @@ def guess_edges(
             i, why = ref
             relation = "conditional" if LOCATIVE.search(node.content) else "elaborates"
             edges.append(Edge(earlier[i].id, node.id, relation, REFERENCE_CONFIDENCE, "rules", why))
+        thread = thread_parent(node, earlier, {e.source for e in edges})  # "找一家餐馆" after "周边有什么餐馆？"
+        if thread is not None:
+            edges.append(Edge(earlier[thread[0]].id, node.id, "elaborates", THREAD_CONFIDENCE, "rules", thread[1]))
     if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
         for i, slot in slot_premises(node, earlier, {e.source for e in edges}):
             edges.append(

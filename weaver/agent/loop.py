@@ -22,10 +22,10 @@ from ..tool_records import tool_records
 from .events import AgentEvent, events_for, save_events
 from .memory import MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
-from .replies import ack_text, honest_text, results_text, route_text, thought_text, tool_memory_text
+from .replies import ack_text, honest_text, results_text, route_text, sourced, thought_text, tool_memory_text
 from .side import side_text
 from .tools import ToolBox, ToolOutput
-from .understanding import Parsed, parse
+from .understanding import Constraint, Parsed, parse
 from .why import explain_why
 
 __all__ = ["TravelAgent", "retrieval_query", "MAX_STEP_CHARS", "fit_step"]
@@ -82,6 +82,8 @@ class TravelAgent:
     _ntool: int
     _user_node: str | None
     _result_ids: list[str]
+    _widened: set[str]  # results a widened retry replaced: the reply reaches them through the retry
+    _restates: list[str]  # what the reply about to be written repeats from memory (a recap, a quote)
     _unsaved: list[AgentEvent]
     _chain: list[str]
 
@@ -242,7 +244,9 @@ class TravelAgent:
             deps = [(self._user_node, "causal", f"the {tool} call this message asked for")] if self._user_node else []
         set_by = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
         if widens:  # the same call with its place widened: its thought and constraints reach it through the first
-            deps = [(widens, "temporal", f"{tool} widened after nothing fit there")]
+            # (causal: the empty first try is why this one ran, and a cascade from a constraint flows on through it)
+            deps = [(widens, "causal", f"{tool} widened after nothing fit there")]
+            self._widened.add(widens)
         else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
             deps += [
                 (nid, "conditional", f"set the arguments of {tool}({set_by})")
@@ -286,7 +290,13 @@ class TravelAgent:
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
             meta["noted"] = noted
             extra = dict(extra or {}, noted=noted)
-        deps = [(nid, "causal", "the reply reports this result") for nid in self._result_ids]
+        if self._restates:  # a recap or quote in the reply is not what it adds: no guessed link rests on it
+            meta["restates"] = self._restates
+            self._restates = []
+        # a result a widened retry replaced reaches the reply through the retry (result -> retry -> reply)
+        deps = [
+            (nid, "causal", "the reply reports this result") for nid in self._result_ids if nid not in self._widened
+        ]
         if not deps and self._thought_id:
             deps = [(self._thought_id, "temporal", "the reply of this step")]
         if not deps and self._user_node:  # the step's thought was a repeat, not kept: the reply answers the message
@@ -310,7 +320,7 @@ class TravelAgent:
         self._mid = message_id or new_id("msg")
         self._seq, self._started, self._outputs, self._thought_id, self._ntool = 0, time.time(), [], None, 0
         self._user_node = None
-        self._result_ids = []
+        self._result_ids, self._widened, self._restates = [], set(), []
         self._unsaved = []
         try:
             yield from self._run(text)
@@ -387,6 +397,7 @@ class TravelAgent:
                     {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
                     for c in tp.used
                 ],
+                **_restating([c for c in tp.used if c.node_id not in {res.node.id if res.node else None}], lang),
             },
         )
         because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
@@ -424,7 +435,8 @@ class TravelAgent:
             return honest_text("city", lang, city=p.city, what=what[0], what_en=what[1])
         if p.intent == "why":
             text, chain = explain_why(self.weaver, p, items, self._turn, lang)
-            self._chain = chain
+            self._chain = chain  # the answer quotes each memory of the chain
+            self._restates = [self.weaver.nodes[i].content for i in chain if i in self.weaver.nodes]
             return text or honest_text("why_none", lang)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
@@ -440,10 +452,20 @@ class TravelAgent:
                 alts = [a for call in tp.calls for a in call.fallbacks]
                 used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
             first = self._outputs[0].arguments.get("near") if relaxed else None
+            self._restates = _restating(used, lang).get("restates", [])
             return "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
+        # the acknowledgement restates what the message said (without turns)
+        self._restates = _restating([Constraint(c.slot, c.value, c.scope) for c in p.constraints], lang).get(
+            "restates", []
+        )
         return ack_text(lang, p.constraints)
+
+
+def _restating(used: list, lang: str) -> dict:
+    """Meta naming the recap of ``used`` a step's text repeats (the support of a guessed link ignores it)."""
+    return {"restates": [sourced(used, lang)]} if used else {}
 
 
 _RECORD_FIELDS = ("价格", "人均消费", "门票", "评分", "酒店类型", "地铁", "营业时间", "游玩时间")

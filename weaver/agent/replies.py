@@ -18,6 +18,7 @@ __all__ = [
     "tool_memory_text",
     "results_text",
     "ack_text",
+    "sourced",
     "honest_text",
     "fmt_money",
 ]
@@ -96,7 +97,8 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
     return f"{c.slot}={v}"
 
 
-def _sourced(used: list[Constraint], lang: str) -> str:
+def sourced(used: list[Constraint], lang: str) -> str:
+    """The constraints as the user stated them, each with its turn: a recap, restated from memory."""
     parts = []
     for c in used:
         turn = f"（第{c.turn}轮）" if lang == "zh" else f" (turn {c.turn})"
@@ -127,7 +129,7 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
     if used:
         parts.append(
             ("从记忆中读到的约束：" if zh else "Constraints from memory: ")
-            + _sourced(used, lang)
+            + sourced(used, lang)
             + ("。" if zh else ".")
         )
     if missing:
@@ -315,23 +317,23 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
             if zh
             else f"Apart from the {skipped} already suggested, nothing else matches"
         ) + (
-            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。"
+            f"（{sourced(used, lang)}）。可以放宽某个条件再试。"
             if zh and used
-            else f" ({_sourced(used, lang)}). Try relaxing one of them."
+            else f" ({sourced(used, lang)}). Try relaxing one of them."
             if used
             else ("。" if zh else ".")
         )
     if out.count == 0:
         return ("没有找到符合所有条件的结果" if zh else "Nothing matches all the conditions") + (
-            f"（{_sourced(used, lang)}）。可以放宽某个条件再试。"
+            f"（{sourced(used, lang)}）。可以放宽某个条件再试。"
             if zh and used
-            else f" ({_sourced(used, lang)}). Try relaxing one of them."
+            else f" ({sourced(used, lang)}). Try relaxing one of them."
             if used
             else ("。" if zh else ".")
         )
     if used:
         lines.append(
-            ("按照你之前说的：" if zh else "Going by what you told me: ") + _sourced(used, lang) + ("。" if zh else ".")
+            ("按照你之前说的：" if zh else "Going by what you told me: ") + sourced(used, lang) + ("。" if zh else ".")
         )
     if relaxed_from:
         now = out.arguments.get("near")
@@ -434,7 +436,7 @@ def ack_text(lang: str, stated: list[Constraint]) -> str:
             if zh
             else "I can look up Beijing hotels, restaurants, attractions and metro stations, and keep your plan and budget."
         )
-    body = _sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang)
+    body = sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang)
     return f"记下了：{body}。之后的推荐都会考虑这些。" if zh else f"Noted: {body}. I will apply this to what I suggest."
 
 

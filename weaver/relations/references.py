@@ -37,6 +37,8 @@ __all__ = [
     "names_a",
     "KINDS",
     "LOCATIVE",
+    "KIND_NOUNS",
+    "kinds",
     "MIN_CJK",
     "LOOKBACK",
     "PREMISE_SLOTS",
@@ -65,6 +67,25 @@ _CHOICE = re.compile(
     r"\b(?:recommend|suggest|how about|try|go with|i'll take|let's go|book)\b",
     re.IGNORECASE,
 )
+
+# the kinds of place a travel request asks for, by the nouns that name them (bilingual)
+KIND_NOUNS = {
+    "hotel": r"酒店|宾馆|旅馆|客栈|住宿|\bhotels?\b|\bhostels?\b",
+    "restaurant": r"餐厅|餐馆|饭馆|饭庄|吃饭|吃的|\brestaurants?\b|\bdinner\b|\blunch\b|\bbreakfast\b",
+    "attraction": r"景点|景区|玩的|游玩|博物馆|公园|\battractions?\b|\bsights?\b|\bmuseums?\b|\bparks?\b",
+}
+_PLACE_KINDS = {k: re.compile(p, re.IGNORECASE) for k, p in KIND_NOUNS.items()}
+
+
+def kinds(text: str) -> tuple[str, ...]:
+    """The kinds of place ``text`` names by a noun, in a fixed order.
+
+    >>> kinds("这家酒店的周边有哪些景点和餐馆啊？")
+    ('hotel', 'restaurant', 'attraction')
+    >>> kinds("Any museum you'd suggest?"), kinds("哪家有辣炒蛏子啊？"), kinds("the love around you")
+    (('attraction',), (), ())
+    """
+    return tuple(k for k, pat in _PLACE_KINDS.items() if pat.search(text))
 
 
 def _cjk(text: str) -> int:
@@ -131,7 +152,8 @@ def reference_parent(
         for i in range(len(earlier) - 1, lo - 1, -1):
             if earlier[i].id not in exclude and names_a(kind, earlier[i].content) and accept(earlier[i]):
                 return i, f"refers to the {kind[0]} named there"
-    if LOCATIVE.search(child.content) or _AMONG.search(child.content):  # near / among: the place in focus
+    # near / among, in a request about places: the place in focus ("the love around you" asks for none)
+    if (LOCATIVE.search(child.content) or _AMONG.search(child.content)) and kinds(child.content):
         for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
             if earlier[i].id not in exclude and _CHOICE.search(earlier[i].content) and accept(earlier[i]):
                 return i, "refers to the place put forward or chosen there"

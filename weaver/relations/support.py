@@ -14,6 +14,10 @@ than none):
 * the child opens by pointing back ("那家", "the second one", "so", "还有呢") or is a
   short reply on a different speaker's turn.
 
+What the parent only repeats from memory (meta ``restates``: the agent's recap of
+the constraints, a quoted earlier message) is not its content: a later message
+that shares those words builds on where they were said, not on the echo.
+
 Chats with named speakers (Molweni, LoCoMo) keep the link model's verdict untouched.
 
 >>> from weaver.models import MemoryNode
@@ -36,6 +40,10 @@ True
 >>> supported(node("My total budget is 5000 yuan.", "user_input", 1),
 ...           node("I'm allergic to seafood, so no seafood please.", "user_input", 2))
 False
+>>> recap = MemoryNode("r", "Going by: total budget 6000. Hotel Jinjiang, 679/night", "agent_response", 3, "m",
+...                    meta={"restates": ["total budget 6000"]})
+>>> supported(recap, node("Actually, make the total budget 9000 yuan.", "user_input", 4))
+False
 >>> named = MemoryNode("a", "anyone here?", "user_input", 1, "m", meta={"speaker": "bob"})
 >>> supported(named, MemoryNode("b", "my disk is full", "user_input", 2, "m", meta={"speaker": "amy"}))
 True
@@ -50,7 +58,7 @@ from ..models import MemoryNode
 from .features import speaker_of
 from .references import shared_name
 
-__all__ = ["two_roles", "supported", "BACK_REFERENCE"]
+__all__ = ["two_roles", "supported", "own_content", "BACK_REFERENCE"]
 
 # the child's opening words point back at what was just said
 BACK_REFERENCE = re.compile(
@@ -78,13 +86,28 @@ def supported(parent: MemoryNode, child: MemoryNode, between: list[MemoryNode] |
     """
     if not two_roles(parent, child):
         return True
-    pf, cf = features(parent.content), features(child.content)
+    own = own_content(parent)
+    pf, cf = features(own), features(child.content)
     me = speaker_of(child.kind, child.meta)
     other = speaker_of(parent.kind, parent.meta) != me
-    if other and _ASKS.search(parent.content) and all(speaker_of(n.kind, n.meta) != me for n in between):
+    if other and _ASKS.search(own) and all(speaker_of(n.kind, n.meta) != me for n in between):
         return True  # the answer to the question just asked
     if BACK_REFERENCE.match(child.content) or (other and cf.pleasantry):
         return True
     if pf.words & cf.words or set(pf.numbers) & set(cf.numbers):
         return True
-    return shared_name(child.content, parent.content) is not None
+    return shared_name(child.content, own) is not None
+
+
+def own_content(node: MemoryNode) -> str:
+    """The node's text without what it restates from memory (meta ``restates``).
+
+    >>> own_content(MemoryNode("r", "Noted: budget 9000. Anything else?", "agent_response", 1, "m",
+    ...                        meta={"restates": ["budget 9000", 7]}))
+    'Noted: . Anything else?'
+    """
+    text = node.content
+    for span in node.meta.get("restates") or ():
+        if isinstance(span, str) and span:
+            text = text.replace(span, "")
+    return text
