@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import numpy as np
 
-from .graph import Step, causal_order, expand
+from .graph import Neighbours, Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
-from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_tokens, render
+from .narrative import CONNECTIVE_LEVELS, LineCosts, date_of, render
 from .settings import WeaverConfig
 from .slots import asks_history
 from .text import count_tokens, detect_language
@@ -331,6 +331,8 @@ def retrieve(
     position: dict[str, int] | None = None,
     boost: dict[str, float] | None = None,
     cold: np.ndarray | None = None,
+    line_costs: LineCosts | None = None,
+    neighbours: Neighbours | None = None,
 ) -> RetrievalResult:
     """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
 
@@ -341,6 +343,8 @@ def retrieve(
     ``shown`` (which nodes may answer) and ``position`` (id -> row) are the
     weaver's incrementally kept ones; without them they are derived here. ``cold`` (the cold tier, archived
     memories) likewise: they come back as seeds alone, without neighbours, adjacent turns or edges.
+    ``line_costs``: each node's line tokens, kept across queries (:class:`~weaver.narrative.LineCosts`);
+    ``neighbours``: each node's edges, kept while the graph does not change (:class:`~weaver.graph.Neighbours`).
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
@@ -365,18 +369,21 @@ def retrieve(
     t1 = time.perf_counter()
     use_centrality = bool(cfg.w_centrality and expand_graph)
     scale = 1.0 / max(1, g.number_of_nodes() - 1)  # degree centrality, computed for candidates only
+    costs = line_costs if line_costs is not None else LineCosts()
+    attrs_of = g.nodes
+    edges_of = neighbours if neighbours is not None else Neighbours(g)
 
     header = count_tokens("相关记忆（原因在前，结果在后）：") + 1
     used = header
     # seeds: enough top hits to fill the budget twice over (short memories need more of them)
     n_seeds = max(1, cfg.seeds)
     if cfg.adaptive_seeds and len(order):
-        avg = float(np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order.head(4 * n_seeds)]))
+        avg = float(np.mean([costs(ids[i], attrs_of[ids[i]])[0] for i in order.head(4 * n_seeds)]))
         n_seeds = max(n_seeds, int(cfg.adaptive_seeds * budget / max(avg, 1.0)))
     seeds = [ids[i] for i in order.head(n_seeds)]
-    is_cold = _cold_test(g)
+    is_cold = _cold_test(g) if cold is None else (lambda nid: bool(cold[row[nid]]))
     steps: dict[str, Step] = (
-        expand(g, seeds, cfg.hops, cfg.expand_limit)
+        expand(g, seeds, cfg.hops, cfg.expand_limit, edges_of)
         if expand_graph
         else {s: Step(s, 0, s, None, None, None, None) for s in seeds}
     )
@@ -389,24 +396,33 @@ def retrieve(
     # lends nothing more: a seed's decayed score (hop_decay / adjacent_decay, until this release) let a
     # question's neighbours push true seeds out at the budget's edge, and expansion lost to no expansion.
     candidates: dict[str, RankedNode] = {}
-    for nid, st in steps.items():
-        r = row.get(nid)
-        if r is None:
-            continue
-        own = float(relevance[r]) if np.isfinite(relevance[r]) else 0.0
-        cent = g.degree(nid) * scale if use_centrality and not is_cold(nid) else 0.0
+    # the candidates' numbers are read from the arrays at once (one Python float each, as before, not a numpy
+    # scalar per field and candidate: hundreds of candidates per query)
+    reached = [(nid, st, row[nid]) for nid, st in steps.items() if nid in row]
+    at = np.fromiter((r for _, _, r in reached), dtype=np.int64, count=len(reached))
+    rel_at, own_at = relevance[at], own_relevance[at]
+    with np.errstate(invalid="ignore"):  # -inf - -inf where a memory may not answer: lent nothing
+        lent_at = np.where(np.isfinite(own_at), rel_at - own_at, 0.0).tolist()
+    own_l = np.where(np.isfinite(rel_at), rel_at, 0.0).tolist()
+    dense_l, lex_l = dense[at].tolist(), lex[at].tolist()
+    cold_l = cold[at].tolist() if cold is not None else [is_cold(nid) for nid, _, _ in reached]
+    for k, (nid, st, r) in enumerate(reached):
+        own = own_l[k]
+        # degree centrality: a node's edges in and out (what g.degree counts)
+        cent = len(edges_of(nid)) * scale if use_centrality and not cold_l[k] else 0.0
         score = own + cfg.w_centrality * cent
-        attrs = g.nodes[nid]
+        attrs = attrs_of[nid]
+        tokens, dtokens = costs(nid, attrs)
         candidates[nid] = RankedNode(
             id=nid,
             content=attrs.get("content", ""),
             kind=attrs.get("kind", ""),
             turn=attrs.get("turn", 0),
             role="seed" if st.hop == 0 else "expanded",
-            similarity=float(dense[r]),
-            lexical=float(lex[r]),
+            similarity=dense_l[k],
+            lexical=lex_l[k],
             relevance=own,
-            context=_lent(relevance, own_relevance, r),
+            context=lent_at[k],
             centrality=cent,
             hops=st.hop,
             seed=st.seed,
@@ -414,10 +430,10 @@ def retrieve(
             edge=st.edge,
             relation=st.relation,
             direction=st.direction,
-            propagated=_lent(relevance, own_relevance, r),
+            propagated=lent_at[k],
             score=score,
-            tokens=estimate_line_tokens(attrs),
-            date_tokens=date_tokens(attrs),
+            tokens=tokens,
+            date_tokens=dtokens,
         )
     included: list[str] = []
     pool = sorted(candidates.values(), key=lambda c: -c.score)
@@ -428,7 +444,7 @@ def retrieve(
     while pool and used < budget:
         before = used
         for cand in pool:
-            date = date_of(g.nodes[cand.id])
+            date = date_of(attrs_of[cand.id])
             cost = cand.tokens + (cand.date_tokens if date not in dates else 0)
             if used + cost <= budget:
                 cand.included = True
@@ -444,8 +460,9 @@ def retrieve(
             if nid in candidates:
                 continue
             r = row[nid]
-            attrs = g.nodes[nid]
+            attrs = attrs_of[nid]
             own = float(relevance[r])
+            tokens, dtokens = costs(nid, attrs)
             cand = RankedNode(
                 id=nid,
                 content=attrs.get("content", ""),
@@ -465,8 +482,8 @@ def retrieve(
                 direction=None,
                 propagated=_lent(relevance, own_relevance, r),
                 score=own,
-                tokens=estimate_line_tokens(attrs),
-                date_tokens=date_tokens(attrs),
+                tokens=tokens,
+                date_tokens=dtokens,
             )
             candidates[nid] = cand
             seeds.append(nid)
