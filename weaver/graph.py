@@ -13,7 +13,15 @@ from typing import Iterable
 
 import networkx as nx
 
-__all__ = ["Step", "Neighbours", "expand", "causal_order", "would_create_cycle", "degree_centrality", "transitive_redundant"]
+__all__ = [
+    "Step",
+    "Neighbours",
+    "expand",
+    "causal_order",
+    "would_create_cycle",
+    "degree_centrality",
+    "transitive_redundant",
+]
 
 
 @dataclass(frozen=True)
