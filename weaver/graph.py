@@ -58,6 +58,16 @@ class Neighbours:
     def __init__(self, g: nx.DiGraph) -> None:
         self.g = g
         self._got: dict[str, list] = {}
+        self._degree = g.degree  # a live view: made once, not per node
+
+    def degree(self, u: str) -> int:
+        """``g.degree(u)`` (edges in and out), from the kept edges when ``u``'s were read already.
+
+        >>> Neighbours(nx.DiGraph([("a", "b"), ("c", "b")])).degree("b")
+        2
+        """
+        got = self._got.get(u)
+        return len(got) if got is not None else self._degree[u]
 
     def __call__(self, u: str) -> list[tuple]:
         """``(confidence, neighbour, u, edge, edge attributes, direction, neighbour's attributes)``: its causes

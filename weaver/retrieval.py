@@ -409,7 +409,7 @@ def retrieve(
     for k, (nid, st, r) in enumerate(reached):
         own = own_l[k]
         # degree centrality: a node's edges in and out (what g.degree counts)
-        cent = len(edges_of(nid)) * scale if use_centrality and not cold_l[k] else 0.0
+        cent = edges_of.degree(nid) * scale if use_centrality and not cold_l[k] else 0.0
         score = own + cfg.w_centrality * cent
         attrs = attrs_of[nid]
         tokens, dtokens = costs(nid, attrs)
