@@ -22,7 +22,7 @@ TURNS = [
     (1, "第一天想去故宫参观，门票多少钱？"),
     (1, "故宫的门票60元，评分4.8分"),
     (1, "那就订故宫附近的酒店吧"),
-    (2, "预算改成八千吧，想住好一点"),
+    (1, "预算改成八千吧，想住好一点"),
     (2, "晚饭想在王府井附近吃，人均一百左右"),
     (2, "I also want a hotel near Sanlitun with a gym"),
     (2, "My daughter Mia is vegetarian, so the restaurant needs vegetarian dishes"),
@@ -92,6 +92,7 @@ def test_kept_query_facts_change_no_result_across_writes(runtime):
     for q in QUERIES:
         _same(w, q)
     assert asks_history(QUERIES[4])
+    assert w.query(QUERIES[0]).config["boosted"] > 0  # the user revised: constraint statements weigh more
     # a status change (the line of a superseded memory says so), an edge drawn and one removed, an archived memory
     w.curation.set_status(ids[1], "superseded", "restated later", by=ids[-2])
     w.curation.set_edge(ids[0], ids[5], "causal", "the trip frame is why this hotel")

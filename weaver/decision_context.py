@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .constraints import ConstraintRecord, statement_values
+from .retrieval import Boost
 from .slots import asks_history, residue
 from .slots_prefs import meal_of
 from .text import count_tokens, detect_language
@@ -365,12 +366,15 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
             and any(v.known for v in statement_values(weaver.nodes[nid].content))
         ]
 
-    got = (
-        statements(ids)
-        if ids is not None
-        else remembered(weaver.graph, "_boosted", lambda: statements(weaver.node_ids))
-    )
-    return dict.fromkeys(got, lift)
+    if ids is not None:
+        return dict.fromkeys(statements(ids), lift)
+    # kept until the graph changes, as one Boost per lift: it keeps its vector over the node order, so a query
+    # does not loop over every constraint statement again (weaver.retrieval.Boost)
+    boosted = remembered(weaver.graph, "_boosted", lambda: statements(weaver.node_ids))
+    kept = remembered(weaver.graph, "_boosts", dict)
+    if lift not in kept:
+        kept[lift] = Boost.fromkeys(boosted, lift)
+    return kept[lift]
 
 
 def _ranked_as_active(node) -> bool:

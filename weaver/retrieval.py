@@ -35,6 +35,7 @@ __all__ = [
     "RankedNode",
     "RetrievalResult",
     "NodeScores",
+    "Boost",
     "retrieve",
     "score_nodes",
     "shown_mask",
@@ -187,6 +188,36 @@ def cold_mask(g: nx.DiGraph, ids: list[str]) -> np.ndarray:
     )
 
 
+class Boost(dict):
+    """A per-node lift (node id -> lift) that keeps what it computes over a node order: its vector, and its
+    largest lift. The weaver keeps one until its graph changes (:func:`weaver.decision_context.constraint_boost`),
+    so a query does not loop over every boosted statement (a user's every constraint statement) again. Not to be
+    changed once used.
+
+    >>> b = Boost.fromkeys(["a", "c"], 0.5)
+    >>> b.vector({"a": 0, "b": 1, "c": 2}, 3, np.float32).tolist(), b.largest()
+    ([0.5, 0.0, 0.5], 0.5)
+    """
+
+    def vector(self, position: dict[str, int], n: int, dtype) -> np.ndarray:
+        key = (id(position), n, np.dtype(dtype))
+        got = getattr(self, "kept", None)
+        if got is None or got[0] != key:
+            lift = np.zeros(n, dtype=dtype)
+            for nid, b in self.items():
+                r = position.get(nid)
+                if r is not None and r < n:
+                    lift[r] += b
+            got = self.kept = (key, lift)
+        return got[1]
+
+    def largest(self) -> float:
+        got = getattr(self, "top", None)
+        if got is None:
+            got = self.top = max(self.values(), default=0.0)
+        return got
+
+
 class _Ranking:
     """Rows by descending relevance (finite only), sorted lazily: argpartition for the head that retrieval
     reads, the rest sorted only if the packing loop reaches it (a full sort cost ~10 ms at 100k nodes)."""
@@ -264,10 +295,13 @@ def score_nodes(
         own = own + offset
     if boost:  # a caller's per-node lift (personalised weighting of constraint memories)
         pos = position if position is not None else {x: i for i, x in enumerate(ids)}
-        lift = np.zeros(len(ids), dtype=own.dtype)
-        for nid, b in boost.items():
-            if nid in pos:
-                lift[pos[nid]] += b
+        if isinstance(boost, Boost) and position is not None:  # kept across queries: its vector too
+            lift = boost.vector(position, len(ids), own.dtype)
+        else:
+            lift = np.zeros(len(ids), dtype=own.dtype)
+            for nid, b in boost.items():
+                if nid in pos:
+                    lift[pos[nid]] += b
         own = own + lift
     # the cold tier is ranked as it was before it was archived (a reply is found by the question it answers): its
     # memories lend and borrow relevance in their episode and over their edges; retrieval only takes them alone
@@ -551,7 +585,7 @@ def retrieve(
             "context_decay": cfg.context_decay if facts is not None else 0.0,
             "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
             "boosted": len(boost or {}),
-            "boost": max((boost or {}).values(), default=0.0),
+            "boost": boost.largest() if isinstance(boost, Boost) else max((boost or {}).values(), default=0.0),
         },
         timings_ms={
             "similarity": (t1 - t0) * 1e3,
