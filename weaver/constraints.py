@@ -31,7 +31,14 @@ from functools import lru_cache
 from .slots import SlotValue, asks_about, read_slots
 from .slots_prefs import read_prefs
 
-__all__ = ["ConstraintRecord", "records_from_statements", "constraint_records", "statement_values", "label"]
+__all__ = [
+    "ConstraintRecord",
+    "records_from_statements",
+    "constraint_records",
+    "statement_values",
+    "known_statement_values",
+    "label",
+]
 
 # how each key reads in a compact line, per language
 _LABELS = {
@@ -314,6 +321,13 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
         else remembered(weaver.graph, "_constraint_records", lambda: build(weaver.node_ids))
     )
     return [r for r in recs if include_lifted or r.status != "lifted"]
+
+
+def known_statement_values(weaver, statements) -> dict:
+    """``{node id: slot values}`` of ``(node id, turn, text)`` user statements, from what the weaver keeps
+    (read once per node, as the constraint records read them; :func:`statement_values` without a mirror)."""
+    got = _known_values(weaver, statements)
+    return {st[0]: statement_values(st[2]) for st in statements} if got is None else got
 
 
 _CACHE_WRITE_MIN = 256  # statements read anew before the cache file is rewritten (a few new ones: next open)

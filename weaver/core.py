@@ -29,12 +29,14 @@ from .embedding import Embedder, embed_text_for
 from .filtering import TaskFocus, focus_history, judge, stored_meta
 from .lexical import LexicalIndex
 from .mirror import Mirror
+from .graph import Neighbours
+from .narrative import LineCosts
 from .lifecycle.tiers import mark_tiers
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts, new_id
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult, retrieve, score_nodes
 from .slots import asks_history
-from .constraints import constraint_records
+from .constraints import constraint_records, known_statement_values
 from .decision_context import apply_block, constraint_boost, decision_for, revision_count
 from .tool_records import tool_records
 from .settings import WeaverConfig
@@ -593,10 +595,12 @@ class ContextWeaver:
             position=m.position,
             boost=boost,
             cold=m.cold(),
+            line_costs=LineCosts(m.per_node("line_costs")[0]),  # kept while the mirror lives: see LineCosts
+            neighbours=m.memo("neighbours", lambda: Neighbours(m.graph)),  # kept until a node or edge changes
         )
         result.config["revisions"] = block.revisions if block else (revision_count(self) if boost else 0)
         if block is not None:
-            result = apply_block(m.graph, result, block, budget)
+            result = apply_block(m.graph, result, block, budget, lambda sts: known_statement_values(self, sts))
         mark_tiers(self, result)  # which memory tier each memory came from (weaver.lifecycle.tiers)
         if record_access and result.nodes:
             now = time.time()

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .constraints import ConstraintRecord, statement_values
+from .retrieval import Boost
 from .slots import asks_history, residue
 from .slots_prefs import meal_of
 from .text import count_tokens, detect_language
@@ -194,14 +196,15 @@ def build_block(
     return DecisionBlock(text, tokens, domain, meal, recs)
 
 
-def covered_statement(content: str, block: DecisionBlock, node_id: str = "", same_trip=None) -> bool:
+def covered_statement(content: str, block: DecisionBlock, node_id: str = "", same_trip=None, values=None) -> bool:
     """A user statement that holds an outdated value, whose every slot is a key of the block and that says
     little else: the block says what of it still holds, and its outdated value would only mislead. (A
     statement whose values are all current stays: it is cheap, and later steps link to it.)
 
     ``same_trip(a, b)``: whether two nodes are of one session. A value is outdated only by a later value
     of its own session: another session may be another trip, whose budget revises nothing of this one
-    (supersede on arrival stays within a session for the same reason).
+    (supersede on arrival stays within a session for the same reason). ``values``: the statement's slot values,
+    when the caller keeps them (:func:`weaver.constraints.statement_values` of ``content`` otherwise).
 
     >>> from weaver.constraints import records_from_statements
     >>> recs = records_from_statements([("n1", 1, "预算五千"), ("n2", 5, "预算八千")])
@@ -209,7 +212,7 @@ def covered_statement(content: str, block: DecisionBlock, node_id: str = "", sam
     >>> covered_statement("预算五千", block, "n1"), covered_statement("预算五千", block, "n1", lambda a, b: False)
     (True, False)
     """
-    vals = statement_values(content)
+    vals = statement_values(content) if values is None else values
     if not vals:
         return False
     current = {r.key: r for r in block.records}
@@ -222,12 +225,22 @@ def covered_statement(content: str, block: DecisionBlock, node_id: str = "", sam
         and (same_trip is None or same_trip(current[k].node_id, node_id))
         for k, v in zip(keys, vals)
     )
-    return outdated and len(residue(content)) <= 4
+    return outdated and _residue_size(content) <= 4
 
 
-def apply_block(g, result, block: DecisionBlock, budget: int):
+@lru_cache(maxsize=65536)
+def _residue_size(content: str) -> int:
+    """How many content words a statement says beyond its slot values (read once per text: a text never
+    changes, and the slot readers this runs were most of a constraint query's remaining time)."""
+    return len(residue(content))
+
+
+def apply_block(g, result, block: DecisionBlock, budget: int, values_of=None):
     """Put the block before ``result``'s narrative (retrieved at the budget minus the block), leaving out
-    the statements it covers. Mutates and returns ``result``; the trace says why a node was left out."""
+    the statements it covers. Mutates and returns ``result``; the trace says why a node was left out.
+    ``values_of(statements)``: ``{node id: slot values}`` for ``(node id, turn, text)`` statements, when the
+    caller keeps them (:func:`weaver.constraints.known_statement_values`; the slot readers were a fifth of a
+    constraint query's time at 10k nodes, reading texts the constraint records had read already)."""
     from .narrative import render
 
     from .neighbourhood import episode_of
@@ -238,9 +251,9 @@ def apply_block(g, result, block: DecisionBlock, budget: int):
         na, nb = g.nodes[a], g.nodes[b]
         return episode_of(na.get("meta"), 0) == episode_of(nb.get("meta"), 0)  # no session, no date: one chat
 
-    covered = {
-        n.id for n in result.nodes if n.kind == "user_input" and covered_statement(n.content, block, n.id, same_trip)
-    }
+    stated = [n for n in result.nodes if n.kind == "user_input"]
+    known = values_of([(n.id, n.turn, n.content) for n in stated]) if values_of is not None and stated else {}
+    covered = {n.id for n in stated if covered_statement(n.content, block, n.id, same_trip, known.get(n.id))}
     if covered:
         keep = [n for n in result.nodes if n.id not in covered]
         for n in result.nodes:
@@ -353,12 +366,15 @@ def constraint_boost(weaver, cfg, ids=None) -> dict[str, float] | None:
             and any(v.known for v in statement_values(weaver.nodes[nid].content))
         ]
 
-    got = (
-        statements(ids)
-        if ids is not None
-        else remembered(weaver.graph, "_boosted", lambda: statements(weaver.node_ids))
-    )
-    return dict.fromkeys(got, lift)
+    if ids is not None:
+        return dict.fromkeys(statements(ids), lift)
+    # kept until the graph changes, as one Boost per lift: it keeps its vector over the node order, so a query
+    # does not loop over every constraint statement again (weaver.retrieval.Boost)
+    boosted = remembered(weaver.graph, "_boosted", lambda: statements(weaver.node_ids))
+    kept = remembered(weaver.graph, "_boosts", dict)
+    if lift not in kept:
+        kept[lift] = Boost.fromkeys(boosted, lift)
+    return kept[lift]
 
 
 def _ranked_as_active(node) -> bool:

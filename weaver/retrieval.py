@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import numpy as np
 
-from .graph import Step, causal_order, expand
+from .graph import Neighbours, Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
 from .query_turns import dense_similarity
-from .narrative import CONNECTIVE_LEVELS, date_of, date_tokens, estimate_line_tokens, render
+from .narrative import CONNECTIVE_LEVELS, LineCosts, date_of, render
 from .settings import WeaverConfig
 from .slots import asks_history
 from .text import count_tokens, detect_language
@@ -36,6 +36,7 @@ __all__ = [
     "RankedNode",
     "RetrievalResult",
     "NodeScores",
+    "Boost",
     "retrieve",
     "score_nodes",
     "shown_mask",
@@ -188,6 +189,36 @@ def cold_mask(g: nx.DiGraph, ids: list[str]) -> np.ndarray:
     )
 
 
+class Boost(dict):
+    """A per-node lift (node id -> lift) that keeps what it computes over a node order: its vector, and its
+    largest lift. The weaver keeps one until its graph changes (:func:`weaver.decision_context.constraint_boost`),
+    so a query does not loop over every boosted statement (a user's every constraint statement) again. Not to be
+    changed once used.
+
+    >>> b = Boost.fromkeys(["a", "c"], 0.5)
+    >>> b.vector({"a": 0, "b": 1, "c": 2}, 3, np.float32).tolist(), b.largest()
+    ([0.5, 0.0, 0.5], 0.5)
+    """
+
+    def vector(self, position: dict[str, int], n: int, dtype) -> np.ndarray:
+        key = (id(position), n, np.dtype(dtype))
+        got = getattr(self, "kept", None)
+        if got is None or got[0] != key:
+            lift = np.zeros(n, dtype=dtype)
+            for nid, b in self.items():
+                r = position.get(nid)
+                if r is not None and r < n:
+                    lift[r] += b
+            got = self.kept = (key, lift)
+        return got[1]
+
+    def largest(self) -> float:
+        got = getattr(self, "top", None)
+        if got is None:
+            got = self.top = max(self.values(), default=0.0)
+        return got
+
+
 class _Ranking:
     """Rows by descending relevance (finite only), sorted lazily: argpartition for the head that retrieval
     reads, the rest sorted only if the packing loop reaches it (a full sort cost ~10 ms at 100k nodes)."""
@@ -265,10 +296,13 @@ def score_nodes(
         own = own + offset
     if boost:  # a caller's per-node lift (personalised weighting of constraint memories)
         pos = position if position is not None else {x: i for i, x in enumerate(ids)}
-        lift = np.zeros(len(ids), dtype=own.dtype)
-        for nid, b in boost.items():
-            if nid in pos:
-                lift[pos[nid]] += b
+        if isinstance(boost, Boost) and position is not None:  # kept across queries: its vector too
+            lift = boost.vector(position, len(ids), own.dtype)
+        else:
+            lift = np.zeros(len(ids), dtype=own.dtype)
+            for nid, b in boost.items():
+                if nid in pos:
+                    lift[pos[nid]] += b
         own = own + lift
     # the cold tier is ranked as it was before it was archived (a reply is found by the question it answers): its
     # memories lend and borrow relevance in their episode and over their edges; retrieval only takes them alone
@@ -332,6 +366,8 @@ def retrieve(
     position: dict[str, int] | None = None,
     boost: dict[str, float] | None = None,
     cold: np.ndarray | None = None,
+    line_costs: LineCosts | None = None,
+    neighbours: Neighbours | None = None,
 ) -> RetrievalResult:
     """Retrieve a context for ``query`` from the nodes ``ids`` (rows of ``matrix``).
 
@@ -342,6 +378,8 @@ def retrieve(
     ``shown`` (which nodes may answer) and ``position`` (id -> row) are the
     weaver's incrementally kept ones; without them they are derived here. ``cold`` (the cold tier, archived
     memories) likewise: they come back as seeds alone, without neighbours, adjacent turns or edges.
+    ``line_costs``: each node's line tokens, kept across queries (:class:`~weaver.narrative.LineCosts`);
+    ``neighbours``: each node's edges, kept while the graph does not change (:class:`~weaver.graph.Neighbours`).
     """
     t0 = time.perf_counter()
     budget = cfg.budget if budget is None else budget
@@ -366,18 +404,21 @@ def retrieve(
     t1 = time.perf_counter()
     use_centrality = bool(cfg.w_centrality and expand_graph)
     scale = 1.0 / max(1, g.number_of_nodes() - 1)  # degree centrality, computed for candidates only
+    costs = line_costs if line_costs is not None else LineCosts()
+    attrs_of = g.nodes
+    edges_of = neighbours if neighbours is not None else Neighbours(g)
 
     header = count_tokens("相关记忆（原因在前，结果在后）：") + 1
     used = header
     # seeds: enough top hits to fill the budget twice over (short memories need more of them)
     n_seeds = max(1, cfg.seeds)
     if cfg.adaptive_seeds and len(order):
-        avg = float(np.mean([estimate_line_tokens(g.nodes[ids[i]]) for i in order.head(4 * n_seeds)]))
+        avg = float(np.mean([costs(ids[i], attrs_of[ids[i]])[0] for i in order.head(4 * n_seeds)]))
         n_seeds = max(n_seeds, int(cfg.adaptive_seeds * budget / max(avg, 1.0)))
     seeds = [ids[i] for i in order.head(n_seeds)]
-    is_cold = _cold_test(g)
+    is_cold = _cold_test(g) if cold is None else (lambda nid: bool(cold[row[nid]]))
     steps: dict[str, Step] = (
-        expand(g, seeds, cfg.hops, cfg.expand_limit)
+        expand(g, seeds, cfg.hops, cfg.expand_limit, edges_of)
         if expand_graph
         else {s: Step(s, 0, s, None, None, None, None) for s in seeds}
     )
@@ -390,24 +431,33 @@ def retrieve(
     # lends nothing more: a seed's decayed score (hop_decay / adjacent_decay, until this release) let a
     # question's neighbours push true seeds out at the budget's edge, and expansion lost to no expansion.
     candidates: dict[str, RankedNode] = {}
-    for nid, st in steps.items():
-        r = row.get(nid)
-        if r is None:
-            continue
-        own = float(relevance[r]) if np.isfinite(relevance[r]) else 0.0
-        cent = g.degree(nid) * scale if use_centrality and not is_cold(nid) else 0.0
+    # the candidates' numbers are read from the arrays at once (one Python float each, as before, not a numpy
+    # scalar per field and candidate: hundreds of candidates per query)
+    reached = [(nid, st, row[nid]) for nid, st in steps.items() if nid in row]
+    at = np.fromiter((r for _, _, r in reached), dtype=np.int64, count=len(reached))
+    rel_at, own_at = relevance[at], own_relevance[at]
+    with np.errstate(invalid="ignore"):  # -inf - -inf where a memory may not answer: lent nothing
+        lent_at = np.where(np.isfinite(own_at), rel_at - own_at, 0.0).tolist()
+    own_l = np.where(np.isfinite(rel_at), rel_at, 0.0).tolist()
+    dense_l, lex_l = dense[at].tolist(), lex[at].tolist()
+    cold_l = cold[at].tolist() if cold is not None else [is_cold(nid) for nid, _, _ in reached]
+    for k, (nid, st, r) in enumerate(reached):
+        own = own_l[k]
+        # degree centrality: a node's edges in and out (what g.degree counts)
+        cent = edges_of.degree(nid) * scale if use_centrality and not cold_l[k] else 0.0
         score = own + cfg.w_centrality * cent
-        attrs = g.nodes[nid]
+        attrs = attrs_of[nid]
+        tokens, dtokens = costs(nid, attrs)
         candidates[nid] = RankedNode(
             id=nid,
             content=attrs.get("content", ""),
             kind=attrs.get("kind", ""),
             turn=attrs.get("turn", 0),
             role="seed" if st.hop == 0 else "expanded",
-            similarity=float(dense[r]),
-            lexical=float(lex[r]),
+            similarity=dense_l[k],
+            lexical=lex_l[k],
             relevance=own,
-            context=_lent(relevance, own_relevance, r),
+            context=lent_at[k],
             centrality=cent,
             hops=st.hop,
             seed=st.seed,
@@ -415,10 +465,10 @@ def retrieve(
             edge=st.edge,
             relation=st.relation,
             direction=st.direction,
-            propagated=_lent(relevance, own_relevance, r),
+            propagated=lent_at[k],
             score=score,
-            tokens=estimate_line_tokens(attrs),
-            date_tokens=date_tokens(attrs),
+            tokens=tokens,
+            date_tokens=dtokens,
         )
     included: list[str] = []
     pool = sorted(candidates.values(), key=lambda c: -c.score)
@@ -429,7 +479,7 @@ def retrieve(
     while pool and used < budget:
         before = used
         for cand in pool:
-            date = date_of(g.nodes[cand.id])
+            date = date_of(attrs_of[cand.id])
             cost = cand.tokens + (cand.date_tokens if date not in dates else 0)
             if used + cost <= budget:
                 cand.included = True
@@ -445,8 +495,9 @@ def retrieve(
             if nid in candidates:
                 continue
             r = row[nid]
-            attrs = g.nodes[nid]
+            attrs = attrs_of[nid]
             own = float(relevance[r])
+            tokens, dtokens = costs(nid, attrs)
             cand = RankedNode(
                 id=nid,
                 content=attrs.get("content", ""),
@@ -466,8 +517,8 @@ def retrieve(
                 direction=None,
                 propagated=_lent(relevance, own_relevance, r),
                 score=own,
-                tokens=estimate_line_tokens(attrs),
-                date_tokens=date_tokens(attrs),
+                tokens=tokens,
+                date_tokens=dtokens,
             )
             candidates[nid] = cand
             seeds.append(nid)
@@ -535,7 +586,7 @@ def retrieve(
             "context_decay": cfg.context_decay if facts is not None else 0.0,
             "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
             "boosted": len(boost or {}),
-            "boost": max((boost or {}).values(), default=0.0),
+            "boost": boost.largest() if isinstance(boost, Boost) else max((boost or {}).values(), default=0.0),
         },
         timings_ms={
             "similarity": (t1 - t0) * 1e3,

@@ -44,9 +44,10 @@ def tier_of(attrs: dict, now_turn: int, working_turns: int) -> str:
 def mark_tiers(w, result, cfg: LifecycleConfig | None = None) -> None:
     """Label every ranked memory of a retrieval result with the tier it came from."""
     working = (cfg or LifecycleConfig()).working_turns
+    nodes, turn = w.graph.nodes, w.turn  # read once: both are properties of the weaver
     for rn in result.ranked:
-        if rn.id in w.graph:
-            rn.tier = tier_of(w.graph.nodes[rn.id], w.turn, working)
+        if rn.id in nodes:
+            rn.tier = tier_of(nodes[rn.id], turn, working)
 
 
 def tier_counts(w, cfg: LifecycleConfig | None = None) -> dict[str, int]:
