@@ -97,10 +97,15 @@ if source == "turn":
     turn = turns[idx]
     query = turn.query
 else:
-    query = st.text_input(
+    # a text area: a query may be a conversation, one turn a line (weaver/query_turns.py hears each turn)
+    query = st.text_area(
         T("Query", "查询"),
         key="rd_query",
-        placeholder=T("e.g. Which restaurant should we pick for dinner?", "例如：晚饭选哪家餐厅？"),
+        height=80,
+        placeholder=T(
+            "e.g. Which restaurant should we pick for dinner? (or paste a dialogue, one turn a line; Ctrl+Enter runs it)",
+            "例如：晚饭选哪家餐厅？（也可粘贴一段对话，每轮一行）",
+        ),
     )
 
 with st.expander(T("Knobs (local to this page; re-run instantly)", "参数（仅本页有效，修改即重算）"), expanded=False):

@@ -74,7 +74,7 @@ def _frame(at, *columns: str):
 def test_page_flow_trace_knobs_why_not_and_probes(page):
     at, ids = page
     assert any("Type a query" in i.value for i in at.info)  # the empty state says what to do
-    at.text_input(key="rd_query").set_value(CONV["en"]["query"]).run()
+    at.text_area(key="rd_query").set_value(CONV["en"]["query"]).run()
     _ok(at)
     at.number_input(key="rd_budget").set_value(160).run()
     _ok(at)
@@ -121,7 +121,7 @@ def test_page_flow_trace_knobs_why_not_and_probes(page):
     assert any(k in md for k in ("Not found: not similar enough", "Left out: the budget didn't fit", "Left out: it is"))
 
     # save a probe that expects the budget, then a review pass supersedes it: the page shows the diff
-    at.text_input(key="rd_query").set_value("What is the total budget for the trip?").run()
+    at.text_area(key="rd_query").set_value("What is the total budget for the trip?").run()
     at.multiselect(key="space_ui:rd_expect").set_value([ids["budget"]]).run()
     at.button(key="rd_save_probe").click().run()
     _ok(at)
@@ -192,7 +192,7 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             box.wait_for(timeout=60_000)
             box.fill(CONV["zh"]["query"])
             with runs.rerun():
-                box.press("Enter")
+                box.press("Control+Enter")
             page.get_by_text("Seeds (most similar to the query)").wait_for(timeout=60_000)
             # one seed: in a ten-memory space the default six would cover nearly every memory
             page.get_by_text("Knobs (local to this page").click()

@@ -201,7 +201,7 @@ def walked(tmp_path_factory):
                 at.session_state["space_ui:graph_selected:demo"] = w.node_ids[3]
                 at.switch_page(page).run()
             if page.endswith("retrieval.py"):
-                at.text_input(key="rd_query").set_value("预算还剩多少？")
+                at.text_area(key="rd_query").set_value("预算还剩多少？")
                 at.switch_page(page).run()
                 at.selectbox(key="space_ui:rd_why").set_value(w.node_ids[0])
                 at.switch_page(page).run()

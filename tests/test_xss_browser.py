@@ -391,7 +391,7 @@ def test_payloads_render_inert_in_every_studio_view(studio, chromium):
         q.wait_for(timeout=30_000)
         q.fill("hotel near Wangfujing onerror script example")
         with runs.rerun():
-            q.press("Enter")
+            q.press("Control+Enter")
         page.get_by_text("Final context", exact=False).first.wait_for(timeout=30_000)
         for label in ("vs vector top-k", "Why not X?", "Saved probes"):
             tab = page.get_by_role("tab", name=label).first
