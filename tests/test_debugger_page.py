@@ -217,3 +217,13 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
     assert seeds.isdisjoint(expanded) and (seeds | expanded).isdisjoint(dimmed)
     outside = [u for u in requests if not u.startswith((base, base.replace("http", "ws"), "blob:", "data:", "about:"))]
     assert not outside, outside
+
+
+def test_a_conversation_query_is_debugged_turn_by_turn(page):
+    at, ids = page
+    convo = "User: " + CONV["en"]["query"] + "\nAgent: let me check.\nUser: and keep it within what I said before"
+    at.text_area(key="rd_query").set_value(convo).run()
+    _ok(at)
+    metrics = {m.label: m.value for m in at.metric}
+    used, budget = (int(x) for x in metrics["context tokens"].split(" / "))
+    assert 0 < used <= budget
