@@ -129,6 +129,22 @@ def test_scale_smoke(embedder):
         run_scale((1,), embedder)
 
 
+def test_turns_bench_times_every_demo_turn(embedder):
+    from weaver.bench.turns import run_turns, turns_markdown
+
+    res = run_turns(["switch_en", "switch_zh"], rounds=1, progress=False, embedder=embedder)
+    raw = res["raw"]
+    assert [t["turn"] for t in raw["switch_en"]] == list(range(1, len(raw["switch_en"]) + 1))
+    assert res["all"]["turns"] == len(raw["switch_en"]) + len(raw["switch_zh"])
+    for rows in raw.values():
+        for t in rows:  # each turn ingests (the user message at least) and retrieves, inside its own wall time
+            assert 0 < t["ingest_ms"] < t["wall_ms"] and 0 < t["retrieval_ms"] < t["wall_ms"]
+    assert 0 < res["all"]["ingest_share"] + res["all"]["retrieval_share"] < 100
+    assert "switch_zh" in turns_markdown(res)
+    with pytest.raises(WeaverError, match="no demo script"):
+        run_turns(["no-such-demo"], progress=False, embedder=embedder)
+
+
 def test_cli_bench_rejects_bad_input(tmp_path, capsys):
     from weaver.cli import main
 

@@ -1,4 +1,4 @@
-"""``python -m weaver bench {locomo,crosswoz,decisions,madial,relations,lifecycle,scale}``: run a benchmark, write its results."""
+"""``python -m weaver bench {locomo,crosswoz,decisions,madial,relations,lifecycle,scale,turns,...}``: run a benchmark, write its results."""
 
 from __future__ import annotations
 
@@ -194,6 +194,19 @@ def cmd_lifecycle(settings, args) -> int:
     return _publish(args, "lifecycle", res, lifecycle_markdown(res), "size", lambda p: plot_lifecycle(res, p))
 
 
+def cmd_turns(settings, args) -> int:
+    from .report import write_result
+    from .turns import run_turns, turns_markdown
+
+    scripts = [x for x in (args.scripts or "").split(",") if x] or None
+    res = run_turns(scripts, rounds=args.rounds)
+    md = turns_markdown(res)
+    paths = write_result(args.name or "turns", res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def register(sub) -> None:
     p = sub.add_parser("bench", help="benchmarks of memory quality and speed (writes docs/benchmarks)")
     bsub = p.add_subparsers(dest="bench", required=True, metavar="BENCH")
@@ -271,6 +284,12 @@ def register(sub) -> None:
     s.add_argument("--reuse", help="a folder --keep left (with its lifecycle.json): measure recall and latency again")
     common(s, "lifecycle")
     s.set_defaults(func=cmd_lifecycle)
+
+    s = bsub.add_parser("turns", help="the studio agent's warm chat turn, offline, on every Beijing demo script")
+    s.add_argument("--scripts", help="comma-separated demo names (default: every script in assets/demo)")
+    s.add_argument("--rounds", type=int, default=2, help="replays of every script, each into fresh spaces")
+    common(s, "turns")
+    s.set_defaults(func=cmd_turns)
 
     s = bsub.add_parser("scale", help="latency, throughput, RSS and disk at 1k/10k/100k nodes")
     s.add_argument("--sizes", default="1000,10000,100000")
