@@ -15,6 +15,7 @@ from ui.shell import mark_shell
 from ui.render import md_escape
 from ui.sidebar import render_sidebar
 from ui.state import get_runtime
+from ui.agent_bridge import warm_agent
 from ui import url_state
 from weaver import WeaverError
 
@@ -44,6 +45,7 @@ st.html(
 )
 with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
     get_runtime()
+    warm_agent()
 render_sidebar()
 try:
     nav.run()

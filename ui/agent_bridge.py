@@ -10,7 +10,7 @@ from weaver.agent.demo import check_turn, load_script
 
 from .state import get_runtime
 
-__all__ = ["run_turn", "transcript", "demo_scripts", "load_demo", "check_demo_turn"]
+__all__ = ["warm_agent", "run_turn", "transcript", "demo_scripts", "load_demo", "check_demo_turn"]
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "assets" / "demo"
 
@@ -19,6 +19,13 @@ def _make_agent(weaver) -> TravelAgent:
     rt = get_runtime()
     model = rt.settings.llm_model if rt.settings.resolved_backend == "openai" else None
     return TravelAgent(weaver, llm_client=rt.llm_client if model else None, model=model)
+
+
+def warm_agent() -> None:
+    """What the agent's first reply would load mid-turn, loaded under the studio's start-up spinner."""
+    from weaver.agent import warm
+
+    warm()
 
 
 def run_turn(weaver, text: str, message_id: str | None = None) -> Iterator:

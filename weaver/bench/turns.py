@@ -68,6 +68,7 @@ def run_turns(scripts: list[str] | None = None, rounds: int = 1, progress: bool 
     from dataclasses import replace
 
     from ..agent import TravelAgent
+    from ..agent import warm as warm_agent
     from ..agent.demo import DEMO_DIR, load_script
     from ..runtime import Runtime
     from ..settings import Settings
@@ -85,6 +86,7 @@ def run_turns(scripts: list[str] | None = None, rounds: int = 1, progress: bool 
         rt = Runtime.from_settings(replace(base, data_dir=Path(tmp)), embedder=embedder)
         t0 = time.perf_counter()
         rt.warm()
+        warm_agent()  # as the studio does under its spinner
         warm_s = time.perf_counter() - t0
         for r in range(rounds):
             for script in loaded:
