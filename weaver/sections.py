@@ -34,7 +34,7 @@ class WriteSections:
     # write-behind (weaver.write_log): set by ChromaSpace in local mode; None writes every section at once
     _write_log: WriteLog | None = None
     _logged_sections = _logged_records = 0  # what this process logged since the log was last applied
-    write_behind = 256  # sections per group applied to Chroma
+    write_behind = 1024  # sections per group applied to Chroma
     write_behind_age = 5.0  # seconds: an older pending section is applied at the next write
     write_behind_records = 256  # a section writing more records than this (a batch) goes to Chroma at once
     # the log is applied once it holds this many records: bounds what a reader lays over Chroma and what an
