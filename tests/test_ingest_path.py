@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import replace
-from difflib import SequenceMatcher
 from pathlib import Path
 
 from weaver.bench.scale import synthetic_texts
@@ -65,25 +63,11 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
         assert vals == tuple(read_slots(again.nodes[order[pos]].content))
 
 
-def _old_shared_name(child: str, earlier: str) -> str | None:
-    """shared_name as it was before its grams and matchers were cached (the reference)."""
-    best = ""
-    runs, propers = R._parts(child)
-    for run in runs:
-        if not any(run[i : i + R.MIN_CJK] in earlier for i in range(len(run) - R.MIN_CJK + 1)):
-            continue
-        m = SequenceMatcher(None, run, earlier, autojunk=False).find_longest_match(0, len(run), 0, len(earlier))
-        cand = run[m.a : m.a + m.size]
-        while (c := R._COMMON.match(cand)) and c.end() > 0:
-            cand = cand[c.end() :]
-        if R._cjk(cand) >= R.MIN_CJK - 1 and len(cand) >= R.MIN_CJK and len(cand) > len(best):
-            best = cand
-    if best:
-        return best
-    for word in propers:
-        if re.search(r"\b" + re.escape(word) + r"\b", earlier):
-            return word
-    return None
+def _uncached_shared_name(child: str, earlier: str) -> str | None:
+    """shared_name with nothing kept from an earlier call: a fresh matcher and gram set, as before the caches."""
+    R._grams.cache_clear()
+    R._matcher.cache_clear()
+    return R.shared_name(child, earlier)
 
 
 def _strings(x):
@@ -107,12 +91,13 @@ def test_shared_name_with_cached_grams_and_matchers_equals_the_reference():
     texts = [rng.choice(tpl).format(a=rng.choice(names)[:20], b=rng.choice(names)[:20]) for _ in range(400)]
     texts += rng.sample(names, 400)
     rng.shuffle(texts)
+    pairs = [(child, earlier) for i, child in enumerate(texts) for earlier in texts[max(0, i - 25) : i]]
+    got = [R.shared_name(c, e) for c, e in pairs]  # in arrival order: each earlier text's grams and matcher reused
     found = 0
-    for i, child in enumerate(texts):
-        for earlier in texts[max(0, i - 25) : i]:
-            want = _old_shared_name(child, earlier)
-            assert R.shared_name(child, earlier) == want, (child, earlier)
-            found += want is not None
+    for (child, earlier), name in zip(pairs, got):
+        want = _uncached_shared_name(child, earlier)
+        assert name == want, (child, earlier)
+        found += want is not None
     assert found > 20  # the texts do share names: the cached path was exercised
 
 
