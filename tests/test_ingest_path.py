@@ -13,6 +13,7 @@ from weaver.curation import arrival
 from weaver.curation.arrival import plan_supersedes
 from weaver.models import Message
 from weaver.relations import references as R
+from weaver import slots
 from weaver.runtime import Runtime
 from weaver.slots import read_slots
 from weaver.store import get_all_records
@@ -47,8 +48,13 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
     plans = _plans(fresh)
     assert any(plans.values())  # the synthetic turns restate budgets and places: something to compare
     path = _slot_cache_file(fresh)
-    cached = runtime.open("slots")  # reads the cache written above
+    path.unlink()
+    runtime.open("slots").constraints()  # the constraint records read every statement: they write it too
+    path = _slot_cache_file(fresh)
+    cached = runtime.open("slots")  # reads the cache the constraint records wrote
+    slots._read.cache_clear()  # the reader's own cache must not answer either: every value from the file
     assert _index_state(cached) == want
+    assert slots._read.cache_info().misses == 0
     assert _plans(cached) == plans
     # a stale entry (its text's crc differs) and a torn row are read again, not trusted
     data = json.loads(path.read_text("utf-8"))
