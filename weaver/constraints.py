@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import contextlib
 import zlib
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from .slot_cache import SlotCache, slot_row, slot_value
 from .slots import SlotValue, asks_about, read_slots
 from .slots_prefs import read_prefs
 
@@ -351,31 +352,23 @@ def _known_values(weaver, statements) -> dict[str, list[SlotValue]] | None:
             got = disk.get(nid)
             if isinstance(got, list) and len(got) == 2 and got[0] == zlib.crc32(text.encode("utf-8")):
                 with contextlib.suppress(TypeError, ValueError):
-                    known[nid] = [_slot_value(row) for row in got[1]]
+                    known[nid] = [slot_value(row) for row in got[1]]
         missing = [(nid, text) for nid, text in missing if nid not in known]
+    slots = SlotCache(weaver.space) if len(missing) >= _CACHE_WRITE_MIN else None
     for nid, text in missing:
         known[nid] = statement_values(text)
+        if slots is not None:  # read_slots just ran on it (its cache holds it): kept for the supersede index
+            slots.values(nid, text)
+    if slots is not None:
+        slots.save()
     if len(missing) >= _CACHE_WRITE_MIN:
         texts = {st[0]: st[2] for st in statements}
         weaver.space.write_cache(
             "statements",
             {
-                nid: [zlib.crc32(texts[nid].encode("utf-8")), [_slot_row(v) for v in vals]]
+                nid: [zlib.crc32(texts[nid].encode("utf-8")), [slot_row(v) for v in vals]]
                 for nid, vals in known.items()
                 if nid in texts
             },
         )
     return known
-
-
-def _slot_row(v: SlotValue) -> list:
-    return [getattr(v, f.name) for f in fields(SlotValue)]
-
-
-def _slot_value(row: list) -> SlotValue:
-    names = [f.name for f in fields(SlotValue)]
-    if len(row) != len(names):
-        raise ValueError("a cached slot value of another shape")
-    kw = dict(zip(names, row))
-    kw["span"] = tuple(kw["span"])
-    return SlotValue(**kw)

@@ -34,9 +34,12 @@ class WriteSections:
     # write-behind (weaver.write_log): set by ChromaSpace in local mode; None writes every section at once
     _write_log: WriteLog | None = None
     _logged_sections = _logged_records = 0  # what this process logged since the log was last applied
-    write_behind = 32  # sections per group applied to Chroma
+    write_behind = 1024  # sections per group applied to Chroma
     write_behind_age = 5.0  # seconds: an older pending section is applied at the next write
     write_behind_records = 256  # a section writing more records than this (a batch) goes to Chroma at once
+    # the log is applied once it holds this many records: bounds what a reader lays over Chroma and what an
+    # open applies (~4 records a message: ~1,000 messages, ~10 MB of log)
+    write_behind_log_records = 4096
 
     if TYPE_CHECKING:  # provided by ChromaSpace, the class this one is mixed into
         _space_lock: SpaceLock
@@ -121,7 +124,7 @@ class WriteSections:
         self._logged_records += sum(call_size(c) for c in calls)
         if (
             self._logged_sections >= self.write_behind
-            or self._logged_records >= 4 * self.write_behind_records  # bounds the log a reader lays over Chroma
+            or self._logged_records >= self.write_behind_log_records  # bounds the log a reader lays over Chroma
             or log.age() >= self.write_behind_age
         ):
             self.sync()

@@ -79,8 +79,11 @@ class Settings:
     embedding_model: str = "text-embedding-3-small"
     llm_timeout: float = 30.0
     llm_max_retries: int = 2
-    # write sections per group applied to Chroma from the local write-behind log (weaver.write_log); 0: at once
-    write_behind: int = 32
+    # write sections per group applied to Chroma from the local write-behind log (weaver.write_log); 0: at once.
+    # A Chroma call costs a fixed 30-150 ms on a busy 2-core box whatever it holds, and a group costs about
+    # seven (one per collection): 32 sections a group left Chroma half of one-by-one ingest. A group is bounded by
+    # the records it holds too (WriteSections.write_behind_log_records), so this is rarely what applies it
+    write_behind: int = 1024
     config: WeaverConfig = field(default_factory=WeaverConfig)
 
     @property
@@ -127,7 +130,7 @@ class Settings:
             embedding_model=get("WEAVER_EMBEDDING_MODEL", "text-embedding-3-small"),
             llm_timeout=_number(get, "WEAVER_LLM_TIMEOUT", "30", float, 0.001, 86400),
             llm_max_retries=_number(get, "WEAVER_LLM_RETRIES", "2", int, 0, 100),
-            write_behind=_number(get, "WEAVER_WRITE_BEHIND", "32", int, 0, 10_000),
+            write_behind=_number(get, "WEAVER_WRITE_BEHIND", "1024", int, 0, 10_000),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})
         if values["backend"] not in ("auto", "rules", "openai"):

@@ -1,0 +1,115 @@
+"""The ingest path's speed-ups change no outcome: the supersede index read from the slot cache, the relation
+builder's cached name grams and matchers, write-behind groups bounded by records (real Chroma, real embedder)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from weaver.bench.scale import synthetic_texts
+from weaver.curation import arrival
+from weaver.curation.arrival import plan_supersedes
+from weaver.models import Message
+from weaver.relations import references as R
+from weaver import slots
+from weaver.runtime import Runtime
+from weaver.slots import read_slots
+from weaver.store import get_all_records
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _index_state(w) -> tuple:
+    idx = arrival._slot_index(w)
+    return idx.upto, idx.by_key, idx.values, idx.said, idx.said_ids
+
+
+def _plans(w) -> dict:
+    """Every node's supersede plan, with what arrival superseded made active again (in the mirror only), so
+    the plans have earlier statements to pair with."""
+    for nid in w.node_ids:
+        if w.nodes[nid].status == "superseded":
+            w.set_node_status(nid, "active")
+    return {nid: plan_supersedes(w, nid, across_sessions=True) for nid in w.node_ids}
+
+
+def _slot_cache_file(w) -> Path:
+    return next((Path(w.space.lock_path).parent.parent / "cache").glob("*.slots.json"))
+
+
+def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
+    w = runtime.open("slots")
+    w.ingest_many([Message(t) for t in synthetic_texts(300, seed=5)])
+    fresh = runtime.open("slots")  # a new mirror: its index reads every statement (and writes the cache)
+    assert len(fresh.nodes) >= arrival._CACHED_FROM
+    want = _index_state(fresh)
+    plans = _plans(fresh)
+    assert any(plans.values())  # the synthetic turns restate budgets and places: something to compare
+    path = _slot_cache_file(fresh)
+    path.unlink()
+    runtime.open("slots").constraints()  # the constraint records read every statement: they write it too
+    path = _slot_cache_file(fresh)
+    cached = runtime.open("slots")  # reads the cache the constraint records wrote
+    slots._read.cache_clear()  # the reader's own cache must not answer either: every value from the file
+    assert _index_state(cached) == want
+    assert slots._read.cache_info().misses == 0
+    assert _plans(cached) == plans
+    # a stale entry (its text's crc differs) and a torn row are read again, not trusted
+    data = json.loads(path.read_text("utf-8"))
+    first, second = list(data)[:2]
+    data[first][0] += 1
+    data[second][1] = [["budget"]]
+    path.write_text(json.dumps(data), "utf-8")
+    again = runtime.open("slots")
+    assert _index_state(again) == want
+    order = again.mirror.order
+    for pos, vals in _index_state(again)[2].items():
+        assert vals == tuple(read_slots(again.nodes[order[pos]].content))
+
+
+def _uncached_shared_name(child: str, earlier: str) -> str | None:
+    """shared_name with nothing kept from an earlier call: a fresh matcher and gram set, as before the caches."""
+    R._grams.cache_clear()
+    R._matcher.cache_clear()
+    return R.shared_name(child, earlier)
+
+
+def _strings(x):
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _strings(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _strings(v)
+
+
+def test_shared_name_with_cached_grams_and_matchers_equals_the_reference():
+    names = []
+    for f in sorted((ROOT / "assets" / "crosswoz").glob("*_db.json")):
+        names += [t for t in _strings(json.loads(f.read_text("utf-8"))) if 4 <= len(t) <= 60]
+    rng = random.Random(3)
+    names = sorted(set(names))
+    tpl = ["帮我看看{a}附近的{b}", "推荐{a}，还有{b}", "{a}怎么样？", "I want to visit {a} near {b}", "{a}的评分是多少"]
+    texts = [rng.choice(tpl).format(a=rng.choice(names)[:20], b=rng.choice(names)[:20]) for _ in range(400)]
+    texts += rng.sample(names, 400)
+    rng.shuffle(texts)
+    pairs = [(child, earlier) for i, child in enumerate(texts) for earlier in texts[max(0, i - 25) : i]]
+    got = [R.shared_name(c, e) for c, e in pairs]  # in arrival order: each earlier text's grams and matcher reused
+    found = 0
+    for (child, earlier), name in zip(pairs, got):
+        want = _uncached_shared_name(child, earlier)
+        assert name == want, (child, earlier)
+        found += want is not None
+    assert found > 20  # the texts do share names: the cached path was exercised
+
+
+def test_a_write_behind_group_is_bounded_by_the_records_it_holds(settings, embedder):
+    w = Runtime.from_settings(replace(settings, write_behind=1000), embedder=embedder).open("bounded")
+    w.space.write_behind_log_records = 6  # a message writes 2-4 records: the third section at the latest
+    acked = [w.ingest(t).decision.message_id for t in synthetic_texts(3, seed=1)]
+    held = set(get_all_records(w.space.decisions, ["metadatas"])["ids"])
+    assert set(acked) <= held  # applied to Chroma long before a group of 1,000 sections
