@@ -47,7 +47,7 @@ def test_an_archived_memory_is_ranked_as_before_but_comes_back_alone(runtime):
     got = {n.id: n for n in cold.nodes}
     assert (got[flight].role, got[flight].tier, got[flight].hops) == ("seed", "archived", 0)
     # nothing was reached over its edges (no expansion), no edge of it in the result or the narrative; only its
-    # active turn before or after in the same sitting may come with it (a reply brings the request it answers)
+    # turn before or after in the same sitting may come with it (a reply brings the request it answers)
     reached = [n for n in cold.ranked if n.seed == flight and n.id != flight]
     assert all(n.relation == "adjacent" and n.hops == 1 for n in reached)
     assert all(
@@ -177,7 +177,8 @@ def test_an_archived_statement_keeps_the_revision_boost_it_had(runtime):
 def test_an_archived_reply_brings_the_active_request_it_answers(runtime):
     # without the lifecycle an active reply seeds and brings the request before it (its adjacent turn); archived,
     # the reply is a cold seed, and it must still bring that request (bench lifecycle: 4 CrossWOZ evidence turns
-    # at 1,024 tokens were lost this way), never an archived neighbour
+    # at 1,024 tokens were lost this way); an archived request comes too (as before it was archived, alone), a
+    # merged duplicate never
     w = runtime.open("cold-adjacent")
     ask, reply = _weave(
         w,
@@ -194,4 +195,11 @@ def test_an_archived_reply_brings_the_active_request_it_answers(runtime):
     assert ask in got and got[ask].seed == reply and got[ask].relation == "adjacent"
     w.curation.set_status(ask, "archived", "set aside too", actor="lifecycle")
     res = w.query(query, budget=512, config=w.config.with_(seeds=1, adaptive_seeds=0.0))
-    assert not [n for n in res.ranked if n.seed == reply and n.id != reply]  # an archived neighbour is not brought
+    got = {n.id: n for n in res.ranked}
+    assert got[ask].seed == reply and got[ask].relation == "adjacent" and got[ask].tier == "archived"
+    assert not [e for e in res.edges if ask in (e["source"], e["target"])]  # a cold memory comes without its edges
+    res = w.query(query, budget=512, config=w.config.with_(seeds=1, adaptive_seeds=0.0, search_archived=False))
+    assert ask not in {n.id for n in res.ranked}  # without the cold tier, an archived turn never comes
+    w.curation.set_status(ask, "archived", "a twin", actor="lifecycle", marks={"merged_into": reply})
+    res = w.query(query, budget=512, config=w.config.with_(seeds=1, adaptive_seeds=0.0))
+    assert not [n for n in res.ranked if n.seed == reply and n.id != reply]  # a merged duplicate is not brought

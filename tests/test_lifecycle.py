@@ -416,3 +416,25 @@ def test_constraint_records_follow_a_status_edit(runtime):
     assert night() == [500.0]
     w.curation.undo()
     assert night() == [800.0]
+
+
+def test_only_constraints_in_force_are_protected(runtime):
+    """A value the user replaced later, and a soft cue the slot readers record nothing from, constrain nothing any
+    more: a pass may archive them once they are old and weak; the current value and a hard limit stay."""
+    w = runtime.open("in-force")
+    old, soft, hard = _weave(
+        w,
+        [
+            "My budget is at most 500 yuan per night.",
+            "I don't want to go there, I need to think about it.",
+            "I'm allergic to peanuts.",
+        ],
+        session=1,
+        speaker="user",
+    )
+    new = _weave(w, ["Actually, make the budget at most 800 yuan per night."], session=2, speaker="user")[0]
+    assert [r.node_id for r in w.constraints() if r.key == "budget/night"] == [new]
+    w.turn = 900
+    plan = plan_pass(w, LifecycleConfig(working_turns=5, archive_below=1.0, region_min=99))
+    gone = {a["id"] for a in plan.archived}
+    assert {old, soft} <= gone and not {new, hard} & gone

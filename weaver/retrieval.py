@@ -338,14 +338,18 @@ def _cold_test(g: nx.DiGraph):
     return test
 
 
-def _add_adjacent(g: nx.DiGraph, ids: list[str], row: dict, seeds: list[str], steps: dict) -> None:
-    """The turn before and after each seed in the same sitting (a reply depends on what it answers)."""
+def _add_adjacent(g: nx.DiGraph, ids: list[str], row: dict, seeds: list[str], steps: dict, cold=None) -> None:
+    """The turn before and after each seed in the same sitting (a reply depends on what it answers).
+
+    ``cold``: whether a memory is of the cold tier, when it is searched: such a turn comes too, as it did before
+    it was archived (alone, like a cold seed; a merged duplicate never)."""
     for seed in seeds:
         r = row[seed]
         for j, direction in ((r - 1, "cause"), (r + 1, "effect")):
             if 0 <= j < len(ids) and ids[j] not in steps:
                 nb = ids[j]
-                if g.nodes[nb].get("status", "active") == "active" and _same_episode(g.nodes[seed], g.nodes[nb]):
+                usable = g.nodes[nb].get("status", "active") == "active" or (cold is not None and cold(nb))
+                if usable and _same_episode(g.nodes[seed], g.nodes[nb]):
                     edge = (nb, seed) if direction == "cause" else (seed, nb)
                     steps[nb] = Step(nb, 1, seed, seed, edge, "adjacent", direction, 1.0)
 
@@ -425,7 +429,9 @@ def retrieve(
     for s_id in seeds:  # expansion walks active memories only: a superseded seed of a history query stays
         steps.setdefault(s_id, Step(s_id, 0, s_id, None, None, None, None))
     if expand_graph and cfg.adjacent_turns:
-        _add_adjacent(g, ids, row, seeds, steps)  # a cold seed too: its active turn before or after (no edges)
+        # a cold seed too, and a turn of the cold tier comes as it did before it was archived (no edges): with both
+        # a request and its reply archived, the reply seeded alone and the request came later, after the budget
+        _add_adjacent(g, ids, row, seeds, steps, is_cold if cfg.search_archived else None)
     # every candidate competes on one scale, seed or reached: its own relevance with what its neighbours lent
     # it (score_nodes: over an edge, its confidence times edge_lift, counted once). The seed that reached it
     # lends nothing more: a seed's decayed score (hop_decay / adjacent_decay, until this release) let a

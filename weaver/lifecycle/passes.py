@@ -82,7 +82,10 @@ def plan_pass(w, cfg: LifecycleConfig | None = None, dry_run: bool = True) -> Li
             plan.promoted.append({"id": nid, "why": why, "core": core_of(w.nodes[nid].content)})
     promoted = {p["id"] for p in plan.promoted}
     access = {n: (w.nodes[n].access_count, w.nodes[n].last_access) for n in active}
-    scores = retention_scores(g, now_turn, now, cfg, access, human)
+    # a constraint protects its statement while it is in force: the current value of its record (not a value
+    # the user replaced later, nor a soft cue the slot readers find nothing in); hard limits always
+    in_force = {r.node_id for r in w.constraints(include_lifted=True)}
+    scores = retention_scores(g, now_turn, now, cfg, access, human, in_force)
     for nid in promoted & scores.keys():  # a restored cold-tier memory has no score: it is not active yet
         scores[nid].protected = "long-term"
     # 2. merge near-duplicates among old memories nobody protected by hand

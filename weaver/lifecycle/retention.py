@@ -6,8 +6,13 @@ weaver stores them: ``turn, kind, content, status, importance, meta``; plus
 node records, not the graph).
 
 A memory is **protected** (never archived) when a human pinned or decided it,
-when it is in working memory, when it states a constraint or is a cause of one,
-when it is a reflection summary or was promoted to long-term memory. An
+when it is in working memory, when it states a constraint in force or is a cause of
+one, when it is a reflection summary or was promoted to long-term memory. A constraint
+is in force when it holds the current value of a constraint record (``in_force``,
+from :func:`weaver.constraints.constraint_records`) or states a hard limit (an
+allergy, "never", a maximum) the slot readers record nothing from: a value the user replaced later, and a soft cue with
+nothing the slot readers record ("I don't know", "I want to see it"), constrain
+nothing any more and age like any memory (the cold tier still finds them). An
 unprotected memory scoring below ``archive_below`` is archived only when no
 active memory depends on it (causal or conditional edge) after the pass:
 decided latest-first, so a chain of weak memories goes from its end.
@@ -21,6 +26,7 @@ from functools import lru_cache
 
 import networkx as nx
 
+from ..constraints import statement_values
 from ..cues import features
 from ..curation.cascade import DEPENDENCY_RELATIONS
 from ..slots import read_slots
@@ -55,6 +61,16 @@ def is_constraint(content: str) -> bool:
     return features(content).constraint or any(v.explicit for v in read_slots(content))
 
 
+def _unrecorded_hard_limit(content: str) -> bool:
+    """A hard limit (an allergy, "never", a maximum) the slot readers record nothing from: no record can say
+    whether it still holds, so it is kept as in force. One they read is in force while its record says so.
+
+    >>> _unrecorded_hard_limit("Never schedule calls before 9"), _unrecorded_hard_limit("at most 500 a night")
+    (True, False)
+    """
+    return features(content).hard and not statement_values(content)
+
+
 def dependency_parents(g: nx.DiGraph, nid: str) -> list[str]:
     """The memories ``nid`` depends on through causal / conditional edges (not rejected)."""
     return [
@@ -83,10 +99,13 @@ def retention_scores(
     cfg: LifecycleConfig,
     access: dict[str, tuple[int, float]] | None = None,
     human: set[str] | frozenset = frozenset(),
+    in_force: set[str] | frozenset | None = None,
 ) -> dict[str, Retention]:
     """The retention of every active memory.
 
-    ``access``: node id -> (access count, last access time); ``human``: node ids a human edit decided.
+    ``access``: node id -> (access count, last access time); ``human``: node ids a human edit decided;
+    ``in_force``: the statements holding a current constraint record's value (None: every user statement with
+    a constraint cue or a slot value counts as a constraint).
 
     >>> g = nx.DiGraph()
     >>> g.add_node("a", turn=1, kind="user_input", content="hello there", status="active", importance=1, meta={})
@@ -94,6 +113,12 @@ def retention_scores(
     >>> r = retention_scores(g, 400, 0.0, LifecycleConfig())
     >>> r["a"].protected, r["b"].protected, r["a"].score < r["b"].score
     ('', 'constraint', True)
+    >>> g.add_node("c", turn=2, kind="user_input", content="I want a budget of 500", status="active", meta={})
+    >>> g.add_node("d", turn=3, kind="user_input", content="Make the budget 700", status="active", meta={})
+    >>> g.add_node("e", turn=4, kind="user_input", content="Never schedule calls before 9", status="active", meta={})
+    >>> r = retention_scores(g, 400, 0.0, LifecycleConfig(), in_force={"b", "d"})
+    >>> r["b"].protected, r["c"].protected, r["d"].protected, r["e"].protected
+    ('constraint', '', 'constraint', 'constraint')
     """
     access = access or {}
     active = [n for n, a in g.nodes(data=True) if a.get("status", "active") == "active"]
@@ -102,7 +127,11 @@ def retention_scores(
         for n in active
         if g.nodes[n].get("kind") == "user_input"
         and not (g.nodes[n].get("meta") or {}).get("lifecycle")
-        and is_constraint(g.nodes[n].get("content", ""))
+        and (
+            is_constraint(g.nodes[n].get("content", ""))
+            if in_force is None
+            else n in in_force or _unrecorded_hard_limit(g.nodes[n].get("content", ""))
+        )
     ]
     causes = _protected_causes(g, constraints)
     constraint_set = set(constraints)

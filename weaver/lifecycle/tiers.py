@@ -5,7 +5,7 @@ A memory's tier is computed from its age, except that a **promoted** memory
 (retrieved ``promote_accesses`` times, or confirmed by a human) is long-term
 from then on, with its compressed core (``meta.core``) recorded by the pass.
 An **archived** memory is in the cold tier: retrieval may still seed on it by
-vector and words, but alone (no edges, neighbours or adjacent turns), and a pass
+vector and words, but alone (no edges or neighbours; only its turn before or after), and a pass
 restores it to long-term memory when it is retrieved ``promote_accesses`` times
 after it was archived. Retrieval searches every tier; :func:`mark_tiers` labels
 each retrieved memory.
