@@ -58,7 +58,7 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
     assert _plans(cached) == plans
     # a stale entry (its text's crc differs) and a torn row are read again, not trusted
     data = json.loads(path.read_text("utf-8"))
-    first, second = list(data)[:2]
+    first, second = [k for k in data if not k.startswith("_")][:2]
     data[first][0] += 1
     data[second][1] = [["budget"]]
     path.write_text(json.dumps(data), "utf-8")
@@ -67,6 +67,17 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
     order = again.mirror.order
     for pos, vals in _index_state(again)[2].items():
         assert vals == tuple(read_slots(again.nodes[order[pos]].content))
+    # rows written by other slot readers (an older release's) are never served: the file's stamp differs
+    data = json.loads(path.read_text("utf-8"))
+    wrong = next(v[1] for k, v in data.items() if not k.startswith("_") and v[1])
+    for k in data:
+        if not k.startswith("_"):
+            data[k][1] = wrong  # the right crc, another text's readings
+    path.write_text(json.dumps(data), "utf-8")
+    assert _index_state(runtime.open("slots")) != want  # same readers: the file is trusted (the test can fail)
+    data["_reader"] = "an older reader"
+    path.write_text(json.dumps(data), "utf-8")
+    assert _index_state(runtime.open("slots")) == want
 
 
 def _uncached_shared_name(child: str, earlier: str) -> str | None:

@@ -4,7 +4,8 @@ The slot readers (:func:`weaver.slots.read_slots`) cost ~0.5 ms a text; supersed
 planning indexes every user statement of a space by slot key on its first use after
 an open, so the first arrival into a 10k-node space paid 5-7 s for it (70 s at 100k).
 The cache maps a node id to ``[crc of its text, rows]`` (a row per slot value); a
-text whose crc differs is read again. A cache only: Chroma stays the system of
+text whose crc differs is read again, and the whole file when the readers' code differs from the code that
+wrote it (an upgrade that reads slots better must not be served the old readings). A cache only: Chroma stays the system of
 record, and a missing or torn file costs a full read. Both readers of slot values
 fill it: the constraint records (a query's first decision reads every statement)
 and the supersede index (weaver.curation.arrival).
@@ -13,8 +14,11 @@ and the supersede index (weaver.curation.arrival).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import zlib
 from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
 
 from .slots import SlotValue, read_slots
 
@@ -23,6 +27,16 @@ __all__ = ["SlotCache", "slot_row", "slot_value"]
 KIND = "slots"
 WRITE_MIN = 256  # texts read anew before the cache file is rewritten (a few new ones: the next open reads them)
 _NAMES = [f.name for f in fields(SlotValue)]
+_READER_KEY = "_reader"  # the cache file's stamp of the slot readers' code (a node id never starts with "_")
+
+
+@lru_cache(maxsize=1)
+def reader_stamp() -> str:
+    """A digest of the slot readers' source (read_slots and what it calls), stamped on the cache file."""
+    h = hashlib.sha1()
+    for name in ("slots.py", "slots_diet.py", "numerals.py", "text.py"):
+        h.update((Path(__file__).with_name(name)).read_bytes())
+    return h.hexdigest()[:16]
 
 
 def slot_row(v: SlotValue) -> list:
@@ -49,7 +63,8 @@ class SlotCache:
 
     def __init__(self, space) -> None:
         self.space = space
-        self.disk = space.read_cache(KIND)
+        disk = space.read_cache(KIND)
+        self.disk = disk if disk.get(_READER_KEY) == reader_stamp() else {_READER_KEY: reader_stamp()}
         self.known: dict[str, list] = {}
         self.misses = 0
 
