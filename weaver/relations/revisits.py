@@ -10,8 +10,8 @@ otherwise, and everywhere a memory has no named speaker or no session: an agent'
 
 A revisit lends relevance only for what it adds: its confidence is ``1 - similarity``. A later turn that repeats
 an earlier one (a near duplicate) would otherwise lift a whole cluster of like turns together and push the turn
-that answers a question out of a small budget; on LoCoMo that cost 0.3-0.7 points at 256-512 tokens with a fixed
-confidence, and nothing with this one (docs/benchmarks/README.md, "Revisits across sessions").
+that answers a question out of a small budget; on LoCoMo a fixed confidence cost up to 0.6 points at 512 tokens,
+this one 0.1 at most (docs/benchmarks/README.md, "Revisits across sessions").
 
 >>> shared_rare({"climb", "class", "sunday"}, {"climb", "gym"}, lambda w: 2)
 'climb'
