@@ -25,10 +25,12 @@ from typing import Callable
 import numpy as np
 
 from .backends.base import Candidate, Correction, Reasoner, RelateRequest, RelateResult
+from .lexical import lexical_tokens
 from .models import Edge, MemoryNode
 from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, speaker_of, type_features
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
+from .relations.revisits import revisit_parent
 from .relations.support import supported
 from .relations.threads import thread_parent
 
@@ -36,6 +38,7 @@ __all__ = [
     "Guess",
     "guess_parents",
     "guess_edges",
+    "revisit_edge",
     "match_correction",
     "same_episode",
     "WINDOW",
@@ -220,6 +223,33 @@ def guess_edges(
     if corrections and vector_of is not None:
         edges = _corrected(edges, node, vec, corrections, vector_of, {n.id: n.kind for n in earlier or window})
     return edges, result
+
+
+def revisit_edge(
+    node: MemoryNode,
+    vec: np.ndarray,
+    earlier: list[MemoryNode],
+    earlier_vecs: np.ndarray,
+    holders: Callable[[str], int],
+    exclude: set[str],
+) -> Edge | None:
+    """The edge from the earlier memory ``node`` revisits in another session (weaver/relations/revisits.py), or
+    None: abstains without a named speaker and a session, and when nothing earlier is similar enough and shares a
+    rare word. ``holders(token)``: how many earlier memories hold a lexical token; ``exclude``: parents already
+    linked. Its confidence is what the revisit adds, ``1 - similarity``: what it lends (and borrows) in retrieval.
+    """
+    names = set(lexical_tokens(str(node.meta.get("speaker") or "")))  # a revisit is of the same speaker
+
+    def words(text: str) -> set[str]:  # a speaker's own name, written before each of their lines, is no topic
+        return set(lexical_tokens(text)) - names
+
+    got = revisit_parent(node, vec, earlier, earlier_vecs, words, holders)
+    if got is None or earlier[got[0]].id in exclude:
+        return None
+    i, sim, word = got
+    session = earlier[i].meta.get("session", earlier[i].meta.get("date"))
+    why = f"revisits {word!r} from session {session} (similarity {sim:.2f})"
+    return Edge(earlier[i].id, node.id, "elaborates", round(1.0 - sim, 3), "rules", why)
 
 
 def _corrected(edges: list[Edge], node: MemoryNode, vec, corrections, vector_of, kinds: dict) -> list[Edge]:

@@ -20,8 +20,9 @@ import numpy as np
 
 from .blas import one_blas_thread
 from .backends.base import Correction, Reasoner, RelateResult
-from .builder import WINDOW, guess_edges
+from .builder import WINDOW, guess_edges, revisit_edge
 from .relations.references import LOOKBACK
+from .relations.revisits import REVISIT_LOOKBACK, episode_key
 from .curation import Curation
 from .probes import attach_probes
 from .query_turns import query_vectors
@@ -514,6 +515,9 @@ class ContextWeaver:
                 earlier=earlier,
                 vector_of=self.vector_of,
             )
+            revisit = self._revisit(node, vec, {e.source for e in edges})
+            if revisit is not None:
+                edges.append(revisit)
         self.space.put_nodes([node], vec[None, :])
         if edges:
             self.space.put_edges(edges)
@@ -534,6 +538,19 @@ class ContextWeaver:
             self.focus.begin_topic()
         self.focus.observe(vec, float(d.importance), kind, content)
         return node, edges, rel
+
+    def _revisit(self, node: MemoryNode, vec: np.ndarray, exclude: set[str]) -> Edge | None:
+        """The builder's link to what ``node`` revisits from another session (weaver/relations/revisits.py),
+        searched among the latest active memories; only a memory with a named speaker and a session has one."""
+        if not node.meta.get("speaker") or episode_key(node.meta) is None:
+            return None
+        m = self.mirror
+        rows = [r for r in range(max(0, len(m.order) - REVISIT_LOOKBACK), len(m.order))]
+        rows = [r for r in rows if self.nodes[m.order[r]].status == "active"]
+        if not rows:
+            return None
+        earlier = [self.nodes[m.order[r]] for r in rows]
+        return revisit_edge(node, vec, earlier, m.matrix[rows], m.lexical.holders, exclude)
 
     def _window(self) -> list[MemoryNode]:
         """The latest active memories, oldest first: where a new memory's parent is guessed."""

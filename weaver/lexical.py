@@ -148,6 +148,16 @@ class LexicalIndex:
         for x, t in kept:
             self._add(x, t)
 
+    def holders(self, term: str) -> int:
+        """How many memories hold ``term`` (a :func:`lexical_tokens` token): its document frequency.
+
+        >>> ix = LexicalIndex(); ix.add(["a", "b"], ["hiking trip", "the trip home"])
+        >>> ix.holders("trip"), ix.holders("hike"), ix.holders("boat")
+        (2, 1, 0)
+        """
+        got = self._posting(term)
+        return 0 if got is None else len(got[0])
+
     def _posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         got = self._arrays.get(term)
         if got is None:
