@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -149,16 +150,17 @@ class Snapshot:
         self.numbers: set[float] = numbers
 
 
-def json_loads(raw: bytes):
-    """JSON, parsed by orjson (a dependency of chromadb; several times faster on 100k records) when it can."""
+def json_loads(raw: bytes | memoryview):
+    """JSON, parsed by orjson (a dependency of chromadb; several times faster on 100k records) when it can; a
+    memoryview (of a snapshot member) is parsed without a copy of its bytes."""
     try:
         import orjson
     except ImportError:  # pragma: no cover - chromadb requires it
-        return json.loads(raw)
+        return json.loads(bytes(raw))
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:  # e.g. an Infinity, which the standard module writes and reads
-        return json.loads(raw)
+        return json.loads(bytes(raw))
 
 
 def _rows(kind: str, records: list) -> bytes:
@@ -167,12 +169,36 @@ def _rows(kind: str, records: list) -> bytes:
     return json.dumps({"fields": names, "rows": rows}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _parse(kind: str, raw: bytes) -> list:
+def _parse(kind: str, raw: bytes | memoryview) -> list:
+    """The records of a ``_rows`` member. Parsed, each row holds its own copy of every value: at 100k
+    decisions ~20 fields repeat one value (kind, thresholds, backend, reason...), ~1 KB a decision. A column
+    whose values are few and of one immutable type shares one object per value (safe: str, int, float and bool
+    never change in place; dicts and lists are never shared).
+
+    >>> n = [MemoryNode(f"n{i}", "hi", "user_input", i, f"m{i}", timestamp=1.0) for i in range(8)]
+    >>> back = _parse("nodes", _rows("nodes", n))
+    >>> back == n, back[0].kind is back[7].kind, back[0].timestamp is back[7].timestamp, back[0].meta is back[7].meta
+    (True, True, True, False)
+    """
     cls = _MODELS[kind]
     got = json_loads(raw)
     if got.get("fields") != [f.name for f in fields(cls)]:
         raise ValueError(f"snapshot {kind}: the model's fields changed")
-    return [cls(*row) for row in got["rows"]]
+    rows = got.pop("rows")
+    if not rows:
+        return []
+    cols = list(zip(*rows))
+    del rows, got  # the values live on in the columns, then in the records
+    for j, col in enumerate(cols):
+        kinds = set(map(type, col))
+        if len(kinds) != 1 or kinds.pop() not in (str, int, float, bool):
+            continue
+        distinct = set(col)
+        if any(v == 0 and math.copysign(1.0, v) < 0 for v in distinct if isinstance(v, float)):
+            continue  # -0.0 equals 0.0: sharing would change its sign
+        if len(distinct) * 4 < len(col):  # few values: one object each (a set keeps one of each, C speed)
+            cols[j] = tuple(map({v: v for v in distinct}.__getitem__, col))
+    return [cls(*row) for row in zip(*cols)]
 
 
 def _bytes(data: bytes) -> np.ndarray:
@@ -303,8 +329,8 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
         with np.load(path, allow_pickle=False) as z:
             if json.loads(z["stamp"].tobytes()) != json.loads(json.dumps(stamp, sort_keys=True)):
                 return None  # stale: another writer, a reembed, a replayed journal... changed the space
-            nodes = _parse("nodes", z["nodes"].tobytes())
-            decisions = _parse("decisions", z["decisions"].tobytes())
+            nodes = _parse("nodes", memoryview(z["nodes"]))
+            decisions = _parse("decisions", memoryview(z["decisions"]))
             texts = json_loads(z["edge_texts"].tobytes())
             edges = EdgeColumns(
                 z["edge_source"], z["edge_target"], z["edge_codes"], texts, z["edge_confidence"], z["edge_created_at"]
