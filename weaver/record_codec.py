@@ -37,7 +37,9 @@ def _spec(cls) -> tuple[tuple[str, ...], dict[str, Any], frozenset[str]]:
     got = _SPECS.get(cls)
     if got is None:
         fs = fields(cls)
-        defaults = {f.name: f.default for f in fs if f.default is not MISSING and isinstance(f.default, _PLAIN)}
+        defaults: dict[str, Any] = {
+            f.name: f.default for f in fs if f.default is not MISSING and isinstance(f.default, _PLAIN)
+        }
         # an empty meta or audit is what the model's factory makes
         defaults |= {f.name: f.default_factory() for f in fs if f.default_factory in (dict, list)}
         got = _SPECS[cls] = (tuple(f.name for f in fs), defaults, frozenset(f.name for f in fs))
