@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import sqlite3
 import threading
@@ -170,35 +169,11 @@ def _rows(kind: str, records: list) -> bytes:
 
 
 def _parse(kind: str, raw: bytes | memoryview) -> list:
-    """The records of a ``_rows`` member. Parsed, each row holds its own copy of every value: at 100k
-    decisions ~20 fields repeat one value (kind, thresholds, backend, reason...), ~1 KB a decision. A column
-    whose values are few and of one immutable type shares one object per value (safe: str, int, float and bool
-    never change in place; dicts and lists are never shared).
-
-    >>> n = [MemoryNode(f"n{i}", "hi", "user_input", i, f"m{i}", timestamp=1.0) for i in range(8)]
-    >>> back = _parse("nodes", _rows("nodes", n))
-    >>> back == n, back[0].kind is back[7].kind, back[0].timestamp is back[7].timestamp, back[0].meta is back[7].meta
-    (True, True, True, False)
-    """
     cls = _MODELS[kind]
     got = json_loads(raw)
     if got.get("fields") != [f.name for f in fields(cls)]:
         raise ValueError(f"snapshot {kind}: the model's fields changed")
-    rows = got.pop("rows")
-    if not rows:
-        return []
-    cols = list(zip(*rows))
-    del rows, got  # the values live on in the columns, then in the records
-    for j, col in enumerate(cols):
-        kinds = set(map(type, col))
-        if len(kinds) != 1 or kinds.pop() not in (str, int, float, bool):
-            continue
-        distinct = set(col)
-        if any(v == 0 and math.copysign(1.0, v) < 0 for v in distinct if isinstance(v, float)):
-            continue  # -0.0 equals 0.0: sharing would change its sign
-        if len(distinct) * 4 < len(col):  # few values: one object each (a set keeps one of each, C speed)
-            cols[j] = tuple(map({v: v for v in distinct}.__getitem__, col))
-    return [cls(*row) for row in zip(*cols)]
+    return [cls(*row) for row in got["rows"]]
 
 
 def _bytes(data: bytes) -> np.ndarray:
