@@ -121,6 +121,8 @@ def check_space(w, acks: dict[str, dict], chroma_vectors: bool = False) -> dict:
     """
     import numpy as np
 
+    from weaver.models import Edge
+    from weaver.record_codec import unpack
     from weaver.text import clean_text
 
     problems: list[str] = []
@@ -159,10 +161,8 @@ def check_space(w, acks: dict[str, dict], chroma_vectors: bool = False) -> dict:
         if d.kept and d.node_id not in w.nodes:
             problems.append(f"decision {d.message_id} names missing node {d.node_id}")
     # no dangling edge, in the mirror or in the raw collection
-    raw_edges = w.space.edges.get(include=["metadatas"])["metadatas"]
-    dangling = [
-        f"{e['source']}->{e['target']}" for e in raw_edges if e["source"] not in raw_ids or e["target"] not in raw_ids
-    ]
+    raw_edges = [unpack(Edge, m) for m in w.space.edges.get(include=["metadatas"])["metadatas"]]
+    dangling = [f"{e.source}->{e.target}" for e in raw_edges if e.source not in raw_ids or e.target not in raw_ids]
     dangling += [f"{u}->{v}" for u, v in w.graph.edges if u not in w.nodes or v not in w.nodes]
     problems += [f"dangling edge {x}" for x in dangling]
     if len(raw_edges) != w.graph.number_of_edges():

@@ -7,6 +7,7 @@ runtime, and writers that bypass the weaver's revision token.
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from crash_harness import check_space
 from weaver.bench.scale import synthetic_texts
 from weaver.chroma_io import Call, encode_journal
 from weaver.models import Edge, MemoryNode, Message
+from weaver.record_codec import pack
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = ["hotel near Sanlitun", "预算多少", "what am I allergic to?", "第3天去故宫"]
@@ -119,7 +121,7 @@ def test_a_replayed_journal_is_seen_not_the_snapshot_from_before_it(runtime):
     # a journaled section whose writes never ran (the writer died right after the journal landed)
     space = runtime.store.open_space("snap")
     nid = w.node_ids[3]
-    meta = w.nodes[nid].to_record() | {"status": "superseded"}
+    meta = pack(dataclasses.replace(w.nodes[nid], status="superseded"))
     call = Call(space.nodes_name, "update", {"ids": [nid], "metadatas": [meta]})
     ids, docs = encode_journal("t00000000000000000001-abcdef", [call])
     space._journal().upsert(ids=ids, documents=docs, embeddings=[[1.0]] * len(ids))

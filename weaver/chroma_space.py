@@ -42,6 +42,7 @@ import numpy as np
 from .chroma_io import Call, is_missing_collection
 from .mirror import paused_gc
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
+from .record_codec import pack, unpack
 from .registry import new_vector_names
 from .sections import WriteSections
 from .snapshot import FORMAT as SNAPSHOT_FORMAT
@@ -153,6 +154,14 @@ def write_log_path(lock_path: Path | str, prefix: str) -> Path:
     return Path(lock_path).with_name(f"{Path(lock_path).stem}-{prefix}.wal")
 
 
+def _node(meta: dict) -> MemoryNode:
+    return unpack(MemoryNode, meta)
+
+
+def _decision(meta: dict) -> FilterDecision:
+    return unpack(FilterDecision, meta)
+
+
 def _doc(col, rid: str) -> dict | None:
     got = col.get(ids=[rid], include=["documents"])
     return json.loads(got["documents"][0]) if got["ids"] else None
@@ -203,7 +212,8 @@ class ChromaSpace(WriteSections, SpaceStore):
         self.decisions = self._col(self.decisions_name, vectors=self.held_name is None)
         if self.held_name:
             self._col(self.held_name, vectors=True)
-        self.edges = self._col(f"{self.prefix}-edges")
+        # the pointer names the edges since a compact or reembed rewrote them (packed, weaver.record_codec)
+        self.edges = self._col(self._pointer.get("edges") or f"{self.prefix}-edges")
         # write-behind (weaver.write_log) in local mode: the log is named by the prefix, so a space deleted and
         # made again never replays the old one's log
         group = getattr(self.store, "write_behind", 0)
@@ -298,21 +308,22 @@ class ChromaSpace(WriteSections, SpaceStore):
             data.snapshot, data.from_snapshot = snap, True
             return data
         with vector_reader(self.client) as collection:  # vectors as every process wrote them
-            data.nodes, data.node_vectors = get_with_vectors(collection(self.nodes_name), MemoryNode.from_record)
+            data.nodes, data.node_vectors = get_with_vectors(collection(self.nodes_name), _node)
             if self.held_name is None:
-                data.decisions, data.decision_vectors = get_with_vectors(
-                    collection(self.decisions_name), FilterDecision.from_record
-                )
+                data.decisions, data.decision_vectors = get_with_vectors(collection(self.decisions_name), _decision)
             else:
-                data.decisions, _ = get_with_vectors(self.decisions, FilterDecision.from_record, vectors=False)
+                data.decisions, _ = get_with_vectors(self.decisions, _decision, vectors=False)
                 data.own_decision_vectors = self._held(collection(self.held_name), data.decisions)
-        e = get_all_records(self.edges, ["metadatas"])
-        data.edges = [Edge.from_record(m) for m in e["metadatas"]]
+        data.edges = self.stored_edges()
         repaired = len(data.repaired)
         self._repair(data)
         if len(data.repaired) == repaired:  # a repair wrote to Chroma after the stamp: no snapshot of this load
             data.stamp = stamp
         return data
+
+    def stored_edges(self) -> list[Edge]:
+        """Every edge as Chroma holds it (either record form)."""
+        return [unpack(Edge, m) for m in get_all_records(self.edges, ["metadatas"])["metadatas"]]
 
     @staticmethod
     def _held(col, decisions: list[FilterDecision], page: int = 5000) -> dict[str, np.ndarray]:
@@ -396,9 +407,9 @@ class ChromaSpace(WriteSections, SpaceStore):
         b = _doc(self.meta_col, "building")
         if not b:
             return
-        current = {self.nodes_name, self.decisions_name, self.held_name}
+        current = {self.nodes_name, self.decisions_name, self.held_name, self.edges.name}
         for v in (b, b.get("old") or {}):
-            for k in ("nodes", "decisions", "held"):
+            for k in ("nodes", "decisions", "held", "edges"):
                 if isinstance(v.get(k), str) and v[k] not in current:
                     self._drop_collection(v[k])
                     data.repaired.append(f"removed vector collection {v[k]} of an interrupted reembed")
@@ -447,19 +458,16 @@ class ChromaSpace(WriteSections, SpaceStore):
         return meta
 
     # ---------------------------------------------------------------- writes
-    def _upsert_vectors(self, collection: str, records, vectors, key, document) -> None:
+    def _upsert_vectors(self, collection: str, records, vectors, key) -> None:
+        """Records packed (weaver.record_codec: one metadata key, no document) with their vectors, or (``vectors``
+        None) their metadata alone."""
         for i in range(0, len(records), CHROMA_BATCH):
             batch = records[i : i + CHROMA_BATCH]
-            kwargs = dict(ids=[key(r) for r in batch], metadatas=[r.to_record() for r in batch])
+            kwargs = dict(ids=[key(r) for r in batch], metadatas=[pack(r) for r in batch])
             if vectors is not None:
                 vecs = np.asarray(vectors[i : i + CHROMA_BATCH])
                 self._write(
-                    collection,
-                    "upsert",
-                    embeddings=vecs.tolist(),
-                    metadatas=kwargs["metadatas"],
-                    ids=kwargs["ids"],
-                    documents=[document(r) for r in batch],
+                    collection, "upsert", embeddings=vecs.tolist(), metadatas=kwargs["metadatas"], ids=kwargs["ids"]
                 )
             else:  # metadata only (merged by Chroma; documents would be embedded)
                 self._write(collection, "update", **kwargs)
@@ -467,7 +475,7 @@ class ChromaSpace(WriteSections, SpaceStore):
     def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None:
         if self._defer("nodes", "put_nodes", list(nodes), None if vectors is None else np.asarray(vectors)):
             return
-        self._upsert_vectors(self.nodes_name, nodes, vectors, lambda n: n.id, lambda n: n.content)
+        self._upsert_vectors(self.nodes_name, nodes, vectors, lambda n: n.id)
 
     def delete_nodes(self, ids: list[str]) -> None:
         if self._defer("nodes", "delete_nodes", list(ids)):
@@ -478,14 +486,16 @@ class ChromaSpace(WriteSections, SpaceStore):
     def put_edges(self, edges: list[Edge]) -> None:
         if self._defer("edges", "put_edges", list(edges)):
             return
+        self._write_edges(self.edges.name, edges)
+
+    def _write_edges(self, collection: str, edges: list[Edge]) -> None:
         for batch in chunked(edges):
             self._write(
-                self.edges.name,
+                collection,
                 "upsert",
                 ids=[e.id for e in batch],
                 embeddings=[PLACEHOLDER_VECTOR] * len(batch),
-                metadatas=[e.to_record() for e in batch],
-                documents=[e.relation for e in batch],
+                metadatas=[pack(e) for e in batch],
             )
 
     def delete_edges(self, ids: list[str]) -> None:
@@ -503,9 +513,9 @@ class ChromaSpace(WriteSections, SpaceStore):
         """Decisions into collection ``name``; in layout 2 (``held`` names the held vectors) a decision carries a
         placeholder, a rejected message's vector is held (before its decision: the commit marker) and a
         promoted message's held vector goes after its decision (the node holds it now)."""
-        key, doc = (lambda d: d.message_id), (lambda d: d.content)
+        key = lambda d: d.message_id  # noqa: E731
         if held is None:
-            self._upsert_vectors(name, decisions, vectors, key, doc)
+            self._upsert_vectors(name, decisions, vectors, key)
             return
         if vectors is not None:
             rows = [i for i, d in enumerate(decisions) if not d.node_id]
@@ -518,14 +528,13 @@ class ChromaSpace(WriteSections, SpaceStore):
                     "upsert",
                     ids=[key(d) for d in batch],
                     embeddings=[PLACEHOLDER_VECTOR] * len(batch),
-                    metadatas=[d.to_record() for d in batch],
-                    documents=[doc(d) for d in batch],
+                    metadatas=[pack(d) for d in batch],
                 )
             promoted = [d.message_id for d in decisions if d.node_id and d.promoted]
             for ids in chunked(promoted):
                 self._write(held, "delete", ids=ids)
         else:
-            self._upsert_vectors(name, decisions, None, key, doc)
+            self._upsert_vectors(name, decisions, None, key)
 
     def put_meta(self, meta: dict[str, Any]) -> None:
         if self._defer("meta", "put_meta", json.loads(json.dumps(meta))):
@@ -592,22 +601,33 @@ class ChromaSpace(WriteSections, SpaceStore):
         decisions: list[FilterDecision],
         decision_vectors,
         embedder: dict[str, Any],
+        edges: list[Edge] | None = None,
     ) -> None:
-        """Write every node and decision into new collections, then switch to them (hold the writer lock)."""
+        """Write every node and decision (and ``edges``, when given) into new collections, then switch to them
+        (hold the writer lock). Records are written packed (weaver.record_codec), so this also rewrites an
+        older space's records; the edges go to a new collection because Chroma merges metadata on upsert and
+        never drops a document (rewriting in place would keep the old keys)."""
         self.sync()  # pending sections name the old collections: they land before those are dropped
         new = new_vector_names()
         old = {"nodes": self.nodes_name, "decisions": self.decisions_name}
         if self.held_name:
             old["held"] = self.held_name
+        if edges is None:
+            new["edges"] = self.edges.name  # kept as they are
+        else:
+            old["edges"] = self.edges.name
         self.meta_col.upsert(
             ids=["building"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"old": old})]
         )
         for k in ("nodes", "decisions", "held"):
             self._col(new[k], vectors=k != "decisions")
         if nodes:
-            self._upsert_vectors(new["nodes"], nodes, node_vectors, lambda n: n.id, lambda n: n.content)
+            self._upsert_vectors(new["nodes"], nodes, node_vectors, lambda n: n.id)
         if decisions:  # always layout 2: a reembed (or `weaver compact`) moves an older space to it
             self._put_decisions(new["decisions"], new["held"], decisions, decision_vectors)
+        if edges:
+            self._col(new["edges"])
+            self._write_edges(new["edges"], edges)
         # the switch: one upsert names the new collections and the embedder that made them
         self.meta_col.upsert(
             ids=["vectors"], embeddings=[PLACEHOLDER_VECTOR], documents=[json.dumps(new | {"embedder": embedder})]
@@ -615,6 +635,7 @@ class ChromaSpace(WriteSections, SpaceStore):
         self._pointer = new | {"embedder": embedder}
         self.nodes_name, self.decisions_name, self.held_name = new["nodes"], new["decisions"], new["held"]
         self.nodes, self.decisions = self._col(new["nodes"]), self._col(new["decisions"])
+        self.edges = self._col(new["edges"])
         for name in old.values():
             self._drop_collection(name)
         self.meta_col.delete(ids=["building"])

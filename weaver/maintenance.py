@@ -23,7 +23,7 @@ def reembed_space(runtime, space_name: str) -> int:
         node_vecs = emb.embed([n.embed_text or embed_text_for(n.content, n.kind, n.meta) for n in data.nodes])
         decision_vecs = emb.embed([embed_text_for(d.content, d.kind, d.meta) for d in data.decisions])
         embedder = {"name": emb.name, "dim": emb.dim}
-        space.replace_vectors(data.nodes, node_vecs, data.decisions, decision_vecs, embedder)
+        space.replace_vectors(data.nodes, node_vecs, data.decisions, decision_vecs, embedder, space.stored_edges())
         space.put_meta(data.meta | {"embedder": embedder})  # the space record says so too (the pointer rules)
         space.bump_revision()  # other processes' weavers reload the new vectors
     return len(data.nodes) + len(data.decisions)
@@ -33,10 +33,12 @@ def compact_space(runtime, space_name: str) -> int:
     """Rewrite a space in the current layout with the vectors it has (no embedding); returns records written.
 
     A space written before layout 2 stores each kept message's vector twice
-    (node and decision) plus a base64 copy of each in metadata; this writes the
-    nodes, and the decisions with only a rejected message's vector of their own,
-    into new collections and switches to them as a reembed does (same crash
-    safety: the old space or the new one, whole).
+    (node and decision) plus a base64 copy of each in metadata, and every
+    record of an earlier release one metadata key per field; this writes the nodes,
+    the decisions with only a rejected message's vector of their own, and the
+    edges, packed (:mod:`weaver.record_codec`), into new collections and switches
+    to them as a reembed does (same crash safety: the old space or the new one,
+    whole).
     """
     import numpy as np
 
@@ -55,6 +57,6 @@ def compact_space(runtime, space_name: str) -> int:
                 dvecs[i] = own[d.message_id]
         nvecs = data.node_vectors if data.node_vectors is not None else np.zeros((0, dim), dtype=np.float32)
         embedder = data.meta.get("embedder") or {"name": runtime.embedder.name, "dim": runtime.embedder.dim}
-        space.replace_vectors(data.nodes, nvecs, data.decisions, dvecs, embedder)
+        space.replace_vectors(data.nodes, nvecs, data.decisions, dvecs, embedder, space.stored_edges())
         space.bump_revision()  # other processes' weavers reload from the new collections
     return len(data.nodes) + len(data.decisions)

@@ -1,7 +1,8 @@
 """Data models: memory nodes, dependency edges, filter decisions — all with provenance.
 
 Every model converts to and from a flat dict of JSON scalars (``to_record`` /
-``from_record``) so the store can persist it as Chroma metadata.
+``from_record``): the form earlier releases stored as Chroma metadata, one key per field, and the form
+audit entries and exports use. The store now writes one packed key per record (:mod:`weaver.record_codec`).
 """
 
 from __future__ import annotations

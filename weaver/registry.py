@@ -65,9 +65,10 @@ def legacy_slug(name: str) -> str:
 
 
 def new_vector_names() -> dict[str, str]:
-    """Collection names for a new generation of node and decision vectors (never used before)."""
+    """Collection names for a new generation of node and decision vectors and edges (never used before)."""
     token = uuid.uuid4().hex[:16]
-    return {"nodes": f"cwx-{token}-nodes", "decisions": f"cwx-{token}-decisions", "held": f"cwx-{token}-held"}
+    names = ("nodes", "decisions", "held", "edges")
+    return {k: f"cwx-{token}-{k}" for k in names}
 
 
 def _names(client) -> set[str]:
@@ -155,7 +156,7 @@ def space_collections(client, ef, rec: dict) -> list[str]:
         for rid in ("vectors", "building"):
             ptr = _doc(meta, rid) or {}
             for v in (ptr, ptr.get("old") or {}):
-                wanted |= {v[k] for k in ("nodes", "decisions", "held") if isinstance(v.get(k), str)}
+                wanted |= {v[k] for k in ("nodes", "decisions", "held", "edges") if isinstance(v.get(k), str)}
     records = re.compile(re.escape(prefix) + r"-x-([a-z]{2,20})")
     out = []
     for cname in sorted(_names(client)):

@@ -23,7 +23,8 @@ Each vector is stored once (layout 2, spaces made or compacted since): a kept
 message's vector is its node's, so its decision carries a one-number placeholder;
 a rejected message's vector is held by message id. Older spaces (layout 1: a
 vector on every decision, a base64 copy in metadata) open and write as before;
-``weaver compact`` rewrites one in layout 2. Vectors are read through
+``weaver compact`` rewrites one in layout 2. Since this release every node, decision and edge is one packed
+metadata key (:mod:`weaver.record_codec`; records of earlier releases read as before). Vectors are read through
 :func:`vector_reader` (correct across processes).
 
 Chroma's default embedding function downloads a model, so every collection is
@@ -43,6 +44,7 @@ import numpy as np
 
 from .chroma_io import CrashPoint, Guarded
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
+from .record_codec import LEGACY_VECTOR_KEY
 from .registry import Registry, legacy_slug, name_key, space_collections, validate_name
 
 __all__ = [
@@ -67,9 +69,6 @@ space_slug = legacy_slug  # a file-name-safe stem for a space name (validates it
 
 CHROMA_BATCH = 1000
 PLACEHOLDER_VECTOR = [1.0]  # edges, meta and (layout 2) decisions need a vector in Chroma; never searched by it
-# Spaces written before layout 2 carry a base64 float32 copy of each vector in this metadata key (a workaround
-# for Chroma's per-process vector cache, see vector_reader); it is never written now and never read.
-LEGACY_VECTOR_KEY = "_vec"
 
 
 @contextlib.contextmanager
