@@ -199,7 +199,9 @@ def cmd_turns(settings, args) -> int:
     from .turns import run_turns, turns_markdown
 
     scripts = [x for x in (args.scripts or "").split(",") if x] or None
-    res = run_turns(scripts, rounds=args.rounds)
+    if args.pause < 0:
+        raise WeaverError(f"--pause must be 0 or more seconds, not {args.pause}")
+    res = run_turns(scripts, rounds=args.rounds, pause=args.pause)
     md = turns_markdown(res)
     paths = write_result(args.name or "turns", res, Path(args.out), md, {})
     print(md)
@@ -288,6 +290,7 @@ def register(sub) -> None:
     s = bsub.add_parser("turns", help="the studio agent's warm chat turn, offline, on every Beijing demo script")
     s.add_argument("--scripts", help="comma-separated demo names (default: every script in assets/demo)")
     s.add_argument("--rounds", type=int, default=2, help="replays of every script, each into fresh spaces")
+    s.add_argument("--pause", type=float, default=0.0, help="seconds between turns, as a user reads (untimed)")
     common(s, "turns")
     s.set_defaults(func=cmd_turns)
 

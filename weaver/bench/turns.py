@@ -59,10 +59,14 @@ def _timing(weaver, spent: dict[str, float]):
             delattr(weaver, name)  # back to the class's method
 
 
-def run_turns(scripts: list[str] | None = None, rounds: int = 1, progress: bool = True, embedder=None) -> dict:
+def run_turns(
+    scripts: list[str] | None = None, rounds: int = 1, progress: bool = True, embedder=None, pause: float = 0.0
+) -> dict:
     """Every demo script's turns through the offline agent, each turn timed (``rounds`` replays, fresh spaces).
 
-    ``embedder``: one already loaded (the tests'); by default the runtime loads its own, untimed.
+    ``embedder``: one already loaded (the tests'); by default the runtime loads its own, untimed. ``pause``:
+    seconds between turns, untimed, as a user reads a reply: a pause longer than the write-behind log's age
+    bound (5 s) makes each turn's first write apply the previous turn's writes to Chroma.
     """
     import tempfile
     from dataclasses import replace
@@ -93,6 +97,8 @@ def run_turns(scripts: list[str] | None = None, rounds: int = 1, progress: bool 
                 weaver = rt.open(f"turns-{script.name}-{r}")
                 agent = TravelAgent(weaver)
                 for i, turn in enumerate(script.turns, 1):
+                    if pause and i > 1:
+                        time.sleep(pause)
                     spent: dict[str, float] = defaultdict(float)
                     c0, t0 = time.process_time(), time.perf_counter()
                     with _timing(weaver, spent):
@@ -129,6 +135,7 @@ def run_turns(scripts: list[str] | None = None, rounds: int = 1, progress: bool 
         "scripts": {name: summary(rows) for name, rows in per_script.items()},
         "all": summary(every),
         "rounds": rounds,
+        "pause_s": pause,
         "warm_s": round(warm_s, 2),
         "wall_s": round(time.perf_counter() - t_start, 1),
         "raw": dict(per_script),
@@ -149,7 +156,7 @@ def turns_markdown(res: dict) -> str:
     return (
         "# Studio chat turns (offline agent, embedder loaded)\n\n"
         f"Every scripted Beijing demo through `TravelAgent.run` on a fresh `PersistentClient` space with the "
-        f"default settings, {res['rounds']} round(s); the embedder loaded first ({res['warm_s']} s). A turn is timed "
+        f"default settings, {res['rounds']} round(s), {res.get('pause_s', 0)} s between turns; the embedder loaded first ({res['warm_s']} s). A turn is timed "
         "from the user's message to the reply; ingest % and retrieval % are the shares of that time spent in the "
         "weaver's ingest and retrieval calls (the rest is the agent: understanding, tools, reply). "
         f"Wall time {res['wall_s']} s.\n\n" + markdown_table(head, rows) + "\n"
