@@ -295,3 +295,9 @@ def _follow_other_tabs() -> None:
 
 st.session_state["space_ui:chat_rev"] = w.space.revision()  # what this run has drawn
 _follow_other_tabs()
+# The turn's writes are durable in the space's write-behind log; applying them to Chroma here, once the page is
+# drawn and while the user reads, spares the next turn (its first write would apply them: the log's 5 s age
+# bound) ~0.35 s, measured with `bench turns --pause 6`. A no-op (a file stat) when the log is empty.
+if not running_turns(space):
+    with space_lock(space):
+        w.flush()

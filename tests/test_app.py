@@ -75,7 +75,7 @@ def test_navigation_reaches_every_page_on_an_empty_data_dir(studio):
     assert any("graph is empty" in i.value for i in at.info)
 
 
-def test_chat_flow_badge_steps_reply_and_reload_restores(studio):
+def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
     at = studio()
     _say(at, "We are planning three days in Beijing next month; total budget 5000 yuan, and I can't eat seafood.")
     _say(at, "帮我找一家王府井附近、安静、离地铁近的酒店。")
@@ -96,6 +96,9 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio):
     assert set(df["kind"]) >= {"user_input", "agent_thought", "tool_result", "agent_response"}
     # the graph beside the chat knows its size
     assert any("nodes ·" in c.value for c in at.caption)
+    # the page applied the turn's write-behind log to Chroma once it was drawn (the next turn does not pay it)
+    logs = list((tmp_path / "data").rglob("*.wal"))
+    assert logs and all(p.stat().st_size == 0 for p in logs), [(p.name, p.stat().st_size) for p in logs]
 
     reloaded = studio()  # a new browser session on the same data dir
     md2 = _md(reloaded)

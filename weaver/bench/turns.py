@@ -66,7 +66,8 @@ def run_turns(
 
     ``embedder``: one already loaded (the tests'); by default the runtime loads its own, untimed. ``pause``:
     seconds between turns, untimed, as a user reads a reply: a pause longer than the write-behind log's age
-    bound (5 s) makes each turn's first write apply the previous turn's writes to Chroma.
+    bound (5 s) would make each turn's first write apply the previous turn's writes to Chroma, but the chat
+    page applies them once a turn is drawn, and so does this bench after each turn (untimed).
     """
     import tempfile
     from dataclasses import replace
@@ -106,6 +107,7 @@ def run_turns(
                     wall = time.perf_counter() - t0
                     if not any(ev.type == "reply" for ev in events):
                         raise WeaverError(f"{script.name} turn {i}: the agent gave no reply")
+                    weaver.flush()  # untimed: the chat page applies the write-behind log once the turn is drawn
                     per_script[script.name].append(
                         {
                             "turn": i,
