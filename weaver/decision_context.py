@@ -187,13 +187,15 @@ def build_block(
         f"（{_MEAL_WORDS[lang][meal]}）" if meal and lang == "zh" else f" ({_MEAL_WORDS[lang][meal]})" if meal else ""
     )
     sep, colon = ("；", "：") if lang == "zh" else ("; ", ": ")
+    lines = [r.line(lang) for r in recs]  # rendered once: a long history shrinks one line at a time
+    keep = len(recs)
     while True:
-        text = head + colon + sep.join(r.line(lang) for r in recs)
+        text = head + colon + sep.join(lines[:keep])
         tokens = count_tokens(text) + 1
-        if limit_tokens is None or tokens <= limit_tokens or not recs:
+        if limit_tokens is None or tokens <= limit_tokens or not keep:
             break
-        recs = recs[:-1]  # the least needed go first (frame, then the domain's keys, in order)
-    return DecisionBlock(text, tokens, domain, meal, recs)
+        keep -= 1  # the least needed go first (frame, then the domain's keys, in order)
+    return DecisionBlock(text, tokens, domain, meal, recs[:keep])
 
 
 def covered_statement(content: str, block: DecisionBlock, node_id: str = "", same_trip=None, values=None) -> bool:
