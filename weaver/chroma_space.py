@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .chroma_disk import persist_dir_of, sweep_orphan_segments
 from .chroma_io import Call, is_missing_collection
 from .mirror import paused_gc
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
@@ -244,6 +245,7 @@ class ChromaSpace(WriteSections, SpaceStore):
         except Exception as exc:
             if not is_missing_collection(exc):
                 raise
+        sweep_orphan_segments(persist_dir_of(self.client))  # Chroma keeps a dropped collection's index folder
 
     # ------------------------------------------------------- single writer
     def write_lock(self):

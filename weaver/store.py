@@ -42,6 +42,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .chroma_disk import persist_dir_of, sweep_orphan_segments
 from .chroma_io import CrashPoint, Guarded
 from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .record_codec import LEGACY_VECTOR_KEY
@@ -391,6 +392,7 @@ class ChromaStore(Store):
             except Exception as exc:
                 if not is_missing_collection(exc):
                     raise
+        sweep_orphan_segments(persist_dir_of(self.client))  # Chroma keeps a dropped collection's index folder
         self.registry.drop(name)
 
 
@@ -429,6 +431,7 @@ def connect(settings) -> ChromaStore:
             path = Path(key[1])
             path.mkdir(parents=True, exist_ok=True)
             client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+            sweep_orphan_segments(path)  # what earlier releases' drops left (see weaver.chroma_disk)
     except WeaverError:
         raise
     except Exception as exc:
