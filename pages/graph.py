@@ -177,6 +177,7 @@ with left:
             g,
             key=f"graph_page_{space}",
             height=640,
+            shrink=True,
             selected=sel,
             node_styles=node_styles,
             edge_styles=edge_styles,

@@ -167,3 +167,15 @@ def test_debugger_findings_in_words_both_languages():
     g = nx.DiGraph()
     assert why_in_words(g, Why(), "en").startswith("Left out: the budget didn't fit")
     assert "n_" not in why_in_words(g, Why(), "zh") and "预算放不下" in why_in_words(g, Why(), "zh")
+
+
+def test_a_small_graph_gets_a_lower_canvas_and_a_long_chat_the_full_one():
+    from ui.graph_component import fitted_height
+
+    def drawn(n_turns: int) -> list[dict]:
+        return graph_render.vis_payload(_turns(n_turns), layout="layered")["nodes"]
+
+    small, long = fitted_height(drawn(2), 640), fitted_height(drawn(15), 640)
+    assert 320 <= small < 640 and long == 640
+    assert fitted_height(drawn(2), 640) <= fitted_height(drawn(4), 640) <= fitted_height(drawn(8), 640)
+    assert fitted_height([], 640) == 640

@@ -185,6 +185,25 @@ def _trigger(key: str, name: str):
     return state.get(name) if hasattr(state, "get") else getattr(state, name, None)
 
 
+def fitted_height(nodes: list[dict], most: int, least: int = 320, width: float = 620.0) -> int:
+    """A canvas height that holds the drawn graph without empty bands: the layout's extent scaled to the
+    canvas width (as the view's fit scales it), between ``least`` and ``most`` pixels.
+
+    >>> two_turns = [{"x": 0.0, "y": 0.0}, {"x": 690.0, "y": 0.0}, {"x": 0.0, "y": 135.0}, {"x": 690.0, "y": 135.0}]
+    >>> fitted_height(two_turns, 640)
+    320
+    >>> fitted_height([{"x": 0.0, "y": float(y)} for y in range(0, 2000, 135)], 640)
+    640
+    """
+    if not nodes:
+        return most
+    xs = [float(n.get("x", 0.0)) for n in nodes]
+    ys = [float(n.get("y", 0.0)) for n in nodes]
+    w, h = max(xs) - min(xs) + 230.0, max(ys) - min(ys) + 95.0  # plus one node's footprint with its label
+    scale = min(1.0, width / w)
+    return int(min(most, max(least, h * scale + 80.0)))
+
+
 def graph_view(
     g,
     *,
@@ -202,6 +221,7 @@ def graph_view(
     on_edge=None,
     undo: dict | None = None,
     refit: bool = False,
+    shrink: bool = False,
 ) -> dict:
     """Draw ``g`` with click-to-select; ``on_select(node_id)`` runs when a node is clicked.
 
@@ -209,7 +229,8 @@ def graph_view(
     small menu on the canvas; choosing a relation or Delete calls ``on_edge(action)`` with
     ``{"action": "set" | "delete", "edge": "u->v", "relation": ...}``. ``undo`` ({"text", "label",
     "entry"}) shows an Undo bar on the canvas whose click calls ``on_edge({"action": "undo", ...})``.
-    ``refit`` re-fits the view (e.g. to bring a just-promoted node on screen).
+    ``refit`` re-fits the view (e.g. to bring a just-promoted node on screen). ``shrink``: ``height`` is
+    the most; a small graph gets a lower canvas (:func:`fitted_height`).
 
     Returns the payload drawn (``shown``/``total``/``note``), for captions and tests.
     """
@@ -223,6 +244,8 @@ def graph_view(
         lang=lang,
         layout=layout,
     )
+    if shrink:
+        height = fitted_height(payload["nodes"], int(height))
     sig = str(hash(json.dumps([payload["nodes"], payload["edges"], bool(refit)], sort_keys=True, default=str)))
     data = dict(
         payload,
