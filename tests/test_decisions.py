@@ -261,6 +261,22 @@ def test_side_questions_answered_from_the_data_or_honestly_not(runtime, text, mu
     assert not _calls(ev, "search_attractions")  # no invented "near ..." search
 
 
+def test_places_for_the_evening_are_searched_where_the_data_can_answer(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("evening"))
+    _run(a, "我们两个人，住王府井附近。")
+    ev = _run(a, "附近有什么适合晚上去的景点吗？")  # sights near a named place: found, the missing hours said
+    assert _calls(ev, "search_attractions")[0]["near"] == "王府井"
+    reply = next(e.text for e in ev if e.type == "reply")
+    assert "共找到" in reply and "没有景点的开放时间" in reply
+    ev = _run(a, "Any restaurants open in the evening near there?")  # restaurants have hours: searched for dinner
+    call = _calls(ev, "search_restaurants")[0]
+    assert call["meal"] == "dinner" and call["near"] == "王府井"
+    reply = next(e.text for e in ev if e.type == "reply")
+    assert "open for dinner" in reply and "Meiyou" not in reply and "Laozihao" not in reply
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

@@ -23,7 +23,7 @@ from .events import AgentEvent, events_for, save_events
 from .memory import MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
 from .replies import ack_text, honest_text, results_text, route_text, sourced, thought_text, tool_memory_text
-from .side import side_text
+from .side import caveat_text, side_text
 from .tools import ToolBox, ToolOutput
 from .understanding import Constraint, Parsed, parse
 from .why import explain_why
@@ -453,7 +453,9 @@ class TravelAgent:
                 used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
             first = self._outputs[0].arguments.get("near") if relaxed else None
             self._restates = _restating(used, lang).get("restates", [])
-            return "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            text = "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            found = any(o.count for o in shown)
+            return text + ("\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else "")
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
         # the acknowledgement restates what the message said (without turns)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["serves_meal", "open_hours", "MEAL_HOURS"]
+__all__ = ["serves_meal", "open_hours", "MEAL_HOURS", "NOT_DISHES"]
 
 MEAL_HOURS = {"breakfast": (7.5, 9.0), "lunch": (11.5, 13.0), "dinner": (18.0, 20.0), "late-night": (22.0, 23.5)}
 _NOT_A_MEAL = re.compile(
@@ -31,7 +31,8 @@ _PASTRY = re.compile(
     r"糕|酥|饼|卷|小吃|萨其马|点心|甜|奶|冰|包子|豆汁|焦圈|艾窝窝|驴打滚|糖|茶|咖啡|蛋挞|布丁|慕斯|泡芙|"
     r"哈根达斯|提拉米苏|香草|巧克力|圣代|面包|法棒|乳酪|吐司"
 )
-_NO_DISH = {"其他", "其它"}  # a placeholder in the lists, neither a meal's dish nor a snack
+# placeholders in the lists ("other", "none", "time-honoured brand"): neither a meal's dish nor a snack
+NOT_DISHES = frozenset({"其他", "其它", "没有", "老字号"})
 _DISH = re.compile(r"菜|鸡|鸭|鱼|肉|锅|饭|面|汤|烤|炒|烧|丁|排|虾|牛|羊|腩|涮|串|豆腐")
 _BREAKFAST_ONLY = re.compile(r"包子铺|早点|早餐|豆浆|油条|煎饼")
 _SPAN = re.compile(r"(\d{1,2})[:：](\d{2})\s*[-–~至到]\s*(?:次日|凌晨)?\s*(\d{1,2})[:：](\d{2})")
@@ -52,7 +53,7 @@ def serves_meal(row: dict, meal: str) -> bool:
     if meal != "breakfast" and (_NOT_A_MEAL.search(name) or _BREAKFAST_ONLY.search(name)):
         return False
     if meal in ("lunch", "dinner"):
-        items = [d for d in row.get("推荐菜") or [] if d not in _NO_DISH]
+        items = [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
         pastry = sum(1 for d in items if _PASTRY.search(d) and not _DISH.search(d))
         if items and pastry * 2 > len(items):
             return False  # mostly pastries and snacks: not a place for a meal

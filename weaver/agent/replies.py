@@ -8,6 +8,7 @@ from typing import cast
 from .db import station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
+from .meals import NOT_DISHES
 from .tools import ToolOutput
 from .understanding import Constraint
 
@@ -140,6 +141,14 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
     return " ".join(parts) if not zh else "".join(parts)
 
 
+_MEAL_WORDS = {
+    "breakfast": ("早饭", "breakfast"),
+    "lunch": ("午饭", "lunch"),
+    "dinner": ("晚饭", "dinner"),
+    "late-night": ("夜宵", "a late-night meal"),
+}
+
+
 def _row_line(i: int, r: dict, lang: str) -> str:
     zh, dom = lang == "zh", r.get("domain")
     rating = r.get("评分")
@@ -153,12 +162,11 @@ def _row_line(i: int, r: dict, lang: str) -> str:
         )
         body = f"{price}，{rt}，{extra}" if zh else f"{price}, {rt}, {extra}"
     elif dom == "restaurant":
+        listed = [d for d in r.get("推荐菜") or [] if d not in NOT_DISHES]
         dishes = (
-            "、".join((r.get("推荐菜") or [])[:4])
+            "、".join(listed[:4])
             if zh
-            else ", ".join(
-                f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in (r.get("推荐菜") or [])[:3]
-            )
+            else ", ".join(f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in listed[:3])
         )
         body = (
             f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}"
@@ -364,6 +372,10 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
             if zh
             else f"I excluded {n} places whose dishes include what you avoid."
         )
+    meal = out.arguments.get("meal") if out.tool == "search_restaurants" else None
+    if meal in _MEAL_WORDS:
+        zh_word, en_word = _MEAL_WORDS[meal]
+        lines.append(f"（只列{zh_word}时段营业、供应正餐的餐厅。）" if zh else f"(Only places open for {en_word}.)")
     if skipped:
         lines.append(
             f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)"
@@ -385,14 +397,14 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
 
 
 def _dishes_first(row: dict, wanted: list[str]) -> dict:
-    """The row with the dishes asked for shown first (the reply lists only a few), the "其他" placeholder dropped.
+    """The row with the dishes asked for shown first (the reply lists only a few), placeholders ("其他") dropped.
 
     >>> _dishes_first({"推荐菜": ["其他", "酸菜鱼", "招牌烤鸭"]}, ["烤鸭"])["推荐菜"]
     ['招牌烤鸭', '酸菜鱼']
     """
     if "推荐菜" not in row:
         return row
-    dishes = [d for d in row.get("推荐菜") or [] if d not in ("其他", "其它")]
+    dishes = [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
     hit = [d for d in dishes if any(w in d for w in wanted)]
     return dict(row, 推荐菜=hit + [d for d in dishes if d not in hit])
 

@@ -23,7 +23,7 @@ import re
 from .db import Database, load_database
 from .gloss import gloss_hours, gloss_station
 
-__all__ = ["side_kind", "place_facts", "side_text", "SIDE_KINDS"]
+__all__ = ["side_kind", "place_facts", "side_text", "caveat_text", "SIDE_KINDS"]
 
 SIDE_KINDS = ("distance", "hours", "reserve", "crowd", "evening")
 _KIND = [
@@ -192,3 +192,18 @@ def side_text(facts: dict, lang: str) -> str:
             "have hours, so I can find places open in the evening."
         )
     return "我的数据里没有这方面的信息。" if zh else "That is not in my data."
+
+
+def caveat_text(kind: str, lang: str) -> str:
+    """What the data cannot say about results found for a side question folded into a search.
+
+    >>> caveat_text("evening", "en")
+    'My data has no opening hours for sights: check that these are open in the evening before you go.'
+    """
+    if kind == "evening":
+        return (
+            "我的数据里没有景点的开放时间，晚上去之前请先确认这些地方是否开放。"
+            if lang == "zh"
+            else "My data has no opening hours for sights: check that these are open in the evening before you go."
+        )
+    return ""

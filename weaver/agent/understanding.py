@@ -218,6 +218,7 @@ class Parsed:
     kind: str | None = None  # a kind of sight asked for: museum / park / temple
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
     more: bool = False  # "another one": the same search again, without what was offered already
+    caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -432,6 +433,13 @@ def parse(text: str) -> Parsed:
 
     # intent
     side = side_kind(text) if _ASKS.search(text) else None
+    if side == "evening" and p.request and not p.entities and not p.city:
+        # places for the evening: restaurants have hours (search for dinner); sights have none, so only a
+        # search "near" a place the user named is run, with the missing hours said beside its results
+        if p.domain == "restaurant":
+            p.meal, side = p.meal or "dinner", None
+        elif p.domain == "attraction" and _NEAR.search(text):
+            p.caveat, side = "evening", None
     if side and not p.city and (p.entities or side in ("evening", "crowd")):
         # a question about places is no preference: the places it names constrain nothing later
         p.intent, p.side = "side", side
