@@ -277,6 +277,24 @@ def test_places_for_the_evening_are_searched_where_the_data_can_answer(runtime):
     assert "open for dinner" in reply and "Meiyou" not in reply and "Laozihao" not in reply
 
 
+def test_a_turn_that_changes_one_thing_and_asks_for_another_does_both(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("two-asks"))
+    _run(a, "Two of us, total budget 9000 yuan. I'm vegetarian.")
+    ev = _run(a, "Find us one hotel near Wangfujing under 700 a night.")
+    hotel = next(r["名称"] for e in ev if e.type == "tool_result" for r in e.data["rows"])
+    ev = _run(a, "Actually make the hotel limit 900 a night, and find a vegetarian-friendly restaurant near the hotel.")
+    call = _calls(ev, "search_restaurants")[0]  # the restaurant is what is asked for; "the hotel" is where
+    assert call["near"] == hotel and call["avoid"] == ["meat"] and not _calls(ev, "search_hotels")
+    reply = next(e.text for e in ev if e.type == "reply")
+    assert reply.startswith("Noted: at most ¥900 per night")  # the hotel's new limit is said back, and kept
+    ev = _run(a, "Find another hotel for us")
+    assert _calls(ev, "search_hotels")[0]["price"] == "0-900"
+    ev = _run(a, "每晚预算改成一千，再帮我找一家酒店附近的素食餐厅。")
+    assert _calls(ev, "search_restaurants") and not _calls(ev, "search_hotels")
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

@@ -455,7 +455,10 @@ class TravelAgent:
             self._restates = _restating(used, lang).get("restates", [])
             text = "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
             found = any(o.count for o in shown)
-            return text + ("\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else "")
+            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else ""
+            # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back
+            aside = [c for c in p.constraints if c.scope not in (p.domain, "any") and c.slot != "place"]
+            return (ack_text(lang, aside) + "\n\n" + text) if aside else text
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
         # the acknowledgement restates what the message said (without turns)

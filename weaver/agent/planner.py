@@ -50,13 +50,26 @@ class TurnPlan:
     follows: str | None = None  # "another one": the earlier search result this search continues
 
 
-def _places(p: Parsed, known: Known, domain: str, plan_items: list[dict]) -> list[Constraint]:
-    """Where to search, best first: the message's own place; else the same topic's place from memory, the
-    chosen hotel and the hotel's area (for meals and sights), then any place mentioned."""
+def _places(
+    p: Parsed, known: Known, domain: str, plan_items: list[dict], shown: dict[str, list[str]] | None = None
+) -> list[Constraint]:
+    """Where to search, best first: the message's own place; "near the hotel": the hotel chosen, else the
+    one just shown when it was the only one; else the same topic's place from memory, the chosen hotel and
+    the hotel's area (for meals and sights), then any place mentioned."""
     cur = [c for c in p.constraints if c.slot == "place"]
     if cur:
         return [cur[-1]]
-    out = [known.latest("place", (domain,))]
+    out: list[Constraint | None] = []
+    if p.near_kind:
+        chosen = next((i for i in reversed(plan_items) if i.get("kind") == p.near_kind), None)
+        only = (shown or {}).get(p.near_kind) or []
+        if chosen:
+            out.append(
+                Constraint("place", chosen["name"], p.near_kind, chosen.get("turn", 0), chosen.get("node_id", ""))
+            )
+        elif len(only) == 1:
+            out.append(Constraint("place", only[0], p.near_kind))
+    out.append(known.latest("place", (domain,)))
     if domain in ("restaurant", "attraction"):
         hotel = next((i for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
         if hotel:
@@ -79,7 +92,13 @@ def _station_of(place: str) -> str | None:
 
 
 def _search(
-    p: Parsed, known: Known, domain: str, plan_items: list[dict], tp: TurnPlan, previous: dict | None = None
+    p: Parsed,
+    known: Known,
+    domain: str,
+    plan_items: list[dict],
+    tp: TurnPlan,
+    previous: dict | None = None,
+    shown: dict[str, list[str]] | None = None,
 ) -> Call:
     slots = known.for_domain(domain)
     args: dict = {}
@@ -91,7 +110,7 @@ def _search(
             args[key or slot] = c.value if value is None else value
             used.append(c)
 
-    places = _places(p, known, domain, plan_items)
+    places = _places(p, known, domain, plan_items, shown)
     from_memory = bool(places) and not any(places[0] is c for c in p.constraints)
     if places:
         args["near"] = places[0].value
@@ -222,7 +241,7 @@ def plan_turn(
     # this message's own constraints are the newest
     known = Known(known.constraints + [c for c in p.constraints])
     if p.intent == "search" and p.domain:
-        tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous))
+        tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous, last_shown))
     elif p.intent == "info" and p.domain:
         target = next(e[0] for e in p.entities if e[1] == p.domain)
         tp.target = target

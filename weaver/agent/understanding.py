@@ -57,6 +57,13 @@ def _cue(words: str) -> re.Pattern:
     return re.compile("|".join(pats), re.IGNORECASE)
 
 
+_NEAR_KIND = re.compile(
+    r"\b(?:near|close to|around|next to|by)\s+(?:the|our|my|that|this|your)\s+(hotel|restaurant|museum|park)\b"
+    r"|(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)的?(?:附近|周边|周围|旁边|边上)",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
+_ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
 DOMAIN_CUES = {
     "hotel": _cue(
         "酒店|宾馆|旅馆|住宿|客栈|民宿|住哪|住的|入住|房间|hotels?|hostels?|accommodations?|lodging|"
@@ -219,6 +226,7 @@ class Parsed:
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
     more: bool = False  # "another one": the same search again, without what was offered already
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
+    near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -345,12 +353,37 @@ def _dates(text: str) -> dict | None:
     return out or None
 
 
+def _domain_hits(text: str) -> dict[str, int]:
+    """How strongly each kind of place is asked for: its cue words, those in a clause that asks ("find a
+    restaurant") counted twice, a kind named as the place to be near ("near the hotel", "酒店附近的餐厅") not at
+    all when another kind is named.
+
+    >>> _domain_hits("Make the hotel limit 900 a night, and find a vegetarian restaurant near the hotel.")
+    {'hotel': 1, 'restaurant': 2, 'attraction': 0}
+    >>> _domain_hits("帮我找酒店附近的酒店")["hotel"] > 0
+    True
+    """
+
+    def count(t: str) -> dict[str, int]:
+        return {d: len(c.findall(t)) for d, c in DOMAIN_CUES.items()}
+
+    masked = _NEAR_KIND.sub(lambda m: " " * len(m.group(0)), text)
+    if not any(count(masked).values()):
+        masked = text  # only the place to be near is named: it is also what is asked for
+    hits = count(masked)
+    for clause in _CLAUSE.split(masked):
+        if _ASK_VERB.search(clause):
+            for d, n in count(clause).items():
+                hits[d] += n
+    return hits
+
+
 def parse(text: str) -> Parsed:
     """Understand one message (no memory involved)."""
     lang = detect_language(text)
     low = text.lower()
     p = Parsed(text=text, language=lang)
-    hits = {d: len(c.findall(text)) for d, c in DOMAIN_CUES.items()}
+    hits = _domain_hits(text)
     p.entities = find_entities(text)
     city = _CITY.search(text)
     p.city = OTHER_CITIES[city.group(0).lower()] if city else None
@@ -395,6 +428,10 @@ def parse(text: str) -> Parsed:
         if hits["attraction"] and re.search(r"门票|ticket", text, re.IGNORECASE) and not hits["hotel"]:
             p.domain = "attraction"
     scope = p.domain or "any"
+    near = [next(g for g in m.groups() if g) for m in _NEAR_KIND.finditer(text)]
+    p.near_kind = next(
+        (d for w in near for d, c in DOMAIN_CUES.items() if c.search(w) and d != p.domain and p.domain), None
+    )
 
     # constraints
     cons = p.constraints
@@ -408,7 +445,9 @@ def parse(text: str) -> Parsed:
     from .slot_bridge import money_from_slots
 
     for slot, rng, amount in money_from_slots(text, p.domain):
-        cons.append(Constraint(slot, amount if slot == "budget" else rng, "any" if slot == "budget" else scope))
+        # a per-night price is a hotel's whatever else the message asks for (and a per-person cost a meal's)
+        own = {"budget": "any", "price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, scope)
+        cons.append(Constraint(slot, amount if slot == "budget" else rng, own))
     rating = rating_range(text)
     if rating:
         cons.append(Constraint("rating", rating, scope))
