@@ -107,11 +107,23 @@ def test_reader_sees_no_change(lang, old, new):
         ("住两晚", ("nights", "", "eq", 2.0, None)),
         ("for 3 nights", ("nights", "", "eq", 3.0, None)),
         ("酒店评分4.5以上", ("rating", "hotel", "min", 4.5, None)),
+        # a negated item itself, and a counted place that names none ("一家附近")
+        ("再帮我找一家附近不辣的餐厅", ("diet", "spicy", "restrict", "spicy", None)),
+        ("找一家不要太辣的", ("diet", "spicy", "restrict", "spicy", None)),
+        ("a restaurant that is not spicy", ("diet", "spicy", "restrict", "spicy", None)),
+        ("I am not allergic to peanuts", ("diet", "peanut", "lift", "peanut", None)),
+        ("I am allergic to peanuts", ("diet", "peanut", "restrict", "peanut", None)),
     ],
 )
 def test_reader_values_and_bounds(text, expected):
     got = [(v.slot, v.scope, v.bound, v.value, v.high) for v in read_slots(text)]
     assert got == [expected]
+
+
+def test_a_question_is_no_diet_and_a_count_is_no_place():
+    assert read_slots("这家菜辣不辣？") == []  # asks, restricts nothing
+    assert [v.slot for v in read_slots("帮我找一家附近的餐厅")] == []  # "一家附近" counts, names no place
+    assert [(v.slot, v.value) for v in read_slots("我们住王府井附近")] == [("location", "王府井")]
 
 
 @pytest.mark.parametrize(

@@ -536,6 +536,7 @@ _EN_NEAR = re.compile(
 _PLACE_TRIM = re.compile(r"^(?:我|我们|想|要|希望|最好|能|可以|就|还是|换|改|住|在|的)+")
 # "它家附近" / "这个景点周边" / "酒店周边" point at something said before: not a place name
 _REFERENCE = re.compile(r"[这那它他她哪其该此]|^(?:酒店|宾馆|餐馆|餐厅|饭店|景点|景区|地方|家|店|住处|住的地方)$")
+_COUNTED = re.compile(r"[一两几]?[家个间处座所]")
 _STAY = _re(r"住|入住|stay|staying|sleep")
 _STOP_EN = {
     "the",
@@ -575,8 +576,8 @@ def _locations(text: str) -> list[SlotValue]:
             if pat is not _EN_NEAR:
                 words = [t for t in tokenize(place) if t not in ("的", "在", "住", "到")]
                 place = "".join(words[-2:] if len(words) >= 2 and len(words[-1]) == 1 else words[-1:])
-                if _REFERENCE.search(place):
-                    continue
+                if _REFERENCE.search(place) or _COUNTED.fullmatch(place):
+                    continue  # "它家附近" points back; "找一家附近的" counts a place, names none
             if pat is _EN_NEAR:
                 if group == 2 and not _HOTEL.search(text):
                     continue  # "in Paris" is where something happened; a place to stay near is a slot

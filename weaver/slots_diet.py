@@ -68,6 +68,7 @@ _AVOID = re.compile(
 _NO_NEED = re.compile(
     r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid", re.IGNORECASE
 )
+_NOT_RIGHT_BEFORE = re.compile(r"(?:不|别|\bnot|\bnon-?)\s*(?:太|too\s|very\s|so\s)?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!敏)|而且")
 
 
@@ -81,13 +82,20 @@ def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
     """ "restrict", "lift" or None (only mentioned) for one mention, from the words around it."""
     near = before[-10:] + " " + after
     if _ALLERGY.search(before[-16:] + " " + after):
-        if _HEALED.search(after) or _LIFT.search(near) or re.search(r"\bnot\b|n't|不再|不", before[-8:]):
+        if (
+            _HEALED.search(after)
+            or _LIFT.search(near)
+            or re.search(r"\bnot\b|n't|不再|不", before[-8:])
+            or re.search(r"(?:\bnot|n't)\s+(?:\w+\s+)?allergic", before, re.IGNORECASE)  # "not allergic to nuts"
+        ):
             return "lift"
         return "restrict"
     if kind == "style" or item == "halal":
         return "lift" if _NEG.search(before[-10:]) or _LIFT.search(near) else "restrict"
     if _NO_NEED.search(before):
         return "lift"
+    if _NOT_RIGHT_BEFORE.search(before) and not before.endswith(item + "不"):  # not "辣不辣？", a question
+        return "restrict"  # 不辣的餐厅 / 不要太辣 / not spicy / non-spicy: the item itself negated
     eat = _EAT.search(before[-10:] + item)
     if eat and _NEG.search(before[-10:]):
         return "restrict"  # 不吃辣 / 不能吃辣 / I don't eat pork / no longer eat beef

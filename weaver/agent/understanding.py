@@ -174,13 +174,13 @@ _ORD_WORDS = {
 _ZH_AVOID = re.compile(
     r"对\s*([\u4e00-\u9fff]{1,6}?)\s*过敏|([\u4e00-\u9fff]{1,4}?)过敏|不(?:能|太能|爱|喜欢)?吃\s*"
     r"([\u4e00-\u9fff]{1,4})|忌口\s*[:：]?\s*([\u4e00-\u9fff]{1,4})|别放\s*([\u4e00-\u9fff]{1,3})|"
-    r"(吃素|素食|清真)"
+    r"(吃素|素食|清真)|(?:不要|不能|别|不)太?(辣)(?!椒)"  # "不辣的餐厅", "不要太辣"
 )
 _EN_AVOID = re.compile(
     r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
     r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
     r"(?:no|avoid|without) (seafood|shellfish|fish|peanuts?|nuts|pork|beef|lamb|mutton|eggs?|"
-    r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b",
+    r"dairy|spicy food|spicy)\b|\b(vegetarian|vegan|halal)\b|\b(?:not (?:too |very |so )?|non-?)(spicy)\b",
     re.IGNORECASE,
 )
 _EN_CLAUSE_END = re.compile(
