@@ -295,6 +295,41 @@ def test_a_turn_that_changes_one_thing_and_asks_for_another_does_both(runtime):
     assert _calls(ev, "search_restaurants") and not _calls(ev, "search_hotels")
 
 
+def test_a_budget_changed_by_an_amount_moves_the_value_it_changes(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("delta"))
+    ev = _run(a, "budget up by 1000 please")  # nothing to add to: asked, never read as a 1,000 budget
+    assert "no budget in memory" in next(e.text for e in ev if e.type == "reply")
+    _run(a, "我们两个人，总预算八千块。")
+    ev = _run(a, "预算再加两千吧。")
+    assert "10,000" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "帮我找一家王府井附近的酒店")
+    assert _calls(ev, "search_hotels")[0]["budget"] == 10000
+    ev = _run(a, "raise the budget by 1,000 yuan")
+    ev = _run(a, "How much have we spent in total?")
+    assert _calls(ev, "budget_tally")[0]["budget"] == 11000
+
+
+def test_a_facility_question_is_answered_about_the_hotel_it_points_at(runtime):
+    from weaver.agent.db import load_database
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("has"))
+    _run(a, "我们两个人，每晚别超过六百。")
+    ev = _run(a, "帮我找一家王府井附近的酒店。")
+    name = next(r["名称"] for e in ev if e.type == "tool_result" for r in e.data["rows"])
+    facilities = load_database().by_name[name]["酒店设施"]
+    ev = _run(a, "第一家有没有停车场？")
+    assert _calls(ev, "search_hotels") == [{"name": name, "limit": 1}]  # a lookup, not a search with a new wish
+    reply = next(e.text for e in ev if e.type == "reply")
+    assert reply.startswith(name) and ("没有列出停车位" in reply) == (not any("停车" in f for f in facilities))
+    ev = _run(a, "这家有wifi吗？")
+    assert "有wifi" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "再帮我找一家王府井附近的酒店")  # parking was asked about, not wished for every hotel
+    assert "facilities" not in _calls(ev, "search_hotels")[0]
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

@@ -120,6 +120,26 @@ def test_reader_values_and_bounds(text, expected):
     assert got == [expected]
 
 
+def test_a_change_by_an_amount_moves_the_current_value():
+    from weaver.constraints import records_from_statements
+
+    said = [
+        ("n1", 1, "总预算八千块"),
+        ("n2", 2, "预算再加两千吧。"),
+        ("n3", 3, "每晚别超过六百"),
+        ("n4", 4, "每晚再加一百"),
+    ]
+    said += [("n5", 5, "cut the budget by 500 yuan")]
+    recs = {r.key: r for r in records_from_statements(said)}
+    total, night = recs["budget/total"], recs["budget/night"]
+    assert (total.value, total.bound, total.node_id) == (9500.0, "max", "n5")
+    assert [h["value"] for h in total.history] == [8000.0, 10000.0]
+    assert (night.value, night.bound) == (700.0, "max")
+    alone = records_from_statements([("x", 1, "预算再加两千吧。")])
+    assert [(r.status, r.value) for r in alone] == [("unread", None)]  # nothing to add to: never a 2,000 bound
+    assert [(v.bound, v.value) for v in read_slots("预算提高到一万")] == [("max", 10000.0)]  # "to" is a new value
+
+
 def test_a_question_is_no_diet_and_a_count_is_no_place():
     assert read_slots("这家菜辣不辣？") == []  # asks, restricts nothing
     assert [v.slot for v in read_slots("帮我找一家附近的餐厅")] == []  # "一家附近" counts, names no place

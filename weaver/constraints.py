@@ -24,6 +24,7 @@ An amount the reader cannot parse ("预算大概几千块") is kept as text (``v
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import zlib
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -243,6 +244,15 @@ def _record(v: SlotValue, node_id: str, turn: int, speaker, message_id: str, nod
     )
 
 
+def _moved(rec: ConstraintRecord, old: ConstraintRecord | None) -> ConstraintRecord:
+    """A change by an amount ("预算再加两千") applied to the value it changes: 8000 -> 10000, same bound; with no
+    value read before it, an amount that cannot be read as a bound (``unread``, shown as said)."""
+    if old is None or not isinstance(old.value, (int, float)) or not isinstance(rec.value, (int, float)):
+        return dataclasses.replace(rec, value=None, bound="", status="unread")
+    high = old.high + rec.value if old.high is not None else None
+    return dataclasses.replace(rec, value=max(0.0, float(old.value) + rec.value), bound=old.bound, high=high)
+
+
 def records_from_statements(
     statements, supersedes: set[tuple[str, str]] | None = None, values_of=None
 ) -> list[ConstraintRecord]:
@@ -264,6 +274,8 @@ def records_from_statements(
         for v in statement_values(text) if values_of is None else values_of(nid, text):
             rec = _record(v, nid, turn, speaker, mid, nstatus)
             k = (speaker, rec.key)
+            if rec.bound == "delta":
+                rec = _moved(rec, current.get(k))
             if rec.status == "unread":
                 unread.append(rec)
                 continue

@@ -149,7 +149,8 @@ class SlotValue:
     ``slot``: one of :data:`SLOTS`. ``value``: a number (budget, party, nights, rating), ``"MM-DD"``
     (a date; ``"--DD"`` when only the day is said), a diet item or style, a place; None when the
     amount could not be read (``text`` keeps what was said). ``bound``: ``max`` / ``min`` / ``eq`` /
-    ``about`` / ``range`` (``value``..``high``); for diet ``restrict`` / ``lift``. ``scope`` tells slots
+    ``about`` / ``range`` (``value``..``high``), ``delta`` (a budget changed by ``value``, signed: "再加两千"); for
+    diet ``restrict`` / ``lift``. ``scope`` tells slots
     apart that must not be compared: ``total`` / ``night`` / ``person`` / ``ticket`` budgets, ``start`` /
     ``end`` dates, the diet item (or ``style`` for vegetarian / vegan), the location's ``hotel`` /
     ``restaurant``. ``explicit``: the slot is named in words (预算, per night, 日期 ...), not only implied.
@@ -177,6 +178,8 @@ class SlotValue:
         if self.value is None:
             return repr(self.text)
         if isinstance(self.value, float):
+            if self.bound == "delta":
+                return f"{self.value:+g}"
             v = f"{self.value:g}"
             return f"{v}-{self.high:g}" if self.bound == "range" and self.high is not None else v
         return str(self.value)
@@ -259,6 +262,17 @@ _CHANGED_TO = _re(
     r"make it)\s*$"
 )
 _NEGATED = _re(r"(?:不是|并非|而不是|而非|instead of|rather than|not)\s*$")
+# "预算再加两千" / "raise the budget by 2,000": a change by an amount, not a new amount ("加到一万" is one)
+_MORE_BY = _re(
+    r"(?:再|又)?(?<!参)(?:加|增加|添|追加|多加|提高|上调|涨|多给)了?\s*$|(?:再|又)多\s*$|(?<![最至顶差不])多了\s*$|"
+    r"\b(?:up|rais(?:e|ed|ing)|increas(?:e|ed|ing)|bump(?:ed)?(?: it)?(?: up)?|add(?:ed|ing)?|extend(?:ed)?)\b"
+    r"[^,.;]{0,24}?\bby\s*$|\b(?:add(?:ed|ing)?|another|an extra|extra)\s*$"
+)
+_LESS_BY = _re(
+    r"(?:减|减少|少|降低|下调|砍|缩减|压缩|省)了?(?:掉)?\s*$|"
+    r"\b(?:down|cut|lower(?:ed)?|reduc(?:e|ed|ing)|decreas(?:e|ed|ing)|trim(?:med)?)\b[^,.;]{0,24}?\bby\s*$"
+)
+_MORE_AFTER = _re(r"^\s*(?:元|块钱|块|yuan|rmb|cny|kuai|dollars?)?\s*(?:more|extra)\b")
 _SPENT = _re(r"花了|花掉|付了|用了|spent|paid|cost me|it cost|was charged")
 _VAGUE = _re(
     r"几千|几百|几万|上千|上万|数千|数百|好几千|a few (?:hundred|thousand)|several (?:hundred|thousand)|"
@@ -347,8 +361,13 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
             after = _around(text, n.start, end)[1]
         local = before[-12:] + " " + after[:10]
         scope = _budget_scope(local, clause_b + clause_a)
+        by = (
+            +1 if _MORE_BY.search(clause_b) or _MORE_AFTER.match(text[end:]) else -1 if _LESS_BY.search(clause_b) else 0
+        )
         if high is not None:
             bound = "range"
+        elif by:
+            bound, lo = "delta", by * lo  # resolved against the value it changes (constraints.records_from_statements)
         elif _ABOUT.search(before[-6:] + " " + after[:4]):
             bound = "about"
         elif _MAX.search(before + " " + after[:6]):
@@ -358,7 +377,7 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         else:
             bound = "max"  # a budget is a ceiling unless said otherwise
         named = bool(_NAMED.search(clause_b) or _NIGHT.search(local) or _PERSON.search(local) or _TOTAL.search(local))
-        bounded = bool(_MAX.search(local) or _MIN.search(local) or _ABOUT.search(local) or high is not None)
+        bounded = bool(_MAX.search(local) or _MIN.search(local) or _ABOUT.search(local) or high is not None or by)
         if not (named or bounded) or _SPENT.search(before):
             continue  # an amount that is neither a budget nor a limit (a price paid, a sum mentioned)
         explicit = named

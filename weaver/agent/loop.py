@@ -22,8 +22,18 @@ from ..tool_records import tool_records
 from .events import AgentEvent, events_for, save_events
 from .memory import MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
-from .replies import ack_text, honest_text, results_text, route_text, sourced, thought_text, tool_memory_text
+from .replies import (
+    ack_text,
+    has_text,
+    honest_text,
+    results_text,
+    route_text,
+    sourced,
+    thought_text,
+    tool_memory_text,
+)
 from .side import caveat_text, side_text
+from .slot_bridge import changes_by_amount, moved_constraints
 from .tools import ToolBox, ToolOutput
 from .understanding import Constraint, Parsed, parse
 from .why import explain_why
@@ -377,6 +387,7 @@ class TravelAgent:
         yield from self._offline(p, text, lang, items, known, memory_ids, res)
 
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
+        p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
         tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
@@ -442,6 +453,8 @@ class TravelAgent:
             return honest_text(tp.missing[0], lang)
         if p.intent == "side" and self._outputs and not self._outputs[-1].error:
             return side_text(self._outputs[-1].facts, lang)
+        if p.intent == "has" and self._outputs and self._outputs[-1].rows:
+            return has_text(self._outputs[-1].rows[0], p.asks_has, lang)
         if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
             return route_text(self._outputs, lang)
         if self._outputs:
@@ -459,6 +472,8 @@ class TravelAgent:
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back
             aside = [c for c in p.constraints if c.scope not in (p.domain, "any") and c.slot != "place"]
             return (ack_text(lang, aside) + "\n\n" + text) if aside else text
+        if not p.constraints and changes_by_amount(p.text):  # "预算再加两千" with no budget on record to move
+            return honest_text("no_base", lang)
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
         # the acknowledgement restates what the message said (without turns)

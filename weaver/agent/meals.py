@@ -31,8 +31,10 @@ _PASTRY = re.compile(
     r"糕|酥|饼|卷|小吃|萨其马|点心|甜|奶|冰|包子|豆汁|焦圈|艾窝窝|驴打滚|糖|茶|咖啡|蛋挞|布丁|慕斯|泡芙|"
     r"哈根达斯|提拉米苏|香草|巧克力|圣代|面包|法棒|乳酪|吐司"
 )
-# placeholders in the lists ("other", "none", "time-honoured brand"): neither a meal's dish nor a snack
-NOT_DISHES = frozenset({"其他", "其它", "没有", "老字号"})
+# placeholders and tags in the lists ("other", "none", "time-honoured brand", "open late"): no dish, no snack
+NOT_DISHES = frozenset(
+    {"其他", "其它", "没有", "当地口味", "老字号", "特色小吃", "深夜营业", "美食林风味", "美食林臻选", "老建筑餐厅"}
+)
 _DISH = re.compile(r"菜|鸡|鸭|鱼|肉|锅|饭|面|汤|烤|炒|烧|丁|排|虾|牛|羊|腩|涮|串|豆腐")
 _BREAKFAST_ONLY = re.compile(r"包子铺|早点|早餐|豆浆|油条|煎饼")
 _SPAN = re.compile(r"(\d{1,2})[:：](\d{2})\s*[-–~至到]\s*(?:次日|凌晨)?\s*(\d{1,2})[:：](\d{2})")

@@ -242,6 +242,17 @@ def plan_turn(
     known = Known(known.constraints + [c for c in p.constraints])
     if p.intent == "search" and p.domain:
         tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous, last_shown))
+    elif p.intent == "has":
+        # "第一家有没有停车场？": the hotel chosen or shown that the question points at, looked up by name
+        shown = (last_shown or {}).get("hotel") or []
+        chosen = next((i["name"] for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
+        pick = (p.ordinal or 1) - 1
+        target = shown[pick] if pick < len(shown) else (chosen if not p.ordinal else None)
+        if target is None:
+            tp.missing.append("target")
+        else:
+            tp.target = target
+            tp.calls.append(Call("search_hotels", {"name": target, "limit": 1}))
     elif p.intent == "info" and p.domain:
         target = next(e[0] for e in p.entities if e[1] == p.domain)
         tp.target = target

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from .db import station_of
+from .db import all_present, station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
-from .lexicon import CATEGORY_NAMES, CITY_EN, PLACE_ALIASES
+from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
 from .meals import NOT_DISHES
 from .tools import ToolOutput
 from .understanding import Constraint
@@ -475,6 +475,12 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else "I'm not sure which one you mean: name it, or let me search first."
         )
+    if kind == "no_base":
+        return (
+            "我在记忆里没有找到要调整的预算，请直接告诉我新的总数。"
+            if zh
+            else "I found no budget in memory to change by that amount: tell me the new total."
+        )
     if kind == "place":
         return "请告诉我是哪个地点。" if zh else "Which place do you mean?"
     if kind == "why_none":
@@ -491,3 +497,41 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             return ack_text(lang, [])
         return "好的。还需要查什么吗？" if zh else "OK. Anything else to look up?"
     return ack_text(lang, [])
+
+
+def gloss_facility(f: str) -> str:
+    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed."""
+    for alias, target in FACILITY_ALIASES.items():
+        if target == f and alias.isascii():
+            return alias
+    return f
+
+
+def has_text(row: dict, asked: list[str], lang: str) -> str:
+    """Whether a hotel's listed facilities hold what was asked, said from its row (the data lists, never guesses).
+
+    >>> has_text({"名称": "X酒店", "酒店设施": ["停车位", "wifi"]}, ["停车位"], "zh")
+    'X酒店有停车位。'
+    >>> has_text({"名称": "X酒店", "酒店设施": ["wifi"]}, ["停车位"], "en")
+    'X酒店 (X Hotel) does not list parking (it lists: wifi).'
+    """
+    zh = lang == "zh"
+    listed = row.get("酒店设施") or []
+    has = [f for f in asked if all_present(listed, [f])]
+    lacks = [f for f in asked if f not in has]
+    name = _name(row.get("名称", ""), lang)
+    parts = []
+    if has:
+        parts.append(
+            f"{name}有{'、'.join(has)}。" if zh else f"{name} lists {', '.join(gloss_facility(f) for f in has)}."
+        )
+    if lacks:
+        shown = ("、" if zh else ", ").join((listed if zh else [gloss_facility(f) for f in listed])[:8]) or (
+            "无" if zh else "none"
+        )
+        parts.append(
+            f"{'' if has else name}数据里没有列出{'、'.join(lacks)}（它列出的设施：{shown}）。"
+            if zh
+            else f"{'It' if has else name} does not list {', '.join(gloss_facility(f) for f in lacks)} (it lists: {shown})."
+        )
+    return "".join(parts) if zh else " ".join(parts)

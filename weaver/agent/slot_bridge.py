@@ -55,8 +55,8 @@ def range_of(bound: str, value: float, high: float | None = None) -> str:
 
 
 def _money(v: SlotValue | ConstraintRecord, domain: str | None) -> tuple[str, str, float] | None:
-    if v.value is None:
-        return None  # an amount said but not read: never a bound
+    if v.value is None or v.bound == "delta":
+        return None  # an amount said but not read, or a change by an amount (its record holds the new value)
     slot = _SCOPE_SLOT.get(v.scope, "budget")
     if slot == "budget" and domain in _DOMAIN_SLOT and not v.scope:
         slot = _DOMAIN_SLOT[domain]
@@ -163,3 +163,19 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
         )
         out = [c for c in out if c.slot != "facilities"] + [merged]
     return sorted(out, key=lambda c: c.turn)
+
+
+def moved_constraints(weaver, text: str, node_id: str | None) -> list[Constraint]:
+    """The budgets a message changed by an amount ("预算再加两千"), as the values they now hold: the message's own
+    reading has only the change; the weaver's constraint records apply it to the value it changes."""
+    if not node_id or not changes_by_amount(text):
+        return []
+    from ..constraints import constraint_records
+
+    mine = [r for r in constraint_records(weaver) if r.node_id == node_id and r.slot == "budget"]
+    return [c for c in constraints_from_records(mine) if c.slot in ("budget", "price", "cost", "ticket")]
+
+
+def changes_by_amount(text: str) -> bool:
+    """The message changes a budget by an amount ("预算再加两千", "raise the budget by 2,000")."""
+    return any(v.slot == "budget" and v.bound == "delta" for v in read_slots(text))

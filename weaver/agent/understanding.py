@@ -37,6 +37,7 @@ from .lexicon import (
     sight_kind,
     english_alias_pattern,
 )
+from .meals import NOT_DISHES
 from .numbers import people_count, rating_range, stay_length
 from .side import side_kind
 
@@ -62,6 +63,7 @@ _NEAR_KIND = re.compile(
     r"|(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)的?(?:附近|周边|周围|旁边|边上)",
     re.IGNORECASE,
 )
+_YES_NO = re.compile(r"有没有|有无|是否|吗|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
 _ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
 DOMAIN_CUES = {
@@ -227,6 +229,7 @@ class Parsed:
     more: bool = False  # "another one": the same search again, without what was offered already
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
+    asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -261,7 +264,7 @@ def _dish_pattern() -> re.Pattern:
     counts = Counter(d for r in load_database().restaurant for d in r.get("推荐菜") or [])
     words = {d for d, n in counts.items() if n >= 2 and 2 <= len(d) <= 6 and re.fullmatch(r"[\u4e00-\u9fff]+", d)}
     words |= set(DISH_ALIASES.values())
-    words -= {"其他", "当地口味", "老字号", "特色小吃", "深夜营业", "美食林风味", "美食林臻选", "老建筑餐厅", "甜点"}
+    words -= NOT_DISHES | {"甜点"}  # tags and placeholders ("没有": "none") are no dish to ask for; 甜点 a category
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if len(w) >= 2))
 
 
@@ -471,6 +474,12 @@ def parse(text: str) -> Parsed:
         c.text = text
 
     # intent
+    asked = [f for c in cons if c.slot == "facilities" for f in c.value]
+    if asked and (p.ordinal or p.refers) and _YES_NO.search(text) and not p.entities and not p.city:
+        # a question about one shown hotel ("第一家有没有停车场？"), not a wish for every later search
+        p.intent, p.domain, p.asks_has = "has", "hotel", asked
+        p.constraints = [c for c in cons if c.slot != "facilities"]
+        return p
     side = side_kind(text) if _ASKS.search(text) else None
     if side == "evening" and p.request and not p.entities and not p.city:
         # places for the evening: restaurants have hours (search for dinner); sights have none, so only a
