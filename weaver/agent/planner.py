@@ -246,8 +246,8 @@ def plan_turn(
         # "第一家有没有停车场？": the hotel chosen or shown that the question points at, looked up by name
         shown = (last_shown or {}).get("hotel") or []
         chosen = next((i["name"] for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
-        pick = (p.ordinal or 1) - 1
-        target = shown[pick] if pick < len(shown) else (chosen if not p.ordinal else None)
+        at = (p.ordinal or 1) - 1
+        target = shown[at] if at < len(shown) else (chosen if not p.ordinal else None)
         if target is None:
             tp.missing.append("target")
         else:

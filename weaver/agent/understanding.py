@@ -474,7 +474,9 @@ def parse(text: str) -> Parsed:
         c.text = text
 
     # intent
-    asked = [f for c in cons if c.slot == "facilities" for f in c.value]
+    asked = [
+        str(f) for c in cons if c.slot == "facilities" for f in (c.value if isinstance(c.value, list) else [c.value])
+    ]
     if asked and (p.ordinal or p.refers) and _YES_NO.search(text) and not p.entities and not p.city:
         # a question about one shown hotel ("第一家有没有停车场？"), not a wish for every later search
         p.intent, p.domain, p.asks_has = "has", "hotel", asked
