@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["query_turns", "query_vectors", "dense_similarity", "MAX_TURNS"]
+__all__ = ["query_turns", "query_vectors", "dense_similarity", "fused_relevance", "MAX_TURNS"]
 
 MAX_TURNS = 64  # the latest turns of a very long history: each costs one embedding per query
 _MARKER = re.compile(r"^<[^<>\s]{1,20}>$")  # <BOD>, <EOD>: a transcript's frame, not a turn
@@ -84,3 +84,38 @@ def dense_similarity(matrix: np.ndarray, query_vec: np.ndarray) -> np.ndarray:
         return matrix @ query_vec
     sims = matrix @ query_vec.T
     return (0.5 * (sims[:, 0] + sims[:, 1:].max(axis=1))).astype(matrix.dtype, copy=False)
+
+
+def _standard(x: np.ndarray) -> np.ndarray:
+    """``x`` as z-scores over its entries (zeros when it does not vary)."""
+    sd = float(x.std())
+    return (x - x.mean()) / sd if sd > 0 else np.zeros_like(x)
+
+
+def fused_relevance(
+    matrix: np.ndarray, query_vec: np.ndarray, lexical: np.ndarray | None, w_dense: float = 1.0, w_lexical: float = 1.0
+) -> np.ndarray:
+    """Each row's relevance to a many-turn query (``query_vec`` 2-D: the whole, then each turn): the weighted
+    mean of four standardised channels — similarity to the whole, to the best-matching turn, to the latest turn
+    (``w_dense`` each) and ``lexical`` (``w_lexical``; None or all zero: left out) — on the whole's scale
+    (its mean plus that many of its standard deviations), so what is added to it downstream keeps its size.
+
+    >>> m = np.eye(3, dtype=np.float32)
+    >>> q = np.array([[0.6, 0.8, 0], [0, 1.0, 0], [0, 0, 1.0]], dtype=np.float32)
+    >>> [round(x, 2) for x in fused_relevance(m, q, None).tolist()]  # the latest turn lifts row 3 near row 2
+    [0.27, 0.58, 0.55]
+    >>> [round(x, 2) for x in fused_relevance(m, q, np.array([1.0, 0, 0]), 1.0, 3.0).tolist()]  # BM25 for row 1
+    [0.61, 0.4, 0.39]
+    """
+    if not len(matrix):
+        return np.zeros(0, dtype=np.float32)
+    sims = (matrix @ query_vec.T).astype(np.float64)
+    whole = sims[:, 0]
+    dense = [whole, sims[:, 1:].max(axis=1), sims[:, -1]]
+    total = w_dense * sum(_standard(c) for c in dense)
+    weight = w_dense * len(dense)
+    if lexical is not None and w_lexical and np.any(lexical):
+        total = total + w_lexical * _standard(np.asarray(lexical, dtype=np.float64))
+        weight += w_lexical
+    fused = total / weight if weight else np.zeros(len(whole))
+    return (whole.mean() + whole.std() * fused).astype(matrix.dtype, copy=False)

@@ -23,7 +23,7 @@ import numpy as np
 from .graph import Neighbours, Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
-from .query_turns import dense_similarity
+from .query_turns import dense_similarity, fused_relevance
 from .narrative import CONNECTIVE_LEVELS, LineCosts, date_of, render
 from .settings import WeaverConfig
 from .slots import asks_history
@@ -290,7 +290,12 @@ def score_nodes(
         else:
             pos = {x: i for i, x in enumerate(lexical.ids)}
             lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    own = cfg.w_similarity * dense + lexical_weight(query, cfg) * lex
+    if query_vec.ndim == 2 and len(ids) and cfg.w_similarity:
+        # a many-turn query: the whole, its best and its latest turn, and BM25 each have an equal say
+        # (weaver/query_turns.py); a fixed BM25 weight fitted one query length and one space size
+        own = cfg.w_similarity * fused_relevance(matrix, query_vec, lex, 1.0, cfg.w_lexical / cfg.w_similarity)
+    else:
+        own = cfg.w_similarity * dense + lexical_weight(query, cfg) * lex
     offset = speaker_offset(facts, query, cfg.w_speaker)
     if offset is not None:
         own = own + offset
