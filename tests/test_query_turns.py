@@ -85,7 +85,7 @@ def test_a_many_turn_query_hears_its_latest_turn_and_bm25_with_an_equal_say(weav
     assert scored.own[row["mango"]] > scored.own[row["bicycle"]]
     # the ranking is the four channels' fusion, BM25 in it with the say w_lexical gives it
     full = weaver.score_nodes(SWITCHED)
-    expected = fused_relevance(weaver.matrix, q, full.lexical, 1.0, 1.0)
+    expected = fused_relevance(weaver.matrix @ q.T, full.lexical, 1.0, 1.0)
     np.testing.assert_allclose(full.own, expected, rtol=1e-5)
     assert not np.allclose(full.own, scored.own, atol=1e-4)
     # on the whole's cosine scale: what context and edges add downstream keeps its size
