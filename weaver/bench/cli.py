@@ -129,6 +129,20 @@ def cmd_madial(settings, args) -> int:
     return _publish(args, "madial", res, madial_markdown(res), "recall", lambda p: plot_madial(res, p))
 
 
+def cmd_madial_channels(settings, args) -> int:
+    from .madial_channels import madial_channels_markdown, run_madial_channels
+    from .report import write_result
+
+    if args.distractors < 0:
+        raise WeaverError(f"--distractors takes a count of 0 or more, not {args.distractors}")
+    res = run_madial_channels(args.data, _embedder(), args.crosswoz, args.distractors)
+    md = madial_channels_markdown(res)
+    paths = write_result(args.name or "madial-channels", res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def cmd_switches(settings, args) -> int:
     from .report import write_result
     from .switches import run_switches, switches_markdown
@@ -253,6 +267,15 @@ def register(sub) -> None:
     s.add_argument("--limit", type=int, help="only the first N dialogues")
     common(s, "madial")
     s.set_defaults(func=cmd_madial)
+
+    s = bsub.add_parser(
+        "madial-channels", help="how a dialogue-history query is heard: MADial variants, cross-validated"
+    )
+    s.add_argument("--data", default=str(_DATA / "madial"))
+    s.add_argument("--crosswoz", default=str(_DATA / "crosswoz" / "val.json.zip"), help="distractor chat turns")
+    s.add_argument("--distractors", type=int, default=3000, help="CrossWOZ turns beside each user's memories (0: none)")
+    common(s, "madial-channels")
+    s.set_defaults(func=cmd_madial_channels)
 
     s = bsub.add_parser("switches", help="topic-switch detection on CrossWOZ (held-out test split by default)")
     s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))
