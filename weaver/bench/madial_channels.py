@@ -29,7 +29,7 @@ from ..retrieval import lexical_weight
 from ..settings import WeaverConfig
 from .madial import load_madial, madial_history
 
-__all__ = ["run_madial_channels", "madial_channels_markdown"]
+__all__ = ["run_madial_channels", "madial_channels_markdown", "SHIPPED", "PREVIOUS"]
 
 _TAG = re.compile(r"^\s*<([^<>]{1,30})>\s*[:：]")
 _FRAME = re.compile(r"^<[^<>\s]{1,20}>$")  # <BOD>, <EOD>: as weaver.query_turns drops them
@@ -51,7 +51,11 @@ def _rrf(*chans: np.ndarray, k: int = 60) -> np.ndarray:
 
 
 def _unibigrams(text: str) -> list[str]:
-    """Chinese runs as characters and character pairs (what a CJK bigram analyser indexes)."""
+    """Chinese runs as characters and character pairs (what a CJK bigram analyser indexes).
+
+    >>> _unibigrams("冰淇淋店, ok")
+    ['冰', '淇', '淋', '店', '冰淇', '淇淋', '淋店']
+    """
     out: list[str] = []
     for run in _CJK.findall(text):
         out += list(run) + [run[i : i + 2] for i in range(len(run) - 1)]
@@ -59,7 +63,11 @@ def _unibigrams(text: str) -> list[str]:
 
 
 def _speakers(q: str, n: int) -> list[str]:
-    """The speaker tag of each of the query's last ``n`` turns ("" when untagged)."""
+    """The speaker tag of each of the query's last ``n`` turns ("" when untagged).
+
+    >>> _speakers('<BOD>\\n<Bart>:"hi"\\n<Assistant>:"hello"\\n<Bart>:"the cake!"', 2)
+    ['Assistant', 'Bart']
+    """
     lines = [ln.strip() for ln in q.splitlines()]
     lines = [ln for ln in lines if ln and not _FRAME.match(ln)]
     return [m.group(1) if (m := _TAG.match(ln)) else "" for ln in lines][-n:]
@@ -98,6 +106,7 @@ def _prf(c: dict, mem_vecs: np.ndarray, k: int = 3) -> np.ndarray:
 
 
 PREVIOUS = "previous rule: mean(whole, best turn) + fixed BM25 weight"
+SHIPPED = "**equal say: whole, best, latest, BM25 (shipped)**"
 RULES: dict[str, Callable[..., np.ndarray]] = {
     "whole history only (plain dense)": lambda c, m: c["W"],
     "best turn only": lambda c, m: c["Tmax"],
@@ -108,7 +117,10 @@ RULES: dict[str, Callable[..., np.ndarray]] = {
     "mean(whole, best, latest) + fixed BM25 weight": lambda c, m: (
         (c["W"] + c["Tmax"] + c["Tlast"]) / 3 + c["lw"] * c["L"]
     ),
-    "**equal say: whole, best, latest, BM25 (shipped)**": lambda c, m: _equal(c),
+    "mean(whole, best, latest) + BM25 weight 0.075 (the best fixed weight on zh)": lambda c, m: (
+        (c["W"] + c["Tmax"] + c["Tlast"]) / 3 + 0.075 * c["L"]
+    ),
+    SHIPPED: lambda c, m: _equal(c),
     "equal say without the latest turn": lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + _z(c["L"]),
     "equal say without BM25": lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + _z(c["Tlast"]),
     "RRF of the four channels (k 60)": lambda c, m: _rrf(c["W"], c["Tmax"], c["Tlast"], c["L"]),
@@ -176,11 +188,11 @@ def _lines(path: Path) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def _language_set(root: Path, lang: str) -> tuple[dict[int, dict], list[dict], list[str]]:
+def _language_set(root: Path, lang: str, limit: int | None = None) -> tuple[dict[int, dict], list[dict], list[str]]:
     """Memories, dialogues with gold and their history queries; ``en``: the English translation (same ids,
     users and gold, its own text)."""
     memories, dialogues, published = load_madial(root)
-    dialogues = [d for d in dialogues if d.get("relevant-id")]
+    dialogues = [d for d in dialogues if d.get("relevant-id")][:limit]
     if lang == "zh":
         return memories, dialogues, [madial_history(d, published) for d in dialogues]
     users = {m: memories[m].get("user-id") for m in memories}
@@ -189,7 +201,7 @@ def _language_set(root: Path, lang: str) -> tuple[dict[int, dict], list[dict], l
         for rec in _lines(root / "MADial-Bench-en-memory.json")
         for k, v in rec.items()
     }
-    dialogues = [d for d in _lines(root / "MADial-Bench-en-dialogue.json") if d.get("relevant-id")]
+    dialogues = [d for d in _lines(root / "MADial-Bench-en-dialogue.json") if d.get("relevant-id")][:limit]
     return memories, dialogues, ["".join(d["dialogue"][: d["test-turn"][0]]) for d in dialogues]
 
 
@@ -275,16 +287,18 @@ def _score_set(memories, dialogues, histories, embedder, extra: list[str], extra
 
 
 def run_madial_channels(
-    root: str | Path, embedder, distractor_data: str | Path | None, n_distractors: int = 3000
+    root: str | Path, embedder, distractor_data: str | Path | None, n_distractors: int = 3000, limit: int | None = None
 ) -> dict:
     t0 = time.perf_counter()
     root = Path(root)
     out: dict = {"benchmark": "madial-channels", "data": str(root), "sets": {}}
     extra = _distractors(Path(distractor_data), n_distractors) if distractor_data and n_distractors else []
     for lang in ("zh", "en"):
-        out["sets"][lang] = _score_set(*_language_set(root, lang), embedder, [], None)
+        out["sets"][lang] = _score_set(*_language_set(root, lang, limit), embedder, [], None)
     if extra:
-        out["sets"]["zh+distractors"] = _score_set(*_language_set(root, "zh"), embedder, extra, embedder.embed(extra))
+        out["sets"]["zh+distractors"] = _score_set(
+            *_language_set(root, "zh", limit), embedder, extra, embedder.embed(extra)
+        )
     out["distractors"] = len(extra)
     out["wall_s"] = round(time.perf_counter() - t0, 1)
     return out
