@@ -28,7 +28,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["query_turns", "query_vectors", "dense_similarity", "heard_similarity", "fused_relevance", "MAX_TURNS"]
+__all__ = [
+    "query_turns",
+    "query_vectors",
+    "dense_similarity",
+    "turn_similarities",
+    "heard_similarity",
+    "fused_relevance",
+    "MAX_TURNS",
+]
 
 MAX_TURNS = 64  # the latest turns of a very long history: each costs one embedding per query
 _MARKER = re.compile(r"^<[^<>\s]{1,20}>$")  # <BOD>, <EOD>: a transcript's frame, not a turn
@@ -90,7 +98,17 @@ def dense_similarity(matrix: np.ndarray, query_vec: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.float32)
     if query_vec.ndim == 1:
         return matrix @ query_vec
-    return heard_similarity(matrix @ query_vec.T)
+    return heard_similarity(turn_similarities(matrix, query_vec))
+
+
+def turn_similarities(matrix: np.ndarray, query_vec: np.ndarray) -> np.ndarray:
+    """Each row's similarity to each of a many-turn query's vectors, (rows, 1 + turns), laid out so a turn's
+    column is contiguous: the best turn per row is then a max over a few long rows (0.2 ms at 100k nodes, not 14).
+
+    >>> turn_similarities(np.eye(2, dtype=np.float32), np.array([[1.0, 0], [0, 1.0]], dtype=np.float32)).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    return (query_vec @ matrix.T).T
 
 
 def heard_similarity(sims: np.ndarray) -> np.ndarray:
@@ -112,7 +130,7 @@ def fused_relevance(
     sims: np.ndarray, lexical: np.ndarray | None, w_dense: float = 1.0, w_lexical: float = 1.0
 ) -> np.ndarray:
     """Each row's relevance to a many-turn query from ``sims``, its similarities to the whole (column 0) and to
-    each turn (the rest, in order; ``matrix @ query_vectors(...).T``): the weighted
+    each turn (the rest, in order; :func:`turn_similarities`): the weighted
     mean of four standardised channels — similarity to the whole, to the best-matching turn, to the latest turn
     (``w_dense`` each) and ``lexical`` (``w_lexical``; None or all zero: left out) — on the whole's scale
     (its mean plus that many of its standard deviations), so what is added to it downstream keeps its size.
@@ -127,9 +145,9 @@ def fused_relevance(
     if not len(sims):
         return np.zeros(0, dtype=np.float32)
     dtype = sims.dtype
-    sims = sims.astype(np.float64)
-    whole = sims[:, 0]
-    dense = [whole, sims[:, 1:].max(axis=1), sims[:, -1]]
+    # the three columns in float64, not the whole (rows x turns) matrix: a 100k-node space copied it for nothing
+    whole = sims[:, 0].astype(np.float64)
+    dense = [whole, sims[:, 1:].max(axis=1).astype(np.float64), sims[:, -1].astype(np.float64)]
     total = w_dense * sum(_standard(c) for c in dense)
     weight = w_dense * len(dense)
     if lexical is not None and w_lexical and np.any(lexical):

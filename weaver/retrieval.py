@@ -23,7 +23,7 @@ import numpy as np
 from .graph import Neighbours, Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
-from .query_turns import dense_similarity, fused_relevance, heard_similarity
+from .query_turns import dense_similarity, fused_relevance, heard_similarity, turn_similarities
 from .narrative import CONNECTIVE_LEVELS, LineCosts, date_of, render
 from .settings import WeaverConfig
 from .slots import asks_history
@@ -282,7 +282,7 @@ def score_nodes(
     elif cold is None:
         cold = cold_mask(g, ids)
     many = query_vec.ndim == 2 and len(ids) > 0  # a many-turn query: the whole, then each turn
-    sims = matrix @ query_vec.T if many else None  # one product for both the shown similarity and the ranking
+    sims = turn_similarities(matrix, query_vec) if many else None  # one product: the shown similarity and the rank
     if sims is not None:
         dense = heard_similarity(sims)
     else:
