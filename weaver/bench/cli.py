@@ -69,6 +69,16 @@ def _publish(args, default: str, res: dict, md: str, plot_suffix: str, plot, sum
     return 0
 
 
+def _publish_tables(args, default: str, res: dict, md: str) -> int:
+    """Write ``<name>.json/.md`` (no plot) under ``--out``, print the tables and what was written."""
+    from .report import write_result
+
+    paths = write_result(args.name or default, res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def cmd_locomo(settings, args) -> int:
     from .locomo import run_locomo
     from .report import locomo_markdown, plot_recall
@@ -131,28 +141,18 @@ def cmd_madial(settings, args) -> int:
 
 def cmd_madial_channels(settings, args) -> int:
     from .madial_channels import madial_channels_markdown, run_madial_channels
-    from .report import write_result
 
     if args.distractors < 0:
         raise WeaverError(f"--distractors takes a count of 0 or more, not {args.distractors}")
     res = run_madial_channels(args.data, _embedder(), args.crosswoz, args.distractors)
-    md = madial_channels_markdown(res)
-    paths = write_result(args.name or "madial-channels", res, Path(args.out), md, {})
-    print(md)
-    print("wrote " + ", ".join(str(p) for p in paths))
-    return 0
+    return _publish_tables(args, "madial-channels", res, madial_channels_markdown(res))
 
 
 def cmd_switches(settings, args) -> int:
-    from .report import write_result
     from .switches import run_switches, switches_markdown
 
     res = run_switches(args.data, _embedder(), args.dialogues, args.task)
-    md = switches_markdown(res)
-    paths = write_result(args.name or "switches", res, Path(args.out), md, {})
-    print(md)
-    print("wrote " + ", ".join(str(p) for p in paths))
-    return 0
+    return _publish_tables(args, "switches", res, switches_markdown(res))
 
 
 def cmd_scale(settings, args) -> int:
