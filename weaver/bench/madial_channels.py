@@ -165,7 +165,9 @@ def _recalls(scores: np.ndarray, mids: list[int], rel: set[int]) -> tuple[float,
 def _cv(per: dict[str, np.ndarray], folds: int = 5, seeds: tuple[int, ...] = (0, 1, 2)) -> tuple[float, float, str]:
     """Mean R@5 / R@10 over held-out folds, each scored with the member best on the other folds; the picks."""
     n = len(next(iter(per.values())))
-    got5, got10, picks = [], [], Counter()
+    got5: list[float] = []
+    got10: list[float] = []
+    picks: Counter[str] = Counter()
     for seed in seeds:
         idx = np.random.default_rng(seed).permutation(n)
         f5, f10 = np.zeros(n), np.zeros(n)
