@@ -3,7 +3,8 @@
 import numpy as np
 
 from weaver import WeaverConfig
-from weaver.query_turns import dense_similarity, query_turns
+from weaver.query_turns import dense_similarity, fused_relevance, query_turns
+from weaver.retrieval import lexical_weight
 
 MEMORIES = [
     "Bart danced at the Christmas party and everyone cheered.",
@@ -60,3 +61,36 @@ def test_the_turn_a_memory_matches_counts_as_much_as_the_whole(weaver, embedder)
     one = weaver.query_vector("what did Bart do at Christmas?")
     assert one.ndim == 1
     np.testing.assert_allclose(dense_similarity(weaver.matrix, one), weaver.matrix @ one, rtol=1e-6)
+
+
+# the child first talks about the bicycle, then, last, about the ice cream: what was said last calls up the memory
+SWITCHED = (
+    '<Bart>:"I lost my blue bicycle at the park last spring, it was awful."\n'
+    '<Assistant>:"Oh no, that must have been sad."\n'
+    '<Bart>:"Now I want something sweet and cold, like the mango one from the new shop!"\n'
+)
+
+
+def test_a_many_turn_query_hears_its_latest_turn_and_bm25_with_an_equal_say(weaver):
+    weaver.config = weaver.config.with_(coarse_threshold=-1.0, keep_threshold=0.0, duplicate_threshold=1.01)
+    for text in MEMORIES:
+        weaver.ingest(text)
+    ids = weaver.node_ids
+    row = {k: next(i for i, n in enumerate(ids) if k in weaver.nodes[n].content) for k in ("bicycle", "mango")}
+    q = weaver.query_vector(SWITCHED)
+    scored = weaver.score_nodes(SWITCHED, WeaverConfig().with_(w_lexical=0.0))
+    # the whole and the best turn alone (the previous rule) put the bicycle first; the latest turn's channel does not
+    heard = dense_similarity(weaver.matrix, q)
+    assert heard[row["bicycle"]] > heard[row["mango"]]
+    assert scored.own[row["mango"]] > scored.own[row["bicycle"]]
+    # the ranking is the four channels' fusion, BM25 in it with the say w_lexical gives it
+    full = weaver.score_nodes(SWITCHED)
+    expected = fused_relevance(weaver.matrix @ q.T, full.lexical, 1.0, 1.0)
+    np.testing.assert_allclose(full.own, expected, rtol=1e-5)
+    assert not np.allclose(full.own, scored.own, atol=1e-4)
+    # on the whole's cosine scale: what context and edges add downstream keeps its size
+    assert abs(float(full.own.mean()) - float((weaver.matrix @ q[0]).mean())) < 1e-4
+    # a one-line query is scored exactly as before: dense plus the fixed BM25 weight
+    line = "what flavour of ice cream did Bart like?"
+    one = weaver.score_nodes(line)
+    np.testing.assert_allclose(one.own, one.dense + lexical_weight(line, weaver.config) * one.lexical, rtol=1e-5)

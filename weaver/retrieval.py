@@ -23,7 +23,7 @@ import numpy as np
 from .graph import Neighbours, Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
-from .query_turns import dense_similarity
+from .query_turns import dense_similarity, fused_relevance, heard_similarity, turn_similarities
 from .narrative import CONNECTIVE_LEVELS, LineCosts, date_of, render
 from .settings import WeaverConfig
 from .slots import asks_history
@@ -281,7 +281,12 @@ def score_nodes(
         cold = None
     elif cold is None:
         cold = cold_mask(g, ids)
-    dense = dense_similarity(matrix, query_vec) if len(ids) else np.zeros(0, dtype=np.float32)
+    many = query_vec.ndim == 2 and len(ids) > 0  # a many-turn query: the whole, then each turn
+    sims = turn_similarities(matrix, query_vec) if many else None  # one product: the shown similarity and the rank
+    if sims is not None:
+        dense = heard_similarity(sims)
+    else:
+        dense = dense_similarity(matrix, query_vec) if len(ids) else np.zeros(0, dtype=np.float32)
     lex = np.zeros(len(ids), dtype=np.float32)
     if lexical is not None and len(lexical) and cfg.w_lexical:
         s = lexical.scores(query)
@@ -290,7 +295,12 @@ def score_nodes(
         else:
             pos = {x: i for i, x in enumerate(lexical.ids)}
             lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    own = cfg.w_similarity * dense + lexical_weight(query, cfg) * lex
+    if sims is not None and cfg.w_similarity:
+        # a many-turn query: the whole, its best and its latest turn, and BM25 each have an equal say
+        # (weaver/query_turns.py); a fixed BM25 weight fitted one query length and one space size
+        own = cfg.w_similarity * fused_relevance(sims, lex, 1.0, cfg.w_lexical / cfg.w_similarity)
+    else:
+        own = cfg.w_similarity * dense + lexical_weight(query, cfg) * lex
     offset = speaker_offset(facts, query, cfg.w_speaker)
     if offset is not None:
         own = own + offset

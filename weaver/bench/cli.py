@@ -69,6 +69,16 @@ def _publish(args, default: str, res: dict, md: str, plot_suffix: str, plot, sum
     return 0
 
 
+def _publish_tables(args, default: str, res: dict, md: str) -> int:
+    """Write ``<name>.json/.md`` (no plot) under ``--out``, print the tables and what was written."""
+    from .report import write_result
+
+    paths = write_result(args.name or default, res, Path(args.out), md, {})
+    print(md)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def cmd_locomo(settings, args) -> int:
     from .locomo import run_locomo
     from .report import locomo_markdown, plot_recall
@@ -129,16 +139,20 @@ def cmd_madial(settings, args) -> int:
     return _publish(args, "madial", res, madial_markdown(res), "recall", lambda p: plot_madial(res, p))
 
 
+def cmd_madial_channels(settings, args) -> int:
+    from .madial_channels import madial_channels_markdown, run_madial_channels
+
+    if args.distractors < 0:
+        raise WeaverError(f"--distractors takes a count of 0 or more, not {args.distractors}")
+    res = run_madial_channels(args.data, _embedder(), args.crosswoz, args.distractors)
+    return _publish_tables(args, "madial-channels", res, madial_channels_markdown(res))
+
+
 def cmd_switches(settings, args) -> int:
-    from .report import write_result
     from .switches import run_switches, switches_markdown
 
     res = run_switches(args.data, _embedder(), args.dialogues, args.task)
-    md = switches_markdown(res)
-    paths = write_result(args.name or "switches", res, Path(args.out), md, {})
-    print(md)
-    print("wrote " + ", ".join(str(p) for p in paths))
-    return 0
+    return _publish_tables(args, "switches", res, switches_markdown(res))
 
 
 def cmd_scale(settings, args) -> int:
@@ -253,6 +267,15 @@ def register(sub) -> None:
     s.add_argument("--limit", type=int, help="only the first N dialogues")
     common(s, "madial")
     s.set_defaults(func=cmd_madial)
+
+    s = bsub.add_parser(
+        "madial-channels", help="how a dialogue-history query is heard: MADial variants, cross-validated"
+    )
+    s.add_argument("--data", default=str(_DATA / "madial"))
+    s.add_argument("--crosswoz", default=str(_DATA / "crosswoz" / "val.json.zip"), help="distractor chat turns")
+    s.add_argument("--distractors", type=int, default=3000, help="CrossWOZ turns beside each user's memories (0: none)")
+    common(s, "madial-channels")
+    s.set_defaults(func=cmd_madial_channels)
 
     s = bsub.add_parser("switches", help="topic-switch detection on CrossWOZ (held-out test split by default)")
     s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))

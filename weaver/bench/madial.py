@@ -24,7 +24,7 @@ from .common import NO_FILTER, Turn, ingest_turns, temp_runtime
 from .report import markdown_table
 from ..models import WeaverError
 
-__all__ = ["load_madial", "run_madial", "madial_markdown", "plot_madial"]
+__all__ = ["load_madial", "madial_history", "run_madial", "madial_markdown", "plot_madial"]
 
 KS = (5, 10)
 
@@ -54,7 +54,8 @@ def load_madial(root: str | Path) -> tuple[dict[int, dict], list[dict], dict[str
     return memories, dialogues, published
 
 
-def _history(d: dict, published: dict) -> str:
+def madial_history(d: dict, published: dict) -> str:
+    """The dialogue history before the test turn, as the shipped rankings embedded it."""
     for ranks in published.values():
         if int(d["id"]) in ranks:
             return ranks[int(d["id"])]["dialog_history"]
@@ -96,7 +97,7 @@ def run_madial(root: str | Path, embedder, limit: int | None = None, config=None
             if int(d.get("user-id", 0)) not in spaces:
                 continue
             w, mids, base = spaces[int(d.get("user-id", 0))]
-            q = _history(d, published)
+            q = madial_history(d, published)
             qv = embedder.embed([q])[0]  # plain dense: one vector of the whole history, as a user would embed it
             ranks = {k: [mids[i] for i in v] for k, v in base.rankings(q, qv).items() if k != "recency"}
             for name, expand in (("weaver", True), ("weaver-no-expand", False)):
