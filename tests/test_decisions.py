@@ -330,6 +330,25 @@ def test_a_facility_question_is_answered_about_the_hotel_it_points_at(runtime):
     assert "facilities" not in _calls(ev, "search_hotels")[0]
 
 
+def test_a_family_trip_told_then_planned_in_chinese(runtime):
+    from datetime import date
+
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("family"))
+    ev = _run(a, "你好，我们一家三口下个月十号去北京玩三天。")  # a trip told: noted, no search of sights
+    assert not [e for e in ev if e.type == "tool_call"]
+    assert "3人" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "先帮我推荐一个王府井附近的酒店，经济型就行。")
+    hotel = _calls(ev, "search_hotels")[0]
+    assert hotel["people"] == 3 and hotel["nights"] == 2 and hotel["limit"] == 1  # "一个" is one; "一家三口" three
+    ev = _run(a, "从这家酒店怎么坐地铁去颐和园？")  # from the hotel shown to the place named
+    assert len(_calls(ev, "metro_station")) == 2 and _calls(ev, "metro_station")[1]["place"] == "颐和园"
+    ev = _run(a, "帮我订第一家酒店。")
+    nxt = date.today().month % 12 + 1
+    assert _calls(ev, "book_hotel")[0]["check_in"] == f"{nxt}-10"  # "下个月十号" counted from today
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

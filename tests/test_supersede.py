@@ -113,6 +113,8 @@ def test_reader_sees_no_change(lang, old, new):
         ("a restaurant that is not spicy", ("diet", "spicy", "restrict", "spicy", None)),
         ("I am not allergic to peanuts", ("diet", "peanut", "lift", "peanut", None)),
         ("I am allergic to peanuts", ("diet", "peanut", "restrict", "peanut", None)),
+        ("我们下个月十号到北京", ("date", "start", "eq", "--10", None)),  # a day of a month named in words
+        ("we arrive next month the 10th", ("date", "start", "eq", "--10", None)),
     ],
 )
 def test_reader_values_and_bounds(text, expected):
@@ -144,6 +146,8 @@ def test_a_question_is_no_diet_and_a_count_is_no_place():
     assert read_slots("这家菜辣不辣？") == []  # asks, restricts nothing
     assert [v.slot for v in read_slots("帮我找一家附近的餐厅")] == []  # "一家附近" counts, names no place
     assert [(v.slot, v.value) for v in read_slots("我们住王府井附近")] == [("location", "王府井")]
+    assert [v.value for v in read_slots("三月十号到十二号")] == ["03-10", "03-12"]  # the end takes the month
+    assert read_slots("我生日是十号") == []  # a bare day with no trip word is no trip date
 
 
 @pytest.mark.parametrize(

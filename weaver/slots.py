@@ -395,7 +395,7 @@ def _budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 _MD = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
 _ZH_DATE = re.compile(_MD + r"\s*月\s*" + _MD + r"\s*[日号]?")
-_ZH_DAY = re.compile(r"(?<![月\d一二三四五六七八九十])" + _MD + r"\s*[日号](?!线|楼|门|房|馆|车厢|航站楼|口|位)")
+_ZH_DAY = re.compile(r"(?<![\d一二三四五六七八九十])" + _MD + r"\s*[日号](?!线|楼|门|房|馆|车厢|航站楼|口|位)")
 _EN_DATE = _re(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b"
     r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
@@ -412,6 +412,7 @@ _START = _re(
     r"fly(?:ing)? (?:in|out)|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
     r"begin(?:ning)?|travel(?:l?ing)?|trip|visit(?:ing)?|from"
 )
+_MONTH_WORD = _re(r"(?:下个?|这个?|本|上个?)月\s*$|\b(?:next|this) month(?:'s)?\s*(?:the\s*)?$")
 _DATE_WORD = _re(r"日期|时间|行程|哪天|那天|date|dates|day")
 
 
@@ -460,10 +461,11 @@ def _dates(text: str) -> list[SlotValue]:
             elif _START.search(before + " " + after) or _DATE_WORD.search(before + after) or change:
                 roles[i] = "start"
         role = roles[i]
-        if role is None or (v.startswith("--") and not (change or _DATE_WORD.search(before + after))):
-            continue  # a date without a trip word is an event, not the trip's dates; a bare day needs a cue
         if v.startswith("--") and i > 0 and not mentions[i - 1][2].startswith("--"):
-            v = mentions[i - 1][2][:2] + v[2:]  # "5月1号到3号": the bare day takes the month before it
+            v = mentions[i - 1][2][:2] + v[1:]  # "5月1号到3号": the bare day takes the month before it
+        month_said = bool(_MONTH_WORD.search(before[-14:]))  # "下个月十号": a day of a month named in words
+        if role is None or (v.startswith("--") and not (change or month_said or _DATE_WORD.search(before + after))):
+            continue  # a date without a trip word is an event, not the trip's dates; a bare day needs a cue
         explicit = bool(
             _DATE_WORD.search(before + after) or _START.search(before + after) or _END.search(before + after)
         )

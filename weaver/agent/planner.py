@@ -17,6 +17,8 @@ by the caller).
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -270,6 +272,8 @@ def plan_turn(
         pick = (p.ordinal or 1) - 1 if (p.refers or p.ordinal) and shown else None
         referred = [shown[pick]] if pick is not None and pick < len(shown) else []
         places = named or referred or ([str(remembered.value)] if remembered and remembered.value else [])
+        if named and referred and referred[0] not in named and re.search(r"从|\bfrom\b", p.text, re.IGNORECASE):
+            places = referred + named  # "从这家酒店怎么去颐和园？": from the hotel shown to the place named
         for place in places:
             tp.calls.append(Call("metro_station", {"place": place}))
         if not places:

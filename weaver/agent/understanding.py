@@ -63,6 +63,10 @@ _NEAR_KIND = re.compile(
     r"|(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)的?(?:附近|周边|周围|旁边|边上)",
     re.IGNORECASE,
 )
+_SIGHT_NOUN = re.compile(
+    r"景点|景区|门票|参观|博物馆|美术馆|纪念馆|公园|寺|名胜|attraction|sight|museum|galler|park|temple|things to do|ticket",
+    re.IGNORECASE,
+)
 _YES_NO = re.compile(r"有没有|有无|是否|吗|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
 _ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
@@ -137,7 +141,7 @@ _ORDINAL = re.compile(
 _ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
 # how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
 _COUNT = re.compile(
-    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月]|$)|"
+    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月口子]|$)(?![一二三四五六七八九两\d]\s*口)|"
     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b",
     re.IGNORECASE,
@@ -337,8 +341,30 @@ def _avoid_terms(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in terms if t and t not in ("吃", "东西")))
 
 
+_RELATIVE_DAY = re.compile(
+    r"(下个?月|这个?月|本月|next month|this month)\s*(?:the\s*)?(\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:号|日|st|nd|rd|th)",
+    re.IGNORECASE,
+)
+
+
+def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]]:
+    """ "下个月十号" / "next month the 10th": the day in the month counted from today.
+
+    >>> _relative_days("我们下个月十号到", date(2026, 12, 3)), _relative_days("this month the 20th", date(2026, 12, 3))
+    ([(1, 10)], [(12, 20)])
+    """
+    today = today or date.today()
+    out = []
+    for m in _RELATIVE_DAY.finditer(text):
+        month = today.month % 12 + 1 if m.group(1).lower().startswith(("下", "next")) else today.month
+        day = int(m.group(2)) if m.group(2).isdigit() else (small_number(m.group(2)) or 0)
+        if 1 <= day <= 31:
+            out.append((month, day))
+    return out
+
+
 def _dates(text: str) -> dict | None:
-    ds = extract_dates(text)
+    ds = extract_dates(text) or _relative_days(text)
     out: dict = {}
     if ds:
         out["check_in"] = f"{ds[0][0]}-{ds[0][1]}"
@@ -430,6 +456,8 @@ def parse(text: str) -> Parsed:
         p.domain = max(DOMAINS, key=lambda d: (hits[d], d == "hotel"))
         if hits["attraction"] and re.search(r"门票|ticket", text, re.IGNORECASE) and not hits["hotel"]:
             p.domain = "attraction"
+    if p.domain == "attraction" and not p.request and not _SIGHT_NOUN.search(text) and not p.entities:
+        p.domain = None  # "我们一家三口下个月去北京玩三天": a trip told (玩 / visit), not a request for sights
     scope = p.domain or "any"
     near = [next(g for g in m.groups() if g) for m in _NEAR_KIND.finditer(text)]
     p.near_kind = next(
