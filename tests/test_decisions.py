@@ -307,7 +307,7 @@ def test_a_budget_changed_by_an_amount_moves_the_value_it_changes(runtime):
     ev = _run(a, "帮我找一家王府井附近的酒店")
     assert _calls(ev, "search_hotels")[0]["budget"] == 10000
     ev = _run(a, "raise the budget by 1,000 yuan")
-    ev = _run(a, "How much have we spent in total?")
+    ev = _run(a, "How much do we have left?")
     assert _calls(ev, "budget_tally")[0]["budget"] == 11000
 
 

@@ -551,13 +551,15 @@ _ZH_CLOSE = re.compile(r"(?:靠近|挨着|离)([\u4e00-\u9fff]{2,8}?)(?:近|比�
 # "near the Forbidden City" / "close to the station"; "around" / "in" only before a name ("a hotel around Sanlitun")
 _EN_NEAR = re.compile(
     r"\b(?:[Nn]ear|[Cc]lose to|[Nn]ext to|[Ww]alking distance (?:of|to|from))\s+(?:the\s+)?"
-    r"([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
+    r"([A-Z][\w'-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
     r"|\b(?:around|in)\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]*){0,2})"
 )
 _PLACE_TRIM = re.compile(r"^(?:我|我们|想|要|希望|最好|能|可以|就|还是|换|改|住|在|的)+")
 # "它家附近" / "这个景点周边" / "酒店周边" point at something said before: not a place name
 _REFERENCE = re.compile(r"[这那它他她哪其该此]|^(?:酒店|宾馆|餐馆|餐厅|饭店|景点|景区|地方|家|店|住处|住的地方)$")
 _COUNTED = re.compile(r"[一两几]?[家个间处座所]")
+_PREPOSITIONS = {"for", "to", "with", "at", "on", "by", "in", "of", "from", "during", "before", "after"}
+_KIND_WORDS = {"hotel", "hotels", "restaurant", "restaurants", "place", "places", "area", "one", "sight", "sights"}
 _STAY = _re(r"住|入住|stay|staying|sleep")
 _STOP_EN = {
     "the",
@@ -603,10 +605,12 @@ def _locations(text: str) -> list[SlotValue]:
                 if group == 2 and not _HOTEL.search(text):
                     continue  # "in Paris" is where something happened; a place to stay near is a slot
                 words = place.split()
-                while words and words[-1].lower() in _STOP_EN:
+                while words and (words[-1].lower() in _STOP_EN or words[-1].lower() in _PREPOSITIONS):
                     words.pop()
                 if not words or words[0].lower() in _STOP_EN or re.match(r"\d", words[0]):
                     continue
+                if len(words) == 1 and words[0].lower() in _KIND_WORDS:
+                    continue  # "near the hotel" points back at one said before: a kind, not a place name
                 place = " ".join(words)
             if len(place) < 2 or not content_words(place) or place.lower() in seen:
                 continue

@@ -100,7 +100,8 @@ _FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn
 _TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
-    "within budget|my plan|the plan|itinerary|summary"
+    "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
+    "how much is left|money left|budget left|还有多少钱|还能花多少"
 )
 _BOOK = _cue(
     "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
