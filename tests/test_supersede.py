@@ -330,3 +330,23 @@ def test_a_question_about_a_shown_item_sets_no_constraint(runtime, asked):
     _kept(w, asked)
     rating = [r for r in w.constraints() if r.key.startswith("rating")]
     assert rating and all(r.node_id == said and r.value == 4 for r in rating)
+
+
+@pytest.mark.parametrize(
+    "lang,first,change,made",
+    [
+        ("zh", "这次旅行总预算五千。", "预算再加两千吧。", "7000"),
+        ("en", "Our total budget is 5,000 yuan.", "Raise the budget by 2,000 yuan.", "7000"),
+    ],
+)
+def test_a_change_by_an_amount_supersedes_and_its_line_says_the_value(runtime, lang, first, change, made):
+    from weaver.constraints import constraint_records
+
+    w = _space(runtime, f"by-{lang}", lang)
+    old = _kept(w, first).node.id
+    new = _kept(w, change).node
+    assert w.nodes[old].status == "superseded" and w.graph.has_edge(old, new.id)
+    (rec,) = [r for r in constraint_records(w) if r.key == "budget/total"]
+    assert (rec.value, rec.node_id) == (float(made), new.id)
+    ctx = w.query("预算是多少？" if lang == "zh" else "What is our budget?").context
+    assert made in ctx and change.rstrip("。.") in ctx  # the line alone says what the budget now is

@@ -309,6 +309,22 @@ def records_from_statements(
     return sorted(list(current.values()) + unread, key=lambda r: (r.status != "current", r.turn))
 
 
+def moved_values(weaver, text: str, speaker=None, lang: str = "en") -> str:
+    """What a change by an amount makes of the value it changes ("预算再加两千" after 5,000: "总预算≤7000元"), as
+    the phrase a narrative line shows beside it; "" when the text changes nothing by an amount or nothing is on
+    record to change. Read at ingest (the node keeps it): a line of context must not depend on a memory left out."""
+    moved = [v for v in statement_values(text) if v.bound == "delta" and isinstance(v.value, (int, float))]
+    if not moved:
+        return ""
+    now = {(r.speaker, r.key): r for r in constraint_records(weaver) if r.status == "current"}
+    out = []
+    for v in moved:
+        old = now.get((speaker, f"{v.slot}/{v.scope}" if v.scope else v.slot))
+        if old is not None and isinstance(old.value, (int, float)):
+            out.append(_moved(_record(v, "", 0, speaker, "", "active"), old).line(lang))
+    return ("；" if lang == "zh" else "; ").join(out)
+
+
 def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[ConstraintRecord]:
     """The space's constraint records (current and unread; lifted diet items with ``include_lifted``);
     ``ids``: from these nodes only (the memory as it stood at a past turn)."""

@@ -37,7 +37,7 @@ from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, depe
 from .neighbourhood import EdgeIndex, NodeFacts
 from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult, retrieve, score_nodes
 from .slots import asks_history
-from .constraints import constraint_records, known_statement_values
+from .constraints import constraint_records, known_statement_values, moved_values
 from .decision_context import apply_block, constraint_boost, decision_for, revision_count
 from .tool_records import tool_records
 from .settings import WeaverConfig
@@ -499,6 +499,10 @@ class ContextWeaver:
             meta=d.meta,
             embed_text=embed_text[:2000],
         )
+        if kind == "user_input":
+            now = moved_values(self, content, d.meta.get("speaker"), d.language)
+            if now:  # "预算再加两千": the line carries the value it makes, whatever else the context holds
+                node.meta = {**node.meta, "now": now}
         if depends_on:  # the caller knows: nothing is guessed beside what it declared
             edges, rel = self._declared_edges(node, depends_on), RelateResult([], "agent")
         else:

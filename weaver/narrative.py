@@ -90,6 +90,8 @@ def line_for(attrs: dict, label: int | None = None, link: str = "", show_date: b
     '[2] (8 May 2023) Ann: I adopted a dog.'
     >>> line_for({"content": "预算五千", "language": "zh", "status": "superseded"}, 1)
     '[1] （已更新前）用户：预算五千'
+    >>> line_for({"content": "预算再加两千", "language": "zh", "meta": {"now": "总预算≤7000元"}})
+    '用户：预算再加两千（即总预算≤7000元）'
     """
     lang = str(attrs["language"]) if attrs.get("language") in _WHO else "en"
     who, sep = _who(attrs, lang)
@@ -97,7 +99,9 @@ def line_for(attrs: dict, label: int | None = None, link: str = "", show_date: b
     date = f"({when}) " if when and show_date else ""
     anchor = f"[{label}] " if label is not None else ""
     earlier = _EARLIER[lang] if attrs.get("status") == "superseded" else ""
-    return f"{anchor}{date}{link}{earlier}{who}{sep}{attrs.get('content', '')}"
+    now = (attrs.get("meta") or {}).get("now")  # a change by an amount, with the value it made (at ingest)
+    made = (f"（即{now}）" if lang == "zh" else f" (now {now})") if now else ""
+    return f"{anchor}{date}{link}{earlier}{who}{sep}{attrs.get('content', '')}{made}"
 
 
 def _links(g: nx.DiGraph, ordered: list[str], connectives: str) -> list[tuple[str | None, list[int]]]:
