@@ -349,6 +349,30 @@ def test_a_family_trip_told_then_planned_in_chinese(runtime):
     assert _calls(ev, "book_hotel")[0]["check_in"] == f"{nxt}-10"  # "下个月十号" counted from today
 
 
+def test_a_solo_trip_in_chinese_reads_what_was_meant(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("solo"))
+    _run(a, "我想五月二号到五号在北京玩，就我一个人。")
+    ev = _run(a, "帮我找个评分4.5以上的景点，门票免费的。")
+    call = _calls(ev, "search_attractions")[0]
+    assert call["ticket"] == "0-0" and call["rating"] == "4.5-5"  # free entry is a ceiling of 0
+    sights = next(e.data["rows"] for e in ev if e.type == "tool_result")
+    ev = _run(a, "第二个景点附近有什么酒店？要高档型的，每晚一千以内。")
+    assert _calls(ev, "search_hotels")[0]["near"] == sights[1]["名称"]  # near the second sight shown
+    hotel = next(r["名称"] for e in ev if e.type == "tool_result" for r in e.data["rows"])
+    ev = _run(a, "我不想住太吵的地方。")
+    assert "安静" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "附近有地铁站吗？")
+    assert _calls(ev, "metro_station")[0]["place"] == hotel  # near what was just shown
+    ev = _run(a, "中午想吃烤鸭，推荐一家。")
+    assert _calls(ev, "search_restaurants")[0]["meal"] == "lunch"
+    ev = _run(a, "我其实海鲜也不吃。")  # refused, never searched for
+    assert not _calls(ev, "search_restaurants") and "海鲜" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "再推荐一家。")
+    assert "seafood" in _calls(ev, "search_restaurants")[0]["avoid"]
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

@@ -148,6 +148,10 @@ def test_a_question_is_no_diet_and_a_count_is_no_place():
     assert [(v.slot, v.value) for v in read_slots("我们住王府井附近")] == [("location", "王府井")]
     assert [v.value for v in read_slots("三月十号到十二号")] == ["03-10", "03-12"]  # the end takes the month
     assert read_slots("我生日是十号") == []  # a bare day with no trip word is no trip date
+    # the food named before the verb is refused; "not too expensive" refuses nothing
+    assert [(v.value, v.bound) for v in read_slots("我其实海鲜也不吃")] == [("seafood", "restrict")]
+    assert [(v.value, v.bound) for v in read_slots("辣的不要")] == [("spicy", "restrict")]
+    assert read_slots("海鲜不要太贵") == []
     # "near the hotel" points back (a kind, not a name); a name may hold "of"
     assert read_slots("What about restaurants near the hotel for dinner?") == []
     assert [v.value for v in read_slots("a hotel near the Temple of Heaven")] == ["Temple of Heaven"]

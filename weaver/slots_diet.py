@@ -68,6 +68,7 @@ _AVOID = re.compile(
 _NO_NEED = re.compile(
     r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid", re.IGNORECASE
 )
+_REFUSED_AFTER = re.compile(r"\s*的?\s*(?:也|都|就|可|是|我|我们)?(?:不吃|不能吃|吃不了|不碰|不要(?![太很那么特别贵]))")
 _NOT_RIGHT_BEFORE = re.compile(r"(?:不|别|\bnot|\bnon-?)\s*(?:太|too\s|very\s|so\s)?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!敏)|而且")
 
@@ -94,6 +95,8 @@ def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
         return "lift" if _NEG.search(before[-10:]) or _LIFT.search(near) else "restrict"
     if _NO_NEED.search(before):
         return "lift"
+    if _REFUSED_AFTER.match(after):
+        return "restrict"  # 海鲜也不吃 / 牛肉吃不了: the food named before the verb
     if _NOT_RIGHT_BEFORE.search(before) and not before.endswith(item + "不"):  # not "辣不辣？", a question
         return "restrict"  # 不辣的餐厅 / 不要太辣 / not spicy / non-spicy: the item itself negated
     eat = _EAT.search(before[-10:] + item)

@@ -90,9 +90,9 @@ _FREE_TICKET = re.compile(
     re.IGNORECASE,
 )
 _MEALS = {
-    "breakfast": r"早餐|早饭|早点|breakfast",
-    "lunch": r"午餐|午饭|中午饭|中饭|lunch",
-    "dinner": r"晚餐|晚饭|晚上吃|晚宴|dinner|supper",
+    "breakfast": r"早餐|早饭|早点|早上吃|早上想吃|breakfast",
+    "lunch": r"午餐|午饭|中午饭|中饭|中午.{0,3}吃|lunch",
+    "dinner": r"晚餐|晚饭|晚上.{0,3}吃|晚宴|dinner|supper",
     "late-night": r"夜宵|宵夜|late[- ]night (?:snack|food)",
 }
 _MEAL = re.compile("|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in _MEALS.items()), re.IGNORECASE)

@@ -65,7 +65,10 @@ def _places(
     if p.near_kind:
         chosen = next((i for i in reversed(plan_items) if i.get("kind") == p.near_kind), None)
         only = (shown or {}).get(p.near_kind) or []
-        if chosen:
+        at = (p.ordinal or 1) - 1
+        if p.ordinal and at < len(only):  # "第二个景点附近的酒店": the second of the sights shown
+            out.append(Constraint("place", only[at], p.near_kind))
+        elif chosen:
             out.append(
                 Constraint("place", chosen["name"], p.near_kind, chosen.get("turn", 0), chosen.get("node_id", ""))
             )
@@ -271,6 +274,8 @@ def plan_turn(
         shown = (last_shown or {}).get(p.domain or "") or next(iter((last_shown or {}).values()), [])
         pick = (p.ordinal or 1) - 1 if (p.refers or p.ordinal) and shown else None
         referred = [shown[pick]] if pick is not None and pick < len(shown) else []
+        if not referred and shown and re.search(r"附近|周边|旁边|nearby|near (?:it|there|here)", p.text, re.IGNORECASE):
+            referred = [shown[0]]  # "附近有地铁站吗？": near what was just shown
         places = named or referred or ([str(remembered.value)] if remembered and remembered.value else [])
         if named and referred and referred[0] not in named and re.search(r"从|\bfrom\b", p.text, re.IGNORECASE):
             places = referred + named  # "从这家酒店怎么去颐和园？": from the hotel shown to the place named

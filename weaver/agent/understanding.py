@@ -21,7 +21,8 @@ from datetime import date
 from functools import lru_cache
 
 from ..numerals import small_number
-from ..slots_prefs import meal_of
+from ..slots import read_slots
+from ..slots_prefs import meal_of, read_prefs
 from ..text import detect_language, extract_dates
 from .db import base_name, load_database
 from .lexicon import (
@@ -128,7 +129,9 @@ _NEAR_METRO = re.compile(
     r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)",
     re.IGNORECASE,
 )
-_QUIET = _cue("安静|清静|僻静|不吵|别太吵|不要太吵|远离喧嚣|quiet|peaceful|calm|not noisy|no noise|away from the noise")
+_QUIET = _cue(
+    "安静|清静|僻静|不吵|太吵|嘈杂|远离喧嚣|quiet|peaceful|calm|not noisy|no noise|away from the noise|too noisy"
+)
 _GREETING = re.compile(
     r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢你?|多谢|感谢|thanks?|thank you|好的|好|行|ok(?:ay)?|"
     r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$",
@@ -183,6 +186,9 @@ _ZH_AVOID = re.compile(
     r"([\u4e00-\u9fff]{1,4})|忌口\s*[:：]?\s*([\u4e00-\u9fff]{1,4})|别放\s*([\u4e00-\u9fff]{1,3})|"
     r"(吃素|素食|清真)|(?:不要|不能|别|不)太?(辣)(?!椒)"  # "不辣的餐厅", "不要太辣"
 )
+# "海鲜也不吃" / "牛肉吃不了": the food named before the verb (counted only when it names a food)
+_ZH_AVOID_BEFORE = re.compile(r"([\u4e00-\u9fff]{1,4}?)(?:也|都|就|可|是)?(?:不吃|不能吃|吃不了|不碰)")
+_FOOD_KEYS = ("海鲜", "花生", "坚果", "猪肉", "牛肉", "羊肉", "鸡蛋", "牛奶", "虾蟹", "贝类", "辣", "鱼", "素", "清真")
 _EN_AVOID = re.compile(
     r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
     r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
@@ -292,35 +298,14 @@ def find_entities(text: str) -> list[tuple[str, str]]:
 
 def _avoid_terms(text: str) -> list[str]:
     terms = []
-    for m in _ZH_AVOID.finditer(text):
+    before = [m for m in _ZH_AVOID_BEFORE.finditer(text) if any(k in m.group(1) for k in _FOOD_KEYS)]
+    for m in [*_ZH_AVOID.finditer(text), *before]:
         word = next(g for g in m.groups() if g)
         several = categories_in(word) if word not in ("吃素", "素食", "清真") else []
         if len(several) > 1:  # "对海鲜和猪肉过敏", "不吃牛羊肉": each one is avoided
             terms += several
             continue
-        cat = category_of(word) or next(
-            (
-                category_of(k)
-                for k in (
-                    "海鲜",
-                    "花生",
-                    "坚果",
-                    "猪肉",
-                    "牛肉",
-                    "羊肉",
-                    "鸡蛋",
-                    "牛奶",
-                    "虾蟹",
-                    "贝类",
-                    "辣",
-                    "鱼",
-                    "素",
-                    "清真",
-                )
-                if k in word
-            ),
-            None,
-        )
+        cat = category_of(word) or next((category_of(k) for k in _FOOD_KEYS if k in word), None)
         if word == "清真":
             cat = "pork"
         terms.append(cat or word)
@@ -439,7 +424,7 @@ def parse(text: str) -> Parsed:
             else small_number(g)  # "三家" / "three hotels": the library's reader of small counts
         )
     # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
-    avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID) for m in pat.finditer(text)]
+    avoided = [m.span() for pat in (_ZH_AVOID, _EN_AVOID, _ZH_AVOID_BEFORE) for m in pat.finditer(text)]
     wanted = [
         m
         for pat in (_DISH_EN, _dish_pattern())
@@ -476,6 +461,10 @@ def parse(text: str) -> Parsed:
     # amounts through the weaver's slot reader: "别超过六百" is a ceiling, "几千" no bound at all
     from .slot_bridge import money_from_slots
 
+    if not any(v.slot == "budget" and v.scope == "ticket" for v in read_slots(text)):
+        # "门票免费的" / "free entry": the preference reader's free ticket is a ceiling of 0
+        if any(v.slot == "budget" and v.scope == "ticket" and v.value == 0 for v in read_prefs(text)):
+            cons.append(Constraint("ticket", "0-0", "attraction"))
     for slot, rng, amount in money_from_slots(text, p.domain):
         # a per-night price is a hotel's whatever else the message asks for (and a per-person cost a meal's)
         own = {"budget": "any", "price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, scope)
