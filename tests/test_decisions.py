@@ -373,6 +373,29 @@ def test_a_solo_trip_in_chinese_reads_what_was_meant(runtime):
     assert "seafood" in _calls(ev, "search_restaurants")[0]["avoid"]
 
 
+def test_a_group_trip_in_english_reads_what_was_meant(runtime):
+    from datetime import date
+
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("group"))
+    ev = _run(a, "Hi, I'm planning a trip to Beijing with three friends next week.")
+    assert "4 people" in next(e.text for e in ev if e.type == "reply")  # me and three friends
+    ev = _run(a, "We can spend about 500 per person per night on the hotel.")  # told, not asked
+    assert not _calls(ev, "search_hotels")
+    ev = _run(a, "Find us a hotel near Sanlitun.")
+    hotel = next(r["名称"] for e in ev if e.type == "tool_result" for r in e.data["rows"])
+    ev = _run(a, "Is the first one close to a metro station?")  # asked of the hotel shown
+    assert _calls(ev, "metro_station") == [{"place": hotel}]
+    ev = _run(a, "Book the first hotel from the 12th for 3 nights.")
+    today = date.today()
+    month = today.month if today.day <= 12 else today.month % 12 + 1
+    assert _calls(ev, "book_hotel")[0]["check_in"] == f"{month}-12"  # the coming 12th
+    _run(a, "Actually we're only 3 people, one friend dropped out.")
+    ev = _run(a, "Find another hotel near Sanlitun.")
+    assert _calls(ev, "search_hotels")[0]["people"] == 3  # the change took effect
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

@@ -480,7 +480,14 @@ _PARTY = _re(
     r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
     r"\b" + _N + r"\s+of us\b|\bparty of\s+" + _N + r"\b|\bgroup of\s+" + _N + r"\b|"
     r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
-    r"\bwe(?:'re| are)\s+" + _N + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"
+    r"\b(?:we(?:'re| are)|there(?:'re| are| will be))\s+(?:only\s+|just\s+|now\s+)?"
+    + _N
+    + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"
+)
+# "我和两个朋友" / "with three friends": the speaker and the others
+_COMPANIONS = _re(
+    r"我(?:和|跟|带着?)\s*" + _N + r"\s*个(?:朋友|同事|同学|家人|孩子|小孩)|"
+    r"\bwith\s+" + _N + r"\s+(?:friends|colleagues|classmates|coworkers|kids|children|others)\b"
 )
 _NIGHTS = _re(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
 _RATING = _re(
@@ -529,6 +536,11 @@ def _counts(text: str) -> list[SlotValue]:
         n = small_number(next(g for g in m.groups() if g))
         if n and 0 < n <= 50:
             out.append(SlotValue("party", float(n), "eq", "people", "", m.span(), m.group(0)))
+    if not out:
+        for m in _COMPANIONS.finditer(text):
+            n = small_number(next(g for g in m.groups() if g))
+            if n and 0 < n < 50:
+                out.append(SlotValue("party", float(n + 1), "eq", "people", "", m.span(), m.group(0)))
     for m in _NIGHTS.finditer(text):
         n = small_number(next(g for g in m.groups() if g))
         if n and 0 < n <= 60:

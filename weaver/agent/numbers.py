@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from ..slots import read_slots
+
 import re
 
 __all__ = ["cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
@@ -190,6 +192,9 @@ def rating_range(text: str) -> str | None:
 def people_count(text: str) -> int | None:
     m = _PEOPLE.search(text)
     if not m:
+        party = [v for v in read_slots(text) if v.slot == "party"]  # "with three friends": the reader's count
+        if party and isinstance(party[0].value, float):
+            return int(party[0].value)
         if re.search(
             r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend) and i|a couple|两口子|情侣|夫妻)\b", text, re.I
         ):

@@ -120,8 +120,8 @@ _METRO_Q = re.compile(
 )
 # a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
 _FIRST_PERSON = _cue(
-    "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|i'm|i am|i'll|i will|we're|we are|"
-    "we'll|my|our"
+    "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|我们可以|我可以|"
+    "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could"
 )
 _NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
 _NEAR_METRO = re.compile(
@@ -333,11 +333,20 @@ _RELATIVE_DAY = re.compile(
 )
 
 
-def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]]:
-    """ "下个月十号" / "next month the 10th": the day in the month counted from today.
+_BARE_DAY = re.compile(
+    r"\b(?:from|on|starting|check(?:ing)?[- ]in|arriv\w*)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|"
+    r"(?<![月\d一二三四五六七八九十])(\d{1,2}|[一二三四五六七八九十]{1,3})\s*[号日](?=入住|开始|出发|到北京|住|到)",
+    re.IGNORECASE,
+)
 
-    >>> _relative_days("我们下个月十号到", date(2026, 12, 3)), _relative_days("this month the 20th", date(2026, 12, 3))
-    ([(1, 10)], [(12, 20)])
+
+def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]]:
+    """ "下个月十号" / "next month the 10th": the day in the month counted from today; a bare day to start on
+    ("from the 12th", "12号入住"): its next coming date.
+
+    >>> d = date(2026, 12, 3)
+    >>> _relative_days("我们下个月十号到", d), _relative_days("this month the 20th", d), _relative_days("from the 2nd", d)
+    ([(1, 10)], [(12, 20)], [(1, 2)])
     """
     today = today or date.today()
     out = []
@@ -346,6 +355,12 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
         day = int(m.group(2)) if m.group(2).isdigit() else (small_number(m.group(2)) or 0)
         if 1 <= day <= 31:
             out.append((month, day))
+    if not out:
+        for m in _BARE_DAY.finditer(text):
+            g = m.group(1) or m.group(2)
+            day = int(g) if g.isdigit() else (small_number(g) or 0)
+            if 1 <= day <= 31:
+                out.append((today.month if day >= today.day else today.month % 12 + 1, day))
     return out
 
 
@@ -492,6 +507,11 @@ def parse(text: str) -> Parsed:
         c.text = text
 
     # intent
+    if (p.ordinal or p.refers) and _METRO.search(text) and _YES_NO.search(text) and not p.entities:
+        # "Is the first one close to a metro station?": the station of the item shown, not a wish for later
+        p.intent = "metro"
+        p.constraints = [c for c in cons if c.slot != "near_metro"]
+        return p
     asked = [
         str(f) for c in cons if c.slot == "facilities" for f in (c.value if isinstance(c.value, list) else [c.value])
     ]
