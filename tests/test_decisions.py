@@ -396,6 +396,21 @@ def test_a_group_trip_in_english_reads_what_was_meant(runtime):
     assert _calls(ev, "search_hotels")[0]["people"] == 3  # the change took effect
 
 
+def test_something_cheaper_is_under_the_cheapest_offered(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("cheaper"))
+    ev = _run(a, "帮我找王府井附近的酒店")
+    offered = [r for e in ev if e.type == "tool_result" for r in e.data["rows"]]
+    cheapest = min(r["价格"] for r in offered)
+    ev = _run(a, "有没有便宜点的？")
+    call = _calls(ev, "search_hotels")[0]
+    assert call["price"] == f"0-{cheapest - 1:g}" and set(call["exclude"]) >= {r["名称"] for r in offered}
+    rows = [r for e in ev if e.type == "tool_result" for r in e.data["rows"]]
+    assert rows and all(r["价格"] < cheapest for r in rows)
+    assert f"¥{cheapest:,.0f}" in next(e.text for e in ev if e.type == "reply")
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

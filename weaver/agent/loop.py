@@ -24,6 +24,7 @@ from .memory import MemoryItem, items_from_result, read_constraints, with_record
 from .planner import AROUND, plan_turn
 from .replies import (
     ack_text,
+    fmt_money,
     has_text,
     honest_text,
     results_text,
@@ -467,6 +468,17 @@ class TravelAgent:
             first = self._outputs[0].arguments.get("near") if relaxed else None
             self._restates = _restating(used, lang).get("restates", [])
             text = "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            if tp.cheaper_than:
+                cheap = fmt_money(tp.cheaper_than)
+                text = (
+                    (
+                        f"（比之前推荐里最便宜的{cheap}更便宜。）"
+                        if lang == "zh"
+                        else f"(Cheaper than {cheap}, the cheapest so far.)"
+                    )
+                    + "\n"
+                    + text
+                )
             found = any(o.count for o in shown)
             text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else ""
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back

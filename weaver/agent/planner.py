@@ -50,6 +50,7 @@ class TurnPlan:
     missing: list[str] = field(default_factory=list)  # what is needed but unknown (e.g. dates)
     target: str | None = None  # the row a booking / info refers to
     follows: str | None = None  # "another one": the earlier search result this search continues
+    cheaper_than: float | None = None  # "something cheaper": under the cheapest offered so far in the topic
 
 
 def _places(
@@ -164,6 +165,18 @@ def _search(
         if previous["offered"]:
             args["exclude"] = list(previous["offered"])
         tp.follows = previous["node_id"] if kept else None  # its arguments set some of this call's
+    if p.cheaper and previous and previous["offered"]:
+        # "something cheaper": under the cheapest place offered so far in this topic, the others left out
+        field_of = {"hotel": ("价格", "price"), "restaurant": ("人均消费", "cost"), "attraction": ("门票", "ticket")}
+        col, key = field_of[domain]
+        db = load_database()
+        listed = [db.by_name[n].get(col) for n in previous["offered"] if n in db.by_name]
+        paid = [float(x) for x in listed if isinstance(x, (int, float)) and x > 0]
+        if paid:
+            cheapest = min(paid)
+            tp.cheaper_than = cheapest
+            args[key] = f"0-{max(0.0, cheapest - 1):g}"
+            args["exclude"] = list(previous["offered"])
     return Call(
         f"search_{domain}s" if domain != "attraction" else "search_attractions",
         args,

@@ -151,6 +151,7 @@ _COUNT = re.compile(
     re.IGNORECASE,
 )
 # "再帮我找一家" / "find me another one": more of the same search, none offered before
+_CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|更便宜|便宜些|实惠(?:一)?点|更实惠", re.I)
 _MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
     r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
@@ -239,6 +240,7 @@ class Parsed:
     count: int | None = None  # how many results were asked for ("推荐一家" = 1)
     more: bool = False  # "another one": the same search again, without what was offered already
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
+    cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
 
@@ -425,6 +427,8 @@ def parse(text: str) -> Parsed:
         p.ordinal = int(g) if g.isdigit() else _ORD_WORDS.get(g.lower())
     p.refers = bool(_THIS.search(text))
     p.more = bool(_MORE.search(text)) and not _GREETING.match(text)
+    p.cheaper = bool(_CHEAPER.search(text))
+    p.more = p.more or p.cheaper  # "cheaper" continues the topic's search
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one
     p.meal = meal_of(text)
