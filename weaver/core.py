@@ -27,6 +27,7 @@ from .curation import Curation
 from .probes import attach_probes
 from .query_turns import query_vectors
 from .embedding import Embedder, embed_text_for
+from .filler import echo_words
 from .filtering import TaskFocus, focus_history, judge, stored_meta
 from .lexical import LexicalIndex
 from .mirror import Mirror
@@ -445,6 +446,7 @@ class ContextWeaver:
             _Contents(mirror),
             mirror.words,  # read, never changed, before this message's words join them
             mirror.numbers,
+            *self._heard(m),
         )
         res = v.result
         lang = detect_language(m.content)
@@ -482,6 +484,15 @@ class ContextWeaver:
         self.space.put_decisions([decision], vec[None, :])
         mirror.add_decision(decision, vec)
         return IngestResult(decision, node, edges)
+
+    def _heard(self, m: Message) -> tuple[str, frozenset[str]]:
+        """The speaker's name a message's text may begin with, and what it may echo of the message before it
+        (kept or not): a reaction is filler when nothing of its own is left (weaver/filler.py)."""
+        speaker = str((m.meta or {}).get("speaker") or "")
+        before = next(reversed(self.mirror.decisions.values()), None)
+        if before is None:
+            return speaker, frozenset()
+        return speaker, echo_words(before.content, str((before.meta or {}).get("speaker") or ""))
 
     def _make_node(self, d: FilterDecision, vec, embed_text, depends_on=()):
         """The kept message's node and edges (written), and on its decision ``d`` (the commit marker, written

@@ -12,6 +12,8 @@ phrase by phrase, the numbers kept. A reason written by an LLM stays as the mode
 '第一阶段拒绝：偏离任务焦点（粗筛 0.12 < 0.2）'
 >>> filter_reason_in_words("kept: asks for a restaurant decision (total 2.60; little information)", "zh")
 '保留：请求一个餐厅方面的决定（总分 2.60；信息很少）'
+>>> filter_reason_in_words("rejected: filler: courtesy or reaction, nothing of its own", "zh")
+'拒绝：客套或附和：没有自己的内容'
 >>> filter_reason_in_words("rejected: total 2.60 < 3.0 (little information)", "en")
 'rejected: total 2.60 < 3.0 (little information)'
 """
@@ -35,6 +37,7 @@ _DOMAINS = {"hotel": "酒店", "restaurant": "餐厅", "attraction": "景点", "
 # longest first, so "rejected at stage 1" is read before "rejected"
 _PHRASES = [
     ("filler reply: courtesy only, nothing to remember", "客套回复：只是寒暄，没有要记住的内容"),
+    ("filler: courtesy or reaction, nothing of its own", "客套或附和：没有自己的内容"),
     ("states a constraint the slot reader reads", "陈述了槽位读取器能读出的约束"),
     ("pleasantry / no information", "寒暄 / 无信息"),
     ("reaction to the other party", "对对方的回应"),

@@ -147,7 +147,11 @@ def judge(
     memory_texts: Sequence[str],
     known_words: AbstractSet[str],
     known_numbers: AbstractSet[float],
+    speaker: str = "",
+    echoes: AbstractSet[str] = frozenset(),
 ) -> FineVerdict:
+    """The filter's verdict on one message. ``speaker``: the name its text may begin with as a label;
+    ``echoes``: what it may repeat of the message before it without saying anything new (:func:`echo_words`)."""
     t0 = time.perf_counter()
     closeness = focus.closeness(vec)
     coarse = 1.0 if closeness is None else closeness
@@ -166,6 +170,17 @@ def judge(
     if kind == "agent_response" and is_filler(content):
         # an agent's courtesy reply ("好的。还需要查什么吗？") is filler, as a user's would be
         res = ScoreResult(1.0, 1.0, 1.0, "filler reply: courtesy only, nothing to remember", "filler")
+        return FineVerdict(coarse, res, 1.0, False, f"rejected: {res.reason}", (time.perf_counter() - t0) * 1e3)
+    if (
+        kind not in ("agent_thought", "tool_result", "agent_response")
+        and cfg.filler_own_words >= 0
+        and is_filler(content, echoes, speaker, _own_words(cfg.filler_own_words, content))
+        and not _ASKS.search(content)
+        and not _steers(content)
+    ):
+        # a greeting, a thanks, a "wow, so cute!": past courtesy and what it echoes of the message before it,
+        # nothing of its own to remember
+        res = ScoreResult(1.0, 1.0, 1.0, "filler: courtesy or reaction, nothing of its own", "filler")
         return FineVerdict(coarse, res, 1.0, False, f"rejected: {res.reason}", (time.perf_counter() - t0) * 1e3)
     res = reasoner.score(
         ScoreRequest(content, kind, focus.task, coarse, nearest, nearest_text, known_words, known_numbers)
@@ -197,6 +212,27 @@ def judge(
         kept = False
         reason = f"rejected: near-duplicate of memory (cosine {nearest:.2f}), total {total:.2f} ({res.reason})"
     return FineVerdict(coarse, res, total, kept, reason, (time.perf_counter() - t0) * 1e3)
+
+
+def _steers(text: str) -> bool:
+    """A choice, a constraint or a slot ("Great, book it.", "那就这家吧", "安静一点的"): never filler, however
+    much of it echoes the offer before it."""
+    f = features(text)
+    return f.decision or f.hard or bool(f.slots)
+
+
+def _own_words(allowed: int, text: str) -> int:
+    """How many words of its own a reaction may add: one fewer in Chinese, whose words carry more (as
+    :mod:`weaver.cues` asks two Chinese content words of a statement where English needs three).
+
+    >>> _own_words(2, "Wow, so cute!"), _own_words(2, "哇，好可爱")
+    (2, 1)
+    """
+    return allowed - 1 if allowed > 0 and re.search(r"[\u4e00-\u9fff]", text) else allowed
+
+
+# a question is what the answer after it builds on (its words are the answer's context): never filler
+_ASKS = re.compile(r"[?？]|[吗呢][\s。.!！]*$")
 
 
 def _asks_decision(content: str) -> str | None:

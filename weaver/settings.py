@@ -28,6 +28,9 @@ class WeaverConfig:
     w_importance: float = 0.3
     w_novelty: float = 0.2
     focus_window: int = 8
+    # a reaction is filler when, past courtesy words and the words it echoes from the message before it, at most
+    # this many words of its own are left (weaver/filler.py); -1: never judged filler
+    filler_own_words: int = 1
     embed_prefix: bool = True
     # dependency builder
     top_k_parents: int = 3

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 # the filter switched off: every message is kept (the coarse gate and the fine total can never fail)
-NO_FILTER = dict(coarse_threshold=-2.0, keep_threshold=-1.0)
+NO_FILTER = dict(coarse_threshold=-2.0, keep_threshold=-1.0, filler_own_words=-1)
 
 
 @dataclass

@@ -1,0 +1,67 @@
+"""A reaction with nothing of its own is filler, from any speaker, in both languages (issue #17 item 4).
+
+Filler is what is left after courtesy words and the words a message echoes of the one before it: a greeting, a
+thanks, "Wow, that painting is awesome!" after "I painted a lake". A question, a choice, a slot and a stated
+constraint are never filler; the filter switched off (``filler_own_words=-1``) keeps every reaction.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from weaver.models import Message
+
+
+def _feed(w, lines):
+    out = []
+    for speaker, text in lines:
+        meta = {"speaker": speaker} if speaker else {}
+        content = f"{speaker}: {text}" if speaker else text
+        out.append(w.ingest_many([Message(content, "user_input", meta)])[0].decision)
+    return out
+
+
+CHAT = [
+    ("Caroline", "I painted a lake sunrise last week, my first oil painting!"),
+    ("Melanie", "Wow, Caroline, that lake painting is awesome!"),
+    ("Caroline", "Thanks, Melanie! Glad you like it."),
+    ("Melanie", "Did you take a class for it?"),
+    ("Caroline", "Yes, a pottery and painting class at the community center on Tuesdays."),
+    ("Melanie", "Sounds great! Bye, talk soon!"),
+]
+
+
+def test_a_reaction_that_only_echoes_is_dropped_and_facts_and_questions_are_kept(runtime):
+    w = runtime.open("filler-en")
+    decisions = _feed(w, CHAT)
+    filler = [not d.kept and "filler" in d.reason for d in decisions]
+    # the question may still fall short of the keep line on its score, but never as filler
+    assert filler == [False, True, True, False, False, True], [d.reason for d in decisions]
+    assert decisions[0].kept and decisions[4].kept
+
+
+def test_without_the_filter_every_reaction_is_kept(runtime, settings):
+    w = runtime.open(
+        "filler-off", config=settings.config.with_(coarse_threshold=-2.0, keep_threshold=-1.0, filler_own_words=-1)
+    )
+    assert all(d.kept for d in _feed(w, CHAT))
+
+
+@pytest.mark.parametrize(
+    "text, filler",
+    [
+        ("好的谢谢", True),
+        ("嗯嗯，好的，谢谢你！", True),
+        ("哈哈，太好了", True),
+        ("好的，那就这家吧", False),  # a choice
+        ("预算改成八千吧。", False),  # a constraint
+        ("我对海鲜过敏。", False),
+        ("故宫门票多少钱？", False),  # a question
+        ("安静一点的", False),  # a slot
+    ],
+)
+def test_chinese_filler_is_dropped_and_constraints_and_choices_kept(runtime, text, filler):
+    w = runtime.open("filler-zh")
+    _feed(w, [("", "帮我找一家王府井附近的酒店，每晚不超过六百。")])
+    d = _feed(w, [("", text)])[0]
+    assert (not d.kept and "filler" in d.reason) if filler else d.kept, (text, d.reason)
