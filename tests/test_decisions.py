@@ -411,6 +411,25 @@ def test_something_cheaper_is_under_the_cheapest_offered(runtime):
     assert f"¥{cheapest:,.0f}" in next(e.text for e in ev if e.type == "reply")
 
 
+def test_a_changed_start_keeps_the_stay_and_a_shown_item_is_asked_about(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("restart"))
+    _run(a, "我们三个人五月一号到五月四号在北京，总预算一万二。")
+    _run(a, "帮我在南锣鼓巷附近找一家舒适型酒店，每晚五百以内。")
+    ev = _run(a, "改成五月二号出发吧，还是住到四号。")
+    assert "5月2日至5月4日（2晚）" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "订第一家。")
+    book = _calls(ev, "book_hotel")[0]
+    assert (book["check_in"], book["nights"]) == ("5-2", 2)
+    ev = _run(a, "附近有什么景点？")  # nothing listed beside the hotel: its area's ring before all of Beijing
+    last = _calls(ev, "search_attractions")[-1]
+    assert (last.get("near"), last.get("around")) == ("南锣鼓巷", True)
+    first = next(r["名称"] for e in ev if e.type == "tool_result" and e.data["rows"] for r in e.data["rows"])
+    ev = _run(a, "第一个景点门票多少？")  # looked up, not searched again
+    assert _calls(ev, "search_attractions") == [{"name": first, "limit": 1}]
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

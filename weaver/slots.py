@@ -405,7 +405,7 @@ _EN_DAY = _re(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b")
 _DATE_RANGE = _re(r"^\s*(?:到|至|-|–|~|～|to|until|till|through|and)\s*$")
 _END = _re(
     r"退房|离开|返回|回来|回程|回家|回去|离店|check[- ]?out|leav(?:e|ing)(?! for)|depart(?:ing)?(?! for)|"
-    r"return(?:ing)?|fly back|head(?:ing)? home|until|till|back on"
+    r"return(?:ing)?|fly back|head(?:ing)? home|until|till|back on|住到|待到|呆到|玩到|留到|stay(?:ing)? (?:until|till)"
 )
 _START = _re(
     r"出发|到达|抵达|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|arriv(?:e|ing|al)|check[- ]?in|get(?:ting)? there|"

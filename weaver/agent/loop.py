@@ -36,7 +36,7 @@ from .replies import (
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
 from .tools import ToolBox, ToolOutput
-from .understanding import Constraint, Parsed, parse
+from .understanding import Constraint, Parsed, nights_between, parse
 from .why import explain_why
 
 __all__ = ["TravelAgent", "retrieval_query", "MAX_STEP_CHARS", "fit_step"]
@@ -389,6 +389,7 @@ class TravelAgent:
 
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
+        _keep_stay_end(p, known)
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
         tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
@@ -493,6 +494,19 @@ class TravelAgent:
             "restates", []
         )
         return ack_text(lang, p.constraints)
+
+
+def _keep_stay_end(p: Parsed, known) -> None:
+    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights)."""
+    for c in p.constraints:
+        v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
+        if v is None or "nights" in v or "check_in" not in v:
+            continue
+        before = known.latest("dates", ("any",))
+        end = before.value.get("check_out") if before is not None and isinstance(before.value, dict) else None
+        nights = nights_between(str(v["check_in"]), str(end)) if end else None
+        if nights:
+            c.value = {**v, "check_out": end, "nights": nights}
 
 
 def _restating(used: list, lang: str) -> dict:

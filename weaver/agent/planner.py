@@ -188,8 +188,8 @@ def _widening(domain: str, places: list[Constraint], from_memory: bool) -> list[
     """Where to look next when nothing fits at the place, nearest first; only the place is ever widened.
 
     The other places named, then (for a stay, which must be found somewhere) the place's own metro
-    station, then a wider ring around it (places near its nearby places), then, for a remembered place
-    or a stay, anywhere in Beijing. The reply says where it looked.
+    station, then a wider ring around it (places near its nearby places) and around the other places, then,
+    for a remembered place or a stay, anywhere in Beijing. The reply says where it looked.
     """
     if not places:
         return []
@@ -198,6 +198,8 @@ def _widening(domain: str, places: list[Constraint], from_memory: bool) -> list[
     if domain == "hotel":
         steps += [Constraint("place", s) for s in [_station_of(str(first))] if s]
     steps.append(Constraint(AROUND, first))
+    # a hotel's few listed neighbours can miss what its area has: the area's ring before all of Beijing
+    steps += [Constraint(AROUND, c.value) for c in places[1:] if c.value and c.value != first]
     if from_memory or domain == "hotel":
         steps.append(Constraint("place", None))
     return steps
@@ -272,7 +274,13 @@ def plan_turn(
             tp.target = target
             tp.calls.append(Call("search_hotels", {"name": target, "limit": 1}))
     elif p.intent == "info" and p.domain:
-        target = next(e[0] for e in p.entities if e[1] == p.domain)
+        listed = (last_shown or {}).get(p.domain) or []
+        at = (p.ordinal or 1) - 1
+        by_name = next((e[0] for e in p.entities if e[1] == p.domain), None)
+        target = by_name or (listed[at] if at < len(listed) else None)  # "第一个景点门票多少？": the one shown
+        if target is None:
+            tp.missing.append("target")
+            return tp
         tp.target = target
         tool = {"hotel": "search_hotels", "restaurant": "search_restaurants", "attraction": "search_attractions"}
         tp.calls.append(Call(tool[p.domain], {"name": target, "limit": 1}))

@@ -68,7 +68,11 @@ _SIGHT_NOUN = re.compile(
     r"景点|景区|门票|参观|博物馆|美术馆|纪念馆|公园|寺|名胜|attraction|sight|museum|galler|park|temple|things to do|ticket",
     re.IGNORECASE,
 )
-_YES_NO = re.compile(r"有没有|有无|是否|吗|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
+_FIELD_Q = re.compile(
+    r"门票|票价|多少钱|价格|价钱|评分|地址|电话|营业时间|几点|开门|在哪|ticket|price|cost|rating|address|phone|hours|open",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
 _ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
 DOMAIN_CUES = {
@@ -382,7 +386,30 @@ def _dates(text: str) -> dict | None:
     stay = stay_length(text)
     if stay and "nights" not in out:
         out["nights"] = stay
+    if "nights" not in out:  # "改成五月二号出发，还是住到四号": the slot reader's start and end (a bare end day)
+        said = {v.scope: str(v.value) for v in read_slots(text) if v.slot == "date" and isinstance(v.value, str)}
+        start, end = said.get("start", ""), said.get("end", "")
+        if start[:2].isdigit() and end[:2].isdigit():
+            span = nights_between(start, end)
+            if span:
+                out.update(check_in=f"{int(start[:2])}-{int(start[3:])}", nights=span)
+                out["check_out"] = f"{int(end[:2])}-{int(end[3:])}"
     return out or None
+
+
+def nights_between(start: str, end: str) -> int | None:
+    """Nights from ``MM-DD`` (or ``M-D``) to a later one, across a new year; None when not later.
+
+    >>> nights_between("05-02", "05-04"), nights_between("12-30", "1-2"), nights_between("5-4", "5-2")
+    (2, 3, None)
+    """
+    try:
+        (m1, d1), (m2, d2) = (tuple(int(x) for x in v.split("-")) for v in (start, end))
+        a, b = date(2025, m1, d1), date(2025 if (m2, d2) >= (m1, d1) else 2026, m2, d2)
+    except ValueError:
+        return None
+    n = (b - a).days
+    return n if 0 < n <= 60 else None
 
 
 def _domain_hits(text: str) -> dict[str, int]:
@@ -515,6 +542,11 @@ def parse(text: str) -> Parsed:
         # "Is the first one close to a metro station?": the station of the item shown, not a wish for later
         p.intent = "metro"
         p.constraints = [c for c in cons if c.slot != "near_metro"]
+        return p
+    if (p.ordinal or p.refers) and p.domain and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text):
+        # "第一个景点门票多少？": a question about one shown item, looked up by name, not a new search
+        p.intent = "info"
+        p.constraints = [c for c in cons if c.slot not in ("ticket", "price", "cost", "rating")]
         return p
     asked = [
         str(f) for c in cons if c.slot == "facilities" for f in (c.value if isinstance(c.value, list) else [c.value])
