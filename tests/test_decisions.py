@@ -430,6 +430,29 @@ def test_a_changed_start_keeps_the_stay_and_a_shown_item_is_asked_about(runtime)
     assert _calls(ev, "search_attractions") == [{"name": first, "limit": 1}]
 
 
+def test_a_family_asks_about_an_item_books_near_it_and_removes_it(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    w = runtime.open("family-en")
+    a = TravelAgent(w)
+    ev = _run(a, "We're a family of four arriving in Beijing on July 10 for five nights.")
+    assert "4 people" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "Show me attractions with tickets under 50.")
+    second = [r["名称"] for e in ev if e.type == "tool_result" for r in e.data["rows"]][1]
+    ev = _run(a, "What's the rating of the second one?")  # a question about the list shown, no kind named
+    assert _calls(ev, "search_attractions") == [{"name": second, "limit": 1}]
+    ev = _run(a, "Find a hotel near it with a swimming pool.")  # "it": the sight just looked up
+    assert _calls(ev, "search_hotels")[0]["near"] == second
+    ev = _run(a, "Book the first one.")
+    booked = _calls(ev, "book_hotel")[0]["name"]
+    node = next(i["node_id"] for i in a.plan_items() if i["name"] == booked)
+    ev = _run(a, "Remove the hotel from the plan.")
+    assert booked in next(e.text for e in ev if e.type == "reply") and not a.plan_items()
+    assert w.nodes[node].status == "retracted"  # the booking memory itself, audited as the user's decision
+    ev = _run(a, "What's in our plan so far?")
+    assert "Nothing has been added" in next(e.text for e in ev if e.type == "reply")
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

@@ -478,7 +478,7 @@ _N = r"(\d+|[一二两三四五六七八九十]|one|two|three|four|five|six|seve
 _PARTY = _re(
     r"(?:我们|咱们|一行|一共|总共|共)\s*(?:是|有|就)?\s*" + _N + r"\s*(?:个人|个大人|人|位|口人)|一家" + _N + r"口|"
     r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
-    r"\b" + _N + r"\s+of us\b|\bparty of\s+" + _N + r"\b|\bgroup of\s+" + _N + r"\b|"
+    r"\b" + _N + r"\s+of us\b|\b(?:party|group|family) of\s+" + _N + r"\b|"
     r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
     r"\b(?:we(?:'re| are)|there(?:'re| are| will be))\s+(?:only\s+|just\s+|now\s+)?"
     + _N

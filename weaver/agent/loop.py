@@ -24,6 +24,7 @@ from .memory import MemoryItem, items_from_result, read_constraints, with_record
 from .planner import AROUND, plan_turn
 from .replies import (
     ack_text,
+    display_name,
     fmt_money,
     has_text,
     honest_text,
@@ -350,6 +351,8 @@ class TravelAgent:
         p = parse(text)
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
+        if p.intent == "info" and not p.domain and self.last_shown():
+            p.domain = next(iter(self.last_shown()))  # "what's the rating of the second one?": of the latest list
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)
         items = items_from_result(self.weaver, result)
         current = {res.node.id} if res.node else set()
@@ -414,6 +417,12 @@ class TravelAgent:
             },
         )
         because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
+        if tp.remove and tp.remove.get("node_id"):
+            # the user's own decision, audited as a human edit: the booking memory is retracted (its dependents
+            # flagged) and leaves the plan, which is read from the active bookings in memory
+            self.weaver.curation.set_status(
+                tp.remove["node_id"], "retracted", f"removed from the plan in chat: {text[:80]}", message_id=self._mid
+            )
         relaxed = False
         for call in tp.calls:
             yield from self.tool_events(call.tool, call.arguments, lang, because)
@@ -453,6 +462,9 @@ class TravelAgent:
             return text or honest_text("why_none", lang)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
+        if tp.remove:
+            name = display_name(str(tp.remove.get("name", "")), lang)
+            return f"已从行程中移除：{name}。" if lang == "zh" else f"Removed from your plan: {name}."
         if p.intent == "side" and self._outputs and not self._outputs[-1].error:
             return side_text(self._outputs[-1].facts, lang)
         if p.intent == "has" and self._outputs and self._outputs[-1].rows:

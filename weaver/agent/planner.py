@@ -51,6 +51,7 @@ class TurnPlan:
     target: str | None = None  # the row a booking / info refers to
     follows: str | None = None  # "another one": the earlier search result this search continues
     cheaper_than: float | None = None  # "something cheaper": under the cheapest offered so far in the topic
+    remove: dict | None = None  # the plan item a "remove" takes out (its memory node is retracted)
 
 
 def _places(
@@ -63,7 +64,11 @@ def _places(
     if cur:
         return [cur[-1]]
     out: list[Constraint | None] = []
-    if p.near_kind:
+    if p.near_kind == "last":
+        other = next(((d, names) for d, names in (shown or {}).items() if d != domain and names), None)
+        if other:
+            out.append(Constraint("place", other[1][0], other[0]))
+    elif p.near_kind:
         chosen = next((i for i in reversed(plan_items) if i.get("kind") == p.near_kind), None)
         only = (shown or {}).get(p.near_kind) or []
         at = (p.ordinal or 1) - 1
@@ -304,6 +309,16 @@ def plan_turn(
             tp.calls.append(Call("metro_station", {"place": place}))
         if not places:
             tp.missing.append("place")
+    elif p.intent == "remove":
+        said = {e[0] for e in p.entities}
+        items = [i for i in plan_items if i.get("name") in said] or [
+            i for i in plan_items if not p.domain or i.get("kind") == p.domain
+        ]
+        if items:
+            tp.remove = items[-1]
+            tp.target = items[-1].get("name")
+        else:
+            tp.missing.append("plan_item")
     elif p.intent == "book":
         _book(p, known, plan_items, last_shown or {}, tp)
     elif p.intent == "tally":

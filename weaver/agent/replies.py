@@ -475,6 +475,8 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else "I'm not sure which one you mean: name it, or let me search first."
         )
+    if kind == "plan_item":
+        return "行程里没有找到要移除的项目。" if zh else "I found nothing like that in your plan to remove."
     if kind == "no_base":
         return (
             "我在记忆里没有找到要调整的预算，请直接告诉我新的总数。"

@@ -68,6 +68,11 @@ _SIGHT_NOUN = re.compile(
     r"景点|景区|门票|参观|博物馆|美术馆|纪念馆|公园|寺|名胜|attraction|sight|museum|galler|park|temple|things to do|ticket",
     re.IGNORECASE,
 )
+_NEAR_IT = re.compile(r"\bnear (?:it|that one|this one)\b|它(?:的)?(?:附近|周边)", re.I)  # "there" is the area
+_REMOVE = re.compile(
+    r"取消|删掉|删除|去掉|移除|拿掉|\b(?:remove|cancel|drop|delete|take (?:it|that|this|the \w+) (?:off|out))\b", re.I
+)
+_PLAN_WORD = re.compile(r"行程|计划|预订|订的|\b(?:plan|itinerary|booking|reservation)\b", re.IGNORECASE)
 _FIELD_Q = re.compile(
     r"门票|票价|多少钱|价格|价钱|评分|地址|电话|营业时间|几点|开门|在哪|ticket|price|cost|rating|address|phone|hours|open",
     re.IGNORECASE,
@@ -229,7 +234,7 @@ class Parsed:
     text: str
     language: str
     domain: str | None = None  # hotel / restaurant / attraction
-    intent: str = "statement"  # search / info / book / tally / why / metro / city / greeting / statement
+    intent: str = "statement"  # search / info / book / remove / tally / why / metro / city / greeting / statement
     request: bool = False
     constraints: list[Constraint] = field(default_factory=list)
     entities: list[tuple[str, str]] = field(default_factory=list)  # (database name, domain or "area")
@@ -495,6 +500,8 @@ def parse(text: str) -> Parsed:
     p.near_kind = next(
         (d for w in near for d, c in DOMAIN_CUES.items() if c.search(w) and d != p.domain and p.domain), None
     )
+    if p.near_kind is None and p.domain and _NEAR_IT.search(text):
+        p.near_kind = "last"  # "a hotel near it": near the item of another kind shown or looked up last
 
     # constraints
     cons = p.constraints
@@ -538,12 +545,16 @@ def parse(text: str) -> Parsed:
         c.text = text
 
     # intent
+    if _REMOVE.search(text) and (_PLAN_WORD.search(text) or p.domain) and not any(c.slot == "avoid" for c in cons):
+        # "把酒店从行程里删掉" / "remove the hotel from the plan": a plan item retracted, nothing searched
+        p.intent, p.constraints = "remove", []
+        return p
     if (p.ordinal or p.refers) and _METRO.search(text) and _YES_NO.search(text) and not p.entities:
         # "Is the first one close to a metro station?": the station of the item shown, not a wish for later
         p.intent = "metro"
         p.constraints = [c for c in cons if c.slot != "near_metro"]
         return p
-    if (p.ordinal or p.refers) and p.domain and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text):
+    if (p.ordinal or p.refers) and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text):
         # "第一个景点门票多少？": a question about one shown item, looked up by name, not a new search
         p.intent = "info"
         p.constraints = [c for c in cons if c.slot not in ("ticket", "price", "cost", "rating")]
