@@ -148,3 +148,17 @@ def test_small_record_kinds_are_read_once_per_revision_and_never_stale(settings,
     save_probe(a, "flight", note="from a")  # its own write drops what it read
     assert sorted(p.note for p in list_probes(a)) == ["from a", "from b"]
     assert sorted(p.note for p in list_probes(b)) == ["from a", "from b"]
+
+
+def test_audit_entries_as_dicts_are_what_asdict_gives(runtime):
+    from dataclasses import asdict
+
+    w = runtime.open("audit-dicts")
+    w.ingest_many([Message(t) for t in synthetic_texts(120, seed=4)])
+    entries = w.curation.log.entries
+    assert len({e.action for e in entries}) >= 2  # builds and the supersedes on arrival at least
+    for e in entries:
+        d = e.to_dict()
+        assert d == asdict(e)
+        if e.after:
+            assert d["after"] is not e.after  # a copy: editing the dict never edits the log
