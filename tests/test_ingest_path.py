@@ -124,3 +124,41 @@ def test_a_write_behind_group_is_bounded_by_the_records_it_holds(settings, embed
     acked = [w.ingest(t).decision.message_id for t in synthetic_texts(3, seed=1)]
     held = set(get_all_records(w.space.decisions, ["metadatas"])["ids"])
     assert set(acked) <= held  # applied to Chroma long before a group of 1,000 sections
+
+
+def test_small_record_kinds_are_read_once_per_revision_and_never_stale(settings, embedder):
+    from weaver.probes import PROBE_RECORDS, list_probes, save_probe
+
+    a = Runtime.from_settings(settings, embedder=embedder).open("seen")
+    b = Runtime.from_settings(settings, embedder=embedder).open("seen")  # another writer of the same space
+    assert a.space is not b.space
+    assert list_probes(a) == []
+    a.ingest("I need a hotel near Sanlitun under 800 yuan")  # its own write section: nothing to read again
+    reads = []
+    col = a.space._col(a.space._records(PROBE_RECORDS))
+    a.space._cols[col.name] = type(
+        "Counting", (), {"name": col.name, "get": lambda s, **kw: reads.append(1) or col.get(**kw)}
+    )()
+    assert list_probes(a) == [] and reads == []
+    b.ingest("My budget is 5000 dollars")
+    save_probe(b, "hotel budget", note="from b")  # another writer: the revision moved, so a reads Chroma again
+    got = list_probes(a)
+    assert [p.note for p in got] == ["from b"] and reads
+    a.space._cols[col.name] = col
+    save_probe(a, "flight", note="from a")  # its own write drops what it read
+    assert sorted(p.note for p in list_probes(a)) == ["from a", "from b"]
+    assert sorted(p.note for p in list_probes(b)) == ["from a", "from b"]
+
+
+def test_audit_entries_as_dicts_are_what_asdict_gives(runtime):
+    from dataclasses import asdict
+
+    w = runtime.open("audit-dicts")
+    w.ingest_many([Message(t) for t in synthetic_texts(120, seed=4)])
+    entries = w.curation.log.entries
+    assert len({e.action for e in entries}) >= 2  # builds and the supersedes on arrival at least
+    for e in entries:
+        d = e.to_dict()
+        assert d == asdict(e)
+        if e.after:
+            assert d["after"] is not e.after  # a copy: editing the dict never edits the log

@@ -34,6 +34,9 @@ from .chroma_io import Call
 __all__ = ["WriteLog", "merge_calls", "call_size", "overlay_documents"]
 
 
+_datasync = getattr(os, "fdatasync", os.fsync)  # macOS and Windows have only fsync
+
+
 def call_size(call: Call) -> int:
     """The number of records a call writes (what bounds a section that is worth logging)."""
     ids = call.kwargs.get("ids")
@@ -80,7 +83,9 @@ class WriteLog:
                 # and read as corrupt
                 os.ftruncate(fd, os.pread(fd, size, 0).rfind(b"\n") + 1)
             os.write(fd, line)
-            os.fsync(fd)
+            # the line's bytes and the file's new size reach the disk before this returns (what a later read
+            # needs); fdatasync skips the inode's times, which nothing reads
+            _datasync(fd)
         finally:
             os.close(fd)
         if self._since is None:

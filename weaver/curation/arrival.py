@@ -82,6 +82,16 @@ class _SlotIndex:
         self.said: dict[tuple[str, str], list[int]] = {}
         self.said_ids: dict[frozenset, int] = {frozenset(): 0}
         self._arrays: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        # position -> (its text, its residue): a plan compares its node with every earlier active statement that
+        # pairs (thousands at 100k), and the slot reader's own cache no longer holds them all there
+        self._residues: dict[int, tuple[str, frozenset[str]]] = {}
+
+    def residue(self, pos: int, text: str) -> frozenset[str]:
+        """:func:`weaver.slots.residue` of the statement at ``pos`` (read once per text)."""
+        got = self._residues.get(pos)
+        if got is None or got[0] != text:
+            got = self._residues[pos] = (text, frozenset(residue(text)))
+        return got[1]
 
     def update(self, w) -> _SlotIndex:
         order = w.mirror.order if self.upto < w.node_count else ()  # read in place: a copy is O(space)
@@ -210,7 +220,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
                 restated.add(k)
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
         full = {v.key for v in old_vals} <= restated and len(
-            residue(old.content) - residue(node.content)
+            index.residue(i, old.content) - index.residue(pos, node.content)
         ) <= MAX_RESIDUE
         explicit = all(a.explicit and b.explicit for a, b in pairs)
         conf = (

@@ -22,9 +22,10 @@ True
 
 from __future__ import annotations
 
+import copy
 import time
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Iterable
 
 __all__ = ["AuditEntry", "AuditLog", "EDIT_ACTIONS", "ACTORS", "replay"]
@@ -61,11 +62,44 @@ class AuditEntry:
         return "review_item" in (self.after or self.before or {})
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The entry as a dict, its states copied (what ``dataclasses.asdict`` gives, without its generic walk:
+        two entries a message, ~0.2 ms each).
+
+        >>> e = AuditEntry("a1", 1, 0.0, "human", "edge.update", "a->b", {"r": ["x", ("y",)]}, None, "why")
+        >>> e.to_dict() == asdict(e), e.to_dict()["before"]["r"] is e.before["r"]
+        (True, False)
+        """
+        return {
+            "id": self.id,
+            "seq": self.seq,
+            "at": self.at,
+            "actor": self.actor,
+            "action": self.action,
+            "key": self.key,
+            "before": _copied(self.before),
+            "after": _copied(self.after),
+            "why": self.why,
+            "ref": self.ref,
+            "message_id": self.message_id,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "AuditEntry":
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+def _copied(x: Any) -> Any:
+    """A deep copy of JSON-like state as ``asdict`` makes it (dicts, lists and tuples rebuilt, the rest as
+    ``copy.deepcopy`` gives it)."""
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    if isinstance(x, dict):
+        return {_copied(k): _copied(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copied(v) for v in x]
+    if isinstance(x, tuple) and not hasattr(x, "_fields"):
+        return tuple(_copied(v) for v in x)
+    return copy.deepcopy(x) if not is_dataclass(x) else asdict(x)  # type: ignore[arg-type]
 
 
 @dataclass

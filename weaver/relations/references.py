@@ -93,9 +93,19 @@ def _cjk(text: str) -> int:
 
 
 @lru_cache(maxsize=256)
-def _parts(child: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The child's name runs and proper words: read once, not once per earlier memory it is compared with."""
-    return tuple(_NAME_RUN.findall(child)), tuple(w for w in _PROPER.findall(child) if not _COMMON.fullmatch(w))
+def _parts(child: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[str, ...]]:
+    """The child's name runs (each with its MIN_CJK-character grams) and proper words: read once, not once per
+    earlier memory it is compared with (a child is compared with up to LOOKBACK of them)."""
+    runs = tuple(
+        (run, frozenset(run[i : i + MIN_CJK] for i in range(len(run) - MIN_CJK + 1)))
+        for run in _NAME_RUN.findall(child)
+    )
+    return runs, tuple(w for w in _PROPER.findall(child) if not _COMMON.fullmatch(w))
+
+
+@lru_cache(maxsize=1024)
+def _word_pattern(word: str) -> re.Pattern:
+    return re.compile(r"\b" + re.escape(word) + r"\b")
 
 
 @lru_cache(maxsize=4 * LOOKBACK)
@@ -120,10 +130,10 @@ def shared_name(child: str, earlier: str) -> str | None:
     best = ""
     runs, propers = _parts(child)
     held = _grams(earlier) if runs else frozenset()
-    for run in runs:
+    for run, grams in runs:
         # a name is at least MIN_CJK characters long: without a shared run that long there is none to find (a
         # set test; the matcher below was ~90% of ingest time in bench locomo)
-        if held.isdisjoint(run[i : i + MIN_CJK] for i in range(len(run) - MIN_CJK + 1)):
+        if held.isdisjoint(grams):
             continue
         matcher = _matcher(earlier)
         matcher.set_seq1(run)
@@ -136,7 +146,8 @@ def shared_name(child: str, earlier: str) -> str | None:
     if best:
         return best
     for word in propers:
-        if re.search(r"\b" + re.escape(word) + r"\b", earlier):
+        # a substring test first: the word-bounded search can only match where the word is
+        if word in earlier and _word_pattern(word).search(earlier):
             return word
     return None
 
