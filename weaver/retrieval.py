@@ -46,9 +46,7 @@ __all__ = [
 ]
 
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
-PLAIN_DENSE = dict(
-    w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0, sibling_lift=0.0
-)
+PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0, sibling_lift=0.0)
 
 
 @dataclass
