@@ -3,20 +3,22 @@
 from weaver import WeaverConfig
 
 KEEP_ALL = dict(coarse_threshold=-2.0, keep_threshold=-1.0, sibling_lift=0.3)
+# (session, line): the speaker is the name before the colon
 TALK = [
-    (1, "Tim", "Tim: I just finished reading a great fantasy book last night, I loved it."),
-    (1, "Ann", "Ann: Nice! I went hiking in the hills on Sunday."),
-    (2, "Ann", "Ann: How was your week?"),
-    (2, "Tim", "Tim: The Hobbit is wonderful, I could not put it down on the train."),
-    (2, "Ann", "Ann: I finished a fantasy novel too, on my flight home."),
-    (3, "Tim", "Tim: My knee hurts after basketball practice, so I am resting."),
+    (1, "Tim: I just finished reading a great fantasy book last night, I loved it."),
+    (1, "Ann: Nice! I went hiking in the hills on Sunday."),
+    (2, "Ann: How was your week?"),
+    (2, "Tim: The Hobbit is wonderful, I could not put it down on the train."),
+    (2, "Ann: I finished a fantasy novel too, on my flight home."),
+    (3, "Tim: My knee hurts after basketball practice, so I am resting."),
 ]
 QUESTION = "What books has Tim read?"
 
 
 def _space(runtime, name, meta_of, **changes):
     w = runtime.open(name, config=WeaverConfig(**dict(KEEP_ALL, **changes)))
-    ids = [w.ingest(text, "user_input", meta_of(s, who), f"m{i}").node.id for i, (s, who, text) in enumerate(TALK)]
+    metas = [meta_of(s, text.split(":")[0]) for s, text in TALK]
+    ids = [w.ingest(text, "user_input", meta, f"m{i}").node.id for i, ((_, text), meta) in enumerate(zip(TALK, metas))]
     return w, ids
 
 
