@@ -87,7 +87,8 @@ def _conversation(weaver):
 
 def test_a_reply_is_lifted_by_the_question_beside_it(runtime):
     w = runtime.open(
-        "ctx", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, w_speaker=0.0, edge_lift=0.0)
+        "ctx",
+        config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, w_speaker=0.0, edge_lift=0.0, sibling_lift=0.0),
     )
     node = _conversation(w)
     q = "What did Ann do in the pottery class?"
@@ -103,7 +104,10 @@ def test_a_reply_is_lifted_by_the_question_beside_it(runtime):
 
 def test_a_query_naming_one_speaker_puts_the_other_speakers_turns_behind(runtime):
     w = runtime.open(
-        "spk", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, context_decay=0.0, edge_lift=0.0)
+        "spk",
+        config=WeaverConfig(
+            coarse_threshold=-2.0, keep_threshold=-1.0, context_decay=0.0, edge_lift=0.0, sibling_lift=0.0
+        ),
     )
     node = _conversation(w)
     res = w.query("What blue thing did Ann make?", budget=4000)
@@ -117,7 +121,8 @@ def test_a_query_naming_one_speaker_puts_the_other_speakers_turns_behind(runtime
 
 
 def test_dependency_edges_lend_relevance_and_curation_keeps_the_index_true(runtime):
-    w = runtime.open("edges", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, context_decay=0.0))
+    cfg = WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0, context_decay=0.0, sibling_lift=0.0)
+    w = runtime.open("edges", config=cfg)  # the edges alone lend (no episode context, no siblings)
     node = _conversation(w)
     q = "What did Ann do in the pottery class?"
     ranked = {n.id: n for n in w.query(q, budget=4000).ranked}

@@ -25,7 +25,7 @@ def format_trace(res: RetrievalResult, context: bool = False, comparison=None) -
         f"context: {res.tokens}/{res.budget} tokens, {len(res.nodes)} memories from {len(res.ranked)} candidates"
         f"  (seeds {cfg.get('seeds')}, hops {cfg.get('hops')}, expand_limit {cfg.get('expand_limit')}, "
         f"w_similarity {cfg.get('w_similarity')}, w_lexical {cfg.get('w_lexical')}, "
-        f"w_centrality {cfg.get('w_centrality')}, edge_lift {cfg.get('edge_lift')}, "
+        f"w_centrality {cfg.get('w_centrality')}, edge_lift {cfg.get('edge_lift')}, sibling_lift {cfg.get('sibling_lift')}, "
         f"context_decay {cfg.get('context_decay')}, w_speaker {cfg.get('w_speaker')})",
         "",
         f"seeds ({len(res.seeds)}):",

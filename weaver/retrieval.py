@@ -26,6 +26,7 @@ from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speake
 from .query_turns import dense_similarity, fused_relevance, heard_similarity, turn_similarities
 from .narrative import CONNECTIVE_LEVELS, LineCosts, date_of, render
 from .settings import WeaverConfig
+from .siblings import sibling_lift
 from .slots import asks_history
 from .text import count_tokens, detect_language
 
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
-PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0)
+PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0, sibling_lift=0.0)
 
 
 @dataclass
@@ -322,6 +323,8 @@ def score_nodes(
     lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(
         own, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window
     )
+    if edges is not None:  # with graph expansion: the best hits' siblings in the speaker's other sessions
+        lifted = lifted + sibling_lift(own, matrix, facts, cfg.sibling_lift)
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
@@ -601,6 +604,7 @@ def retrieve(
             "w_speaker": cfg.w_speaker if offset is not None else 0.0,
             "context_decay": cfg.context_decay if facts is not None else 0.0,
             "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
+            "sibling_lift": cfg.sibling_lift if (edges is not None and expand_graph) else 0.0,
             "boosted": len(boost or {}),
             "boost": boost.largest() if isinstance(boost, Boost) else max((boost or {}).values(), default=0.0),
         },

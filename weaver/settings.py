@@ -51,6 +51,9 @@ class WeaverConfig:
     # a memory gains this share of a dependency neighbour's relevance (times confidence), beyond what the
     # episode context lent it already: what an edge lends, and all that graph expansion adds to a rank
     edge_lift: float = 0.15
+    # with graph expansion, the query's strongest hits lend this share of their relevance to the same speaker's
+    # like memories in other sessions (weaver/siblings.py): the other pieces of an answer spread over sessions
+    sibling_lift: float = 0.15  # chosen by leave-one-conversation-out on LoCoMo (docs/benchmarks)
     search_archived: bool = True  # the cold tier: archived memories may seed retrieval (alone, without edges)
     # review
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
