@@ -39,7 +39,7 @@ def _state(w) -> dict:
         "decisions": {k: (d.kept, d.node_id, d.reason, d.meta) for k, d in m.decisions.items()},
         "rejected_vectors": {k: v.tobytes() for k, v in m.decision_vecs.items()},
         "matrix": m.matrix.tobytes(),
-        "tokens": m.lexical._tokens,
+        "tokens": m.lexical.token_lists(),
         "words": m.words,
         "numbers": m.numbers,
         "turn": m.turn,

@@ -138,8 +138,10 @@ class ContextWeaver:
         self.meta = meta
         m = self.mirror
         vecs = data.node_vectors if data.node_vectors is not None else np.zeros((0, self.embedder.dim), np.float32)
+        decisions = data.decisions
         if data.snapshot is not None:  # nodes already in the mirror's order, with what the mirror derives
-            m.adopt(data.nodes, vecs, data.snapshot)
+            m.adopt(data.nodes, vecs, data.snapshot)  # and the decisions, each made when first read
+            decisions = data.snapshot.decisions.shifted()  # what the focus history reads below
         else:
             cache = self.space.read_cache("derived") if data.nodes else {}
             rows = sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp))
@@ -151,14 +153,15 @@ class ContextWeaver:
         m.add_edges(data.edges)
         own = data.own_decision_vectors
         dvecs = data.decision_vectors
-        for i in sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp):
-            dec = data.decisions[i]
+        timed = () if data.from_snapshot else sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp)
+        for i in timed:
+            dec = data.decisions[i]  # (from a snapshot, adopt took them)
             m.add_decision(dec, own.get(dec.message_id) if own is not None else None if dvecs is None else dvecs[i])
         self.loaded_from = "snapshot" if data.from_snapshot else "chroma"
         # a full load: the next open reads it back in a fraction of the time, while nothing changes the space
         self.space.write_snapshot(data, m)
-        if any(d.focus_shift_at for d in data.decisions) or "focus_history" in meta:
-            meta["focus_history"] = focus_history(meta.get("focus_history", []), data.decisions)
+        if any(d.focus_shift_at for d in decisions) or "focus_history" in meta:
+            meta["focus_history"] = focus_history(meta.get("focus_history", []), decisions)
         task = meta.get("task")
         if task:
             self.focus.set_task(task, self.embed([task])[0])

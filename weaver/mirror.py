@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import zlib
+from collections.abc import MutableMapping
 
 import networkx as nx
 import numpy as np
@@ -194,7 +195,8 @@ class Mirror:
         self.facts = NodeFacts()
         self.edge_index = EdgeIndex()
         self.lexical = LexicalIndex()
-        self.decisions: dict[str, FilterDecision] = {}
+        # message id -> decision (a LazyRecords from a snapshot: each made when first read)
+        self.decisions: MutableMapping[str, FilterDecision] = {}
         self.decision_vecs: dict[str, np.ndarray] = {}
         self.words: set[str] = set()
         self.numbers: set[float] = set()
@@ -280,6 +282,7 @@ class Mirror:
         n = len(nodes)
         if self.order or vecs.shape != (n, self.dim) or vecs.dtype != np.float32 or not vecs.flags.c_contiguous:
             raise ValueError("adopt: an empty mirror and one float32 row per node")
+        self.adopt_decisions(snap.decisions, snap.own_vectors)
         if not n:
             return
         self._vecs = vecs
@@ -290,11 +293,21 @@ class Mirror:
         self.order.extend(ids)
         for nd in nodes:
             self.facts.append(nd.meta, nd.turn)
-        self.lexical.load_columns(ids, snap.tokens, snap.lexical)
+        self.lexical.load_columns(ids, snap.tokens.lists, snap.lexical, counts=snap.tokens.counts)
         self.graph.load_nodes((nd.id, node_attrs(nd)) for nd in nodes)
         self.words, self.numbers = snap.words, snap.numbers
         self.version += 1
         self._adopt_edges(snap.edges)
+
+    def adopt_decisions(self, rows, own: dict[str, np.ndarray]) -> None:
+        """The decisions of a snapshot (:class:`weaver.snapshot.DecisionRows`; ``own``: the vectors of those
+        without a node), as :meth:`add_decision` adds them in time order, each made into an object when first
+        read (:class:`~weaver.lazy_records.LazyRecords`)."""
+        if self.decisions:
+            raise ValueError("adopt_decisions: a mirror without decisions")
+        self.decisions = rows.records()
+        self.decision_vecs = {mid: np.asarray(v, dtype=np.float32) for mid, v in own.items()}
+        self.turn = max(self.turn, rows.turn)
 
     def _adopt_edges(self, cols) -> None:
         """The edges of a snapshot (:class:`weaver.snapshot.EdgeColumns`, ends as positions in node order), added as
