@@ -227,6 +227,11 @@ class ContextWeaver:
         node = self.nodes[node_id]
         self.mirror.set_status(node_id, status, dict(node.meta if meta is None else meta))
 
+    def audited_decisions(self) -> list[FilterDecision]:
+        """The decisions that carry their node's build audit entry (curation reads them on open), without
+        reading every decision."""
+        return self.mirror.audited_decisions()
+
     def decision_vector(self, message_id: str) -> np.ndarray:
         """The embedding of a message (kept or not)."""
         return self.mirror.decision_vector(message_id)

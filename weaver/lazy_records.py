@@ -33,8 +33,8 @@ class LazyRecords(MutableMapping):
     >>> d["a"]["row"], d["a"] is d["a"], made
     (0, True, [0])
     >>> d["c"] = {"row": None}; d["a"]["x"] = 1
-    >>> list(d), d.get("zz"), d["a"], d.made()
-    (['b', 'a', 'c'], None, {'row': 0, 'x': 1}, 2)
+    >>> list(d), d.get("zz"), d["a"], d.made(), d.made_keys()
+    (['b', 'a', 'c'], None, {'row': 0, 'x': 1}, 2, ['a', 'c'])
     >>> del d["b"]; list(d.items())
     [('a', {'row': 0, 'x': 1}), ('c', {'row': None})]
     """
@@ -76,3 +76,7 @@ class LazyRecords(MutableMapping):
     def made(self) -> int:
         """How many records are objects now (made when read, or set)."""
         return len(self._made)
+
+    def made_keys(self) -> list[str]:
+        """The keys whose records are objects now (made when read, or set)."""
+        return list(self._made)

@@ -30,6 +30,7 @@ from collections.abc import MutableMapping
 import networkx as nx
 import numpy as np
 
+from .lazy_records import LazyRecords
 from .lexical import LexicalIndex, lexical_tokens
 from .models import Edge, FilterDecision, MemoryNode
 from .neighbourhood import EdgeIndex, NodeFacts, lends
@@ -197,6 +198,7 @@ class Mirror:
         self.lexical = LexicalIndex()
         # message id -> decision (a LazyRecords from a snapshot: each made when first read)
         self.decisions: MutableMapping[str, FilterDecision] = {}
+        self._audited: set[str] = set()  # of a snapshot's decisions, those with a build audit (adopt_decisions)
         self.decision_vecs: dict[str, np.ndarray] = {}
         self.words: set[str] = set()
         self.numbers: set[float] = set()
@@ -306,6 +308,7 @@ class Mirror:
         if self.decisions:
             raise ValueError("adopt_decisions: a mirror without decisions")
         self.decisions = rows.records()
+        self._audited = set(rows.audited)
         self.decision_vecs = {mid: np.asarray(v, dtype=np.float32) for mid, v in own.items()}
         self.turn = max(self.turn, rows.turn)
 
@@ -398,6 +401,16 @@ class Mirror:
         elif vec is not None:  # a rejected message keeps its own, for a promote
             self.decision_vecs[d.message_id] = np.asarray(vec, dtype=np.float32)
         self.turn = max(self.turn, d.turn)
+
+    def audited_decisions(self) -> list[FilterDecision]:
+        """The decisions that carry their node's build audit entry (kept messages), in the mirror's order: from
+        a snapshot, those it marked plus any made into an object since (only an object can gain one), without
+        making the others."""
+        ds = self.decisions
+        if isinstance(ds, LazyRecords):
+            marked = self._audited.union(ds.made_keys())
+            return [d for d in (ds[k] for k in ds if k in marked) if d.audit and d.node_id]
+        return [d for d in ds.values() if d.audit and d.node_id]
 
     def decision_vector(self, message_id: str) -> np.ndarray:
         got = self.decision_vecs.get(message_id)

@@ -145,6 +145,7 @@ class DecisionRows(Sequence):
         self.blob, self.ends, self.keys, self.order = blob, ends, keys, order
         self.turn = int(turns.max()) if len(turns) else 0  # the latest turn any decision was made at
         self._shifts = shifts  # rows whose decision moved the task focus
+        self.audited: list[str] = []  # message ids of the decisions that carry their node's build audit entry
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -198,6 +199,8 @@ class DecisionRows(Sequence):
             ),
             "decision_turns": np.asarray([d.turn for d in decisions], dtype=np.int64),
             "decision_shifts": np.asarray([i for i, d in enumerate(decisions) if d.focus_shift_at], dtype=np.int64),
+            # the rows that carry their node's build audit entry (what curation reads on open)
+            "decision_audited": np.asarray([i for i, d in enumerate(decisions) if d.audit and d.node_id], np.int64),
         }
 
     @classmethod
@@ -208,15 +211,19 @@ class DecisionRows(Sequence):
             raise ValueError("snapshot decisions: the model's fields changed")
         blob, ends = z["decisions"].tobytes(), z["decision_ends"]
         keys, order = json_loads(z["decision_keys"].tobytes()), z["decision_order"]
-        turns, shifts = z["decision_turns"], z["decision_shifts"]
+        turns, shifts, audited = z["decision_turns"], z["decision_shifts"], z["decision_audited"]
         n = len(keys)
         if not (len(ends) == len(order) == len(turns) == n) or (n and int(ends[-1]) != len(blob)):
             raise ValueError("snapshot decisions: the columns do not fit")
         if n and (bool((np.diff(ends) < 0).any()) or int(ends[0]) < 0):
             raise ValueError("snapshot decisions: rows out of order")
-        if not np.array_equal(np.sort(order), np.arange(n)) or (len(shifts) and not 0 <= shifts.min() <= shifts.max() < n):
+        if not np.array_equal(np.sort(order), np.arange(n)) or any(
+            len(r) and not 0 <= r.min() <= r.max() < n for r in (shifts, audited)
+        ):
             raise ValueError("snapshot decisions: an order or row out of range")
-        return cls(blob, ends, keys, order, turns, shifts)
+        got = cls(blob, ends, keys, order, turns, shifts)
+        got.audited = [keys[i] for i in audited.tolist()]
+        return got
 
 
 class TokenColumn:

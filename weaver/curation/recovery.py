@@ -39,7 +39,7 @@ class RecoveryActions:
         decisions = self.w.decisions
         records = space.get_records("audit")
         # build entries ride on their decisions; older releases wrote them as audit records
-        records.update((d.audit["id"], d.audit) for d in decisions.values() if d.audit and d.node_id)
+        records.update((d.audit["id"], d.audit) for d in self.w.audited_decisions())
         entries = [AuditEntry.from_dict(d) for d in records.values()]
         entries.sort(key=lambda e: (e.seq, e.at, e.id))
         # an older release's build record is committed when its message's decision names its node (a promote
