@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -153,7 +153,9 @@ class ContextWeaver:
         m.add_edges(data.edges)
         own = data.own_decision_vectors
         dvecs = data.decision_vectors
-        timed = () if data.from_snapshot else sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp)
+        timed = (
+            () if data.from_snapshot else sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp)
+        )
         for i in timed:
             dec = data.decisions[i]  # (from a snapshot, adopt took them)
             m.add_decision(dec, own.get(dec.message_id) if own is not None else None if dvecs is None else dvecs[i])
@@ -183,7 +185,7 @@ class ContextWeaver:
         return self.mirror.nodes
 
     @property
-    def decisions(self) -> dict[str, FilterDecision]:
+    def decisions(self) -> MutableMapping[str, FilterDecision]:
         return self.mirror.decisions
 
     @property
@@ -414,7 +416,7 @@ class ContextWeaver:
         for start in range(0, len(prepared), _WRITE_BATCH):
             with self.writing():
                 batch = [
-                    self._existing(m.message_id)
+                    self._existing(m.message_id or "")  # (a key: never None)
                     if m.message_id in self.decisions
                     else self._weave(m, *by_id[m.message_id], summary_cost.get(m.message_id, (0, 0)))
                     for m in prepared[start : start + _WRITE_BATCH]

@@ -325,9 +325,11 @@ class Mirror:
         edges = [(ids[u], ids[v], edge_dict(*row)) for u, v, row in zip(src, dst, rows)]
         if len(set(zip(src, dst))) == len(src):  # (called by adopt, on a graph of nodes only)
             self.graph.load_edges(edges)
-            for u, v, r, st, c in zip(src, dst, rel, status, conf):
-                if st != "rejected" and lends(r, nodes[ids[v]].meta):
-                    self.edge_index.add(u, v, c)
+            # the usable edges that lend (neighbourhood.lends: only an elaborates edge to a summary does not)
+            usable = ~cols.holds("status", "rejected")
+            for k in np.flatnonzero(usable & cols.holds("relation", "elaborates")).tolist():
+                usable[k] = lends("elaborates", nodes[ids[dst[k]]].meta)
+            self.edge_index.load(cols.source[usable], cols.target[usable], cols.confidence[usable])
         else:  # a pair written twice (never from Chroma, which keys an edge by its pair): as add_edges does it
             self.edge_index.stale = True
             self.graph.add_edges_from(edges)

@@ -103,6 +103,19 @@ class EdgeColumns:
     def __len__(self) -> int:
         return len(self.source)
 
+    def holds(self, field: str, value: str) -> np.ndarray:
+        """Which edges have ``value`` in the string field ``field`` (a mask, from the codes).
+
+        >>> c = EdgeColumns.of([Edge("a", "b", "causal", 1.0, "rules"), Edge("b", "a", "elaborates", 1.0, "rules")],
+        ...                    {"a": 0, "b": 1})
+        >>> c.holds("relation", "elaborates").tolist(), c.holds("status", "rejected").tolist()
+        ([False, True], [False, False])
+        """
+        table = self.texts[field]
+        if value not in table:
+            return np.zeros(len(self), dtype=bool)
+        return self.codes[:, _EDGE_TEXT.index(field)] == table.index(value)
+
     def column(self, field: str) -> list[str]:
         """The values of one string field, one per edge."""
         table = self.texts[field]
