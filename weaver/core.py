@@ -229,10 +229,14 @@ class ContextWeaver:
         node = self.nodes[node_id]
         self.mirror.set_status(node_id, status, dict(node.meta if meta is None else meta))
 
-    def audited_decisions(self) -> list[FilterDecision]:
-        """The decisions that carry their node's build audit entry (curation reads them on open), without
-        reading every decision."""
-        return self.mirror.audited_decisions()
+    def decision_node(self, message_id: str) -> str | None:
+        """The node a message's decision names ("" for a rejected message; None when there is no decision)."""
+        return self.mirror.decision_node(message_id)
+
+    def build_audits(self) -> list[dict]:
+        """The build audit entries the decisions of kept messages carry (curation reads them on open), without
+        making every decision an object."""
+        return self.mirror.build_audits()
 
     def decision_vector(self, message_id: str) -> np.ndarray:
         """The embedding of a message (kept or not)."""

@@ -77,6 +77,10 @@ class LazyRecords(MutableMapping):
         """How many records are objects now (made when read, or set)."""
         return len(self._made)
 
+    def made_keys_view(self):
+        """The keys whose records are objects now, as a live view (a set-like, for membership tests)."""
+        return self._made.keys()
+
     def made_keys(self) -> list[str]:
         """The keys whose records are objects now (made when read, or set)."""
         return list(self._made)

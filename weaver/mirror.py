@@ -198,7 +198,8 @@ class Mirror:
         self.lexical = LexicalIndex()
         # message id -> decision (a LazyRecords from a snapshot: each made when first read)
         self.decisions: MutableMapping[str, FilterDecision] = {}
-        self._audited: set[str] = set()  # of a snapshot's decisions, those with a build audit (adopt_decisions)
+        self._audits: dict[str, dict] = {}  # a snapshot's build audit entries by message id (adopt_decisions)
+        self._node_ids: dict[str, str] = {}  # a snapshot's decisions' node ids by message id (adopt_decisions)
         self.decision_vecs: dict[str, np.ndarray] = {}
         self.words: set[str] = set()
         self.numbers: set[float] = set()
@@ -308,7 +309,7 @@ class Mirror:
         if self.decisions:
             raise ValueError("adopt_decisions: a mirror without decisions")
         self.decisions = rows.records()
-        self._audited = set(rows.audited)
+        self._audits, self._node_ids = rows.audits, rows.node_ids
         self.decision_vecs = {mid: np.asarray(v, dtype=np.float32) for mid, v in own.items()}
         self.turn = max(self.turn, rows.turn)
 
@@ -404,15 +405,35 @@ class Mirror:
             self.decision_vecs[d.message_id] = np.asarray(vec, dtype=np.float32)
         self.turn = max(self.turn, d.turn)
 
-    def audited_decisions(self) -> list[FilterDecision]:
-        """The decisions that carry their node's build audit entry (kept messages), in the mirror's order: from
-        a snapshot, those it marked plus any made into an object since (only an object can gain one), without
-        making the others."""
+    def decision_node(self, message_id: str) -> str | None:
+        """The node a message's decision names ("" for a rejected message; None: no decision), without making
+        the decision an object when a snapshot stored it (curation asks for every builder entry on open)."""
         ds = self.decisions
-        if isinstance(ds, LazyRecords):
-            marked = self._audited.union(ds.made_keys())
-            return [d for d in (ds[k] for k in ds if k in marked) if d.audit and d.node_id]
-        return [d for d in ds.values() if d.audit and d.node_id]
+        if isinstance(ds, LazyRecords) and message_id in ds and message_id not in ds.made_keys_view():
+            stored = self._node_ids.get(message_id)
+            if stored is not None:
+                return stored
+        d = ds.get(message_id)
+        return None if d is None else d.node_id
+
+    def build_audits(self) -> list[dict]:
+        """The build audit entries the decisions of kept messages carry, in the mirror's order. From a snapshot,
+        a decision not made into an object yet gives the entry the snapshot stored for it (only an object can
+        change or gain one): a space built by ingest has one per kept message, and making each decision on open
+        to read it cost ~100 MB at 100k."""
+        ds = self.decisions
+        if not isinstance(ds, LazyRecords):
+            return [d.audit for d in ds.values() if d.audit and d.node_id]
+        made, stored = set(ds.made_keys()), self._audits
+        out = []
+        for k in ds:
+            if k in made:
+                d = ds[k]
+                if d.audit and d.node_id:
+                    out.append(d.audit)
+            elif k in stored:
+                out.append(stored[k])
+        return out
 
     def decision_vector(self, message_id: str) -> np.ndarray:
         got = self.decision_vecs.get(message_id)

@@ -159,7 +159,9 @@ class DecisionRows(Sequence):
         self.blob, self.ends, self.keys, self.order = blob, ends, keys, order
         self.turn = int(turns.max()) if len(turns) else 0  # the latest turn any decision was made at
         self._shifts = shifts  # rows whose decision moved the task focus
-        self.audited: list[str] = []  # message ids of the decisions that carry their node's build audit entry
+        # message id -> the build audit entry its decision carries (the decisions of kept messages)
+        self.audits: dict[str, dict] = {}
+        self.node_ids: dict[str, str] = {}  # message id -> the node its decision names ("" for a rejected message)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -194,8 +196,8 @@ class DecisionRows(Sequence):
         >>> got = DecisionRows.read(DecisionRows.members(d))
         >>> len(got), got.turn, list(got.records()), got.records()["m1"] == d[0], got.shifted(), list(got) == d
         (2, 2, ['m2', 'm1'], True, [], True)
-        >>> got[1:] == d[1:], got[-1] == d[1]
-        (True, True)
+        >>> got[1:] == d[1:], got[-1] == d[1], got.audits, got.node_ids
+        (True, True, {}, {'m1': '', 'm2': ''})
         """
         names = [f.name for f in fields(FilterDecision)]
         rows = [
@@ -213,8 +215,13 @@ class DecisionRows(Sequence):
             ),
             "decision_turns": np.asarray([d.turn for d in decisions], dtype=np.int64),
             "decision_shifts": np.asarray([i for i, d in enumerate(decisions) if d.focus_shift_at], dtype=np.int64),
-            # the rows that carry their node's build audit entry (what curation reads on open)
+            # the rows that carry their node's build audit entry, and those entries (what curation reads on open:
+            # a space built by ingest has one per kept message)
             "decision_audited": np.asarray([i for i, d in enumerate(decisions) if d.audit and d.node_id], np.int64),
+            "decision_nodes": _bytes(json.dumps([d.node_id for d in decisions], ensure_ascii=False).encode("utf-8")),
+            "decision_audits": _bytes(
+                json.dumps([d.audit for d in decisions if d.audit and d.node_id], ensure_ascii=False).encode("utf-8")
+            ),
         }
 
     @classmethod
@@ -235,8 +242,15 @@ class DecisionRows(Sequence):
             len(r) and not 0 <= r.min() <= r.max() < n for r in (shifts, audited)
         ):
             raise ValueError("snapshot decisions: an order or row out of range")
+        audits = json_loads(z["decision_audits"].tobytes())
+        if len(audits) != len(audited):
+            raise ValueError("snapshot decisions: one audit entry per audited row")
+        node_ids = json_loads(z["decision_nodes"].tobytes())
+        if len(node_ids) != n:
+            raise ValueError("snapshot decisions: one node id per row")
         got = cls(blob, ends, keys, order, turns, shifts)
-        got.audited = [keys[i] for i in audited.tolist()]
+        got.audits = dict(zip((keys[i] for i in audited.tolist()), audits))
+        got.node_ids = dict(zip(keys, node_ids))
         return got
 
 
