@@ -33,8 +33,8 @@ class LazyRecords(MutableMapping):
     >>> d["a"]["row"], d["a"] is d["a"], made
     (0, True, [0])
     >>> d["c"] = {"row": None}; d["a"]["x"] = 1
-    >>> list(d), d.get("zz"), d["a"], d.made(), d.made_keys()
-    (['b', 'a', 'c'], None, {'row': 0, 'x': 1}, 2, ['a', 'c'])
+    >>> list(d), d.get("zz"), d["a"], d.made(), d.made_keys(), d.row("b"), d.row("c")
+    (['b', 'a', 'c'], None, {'row': 0, 'x': 1}, 2, ['a', 'c'], 1, -1)
     >>> del d["b"]; list(d.items())
     [('a', {'row': 0, 'x': 1}), ('c', {'row': None})]
     """
@@ -76,6 +76,10 @@ class LazyRecords(MutableMapping):
     def made(self) -> int:
         """How many records are objects now (made when read, or set)."""
         return len(self._made)
+
+    def row(self, key: str) -> int:
+        """The row a key's record is made from (-1 for a key set later); KeyError for an unknown key."""
+        return self._rows[key]
 
     def made_keys_view(self):
         """The keys whose records are objects now, as a live view (a set-like, for membership tests)."""

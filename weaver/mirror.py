@@ -34,6 +34,7 @@ from .lazy_records import LazyRecords
 from .lexical import LexicalIndex, lexical_tokens
 from .models import Edge, FilterDecision, MemoryNode
 from .neighbourhood import EdgeIndex, NodeFacts, lends
+from .snapshot import NO_NODE
 from .text import content_words, extract_numbers
 
 __all__ = [
@@ -199,7 +200,7 @@ class Mirror:
         # message id -> decision (a LazyRecords from a snapshot: each made when first read)
         self.decisions: MutableMapping[str, FilterDecision] = {}
         self._audits: dict[str, dict] = {}  # a snapshot's build audit entries by message id (adopt_decisions)
-        self._node_ids: dict[str, str] = {}  # a snapshot's decisions' node ids by message id (adopt_decisions)
+        self._node_at = np.zeros(0, dtype=np.int32)  # a snapshot's decisions' node positions (adopt_decisions)
         self.decision_vecs: dict[str, np.ndarray] = {}
         self.words: set[str] = set()
         self.numbers: set[float] = set()
@@ -309,7 +310,7 @@ class Mirror:
         if self.decisions:
             raise ValueError("adopt_decisions: a mirror without decisions")
         self.decisions = rows.records()
-        self._audits, self._node_ids = rows.audits, rows.node_ids
+        self._audits, self._node_at = rows.audits, rows.node_at
         self.decision_vecs = {mid: np.asarray(v, dtype=np.float32) for mid, v in own.items()}
         self.turn = max(self.turn, rows.turn)
 
@@ -410,9 +411,11 @@ class Mirror:
         the decision an object when a snapshot stored it (curation asks for every builder entry on open)."""
         ds = self.decisions
         if isinstance(ds, LazyRecords) and message_id in ds and message_id not in ds.made_keys_view():
-            stored = self._node_ids.get(message_id)
-            if stored is not None:
-                return stored
+            at = int(self._node_at[ds.row(message_id)])
+            if at >= 0:
+                return self.order[at]  # (positions never move while a mirror lives: a removal reloads)
+            if at == NO_NODE:
+                return ""
         d = ds.get(message_id)
         return None if d is None else d.node_id
 

@@ -50,13 +50,26 @@ import numpy as np
 from .lazy_records import LazyRecords
 from .models import Edge, FilterDecision, MemoryNode
 
-__all__ = ["FORMAT", "EdgeColumns", "Snapshot", "chroma_sequences", "json_loads", "read_snapshot", "write_snapshot"]
+__all__ = [
+    "FORMAT",
+    "NO_NODE",
+    "UNPLACED",
+    "DecisionRows",
+    "TokenColumn",
+    "EdgeColumns",
+    "Snapshot",
+    "chroma_sequences",
+    "json_loads",
+    "read_snapshot",
+    "write_snapshot",
+]
 
 # 3: decisions as JSON rows made into objects when read; 2: edges and tokens as columns; 1: JSON rows (an older
 # snapshot is stale, so the next open is a full load)
 FORMAT = 3
 _MODELS = {"nodes": MemoryNode, "decisions": FilterDecision}
 _EDGE_TEXT = ("relation", "origin", "rationale", "status")  # string fields of an edge, stored as codes
+NO_NODE, UNPLACED = -1, -2  # a decision's node position (DecisionRows.node_at): none; not among the nodes written
 _SEP = "\x00"  # joins every node's BM25 tokens into one string (no token holds it)
 
 
@@ -161,7 +174,9 @@ class DecisionRows(Sequence):
         self._shifts = shifts  # rows whose decision moved the task focus
         # message id -> the build audit entry its decision carries (the decisions of kept messages)
         self.audits: dict[str, dict] = {}
-        self.node_ids: dict[str, str] = {}  # message id -> the node its decision names ("" for a rejected message)
+        # per row, the position (in the node order written) of the node its decision names: NO_NODE for a
+        # rejected message, UNPLACED for a node not among those written (read from the decision itself)
+        self.node_at: np.ndarray = np.zeros(0, dtype=np.int32)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -188,16 +203,17 @@ class DecisionRows(Sequence):
         return [self.make(int(i)) for i in self._shifts]
 
     @staticmethod
-    def members(decisions: list[FilterDecision]) -> dict[str, np.ndarray]:
-        """The snapshot members of ``decisions`` (:func:`write_snapshot`).
+    def members(decisions: list[FilterDecision], position: dict[str, int]) -> dict[str, np.ndarray]:
+        """The snapshot members of ``decisions`` (:func:`write_snapshot`; ``position``: node id -> its place in
+        the node order written).
 
         >>> d = [FilterDecision("m1", "user_input", "hi", 2, *[0.5] * 7, True, "ok", "rules", 1.0, timestamp=5.0),
         ...      FilterDecision("m2", "user_input", "yo", 1, *[0.5] * 7, False, "no", "rules", 1.0, timestamp=4.0)]
-        >>> got = DecisionRows.read(DecisionRows.members(d))
+        >>> got = DecisionRows.read(DecisionRows.members(d, {}))
         >>> len(got), got.turn, list(got.records()), got.records()["m1"] == d[0], got.shifted(), list(got) == d
         (2, 2, ['m2', 'm1'], True, [], True)
-        >>> got[1:] == d[1:], got[-1] == d[1], got.audits, got.node_ids
-        (True, True, {}, {'m1': '', 'm2': ''})
+        >>> got[1:] == d[1:], got[-1] == d[1], got.audits, got.node_at.tolist() == [NO_NODE] * 2
+        (True, True, {}, True)
         """
         names = [f.name for f in fields(FilterDecision)]
         rows = [
@@ -218,7 +234,9 @@ class DecisionRows(Sequence):
             # the rows that carry their node's build audit entry, and those entries (what curation reads on open:
             # a space built by ingest has one per kept message)
             "decision_audited": np.asarray([i for i, d in enumerate(decisions) if d.audit and d.node_id], np.int64),
-            "decision_nodes": _bytes(json.dumps([d.node_id for d in decisions], ensure_ascii=False).encode("utf-8")),
+            "decision_nodes": np.asarray(
+                [position.get(d.node_id, UNPLACED) if d.node_id else NO_NODE for d in decisions], dtype=np.int32
+            ),
             "decision_audits": _bytes(
                 json.dumps([d.audit for d in decisions if d.audit and d.node_id], ensure_ascii=False).encode("utf-8")
             ),
@@ -245,12 +263,12 @@ class DecisionRows(Sequence):
         audits = json_loads(z["decision_audits"].tobytes())
         if len(audits) != len(audited):
             raise ValueError("snapshot decisions: one audit entry per audited row")
-        node_ids = json_loads(z["decision_nodes"].tobytes())
-        if len(node_ids) != n:
-            raise ValueError("snapshot decisions: one node id per row")
+        node_at = z["decision_nodes"]
+        if len(node_at) != n or node_at.dtype != np.int32 or (n and int(node_at.min()) < UNPLACED):
+            raise ValueError("snapshot decisions: one node position per row")
         got = cls(blob, ends, keys, order, turns, shifts)
         got.audits = dict(zip((keys[i] for i in audited.tolist()), audits))
-        got.node_ids = dict(zip(keys, node_ids))
+        got.node_at = node_at
         return got
 
 
@@ -385,7 +403,7 @@ def write_snapshot(
         "lex_rows": np.asarray(lexical[2], dtype=np.int32),
         "lex_counts": np.asarray(lexical[3], dtype=np.float32),
     }
-    members |= DecisionRows.members(decisions)
+    members |= DecisionRows.members(decisions, position)
     cols = EdgeColumns.of(edges, position)
     members |= {
         "edge_source": cols.source,
