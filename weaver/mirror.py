@@ -237,7 +237,8 @@ class Mirror:
         """
         got = self._memo.get(key)
         if got is None or got[0] != self.version:
-            got = self._memo[key] = (self.version, compute())
+            with paused_gc():  # kept until the mirror changes: frozen, as an open's objects (see remembered)
+                got = self._memo[key] = (self.version, compute())
         return got[1]
 
     def __len__(self) -> int:
