@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .constraints import ConstraintRecord, statement_values
-from .mirror import paused_gc
 from .retrieval import Boost
 from .slots import asks_history, residue
 from .slots_prefs import meal_of
@@ -299,11 +298,7 @@ def remembered(g, name: str, compute):
     token = (g.number_of_nodes(), g.graph.get(GRAPH_EDITS, 0))
     got = g.graph.get(name)
     if got is None or got[0] != token:
-        # what this keeps lives as long as the graph's state (the constraint records: ~200k objects at 100k
-        # nodes): made with the cyclic GC paused and then frozen, as an open's objects are, or each later full
-        # collection walked them again (70-80 ms inside some later query)
-        with paused_gc():
-            got = (token, compute())
+        got = (token, compute())
         g.graph[name] = got
     return got[1]
 

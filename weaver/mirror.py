@@ -237,8 +237,7 @@ class Mirror:
         """
         got = self._memo.get(key)
         if got is None or got[0] != self.version:
-            with paused_gc():  # kept until the mirror changes: frozen, as an open's objects (see remembered)
-                got = self._memo[key] = (self.version, compute())
+            got = self._memo[key] = (self.version, compute())
         return got[1]
 
     def __len__(self) -> int:
