@@ -39,7 +39,7 @@ def _state(w) -> dict:
         "decisions": {k: (d.kept, d.node_id, d.reason, d.meta) for k, d in m.decisions.items()},
         "rejected_vectors": {k: v.tobytes() for k, v in m.decision_vecs.items()},
         "matrix": m.matrix.tobytes(),
-        "tokens": m.lexical._tokens,
+        "tokens": m.lexical.token_lists(),
         "words": m.words,
         "numbers": m.numbers,
         "turn": m.turn,
@@ -217,3 +217,37 @@ def test_another_process_writing_makes_the_snapshot_stale(runtime, embedder):
     assert again.loaded_from == "snapshot" and _state(again) == _state(w)
     acks = {m: {"kept": True, "node": w.decisions[m].node_id} for m in ("proc-1", "proc-2")}
     assert check_space(again, acks)["problems"] == []
+
+
+def test_a_warm_open_makes_no_decision_and_reads_the_same_audit_log(runtime):
+    """Decisions stay rows until read; curation's log (build entries ride on the decisions) is the full load's."""
+    _fill(runtime)
+    cold = runtime.open("snap")
+    warm = runtime.open("snap")
+    assert warm.loaded_from == "snapshot" and cold.loaded_from in ("chroma", "snapshot")
+    # only the focus window's decisions are read on open (curation reads the build entries stored beside them)
+    window = warm.config.focus_window
+    assert 0 < window < 40 and warm.mirror.decisions.made() <= window
+    builds = [e for e in warm.curation.log.entries if e.action == "build"]
+    assert len(builds) == sum(1 for d in cold.decisions.values() if d.kept) > 0
+    assert [e.to_dict() for e in warm.curation.log.entries] == [e.to_dict() for e in cold.curation.log.entries]
+    some, made = next(iter(warm.decisions)), warm.mirror.decisions.made()  # the oldest: outside the window
+    assert warm.decisions[some] is warm.decisions[some] and warm.mirror.decisions.made() == made + 1
+    assert {k: d.to_record() for k, d in warm.decisions.items()} == {
+        k: d.to_record() for k, d in cold.decisions.items()
+    }
+
+
+def test_a_space_opened_from_its_snapshot_takes_writes_and_hears_the_message_before(runtime):
+    w = _fill(runtime, "snap-write")
+    w.ingest("Caroline: I finally signed up for the pottery class downtown.", meta={"speaker": "Caroline"})
+    runtime.open("snap-write")  # the snapshot is written at this full load
+    warm = runtime.open("snap-write")
+    assert warm.loaded_from == "snapshot"
+    # the filler rule reads the message before (the lazily made decisions, newest first): an echo is filler
+    echo = warm.ingest("Melanie: Pottery class! Wow!", meta={"speaker": "Melanie"})
+    assert not echo.kept and "filler" in echo.decision.reason
+    kept = warm.ingest(
+        "Melanie: I am moving to Lisbon in March for a new job at the aquarium.", meta={"speaker": "Melanie"}
+    )
+    assert kept.kept and kept.node.id in warm.nodes

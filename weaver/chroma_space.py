@@ -329,6 +329,7 @@ class ChromaSpace(WriteSections, SpaceStore):
         snap = read_snapshot(self._snapshot_file(), stamp) if stamp is not None else None
         if snap is not None:  # nothing changed since a full load that repaired nothing: no repair to do
             data.nodes, data.node_vectors = snap.nodes, snap.node_vectors  # the edges come with snap (adopt)
+            # the decisions as rows made into objects when read (the mirror adopts them from snap)
             data.decisions, data.own_decision_vectors = snap.decisions, snap.own_vectors
             data.snapshot, data.from_snapshot = snap, True
             return data

@@ -377,7 +377,7 @@ def _known_values(weaver, statements) -> dict[str, list[SlotValue]] | None:
     if fresh:  # the first time this mirror needs them: what an earlier process read
         disk = weaver.space.read_cache("statements")
         for nid, text in missing:
-            got = disk.get(nid)
+            got = disk.pop(nid, None)  # freed as it is read: the values made next reuse its memory (a lower peak)
             if isinstance(got, list) and len(got) == 2 and got[0] == zlib.crc32(text.encode("utf-8")):
                 with contextlib.suppress(TypeError, ValueError):
                     known[nid] = [slot_value(row) for row in got[1]]

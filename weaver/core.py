@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -139,8 +139,10 @@ class ContextWeaver:
         self.meta = meta
         m = self.mirror
         vecs = data.node_vectors if data.node_vectors is not None else np.zeros((0, self.embedder.dim), np.float32)
+        decisions = data.decisions
         if data.snapshot is not None:  # nodes already in the mirror's order, with what the mirror derives
-            m.adopt(data.nodes, vecs, data.snapshot)
+            m.adopt(data.nodes, vecs, data.snapshot)  # and the decisions, each made when first read
+            decisions = data.snapshot.decisions.shifted()  # what the focus history reads below
         else:
             cache = self.space.read_cache("derived") if data.nodes else {}
             rows = sorted(range(len(data.nodes)), key=lambda i: (data.nodes[i].turn, data.nodes[i].timestamp))
@@ -152,14 +154,17 @@ class ContextWeaver:
         m.add_edges(data.edges)
         own = data.own_decision_vectors
         dvecs = data.decision_vectors
-        for i in sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp):
-            dec = data.decisions[i]
+        timed = (
+            () if data.from_snapshot else sorted(range(len(data.decisions)), key=lambda i: data.decisions[i].timestamp)
+        )
+        for i in timed:
+            dec = data.decisions[i]  # (from a snapshot, adopt took them)
             m.add_decision(dec, own.get(dec.message_id) if own is not None else None if dvecs is None else dvecs[i])
         self.loaded_from = "snapshot" if data.from_snapshot else "chroma"
         # a full load: the next open reads it back in a fraction of the time, while nothing changes the space
         self.space.write_snapshot(data, m)
-        if any(d.focus_shift_at for d in data.decisions) or "focus_history" in meta:
-            meta["focus_history"] = focus_history(meta.get("focus_history", []), data.decisions)
+        if any(d.focus_shift_at for d in decisions) or "focus_history" in meta:
+            meta["focus_history"] = focus_history(meta.get("focus_history", []), decisions)
         task = meta.get("task")
         if task:
             self.focus.set_task(task, self.embed([task])[0])
@@ -181,7 +186,7 @@ class ContextWeaver:
         return self.mirror.nodes
 
     @property
-    def decisions(self) -> dict[str, FilterDecision]:
+    def decisions(self) -> MutableMapping[str, FilterDecision]:
         return self.mirror.decisions
 
     @property
@@ -224,6 +229,15 @@ class ContextWeaver:
         """Change a node's status in the mirror (curation persists it): graph, node and query mask agree."""
         node = self.nodes[node_id]
         self.mirror.set_status(node_id, status, dict(node.meta if meta is None else meta))
+
+    def decision_node(self, message_id: str) -> str | None:
+        """The node a message's decision names ("" for a rejected message; None when there is no decision)."""
+        return self.mirror.decision_node(message_id)
+
+    def build_audits(self) -> list[dict]:
+        """The build audit entries the decisions of kept messages carry (curation reads them on open), without
+        making every decision an object."""
+        return self.mirror.build_audits()
 
     def decision_vector(self, message_id: str) -> np.ndarray:
         """The embedding of a message (kept or not)."""
@@ -407,7 +421,7 @@ class ContextWeaver:
         for start in range(0, len(prepared), _WRITE_BATCH):
             with self.writing():
                 batch = [
-                    self._existing(m.message_id)
+                    self._existing(m.message_id or "")  # (a key: never None)
                     if m.message_id in self.decisions
                     else self._weave(m, *by_id[m.message_id], summary_cost.get(m.message_id, (0, 0)))
                     for m in prepared[start : start + _WRITE_BATCH]
@@ -489,7 +503,7 @@ class ContextWeaver:
         """The speaker's name a message's text may begin with, and what it may echo of the message before it
         (kept or not): a reaction is filler when nothing of its own is left (weaver/filler.py)."""
         speaker = str((m.meta or {}).get("speaker") or "")
-        before = next(reversed(self.mirror.decisions.values()), None)
+        before = self.mirror.latest_decision()
         if before is None:
             return speaker, frozenset()
         return speaker, echo_words(before.content, str((before.meta or {}).get("speaker") or ""))

@@ -8,6 +8,7 @@ segmented with jieba.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -58,7 +59,10 @@ class LexicalIndex:
 
     def __init__(self) -> None:
         self.ids: list[str] = []
-        self._tokens: list[list[str]] = []
+        self._tokens: list[list[str]] = []  # rows added since load_columns (see _loaded)
+        # the token lists of the rows load_columns read, made only if a removal rebuilds the postings (kept as
+        # lists they cost ~40 MB at 100k nodes, for a removal that rarely comes)
+        self._loaded: Callable[[], list[list[str]]] = list
         self._lengths: list[int] = []
         self._postings: dict[str, tuple[list[int], list[int]]] = {}  # term -> (doc rows, term counts)
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # cached postings of queried terms
@@ -130,20 +134,40 @@ class LexicalIndex:
         np.cumsum(np.asarray(lengths, dtype=np.int64), out=out[1:])
         return terms, out, np.asarray(rows, dtype=np.int32), np.asarray(tfs, dtype=np.float32)
 
-    def load_columns(self, ids: list[str], tokens: list[list[str]], columns) -> None:
+    def load_columns(self, ids: list[str], tokens, columns, counts=None) -> None:
         """Become the index of ``ids`` (tokenised as ``tokens``) from :meth:`columns` of an index of the same
-        memories, without re-counting a token (opening a 100k-node space spent seconds here)."""
+        memories, without re-counting a token (opening a 100k-node space spent seconds here).
+
+        ``tokens``: the token lists, or (with ``counts``, each memory's token count) a function that makes them,
+        called only if :meth:`remove` rebuilds the postings.
+        """
         terms, offsets, rows, tfs = columns
         self.ids = list(ids)
-        self._tokens = [t if t else ["<empty>"] for t in tokens]
-        self._lengths = [len(t) for t in self._tokens]
+        if counts is None:
+            made = [list(t) for t in tokens]
+            self._loaded = lambda: made
+            counts = [len(t) for t in made]
+        else:
+            self._loaded = tokens
+            counts = np.asarray(counts).tolist()
+        self._tokens = []
+        self._lengths = [c or 1 for c in counts]  # an empty text is indexed as one token (see add_tokens)
         self._postings, self._arrays, self._len_array = {}, {}, None
         self._base = ({t: i for i, t in enumerate(terms)}, offsets, rows, tfs)
 
+    def token_lists(self) -> list[list[str]]:
+        """Each memory's tokens as indexed, in row order (an empty text's as ``["<empty>"]``); those of loaded
+        columns are made here.
+
+        >>> x = LexicalIndex(); x.add(["a", "b"], ["hotels", ""]); x.token_lists()
+        [['hotel'], ['<empty>']]
+        """
+        return [t if t else ["<empty>"] for t in self._loaded()] + self._tokens
+
     def remove(self, ids: set[str]) -> None:
         """Drop memories (rare: a reembed or a repair); the postings are rebuilt once."""
-        kept = [(x, t) for x, t in zip(self.ids, self._tokens) if x not in ids]
-        self.ids, self._tokens, self._lengths = [], [], []
+        kept = [(x, t) for x, t in zip(self.ids, self.token_lists()) if x not in ids]
+        self.ids, self._tokens, self._lengths, self._loaded = [], [], [], list
         self._postings, self._arrays, self._len_array, self._base = {}, {}, None, None
         for x, t in kept:
             self._add(x, t)

@@ -25,13 +25,16 @@ from __future__ import annotations
 import contextlib
 import gc
 import zlib
+from collections.abc import MutableMapping
 
 import networkx as nx
 import numpy as np
 
+from .lazy_records import LazyRecords
 from .lexical import LexicalIndex, lexical_tokens
 from .models import Edge, FilterDecision, MemoryNode
 from .neighbourhood import EdgeIndex, NodeFacts, lends
+from .snapshot import NO_NODE
 from .text import content_words, extract_numbers
 
 __all__ = [
@@ -194,7 +197,10 @@ class Mirror:
         self.facts = NodeFacts()
         self.edge_index = EdgeIndex()
         self.lexical = LexicalIndex()
-        self.decisions: dict[str, FilterDecision] = {}
+        # message id -> decision (a LazyRecords from a snapshot: each made when first read)
+        self.decisions: MutableMapping[str, FilterDecision] = {}
+        self._audits: dict[str, dict] = {}  # a snapshot's build audit entries by message id (adopt_decisions)
+        self._node_at = np.zeros(0, dtype=np.int32)  # a snapshot's decisions' node positions (adopt_decisions)
         self.decision_vecs: dict[str, np.ndarray] = {}
         self.words: set[str] = set()
         self.numbers: set[float] = set()
@@ -280,6 +286,7 @@ class Mirror:
         n = len(nodes)
         if self.order or vecs.shape != (n, self.dim) or vecs.dtype != np.float32 or not vecs.flags.c_contiguous:
             raise ValueError("adopt: an empty mirror and one float32 row per node")
+        self.adopt_decisions(snap.decisions, snap.own_vectors)
         if not n:
             return
         self._vecs = vecs
@@ -290,11 +297,28 @@ class Mirror:
         self.order.extend(ids)
         for nd in nodes:
             self.facts.append(nd.meta, nd.turn)
-        self.lexical.load_columns(ids, snap.tokens, snap.lexical)
+        self.lexical.load_columns(ids, snap.tokens.lists, snap.lexical, counts=snap.tokens.counts)
         self.graph.load_nodes((nd.id, node_attrs(nd)) for nd in nodes)
         self.words, self.numbers = snap.words, snap.numbers
         self.version += 1
         self._adopt_edges(snap.edges)
+
+    def latest_decision(self) -> FilterDecision | None:
+        """The latest message's decision, kept or not (in a dict or a snapshot's lazy records: newest key first)."""
+        ds = self.decisions
+        key = next(reversed(ds), None) if isinstance(ds, (dict, LazyRecords)) else next(reversed(list(ds)), None)
+        return None if key is None else ds[key]
+
+    def adopt_decisions(self, rows, own: dict[str, np.ndarray]) -> None:
+        """The decisions of a snapshot (:class:`weaver.snapshot.DecisionRows`; ``own``: the vectors of those
+        without a node), as :meth:`add_decision` adds them in time order, each made into an object when first
+        read (:class:`~weaver.lazy_records.LazyRecords`)."""
+        if self.decisions:
+            raise ValueError("adopt_decisions: a mirror without decisions")
+        self.decisions = rows.records()
+        self._audits, self._node_at = rows.audits, rows.node_at
+        self.decision_vecs = {mid: np.asarray(v, dtype=np.float32) for mid, v in own.items()}
+        self.turn = max(self.turn, rows.turn)
 
     def _adopt_edges(self, cols) -> None:
         """The edges of a snapshot (:class:`weaver.snapshot.EdgeColumns`, ends as positions in node order), added as
@@ -309,9 +333,11 @@ class Mirror:
         edges = [(ids[u], ids[v], edge_dict(*row)) for u, v, row in zip(src, dst, rows)]
         if len(set(zip(src, dst))) == len(src):  # (called by adopt, on a graph of nodes only)
             self.graph.load_edges(edges)
-            for u, v, r, st, c in zip(src, dst, rel, status, conf):
-                if st != "rejected" and lends(r, nodes[ids[v]].meta):
-                    self.edge_index.add(u, v, c)
+            # the usable edges that lend (neighbourhood.lends: only an elaborates edge to a summary does not)
+            usable = ~cols.holds("status", "rejected")
+            for k in np.flatnonzero(usable & cols.holds("relation", "elaborates")).tolist():
+                usable[k] = lends("elaborates", nodes[ids[dst[k]]].meta)
+            self.edge_index.load(cols.source[usable], cols.target[usable], cols.confidence[usable])
         else:  # a pair written twice (never from Chroma, which keys an edge by its pair): as add_edges does it
             self.edge_index.stale = True
             self.graph.add_edges_from(edges)
@@ -385,6 +411,38 @@ class Mirror:
         elif vec is not None:  # a rejected message keeps its own, for a promote
             self.decision_vecs[d.message_id] = np.asarray(vec, dtype=np.float32)
         self.turn = max(self.turn, d.turn)
+
+    def decision_node(self, message_id: str) -> str | None:
+        """The node a message's decision names ("" for a rejected message; None: no decision), without making
+        the decision an object when a snapshot stored it (curation asks for every builder entry on open)."""
+        ds = self.decisions
+        if isinstance(ds, LazyRecords) and message_id in ds and message_id not in ds.made_keys_view():
+            at = int(self._node_at[ds.row(message_id)])
+            if at >= 0:
+                return self.order[at]  # (positions never move while a mirror lives: a removal reloads)
+            if at == NO_NODE:
+                return ""
+        d = ds.get(message_id)
+        return None if d is None else d.node_id
+
+    def build_audits(self) -> list[dict]:
+        """The build audit entries the decisions of kept messages carry, in the mirror's order. From a snapshot,
+        a decision not made into an object yet gives the entry the snapshot stored for it (only an object can
+        change or gain one): a space built by ingest has one per kept message, and making each decision on open
+        to read it cost ~100 MB at 100k."""
+        ds = self.decisions
+        if not isinstance(ds, LazyRecords):
+            return [d.audit for d in ds.values() if d.audit and d.node_id]
+        made, stored = set(ds.made_keys()), self._audits
+        out = []
+        for k in ds:
+            if k in made:
+                d = ds[k]
+                if d.audit and d.node_id:
+                    out.append(d.audit)
+            elif k in stored:
+                out.append(stored[k])
+        return out
 
     def decision_vector(self, message_id: str) -> np.ndarray:
         got = self.decision_vecs.get(message_id)

@@ -190,12 +190,32 @@ class EdgeIndex:
         self._src: list[int] = []
         self._dst: list[int] = []
         self._conf: list[float] = []
+        # edges loaded as arrays (from a snapshot), before those added one by one: 200k of them as Python
+        # numbers took ~20 MB and a loop on every open
+        self._base: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._plans: dict = {}  # edge_lift's per-state work (see _lift_plan)
         self.stale = False
 
     def __len__(self) -> int:
-        return len(self._src)
+        return len(self._src) + (len(self._base[0]) if self._base is not None else 0)
+
+    def load(self, source: np.ndarray, target: np.ndarray, confidence: np.ndarray) -> None:
+        """Become the index of these edges (positions and confidences, aligned), as :meth:`add` for each in turn.
+
+        >>> e = EdgeIndex(); e.load(np.array([0, 1]), np.array([2, 2]), np.array([0.5, 0.8])); e.add(1, 3, 1.0)
+        >>> len(e), [a.tolist() for a in e.arrays()]
+        (3, [[0, 1, 1], [2, 2, 3], [0.5, 0.8, 1.0]])
+        """
+        base = (
+            np.asarray(source, dtype=np.int64),
+            np.asarray(target, dtype=np.int64),
+            np.asarray(confidence, dtype=np.float64),
+        )
+        if not len(base[0]) == len(base[1]) == len(base[2]):
+            raise ValueError("EdgeIndex.load: one source, target and confidence per edge")
+        self._src, self._dst, self._conf = [], [], []
+        self._base, self._arrays, self._plans, self.stale = base, None, {}, False
 
     def add(self, source: int, target: int, confidence: float) -> None:
         self._src.append(source)
@@ -205,7 +225,7 @@ class EdgeIndex:
         self._plans = {}
 
     def rebuild(self, g, position: dict[str, int]) -> None:
-        self._src, self._dst, self._conf = [], [], []
+        self._src, self._dst, self._conf, self._base = [], [], [], None
         for u, v, d in g.edges(data=True):
             if d.get("status") != "rejected" and u in position and v in position:
                 if lends(d.get("relation"), g.nodes[v].get("meta")):
@@ -222,10 +242,20 @@ class EdgeIndex:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._arrays is None:
-            self._arrays = (
+            added = (
                 np.asarray(self._src, dtype=np.int64),
                 np.asarray(self._dst, dtype=np.int64),
                 np.asarray(self._conf, dtype=np.float64),
+            )
+            base = self._base
+            self._arrays = (
+                added
+                if base is None
+                else (
+                    np.concatenate([base[0], added[0]]),
+                    np.concatenate([base[1], added[1]]),
+                    np.concatenate([base[2], added[2]]),
+                )
             )
         return self._arrays
 

@@ -40,19 +40,36 @@ import os
 import sqlite3
 import threading
 import zipfile
+from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .lazy_records import LazyRecords
 from .models import Edge, FilterDecision, MemoryNode
 
-__all__ = ["FORMAT", "EdgeColumns", "Snapshot", "chroma_sequences", "json_loads", "read_snapshot", "write_snapshot"]
+__all__ = [
+    "FORMAT",
+    "NO_NODE",
+    "UNPLACED",
+    "DecisionRows",
+    "TokenColumn",
+    "EdgeColumns",
+    "Snapshot",
+    "chroma_sequences",
+    "json_loads",
+    "read_snapshot",
+    "write_snapshot",
+]
 
-FORMAT = 2  # 2: edges and tokens as columns (1: JSON rows; an older snapshot is stale, so the next open is a full load)
+# 3: decisions as JSON rows made into objects when read; 2: edges and tokens as columns; 1: JSON rows (an older
+# snapshot is stale, so the next open is a full load)
+FORMAT = 3
 _MODELS = {"nodes": MemoryNode, "decisions": FilterDecision}
 _EDGE_TEXT = ("relation", "origin", "rationale", "status")  # string fields of an edge, stored as codes
+NO_NODE, UNPLACED = -1, -2  # a decision's node position (DecisionRows.node_at): none; not among the nodes written
 _SEP = "\x00"  # joins every node's BM25 tokens into one string (no token holds it)
 
 
@@ -99,6 +116,19 @@ class EdgeColumns:
     def __len__(self) -> int:
         return len(self.source)
 
+    def holds(self, field: str, value: str) -> np.ndarray:
+        """Which edges have ``value`` in the string field ``field`` (a mask, from the codes).
+
+        >>> c = EdgeColumns.of([Edge("a", "b", "causal", 1.0, "rules"), Edge("b", "a", "elaborates", 1.0, "rules")],
+        ...                    {"a": 0, "b": 1})
+        >>> c.holds("relation", "elaborates").tolist(), c.holds("status", "rejected").tolist()
+        ([False, True], [False, False])
+        """
+        table = self.texts[field]
+        if value not in table:
+            return np.zeros(len(self), dtype=bool)
+        return self.codes[:, _EDGE_TEXT.index(field)] == table.index(value)
+
     def column(self, field: str) -> list[str]:
         """The values of one string field, one per edge."""
         table = self.texts[field]
@@ -130,20 +160,149 @@ class EdgeColumns:
         )
 
 
+class DecisionRows(Sequence):
+    """A snapshot's filter decisions as JSON rows (one per decision, in the order written), made into
+    :class:`FilterDecision` objects only when read (:meth:`records`): at 100k nodes parsing all of them cost
+    ~100 MB and a fifth of a warm open. What an open needs of all of them is stored beside: the keys, the order
+    the mirror keeps them in (by time), the latest turn, the rows that moved the task focus. As a sequence,
+    each decision in the order written, made anew on every read (what a reembed or a compact reads)."""
+
+    def __init__(self, blob, ends: np.ndarray, keys: list[str], order: np.ndarray, turns, shifts) -> None:
+        """``blob``: the rows' UTF-8 bytes (or a uint8 array of them), row ``i`` ending at ``ends[i]``."""
+        self.blob, self.ends, self.keys, self.order = blob, ends, keys, order
+        self.turn = int(turns.max()) if len(turns) else 0  # the latest turn any decision was made at
+        self._shifts = shifts  # rows whose decision moved the task focus
+        # message id -> the build audit entry its decision carries (the decisions of kept messages)
+        self.audits: dict[str, dict] = {}
+        # per row, the position (in the node order written) of the node its decision names: NO_NODE for a
+        # rejected message, UNPLACED for a node not among those written (read from the decision itself)
+        self.node_at: np.ndarray = np.zeros(0, dtype=np.int32)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):  # a list of the decisions made (a writer's batch)
+            return [self.make(j) for j in range(len(self))[i]]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        return self.make(i % len(self))
+
+    def make(self, row: int) -> FilterDecision:
+        """The decision at ``row`` (of the order written)."""
+        a = int(self.ends[row - 1]) if row else 0
+        return FilterDecision(*json_loads(memoryview(self.blob)[a : int(self.ends[row])]))
+
+    def records(self) -> LazyRecords:
+        """message id -> decision, in the mirror's order, each made when first read."""
+        rows = self.order.tolist()
+        return LazyRecords([self.keys[i] for i in rows], rows, self.make)
+
+    def shifted(self) -> list[FilterDecision]:
+        """The decisions that moved the task focus, in the order written (what the focus history reads)."""
+        return [self.make(int(i)) for i in self._shifts]
+
+    @staticmethod
+    def members(decisions: list[FilterDecision], position: dict[str, int]) -> dict[str, np.ndarray]:
+        """The snapshot members of ``decisions`` (:func:`write_snapshot`; ``position``: node id -> its place in
+        the node order written).
+
+        >>> d = [FilterDecision("m1", "user_input", "hi", 2, *[0.5] * 7, True, "ok", "rules", 1.0, timestamp=5.0),
+        ...      FilterDecision("m2", "user_input", "yo", 1, *[0.5] * 7, False, "no", "rules", 1.0, timestamp=4.0)]
+        >>> got = DecisionRows.read(DecisionRows.members(d, {}))
+        >>> len(got), got.turn, list(got.records()), got.records()["m1"] == d[0], got.shifted(), list(got) == d
+        (2, 2, ['m2', 'm1'], True, [], True)
+        >>> got[1:] == d[1:], got[-1] == d[1], got.audits, got.node_at.tolist() == [NO_NODE] * 2
+        (True, True, {}, True)
+        """
+        names = [f.name for f in fields(FilterDecision)]
+        rows = [
+            json.dumps([getattr(d, n) for n in names], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            for d in decisions
+        ]
+        return {
+            "decision_fields": _bytes(json.dumps(names).encode("utf-8")),
+            "decisions": _bytes(b"".join(rows)),
+            "decision_ends": np.cumsum([len(r) for r in rows], dtype=np.int64),
+            "decision_keys": _bytes(json.dumps([d.message_id for d in decisions], ensure_ascii=False).encode()),
+            # the mirror's order: by time, ties in the order written (a stable sort, as a full load sorts them)
+            "decision_order": np.asarray(
+                sorted(range(len(decisions)), key=lambda i: decisions[i].timestamp), dtype=np.int64
+            ),
+            "decision_turns": np.asarray([d.turn for d in decisions], dtype=np.int64),
+            "decision_shifts": np.asarray([i for i, d in enumerate(decisions) if d.focus_shift_at], dtype=np.int64),
+            # the rows that carry their node's build audit entry, and those entries (what curation reads on open:
+            # a space built by ingest has one per kept message)
+            "decision_audited": np.asarray([i for i, d in enumerate(decisions) if d.audit and d.node_id], np.int64),
+            "decision_nodes": np.asarray(
+                [position.get(d.node_id, UNPLACED) if d.node_id else NO_NODE for d in decisions], dtype=np.int32
+            ),
+            "decision_audits": _bytes(
+                json.dumps([d.audit for d in decisions if d.audit and d.node_id], ensure_ascii=False).encode("utf-8")
+            ),
+        }
+
+    @classmethod
+    def read(cls, z) -> "DecisionRows":
+        """The rows from the members :meth:`members` wrote (``z``: the open archive); ValueError when they
+        do not fit together."""
+        if json_loads(z["decision_fields"].tobytes()) != [f.name for f in fields(FilterDecision)]:
+            raise ValueError("snapshot decisions: the model's fields changed")
+        blob, ends = z["decisions"], z["decision_ends"]  # the rows read in place (no copy: 19 MB at 100k)
+        keys, order = json_loads(z["decision_keys"].tobytes()), z["decision_order"]
+        turns, shifts, audited = z["decision_turns"], z["decision_shifts"], z["decision_audited"]
+        n = len(keys)
+        if not (len(ends) == len(order) == len(turns) == n) or (n and int(ends[-1]) != len(blob)):
+            raise ValueError("snapshot decisions: the columns do not fit")
+        if n and (bool((np.diff(ends) < 0).any()) or int(ends[0]) < 0):
+            raise ValueError("snapshot decisions: rows out of order")
+        if not np.array_equal(np.sort(order), np.arange(n)) or any(
+            len(r) and not 0 <= r.min() <= r.max() < n for r in (shifts, audited)
+        ):
+            raise ValueError("snapshot decisions: an order or row out of range")
+        audits = json_loads(z["decision_audits"].tobytes())
+        if len(audits) != len(audited):
+            raise ValueError("snapshot decisions: one audit entry per audited row")
+        node_at = z["decision_nodes"]
+        if len(node_at) != n or node_at.dtype != np.int32 or (n and int(node_at.min()) < UNPLACED):
+            raise ValueError("snapshot decisions: one node position per row")
+        got = cls(blob, ends, keys, order, turns, shifts)
+        got.audits = dict(zip((keys[i] for i in audited.tolist()), audits))
+        got.node_at = node_at
+        return got
+
+
+class TokenColumn:
+    """Each node's BM25 tokens, as one separator-joined string and a count per node: the BM25 index reads the
+    counts and makes the lists only for a rebuild (:meth:`weaver.lexical.LexicalIndex.load_columns`)."""
+
+    def __init__(self, raw: bytes, counts: np.ndarray) -> None:
+        if len(counts) and int(counts.min()) < 0:
+            raise ValueError("snapshot tokens: a negative count")
+        self.raw, self.counts = raw, counts
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def lists(self) -> list[list[str]]:
+        return _token_lists(self.raw, self.counts)
+
+
 class Snapshot:
     """What a snapshot holds, parsed: the records (nodes in the mirror's order), their vectors, each node's BM25
     tokens, the BM25 postings as columns (:meth:`weaver.lexical.LexicalIndex.columns`), the space's words and
     numbers (:attr:`weaver.mirror.Mirror.words`)."""
 
     def __init__(self, nodes, node_vectors, decisions, own_vectors, edges, tokens, lexical, words, numbers):
-        """``edges``: :class:`EdgeColumns` (the mirror adopts them with the nodes)."""
+        """``edges``: :class:`EdgeColumns` (the mirror adopts them with the nodes); ``decisions``:
+        :class:`DecisionRows`; ``tokens``: :class:`TokenColumn`."""
         self.nodes: list[MemoryNode] = nodes
         self.node_vectors: np.ndarray | None = node_vectors
-        self.decisions: list[FilterDecision] = decisions
+        self.decisions: DecisionRows = decisions
         # vectors of the decisions without a node (a kept message's vector is its node's)
         self.own_vectors: dict[str, np.ndarray] = own_vectors
         self.edges: EdgeColumns = edges
-        self.tokens: list[list[str]] = tokens
+        self.tokens: TokenColumn = tokens
         self.lexical: tuple = lexical
         self.words: set[str] = words
         self.numbers: set[float] = numbers
@@ -168,12 +327,29 @@ def _rows(kind: str, records: list) -> bytes:
     return json.dumps({"fields": names, "rows": rows}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+# fields of a node with few distinct values (a kind, a language, a status, a default number): the parser makes
+# one object per occurrence, 21 MB at 100k nodes; one object per distinct value is shared instead (immutable)
+_SHARED = ("kind", "language", "status", "importance", "last_access")
+
+
 def _parse(kind: str, raw: bytes | memoryview) -> list:
+    """The records of a ``nodes`` member (the ``{"fields", "rows"}`` JSON :func:`_rows` wrote).
+
+    >>> a, b = _parse("nodes", _rows("nodes", [MemoryNode("n1", "hi", "user_input", 1, "m1", 1.0)] * 2))
+    >>> a == b and a.kind is b.kind and a.status is b.status
+    True
+    """
     cls = _MODELS[kind]
     got = json_loads(raw)
-    if got.get("fields") != [f.name for f in fields(cls)]:
+    names = [f.name for f in fields(cls)]
+    if got.get("fields") != names:
         raise ValueError(f"snapshot {kind}: the model's fields changed")
-    return [cls(*row) for row in got["rows"]]
+    rows = got["rows"]
+    for j in (names.index(f) for f in _SHARED if f in names):
+        seen: dict = {}
+        for row in rows:
+            row[j] = seen.setdefault(row[j], row[j])
+    return [cls(*row) for row in rows]
 
 
 def _bytes(data: bytes) -> np.ndarray:
@@ -215,7 +391,6 @@ def write_snapshot(
     members = {
         "stamp": _bytes(json.dumps(stamp, sort_keys=True).encode("utf-8")),
         "nodes": _bytes(_rows("nodes", nodes)),
-        "decisions": _bytes(_rows("decisions", decisions)),
         "own": _bytes(json.dumps(own).encode("utf-8")),
         "tokens": _bytes(_SEP.join(t for n in nodes for t in derived[n.id][1]).encode("utf-8")),
         "token_counts": np.asarray([len(derived[n.id][1]) for n in nodes], dtype=np.int32),
@@ -228,6 +403,7 @@ def write_snapshot(
         "lex_rows": np.asarray(lexical[2], dtype=np.int32),
         "lex_counts": np.asarray(lexical[3], dtype=np.float32),
     }
+    members |= DecisionRows.members(decisions, position)
     cols = EdgeColumns.of(edges, position)
     members |= {
         "edge_source": cols.source,
@@ -305,13 +481,15 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
             if json.loads(z["stamp"].tobytes()) != json.loads(json.dumps(stamp, sort_keys=True)):
                 return None  # stale: another writer, a reembed, a replayed journal... changed the space
             nodes = _parse("nodes", memoryview(z["nodes"]))
-            decisions = _parse("decisions", memoryview(z["decisions"]))
+            decisions = DecisionRows.read(z)
             texts = json_loads(z["edge_texts"].tobytes())
             edges = EdgeColumns(
                 z["edge_source"], z["edge_target"], z["edge_codes"], texts, z["edge_confidence"], z["edge_created_at"]
             )
             own_ids = json_loads(z["own"].tobytes())
-            tokens = _token_lists(z["tokens"].tobytes(), z["token_counts"])
+            tokens = TokenColumn(z["tokens"].tobytes(), z["token_counts"])
+            if tokens.raw.count(_SEP.encode()) + 1 != max(1, int(tokens.counts.sum())):
+                raise ValueError("snapshot tokens: the counts do not match the tokens")
             words = set(json_loads(z["words"].tobytes()))
             numbers = set(json_loads(z["numbers"].tobytes()))
             node_vectors = z["node_vectors"]

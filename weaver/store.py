@@ -38,7 +38,7 @@ import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -110,7 +110,8 @@ class SpaceData:
     nodes: list[MemoryNode] = field(default_factory=list)
     node_vectors: np.ndarray | None = None
     edges: list[Edge] = field(default_factory=list)
-    decisions: list[FilterDecision] = field(default_factory=list)
+    # from a snapshot: a sequence whose decisions are made when read (weaver.snapshot.DecisionRows)
+    decisions: Sequence[FilterDecision] = field(default_factory=list)
     decision_vectors: np.ndarray | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     repaired: list[str] = field(default_factory=list)

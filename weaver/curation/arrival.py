@@ -283,18 +283,17 @@ def supersede_on_arrival(cur, node, edges: list) -> list:
     return kept
 
 
-def uncommitted_edits(entries: list, decisions: dict) -> list:
+def uncommitted_edits(entries: list, node_of) -> list:
     """Builder edits (arrival supersedes) of a message whose ingest never committed (crash repair).
 
-    The store removes the uncommitted node and its edges; the caller drops these
-    entries and restores the status an entry changed.
+    ``node_of(message_id)``: the node the message's decision names ("" or None: none). The store removes the
+    uncommitted node and its edges; the caller drops these entries and restores the status an entry changed.
     """
     out = []
     for e in entries:
         if e.actor != "builder" or e.action == "build" or not e.message_id:
             continue
-        d = decisions.get(e.message_id)
-        if d is None or not d.node_id:
+        if not node_of(e.message_id):
             out.append(e)
     return out
 

@@ -36,20 +36,17 @@ class RecoveryActions:
 
     def _load(self) -> None:
         space = self.w.space
-        decisions = self.w.decisions
         records = space.get_records("audit")
         # build entries ride on their decisions; older releases wrote them as audit records
-        records.update((d.audit["id"], d.audit) for d in decisions.values() if d.audit and d.node_id)
+        records.update((a["id"], a) for a in self.w.build_audits())
         entries = [AuditEntry.from_dict(d) for d in records.values()]
         entries.sort(key=lambda e: (e.seq, e.at, e.id))
         # an older release's build record is committed when its message's decision names its node (a promote
         # that crashed before its decision update left a "rejected" decision: the store removed that node)
-        dropped = [
-            e.id
-            for e in entries
-            if e.action == "build" and (e.message_id not in decisions or decisions[e.message_id].node_id != e.key)
-        ]
-        for e in uncommitted_edits(entries, decisions):  # a supersede on arrival of that ingest: roll it back
+        # (each decision's node read without making the decision an object: weaver.lazy_records)
+        node_of = self.w.decision_node
+        dropped = [e.id for e in entries if e.action == "build" and node_of(e.message_id) != e.key]
+        for e in uncommitted_edits(entries, node_of):  # a supersede on arrival of that ingest: roll it back
             dropped.append(e.id)
             node = self.w.nodes.get(e.key)
             if node is not None and e.before and node.status == (e.after or {}).get("status"):
