@@ -76,8 +76,8 @@ _HARD = _re(
     + ["must not", "at most", "no more than", "cannot exceed", "can't exceed", "not more than", "under no"]
 )
 _DECISION = _re(
-    "决定 选择 选 订 预订 预定 确认 取消 改成 改为 换成 定了 就这家 安排 计划 打算 "
-    "decide decided choose chose book booked booking reserve reserved confirm confirmed cancel cancelled "
+    "决定 选择 选 订 预订 预定 确认 取消 改成 改为 换成 定了 就这家 安排 计划 打算 删掉 删除 移除 拿掉 "
+    "decide decided choose chose book booked booking reserve reserved confirm confirmed cancel cancelled remove "
     "switch change changed pick picked plan planning going".split()
 )
 _FAILURE = _re(
