@@ -453,6 +453,29 @@ def test_a_family_asks_about_an_item_books_near_it_and_removes_it(runtime):
     assert "Nothing has been added" in next(e.text for e in ev if e.type == "reply")
 
 
+def test_a_couple_next_wednesday_books_with_breakfast(runtime):
+    from datetime import date, timedelta
+
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("couple"))
+    ev = _run(a, "下周三我和老婆去北京，住四晚，预算八千左右。")
+    reply = next(e.text for e in ev if e.type == "reply")
+    today = date.today()
+    wed = today - timedelta(days=today.weekday()) + timedelta(days=9)  # next week's Wednesday
+    assert "2人" in reply and f"{wed.month}月{wed.day}日" in reply
+    ev = _run(a, "她不吃辣，我对虾过敏。")  # the one allergic is not the food
+    assert "虾蟹贝类" in next(e.text for e in ev if e.type == "reply")
+    _run(a, "先推荐一个离天安门近点的酒店吧。")
+    ev = _run(a, "有没有带早餐的？")  # the hotel's breakfast, not a breakfast place
+    assert _calls(ev, "search_hotels")[0]["facilities"] == ["早餐服务"] and not _calls(ev, "search_restaurants")
+    ev = _run(a, "那就订这家吧。")  # the date said as "下周三" is kept from when it was said
+    book = _calls(ev, "book_hotel")[0]
+    assert (book["check_in"], book["nights"]) == (f"{wed.month}-{wed.day}", 4)
+    ev = _run(a, "晚饭想吃火锅，找一家离酒店近的。")  # a restaurant near the hotel, not a hotel
+    assert _calls(ev, "search_restaurants") and not _calls(ev, "search_hotels")
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

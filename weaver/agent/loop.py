@@ -20,7 +20,7 @@ from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from ..tool_records import tool_records
 from .events import AgentEvent, events_for, save_events
-from .memory import MemoryItem, items_from_result, read_constraints, with_records
+from .memory import Known, MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
 from .replies import (
     ack_text,
@@ -146,6 +146,18 @@ class TravelAgent:
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
         return shown
+
+    def _with_noted_dates(self, known):
+        """``known`` with the latest trip dates the agent noted back to the user (a reply's ``meta["noted"]``), for a
+        booking whose retrieval missed them: "下周三" is resolved when said, and no slot reader can read it again."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind != "agent_response" or n.status != "active":
+                continue
+            for c in n.meta.get("noted") or []:
+                if c.get("slot") == "dates" and isinstance(c.get("value"), dict) and c["value"].get("check_in"):
+                    return Known(known.constraints + [Constraint("dates", c["value"], "any", n.turn, nid)])
+        return known
 
     def previous_search(self, domain: str | None) -> dict | None:
         """The latest search of ``domain`` in memory and every name offered in it so far ("another one")."""
@@ -395,6 +407,8 @@ class TravelAgent:
         _keep_stay_end(p, known)
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
+        if p.intent == "book" and not _has_check_in(known):
+            known = self._with_noted_dates(known)
         tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
         yield self.thought(
             thought_text(
@@ -506,6 +520,10 @@ class TravelAgent:
             "restates", []
         )
         return ack_text(lang, p.constraints)
+
+
+def _has_check_in(known) -> bool:
+    return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
 
 
 def _keep_stay_end(p: Parsed, known) -> None:

@@ -9,6 +9,8 @@ return a constraint, the agent does not apply it.
 
 from __future__ import annotations
 
+from datetime import date
+
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -24,6 +26,7 @@ class MemoryItem:
     kind: str
     turn: int
     meta: dict = field(default_factory=dict)
+    timestamp: float = 0.0  # when it was said: relative dates in it ("下周三") count from that day
 
 
 def items_from_result(weaver, result) -> list[MemoryItem]:
@@ -32,7 +35,7 @@ def items_from_result(weaver, result) -> list[MemoryItem]:
     for rn in result.nodes:
         node = weaver.nodes.get(rn.id)
         meta = dict(node.meta) if node else {}
-        out.append(MemoryItem(rn.id, rn.content, rn.kind, rn.turn, meta))
+        out.append(MemoryItem(rn.id, rn.content, rn.kind, rn.turn, meta, node.timestamp if node else 0.0))
     return out
 
 
@@ -100,7 +103,7 @@ def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) 
         if skip_ids and item.id in skip_ids:
             continue
         if item.kind == "user_input":
-            p = parse(item.content)
+            p = parse(item.content, date.fromtimestamp(item.timestamp) if item.timestamp else None)
             found = [] if p.city else p.constraints
         elif item.kind == "agent_response" and item.meta.get("noted"):
             found = [Constraint(n["slot"], n["value"], n.get("scope", "any"), item.turn) for n in item.meta["noted"]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 
 from ..numerals import small_number
@@ -59,9 +59,15 @@ def _cue(words: str) -> re.Pattern:
     return re.compile("|".join(pats), re.IGNORECASE)
 
 
+_WHO_TO = re.compile(r"^(?:我们?|他们?|她们?|孩子|儿子|女儿|老婆|老公|妻子|丈夫)?对")
+# "带早餐的" / "breakfast included": a hotel's breakfast, not a meal to go out for
+_HOTEL_BREAKFAST = re.compile(
+    r"(?:带|含|包|提供)早(?:餐|饭)?|早餐(?:包含|含在)|breakfast included|with breakfast|includes? breakfast", re.I
+)
 _NEAR_KIND = re.compile(
     r"\b(?:near|close to|around|next to|by)\s+(?:the|our|my|that|this|your)\s+(hotel|restaurant|museum|park)\b"
-    r"|(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)的?(?:附近|周边|周围|旁边|边上)",
+    r"|(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)的?(?:附近|周边|周围|旁边|边上)"
+    r"|离(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)(?:很|比较|最)?近",
     re.IGNORECASE,
 )
 _SIGHT_NOUN = re.compile(
@@ -198,7 +204,25 @@ _ZH_AVOID = re.compile(
 )
 # "海鲜也不吃" / "牛肉吃不了": the food named before the verb (counted only when it names a food)
 _ZH_AVOID_BEFORE = re.compile(r"([\u4e00-\u9fff]{1,4}?)(?:也|都|就|可|是)?(?:不吃|不能吃|吃不了|不碰)")
-_FOOD_KEYS = ("海鲜", "花生", "坚果", "猪肉", "牛肉", "羊肉", "鸡蛋", "牛奶", "虾蟹", "贝类", "辣", "鱼", "素", "清真")
+_FOOD_KEYS = (
+    "海鲜",
+    "花生",
+    "坚果",
+    "猪肉",
+    "牛肉",
+    "羊肉",
+    "鸡蛋",
+    "牛奶",
+    "虾蟹",
+    "贝类",
+    "虾",
+    "蟹",
+    "辣",
+    "鱼",
+    "素",
+    "清真",
+)
+_FOOD_ALIAS = {"虾": "虾蟹", "蟹": "虾蟹"}
 _EN_AVOID = re.compile(
     r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
     r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
@@ -311,12 +335,13 @@ def _avoid_terms(text: str) -> list[str]:
     terms = []
     before = [m for m in _ZH_AVOID_BEFORE.finditer(text) if any(k in m.group(1) for k in _FOOD_KEYS)]
     for m in [*_ZH_AVOID.finditer(text), *before]:
-        word = next(g for g in m.groups() if g)
+        # "我对虾过敏": the one who is allergic is not part of the food
+        word = _WHO_TO.sub("", next(g for g in m.groups() if g)) or next(g for g in m.groups() if g)
         several = categories_in(word) if word not in ("吃素", "素食", "清真") else []
         if len(several) > 1:  # "对海鲜和猪肉过敏", "不吃牛羊肉": each one is avoided
             terms += several
             continue
-        cat = category_of(word) or next((category_of(k) for k in _FOOD_KEYS if k in word), None)
+        cat = category_of(word) or next((category_of(_FOOD_ALIAS.get(k, k)) for k in _FOOD_KEYS if k in word), None)
         if word == "清真":
             cat = "pork"
         terms.append(cat or word)
@@ -344,6 +369,12 @@ _RELATIVE_DAY = re.compile(
 )
 
 
+_EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY = re.compile(
+    r"(下个?|这个?|本)(?:周|星期|礼拜)([一二三四五六日天])|"
+    r"\b(next|this|on)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
 _BARE_DAY = re.compile(
     r"\b(?:from|on|starting|check(?:ing)?[- ]in|arriv\w*)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|"
     r"(?<![月\d一二三四五六七八九十])(\d{1,2}|[一二三四五六七八九十]{1,3})\s*[号日](?=入住|开始|出发|到北京|住|到)",
@@ -355,9 +386,11 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
     """ "下个月十号" / "next month the 10th": the day in the month counted from today; a bare day to start on
     ("from the 12th", "12号入住"): its next coming date.
 
-    >>> d = date(2026, 12, 3)
+    >>> d = date(2026, 12, 3)  # a Thursday
     >>> _relative_days("我们下个月十号到", d), _relative_days("this month the 20th", d), _relative_days("from the 2nd", d)
     ([(1, 10)], [(12, 20)], [(1, 2)])
+    >>> _relative_days("下周三我们去北京", d), _relative_days("arriving next Friday", d), _relative_days("周六出发", d)
+    ([(12, 9)], [(12, 11)], [])
     """
     today = today or date.today()
     out = []
@@ -366,6 +399,21 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
         day = int(m.group(2)) if m.group(2).isdigit() else (small_number(m.group(2)) or 0)
         if 1 <= day <= 31:
             out.append((month, day))
+    for m in _WEEKDAY.finditer(text):
+        nxt = bool(re.match(r"下|next", m.group(1) or m.group(3) or "", re.I))
+        wd = m.group(2) or m.group(4)
+        target = (
+            "一二三四五六日".index(wd)
+            if wd in "一二三四五六日天" and wd != "天"
+            else 6
+            if wd == "天"
+            else _EN_DAYS.index(wd.lower()[:3])
+        )
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 if nxt else 0)
+        when = monday + timedelta(days=target)
+        if not nxt and m.group(3) is None and when < today:  # "周三" already past this week: the coming one
+            when += timedelta(days=7)
+        out.append((when.month, when.day))
     if not out:
         for m in _BARE_DAY.finditer(text):
             g = m.group(1) or m.group(2)
@@ -375,8 +423,8 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
     return out
 
 
-def _dates(text: str) -> dict | None:
-    ds = extract_dates(text) or _relative_days(text)
+def _dates(text: str, today: date | None = None) -> dict | None:
+    ds = extract_dates(text) or _relative_days(text, today)
     out: dict = {}
     if ds:
         out["check_in"] = f"{ds[0][0]}-{ds[0][1]}"
@@ -442,12 +490,15 @@ def _domain_hits(text: str) -> dict[str, int]:
     return hits
 
 
-def parse(text: str) -> Parsed:
-    """Understand one message (no memory involved)."""
+def parse(text: str, said_on: date | None = None) -> Parsed:
+    """Understand one message (no memory involved). ``said_on``: the day it was said, which "下个月十号" /
+    "next Wednesday" count from (today for a new message; its own day for one read back from memory)."""
     lang = detect_language(text)
     low = text.lower()
     p = Parsed(text=text, language=lang)
     hits = _domain_hits(text)
+    if _HOTEL_BREAKFAST.search(text):
+        hits["hotel"] += 1 + hits["restaurant"]  # the breakfast is the hotel's
     p.entities = find_entities(text)
     city = _CITY.search(text)
     p.city = OTHER_CITIES[city.group(0).lower()] if city else None
@@ -505,7 +556,7 @@ def parse(text: str) -> Parsed:
 
     # constraints
     cons = p.constraints
-    dates = _dates(text)
+    dates = _dates(text, said_on)
     if dates:
         cons.append(Constraint("dates", dates))
     people = people_count(text)
@@ -533,6 +584,8 @@ def parse(text: str) -> Parsed:
     if _NEAR_METRO.search(text) and not _METRO_Q.search(text):
         cons.append(Constraint("near_metro", True, scope))
     facilities = [v for k, v in FACILITY_ALIASES.items() if (k in low if k.isascii() else k in text)]
+    if _HOTEL_BREAKFAST.search(text) and "早餐服务" not in facilities:
+        facilities.append("早餐服务")  # "含早" / "breakfast included"
     if facilities and (p.domain == "hotel" or not p.domain):
         cons.append(Constraint("facilities", list(dict.fromkeys(facilities)), "hotel"))
     htype = next((v for k, v in HOTEL_TYPE_ALIASES.items() if (k in low if k.isascii() else k in text)), None)
