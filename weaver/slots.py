@@ -489,10 +489,6 @@ _COMPANIONS = _re(
     r"我(?:和|跟|带着?)\s*" + _N + r"\s*个(?:朋友|同事|同学|家人|孩子|小孩)|"
     r"\bwith\s+" + _N + r"\s+(?:friends|colleagues|classmates|coworkers|kids|children|others)\b"
 )
-_COUPLE = _re(
-    r"我(?:和|跟|带着?)(?:老婆|老公|妻子|丈夫|太太|先生|爱人|女朋友|男朋友|女友|男友|对象)(?!们)|两口子|夫妻俩|小两口|"
-    r"\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?) and i\b|\bi and my (?:wife|husband|partner)\b"
-)
 _NIGHTS = _re(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
 _RATING = _re(
     r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
@@ -540,10 +536,6 @@ def _counts(text: str) -> list[SlotValue]:
         n = small_number(next(g for g in m.groups() if g))
         if n and 0 < n <= 50:
             out.append(SlotValue("party", float(n), "eq", "people", "", m.span(), m.group(0)))
-    if not out:
-        pair = _COUPLE.search(text)
-        if pair:  # "我和老婆" / "my wife and I": two
-            out.append(SlotValue("party", 2.0, "eq", "people", "", pair.span(), pair.group(0)))
     if not out:
         for m in _COMPANIONS.finditer(text):
             n = small_number(next(g for g in m.groups() if g))

@@ -189,16 +189,21 @@ def rating_range(text: str) -> str | None:
     return None
 
 
+_COUPLE = re.compile(
+    r"我(?:和|跟|带着?)(?:老婆|老公|妻子|丈夫|太太|先生|爱人|女朋友|男朋友|女友|男友|对象)(?!们)|两口子|夫妻俩|小两口|情侣|"
+    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?) and i|i and my (?:wife|husband|partner)|a couple)\b",
+    re.IGNORECASE,
+)
+
+
 def people_count(text: str) -> int | None:
     m = _PEOPLE.search(text)
     if not m:
         party = [v for v in read_slots(text) if v.slot == "party"]  # "with three friends": the reader's count
         if party and isinstance(party[0].value, float):
             return int(party[0].value)
-        if re.search(
-            r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend) and i|a couple|两口子|情侣|夫妻)\b", text, re.I
-        ):
-            return 2
+        if _COUPLE.search(text):  # a trip party of two ("我和老婆", "my wife and I"); the library's reader leaves
+            return 2  # this out: in a general chat "my husband and I went hiking" states no party size
         return None
     n = _small(next(g for g in m.groups() if g))
     return n if n and 0 < n <= 50 else None
