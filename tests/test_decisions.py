@@ -476,6 +476,22 @@ def test_a_couple_next_wednesday_books_with_breakfast(runtime):
     assert _calls(ev, "search_restaurants") and not _calls(ev, "search_hotels")
 
 
+def test_a_couple_in_english_routes_from_the_booked_hotel_and_says_goodbye(runtime):
+    from weaver.agent.loop import TravelAgent
+
+    a = TravelAgent(runtime.open("couple-en"))
+    ev = _run(a, "Hey there! Planning a Beijing trip for me and my girlfriend, June 3rd to June 6th.")
+    assert "2 people" in next(e.text for e in ev if e.type == "reply")
+    _run(a, "Any good hotels near Wangfujing?")
+    ev = _run(a, "Book the first one.")
+    hotel = _calls(ev, "book_hotel")[0]["name"]
+    ev = _run(a, "How do we get from the hotel to the Summer Palace by subway?")  # from the hotel booked
+    assert [c["place"] for c in _calls(ev, "metro_station")] == [hotel, "颐和园"]
+    ev = _run(a, "Thanks, that's all for now!")
+    assert not [e for e in ev if e.type == "tool_call"]
+    assert "enjoy the trip" in next(e.text for e in ev if e.type == "reply")
+
+
 def test_english_replies_are_in_english(runtime):
     import re
 

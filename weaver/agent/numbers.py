@@ -191,7 +191,8 @@ def rating_range(text: str) -> str | None:
 
 _COUPLE = re.compile(
     r"我(?:和|跟|带着?)(?:老婆|老公|妻子|丈夫|太太|先生|爱人|女朋友|男朋友|女友|男友|对象)(?!们)|两口子|夫妻俩|小两口|情侣|"
-    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?) and i|i and my (?:wife|husband|partner)|a couple)\b",
+    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?) and (?:i|me)|(?:i|me) and my "
+    r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)|a couple)\b",
     re.IGNORECASE,
 )
 

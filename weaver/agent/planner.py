@@ -300,6 +300,13 @@ def plan_turn(
         shown = (last_shown or {}).get(p.domain or "") or next(iter((last_shown or {}).values()), [])
         pick = (p.ordinal or 1) - 1 if (p.refers or p.ordinal) and shown else None
         referred = [shown[pick]] if pick is not None and pick < len(shown) else []
+        booked = next((i["name"] for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
+        if (
+            not referred
+            and booked
+            and re.search(r"从(?:我们的?)?(?:酒店|宾馆|住的地方)|\bfrom (?:the|our) hotel\b", p.text, re.I)
+        ):
+            referred = [booked]  # "from the hotel to the Summer Palace": the hotel booked
         if not referred and shown and re.search(r"附近|周边|旁边|nearby|near (?:it|there|here)", p.text, re.IGNORECASE):
             referred = [shown[0]]  # "附近有地铁站吗？": near what was just shown
         places = named or referred or ([str(remembered.value)] if remembered and remembered.value else [])

@@ -493,6 +493,12 @@ def honest_text(kind: str, lang: str, **kw) -> str:
         )
     if kind == "greeting":
         said = kw.get("text", "").lower()
+        if any(w in said for w in ("that's all", "that is all", "all for now", "就这些", "先这样", "bye", "再见")):
+            return (
+                "不客气，祝旅途愉快！需要时随时找我。"
+                if zh
+                else "You're welcome, enjoy the trip! I'm here when you need me."
+            )
         if any(w in said for w in ("谢", "thank", "thx")):
             return "不客气！还需要查什么吗？" if zh else "You're welcome! Anything else to look up?"
         if any(w in said for w in ("你好", "您好", "hi", "hello", "hey", "嗨")):

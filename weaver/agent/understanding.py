@@ -83,6 +83,10 @@ _FIELD_Q = re.compile(
     r"门票|票价|多少钱|价格|价钱|评分|地址|电话|营业时间|几点|开门|在哪|ticket|price|cost|rating|address|phone|hours|open",
     re.IGNORECASE,
 )
+# "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy
+_CLOSING = re.compile(
+    r"that'?s all|that is all|nothing else|all for now|就这些|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
+)
 _YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
 _ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
@@ -649,6 +653,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.request and any(e[1] in DOMAINS for e in p.entities):
         p.domain = next(e[1] for e in p.entities if e[1] in DOMAINS)
         p.intent = "info"
-    elif _GREETING.match(text):
+    elif _GREETING.match(text) or (_CLOSING.search(text) and not p.constraints and not p.request):
         p.intent = "greeting"
     return p
