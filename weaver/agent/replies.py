@@ -10,7 +10,7 @@ from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
 from .meals import NOT_DISHES
 from .tools import ToolOutput
-from .understanding import Constraint
+from .understanding import CLOSING, Constraint
 
 __all__ = [
     "display_name",
@@ -493,7 +493,7 @@ def honest_text(kind: str, lang: str, **kw) -> str:
         )
     if kind == "greeting":
         said = kw.get("text", "").lower()
-        if any(w in said for w in ("that's all", "that is all", "all for now", "就这些", "先这样", "bye", "再见")):
+        if CLOSING.search(said):  # the close the understanding reads as a goodbye
             return (
                 "不客气，祝旅途愉快！需要时随时找我。"
                 if zh

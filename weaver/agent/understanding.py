@@ -42,7 +42,7 @@ from .meals import NOT_DISHES
 from .numbers import people_count, rating_range, stay_length
 from .side import side_kind
 
-__all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS"]
+__all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between"]
 
 DOMAINS = ("hotel", "restaurant", "attraction")
 
@@ -84,7 +84,7 @@ _FIELD_Q = re.compile(
     re.IGNORECASE,
 )
 # "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy
-_CLOSING = re.compile(
+CLOSING = re.compile(
     r"that'?s all|that is all|nothing else|all for now|就这些|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
 )
 _YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
@@ -653,6 +653,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.request and any(e[1] in DOMAINS for e in p.entities):
         p.domain = next(e[1] for e in p.entities if e[1] in DOMAINS)
         p.intent = "info"
-    elif _GREETING.match(text) or (_CLOSING.search(text) and not p.constraints and not p.request):
+    elif _GREETING.match(text) or (CLOSING.search(text) and not p.constraints and not p.request):
         p.intent = "greeting"
     return p
