@@ -135,6 +135,8 @@ def test_cli_query_explain_why_trace_and_probe(tmp_path, embedder):
     out = cli(tmp_path, "trace", q, "--budget", "150")
     assert "vs plain vector top-k" in out.stdout and "final context (" in out.stdout
 
+    out = cli(tmp_path, "probe", "run")  # nothing saved yet: said, not an empty "all passed"
+    assert out.returncode == 0 and out.stdout.startswith("no probes saved in space 'trip'")
     out = cli(tmp_path, "probe", "add", q, "--expect", metro, "--budget", "150")
     assert out.returncode == 0 and out.stdout.startswith("saved probe p_")
     out = cli(tmp_path, "probe", "run", "--json")
@@ -145,6 +147,8 @@ def test_cli_query_explain_why_trace_and_probe(tmp_path, embedder):
         ["why", "n_nope", "--query", q],
         ["why", metro, "--query", "  "],
         ["probe", "rm", "p_nope"],
+        ["probe", "run", "p_nope"],
+        ["probe", "list", "extra"],
         ["trace", q, "--budget", "-3"],
     ):
         out = cli(tmp_path, *bad)

@@ -64,6 +64,12 @@ def cmd_trace(rt, args) -> int:
 
 def cmd_probe(rt, args) -> int:
     w = rt.open(args.space, create=False)
+    if args.action == "list" and args.query:
+        raise WeaverError(f"probe list takes no argument (got {args.query!r})")
+    if args.action in ("list", "run") and not args.query and not list_probes(w):
+        # An empty answer read as "all probes passed"; say there was nothing to run and how to add one.
+        print(f"no probes saved in space '{args.space}' (add one: probe add QUERY --expect NODE_ID ...)")
+        return 0
     if args.action == "add":
         if not args.query:
             raise WeaverError("probe add needs a query")
@@ -82,7 +88,7 @@ def cmd_probe(rt, args) -> int:
         delete_probe(w, args.query)
         print(f"deleted probe {args.query}")
     else:  # run
-        diffs = run_probes(w, label=args.label)
+        diffs = run_probes(w, ids=[args.query] if args.query else None, label=args.label)
         for d in diffs:
             if args.json:
                 _print_json(d.to_dict())
@@ -111,9 +117,9 @@ def register(sub) -> None:
     s.add_argument("--budget", type=positive_int, default=None)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_trace)
-    s = sub.add_parser("probe", help="saved retrieval probes: add QUERY --expect ID..., list, run, rm ID")
+    s = sub.add_parser("probe", help="saved retrieval probes: add QUERY --expect ID..., list, run [ID], rm ID")
     s.add_argument("action", choices=["add", "list", "run", "rm"])
-    s.add_argument("query", nargs="?", help="add: the query; rm: the probe id")
+    s.add_argument("query", nargs="?", help="add: the query; rm: the probe id; run: one probe id (default: all)")
     s.add_argument("--expect", nargs="*", help="node ids the query should surface")
     s.add_argument("--budget", type=positive_int, default=None)
     s.add_argument("--label", default="cli", help="run: what changed since the last run (shown in diffs)")
