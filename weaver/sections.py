@@ -19,7 +19,7 @@ from .chroma_io import Call, CrashPoint, decode_journal, encode_journal
 from .write_log import WriteLog, call_size, merge_calls
 
 if TYPE_CHECKING:  # store imports chroma_space, which mixes this module in: a runtime import would be circular
-    from .chroma_space import SpaceLock
+    from .space_lock import SpaceLock
     from .models import Edge, FilterDecision, MemoryNode
     from .store import SpaceData
 
