@@ -37,6 +37,7 @@ import json
 import weakref
 from typing import Any
 
+from .chroma_access import PLACEHOLDER_VECTOR, NoEmbeddingFunction
 from .chroma_disk import persist_dir_of, sweep_orphan_segments
 from .chroma_io import Call, is_missing_collection
 from .models import Edge, FilterDecision, MemoryNode
@@ -46,7 +47,7 @@ from .space_loading import SpaceLoading, document_of
 from .space_lock import LOCK_TIMEOUT, SpaceLock, write_log_path
 from .space_records import RecordKinds
 from .space_writes import SpaceWrites
-from .store import PLACEHOLDER_VECTOR, NoEmbeddingFunction, SpaceStore
+from .store_api import SpaceStore
 from .write_log import WriteLog
 
 # SpaceLock, LOCK_TIMEOUT and write_log_path lived here before weaver.space_lock: still importable from here

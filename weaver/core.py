@@ -42,7 +42,7 @@ from .query_turns import query_vectors
 from .querying import node_scores, run_query
 from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult
 from .settings import WeaverConfig
-from .store import SpaceStore
+from .store_api import SpaceStore
 from .tool_records import tool_records
 from .validation import MAX_MESSAGE_CHARS, check_task
 

@@ -16,7 +16,7 @@ from .embedding import Embedder
 from .filtering import TaskFocus, focus_history
 from .mirror import Mirror
 from .models import WeaverError
-from .store import SpaceData, SpaceStore
+from .store_api import SpaceData, SpaceStore
 
 __all__ = ["check_embedder", "fill_mirror"]
 

@@ -23,7 +23,8 @@ from .models import Edge, FilterDecision, MemoryNode
 from .record_codec import unpack
 from .snapshot import FORMAT as SNAPSHOT_FORMAT
 from .snapshot import chroma_sequences, json_loads, read_snapshot, write_snapshot
-from .store import SpaceData, get_all_records, get_with_vectors, vector_reader
+from .store_api import SpaceData
+from .chroma_access import get_all_records, get_with_vectors, vector_reader
 from .write_log import overlay_documents
 
 if TYPE_CHECKING:

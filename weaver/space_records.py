@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .models import WeaverError
-from .store import PLACEHOLDER_VECTOR, chunked, get_all_records
+from .chroma_access import PLACEHOLDER_VECTOR, chunked, get_all_records
 from .write_log import overlay_documents
 
 __all__ = ["RecordKinds"]

@@ -16,7 +16,7 @@ import numpy as np
 
 from .models import Edge, FilterDecision, MemoryNode
 from .record_codec import pack
-from .store import CHROMA_BATCH, PLACEHOLDER_VECTOR, chunked
+from .chroma_access import CHROMA_BATCH, PLACEHOLDER_VECTOR, chunked
 
 __all__ = ["SpaceWrites"]
 
