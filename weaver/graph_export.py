@@ -16,7 +16,7 @@ from .models import Edge
 if TYPE_CHECKING:
     from .core import ContextWeaver
 
-__all__ = ["edge_records", "graphml", "node_link"]
+__all__ = ["edge_from", "edge_records", "graphml", "node_link"]
 
 
 def edge_records(graph: nx.DiGraph) -> list[Edge]:
@@ -27,19 +27,21 @@ def edge_records(graph: nx.DiGraph) -> list[Edge]:
     >>> [(e.source, e.target, e.relation, e.status) for e in edge_records(g)]
     [('a', 'b', 'temporal', 'proposed')]
     """
-    return [
-        Edge(
-            u,
-            v,
-            d["relation"],
-            d["confidence"],
-            d["origin"],
-            d.get("rationale", ""),
-            d.get("created_at", 0.0),
-            d.get("status", "proposed"),
-        )
-        for u, v, d in graph.edges(data=True)
-    ]
+    return [edge_from(u, v, d) for u, v, d in graph.edges(data=True)]
+
+
+def edge_from(source: str, target: str, data: dict) -> Edge:
+    """The :class:`~weaver.models.Edge` a graph edge's attributes describe (defaults for what older edges lack)."""
+    return Edge(
+        source,
+        target,
+        data["relation"],
+        data["confidence"],
+        data["origin"],
+        data.get("rationale", ""),
+        data.get("created_at", 0.0),
+        data.get("status", "proposed"),
+    )
 
 
 def node_link(w: ContextWeaver) -> dict:
