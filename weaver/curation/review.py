@@ -29,7 +29,7 @@ from ..prompts.review import REVIEW_PROMPT_VERSION
 from ..slots import CHANGE_CUES
 from .queue import PROPOSAL_WORDS, ReviewItem
 from .review_llm import llm_proposals
-from .review_rules import rules_proposals
+from .review_rules import ADD_SIMILARITY, LOW_CONFIDENCE, WEAK_SIMILARITY, rules_proposals  # thresholds: as before
 from .review_window import ReviewWindow
 
 __all__ = ["ReviewSummary", "run_review", "rules_proposals", "llm_proposals", "CHANGE_CUES"]
