@@ -125,9 +125,9 @@ def test_a_writer_catches_up_before_weaving(runtime):
 
 
 def test_a_held_lock_gives_a_clear_error_after_the_timeout(runtime, monkeypatch, tmp_path):
-    import weaver.chroma_space as chroma_space
+    import weaver.space_lock as space_lock
 
-    monkeypatch.setattr(chroma_space, "LOCK_TIMEOUT", 0.5)
+    monkeypatch.setattr(space_lock, "LOCK_TIMEOUT", 0.5)
     w = runtime.open("busy space")
     lock = w.space.lock_path
     assert lock.parent == Path(runtime.settings.data_dir).resolve() / "locks"

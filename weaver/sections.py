@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
+from .chroma_access import CHROMA_BATCH
 from .chroma_io import Call, CrashPoint, decode_journal, encode_journal
 from .write_log import WriteLog, call_size, merge_calls
 
-if TYPE_CHECKING:  # store imports chroma_space, which mixes this module in: a runtime import would be circular
-    from .chroma_space import SpaceLock
+if TYPE_CHECKING:  # names for annotations only
     from .models import Edge, FilterDecision, MemoryNode
-    from .store import SpaceData
+    from .space_lock import SpaceLock
+    from .store_api import SpaceData
 
 __all__ = ["WriteSections"]
 
@@ -153,8 +154,6 @@ class WriteSections:
         log = self._write_log
         if log is None or not log.pending():
             return 0
-        from .store import CHROMA_BATCH  # store imports this module's mixer: a top-level import would be circular
-
         with self._space_lock.hold():
             sections = log.read()
             for c in merge_calls(sections, CHROMA_BATCH):

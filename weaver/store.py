@@ -29,24 +29,35 @@ metadata key (:mod:`weaver.record_codec`; records of earlier releases read as be
 
 Chroma's default embedding function downloads a model, so every collection is
 created with :class:`NoEmbeddingFunction` and every record carries a vector.
+
+This module owns the store (:class:`ChromaStore`: the registry, locks, delete) and the one client per
+process (:func:`connect`); the interfaces are in :mod:`weaver.store_api`, the shared Chroma helpers in
+:mod:`weaver.chroma_access`, both re-exported here (their import path before the split).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
-import numpy as np
-
+from .chroma_access import (
+    CHROMA_BATCH,
+    PLACEHOLDER_VECTOR,
+    NoEmbeddingFunction,
+    chunked,
+    get_all_records,
+    get_with_vectors,
+    register_no_embedding_function,
+    vector_reader,
+)
 from .chroma_disk import persist_dir_of, sweep_orphan_segments
 from .chroma_io import CrashPoint, Guarded
-from .models import Edge, FilterDecision, MemoryNode, WeaverError
+from .models import WeaverError
 from .record_codec import LEGACY_VECTOR_KEY
 from .registry import Registry, legacy_slug, name_key, space_collections, validate_name
+from .space_lock import SpaceLock, write_log_path
+from .store_api import SpaceData, SpaceStore, Store
 
 __all__ = [
     "SpaceData",
@@ -56,7 +67,7 @@ __all__ = [
     "connect",
     "space_slug",
     "NoEmbeddingFunction",
-    # Chroma helpers shared with chroma_space
+    # Chroma helpers (weaver.chroma_access), importable from here as before the split
     "CHROMA_BATCH",
     "PLACEHOLDER_VECTOR",
     "chunked",
@@ -68,227 +79,6 @@ __all__ = [
 
 space_slug = legacy_slug  # a file-name-safe stem for a space name (validates it); not its collections
 
-CHROMA_BATCH = 1000
-PLACEHOLDER_VECTOR = [1.0]  # edges, meta and (layout 2) decisions need a vector in Chroma; never searched by it
-
-
-@contextlib.contextmanager
-def vector_reader(client):
-    """``name -> collection`` for reading stored vectors as every process wrote them.
-
-    Chroma's local mode keeps a per-process cache of each collection's vector
-    index: once another process has written the collection, a long-lived client's
-    ``get(include=["embeddings"])`` fails ("Error finding id") or misses the new
-    records. A fresh Chroma system on the same directory, started for the read
-    and stopped after it, loads the index from disk and applies the log, so it
-    sees every process's writes (tests/test_vectors_once.py checks it against a
-    killed writer). With a Chroma server there is one process: the client reads directly.
-    """
-    raw = getattr(client, "raw", client)
-    try:
-        settings = raw.get_settings()
-    except Exception:  # noqa: BLE001 - a client without settings: read through it
-        settings = None
-    if settings is None or not getattr(settings, "is_persistent", False) or not settings.persist_directory:
-        yield lambda name: raw.get_collection(name, embedding_function=NoEmbeddingFunction())
-        return
-    from chromadb.api import ServerAPI
-    from chromadb.api.models.Collection import Collection
-    from chromadb.config import System
-
-    system = System(settings)
-    api = system.instance(ServerAPI)
-    system.start()
-    try:
-        yield lambda name: Collection(client=api, model=api.get_collection(name), embedding_function=None)
-    finally:
-        system.stop()  # frees the index it loaded (200 MB at 100k nodes)
-
-
-@dataclass
-class SpaceData:
-    nodes: list[MemoryNode] = field(default_factory=list)
-    node_vectors: np.ndarray | None = None
-    edges: list[Edge] = field(default_factory=list)
-    # from a snapshot: a sequence whose decisions are made when read (weaver.snapshot.DecisionRows)
-    decisions: Sequence[FilterDecision] = field(default_factory=list)
-    decision_vectors: np.ndarray | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-    repaired: list[str] = field(default_factory=list)
-    # read from a local snapshot (weaver.snapshot) instead of Chroma: then ``decision_vectors`` is None and
-    # ``own_decision_vectors`` holds the vectors of decisions without a node (a kept one's vector is its node's)
-    from_snapshot: bool = False
-    own_decision_vectors: dict[str, np.ndarray] | None = None
-    snapshot: Any = None  # the weaver.snapshot.Snapshot read (its tokens, BM25 columns, words and numbers)
-    # the stamp this data was read at (a full load from Chroma that repaired nothing): it may be snapshotted
-    stamp: dict[str, Any] | None = None
-
-
-class SpaceStore(ABC):
-    name: str
-
-    @abstractmethod
-    def load(self) -> SpaceData: ...
-
-    @abstractmethod
-    def put_nodes(self, nodes: list[MemoryNode], vectors: np.ndarray | None = None) -> None: ...
-
-    @abstractmethod
-    def delete_nodes(self, ids: list[str]) -> None: ...
-
-    @abstractmethod
-    def put_edges(self, edges: list[Edge]) -> None: ...
-
-    @abstractmethod
-    def delete_edges(self, ids: list[str]) -> None: ...
-
-    @abstractmethod
-    def put_decisions(self, decisions: list[FilterDecision], vectors: np.ndarray | None = None) -> None: ...
-
-    @abstractmethod
-    def get_meta(self) -> dict[str, Any]: ...
-
-    @abstractmethod
-    def put_meta(self, meta: dict[str, Any]) -> None: ...
-
-    @abstractmethod
-    def put_records(self, kind: str, records: dict[str, dict]) -> None:
-        """Auxiliary JSON records (audit log, probes, review queue...) by id."""
-
-    @abstractmethod
-    def get_records(self, kind: str) -> dict[str, dict]: ...
-
-    @abstractmethod
-    def delete_records(self, kind: str, ids: list[str]) -> None: ...
-
-    @contextlib.contextmanager
-    def deferred(self):
-        """Batch writes until the block ends (a store may write through immediately)."""
-        yield
-
-    def sync(self) -> int:
-        """Bring the system of record up to date with every acknowledged write (a store may write behind)."""
-        return 0
-
-    # single-writer protocol (a store without a lock directory has no cross-process writers)
-    def write_lock(self):
-        return contextlib.nullcontext()
-
-    def revision(self) -> str:
-        return ""
-
-    def bump_revision(self) -> str:
-        return ""
-
-    # a local cache of facts derived from records (never the record itself: Chroma stays the system of record)
-    def read_cache(self, kind: str) -> dict:
-        return {}
-
-    def write_cache(self, kind: str, data: dict) -> None:
-        return None
-
-    # a local snapshot of a full load (weaver.snapshot), for the next open; a store without one ignores it
-    def write_snapshot(self, data: SpaceData, mirror: Any) -> bool:
-        return False
-
-
-class Store(ABC):
-    @abstractmethod
-    def list_spaces(self) -> list[str]: ...
-
-    @abstractmethod
-    def open_space(self, name: str, create: bool = True) -> SpaceStore: ...
-
-    @abstractmethod
-    def delete_space(self, name: str) -> None: ...
-
-
-class NoEmbeddingFunction:
-    """Registered with Chroma so it never falls back to its downloading default."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        pass
-
-    def __call__(self, input):  # noqa: A002 - Chroma's signature
-        raise WeaverError("ContextWeaver always passes vectors; Chroma must not embed")
-
-    @staticmethod
-    def name() -> str:
-        return "contextweaver-external"
-
-    def get_config(self) -> dict:
-        return {}
-
-    @staticmethod
-    def build_from_config(config: dict) -> "NoEmbeddingFunction":
-        return NoEmbeddingFunction()
-
-    def default_space(self) -> str:
-        return "cosine"
-
-    def supported_spaces(self) -> list[str]:
-        return ["cosine", "l2", "ip"]
-
-    def is_legacy(self) -> bool:
-        return False
-
-
-_registered = False
-
-
-def _register() -> None:
-    global _registered
-    if not _registered:
-        from chromadb.utils.embedding_functions import register_embedding_function
-
-        try:
-            register_embedding_function(NoEmbeddingFunction)
-        except ValueError:
-            pass  # already registered in this process
-        _registered = True
-
-
-def get_all_records(col, include: list[str], page: int = 5000) -> dict:
-    """Every record of a collection, read in pages (one huge get overruns SQLite's variable limit)."""
-    out: dict = {"ids": [], **{k: [] for k in include}}
-    offset = 0
-    while True:
-        got = col.get(include=include, limit=page, offset=offset)
-        out["ids"] += got["ids"]
-        for k in include:
-            out[k] += got[k] or []
-        if len(got["ids"]) < page:
-            return out
-        offset += page
-
-
-def get_with_vectors(col, from_record, vectors: bool = True, page: int = 5000) -> tuple[list, np.ndarray | None]:
-    """Every record of a collection (opened by :func:`vector_reader`), parsed, with its vectors (``vectors``)
-    as one float32 array aligned with the records; read a page at a time, never every raw row at once."""
-    records: list = []
-    blocks: list[np.ndarray] = []
-    include = ["metadatas", "embeddings"] if vectors else ["metadatas"]
-    offset = 0
-    while True:
-        got = col.get(include=include, limit=page, offset=offset)
-        metas = got["metadatas"] or []
-        for m in metas:
-            m.pop(LEGACY_VECTOR_KEY, None)
-        records += [from_record(m) for m in metas]
-        if vectors and metas:
-            blocks.append(np.asarray(got["embeddings"], dtype=np.float32))
-        n = len(got["ids"])
-        del got, metas
-        if n < page:
-            break
-        offset += page
-    return records, (np.concatenate(blocks) if blocks else None)
-
-
-def chunked(seq: list, n: int = CHROMA_BATCH) -> Iterable[list]:
-    for i in range(0, len(seq), n):
-        yield seq[i : i + n]
-
 
 class ChromaStore(Store):
     """The spaces of one Chroma client: the registry, per-space writer locks, delete with a tombstone."""
@@ -296,7 +86,7 @@ class ChromaStore(Store):
     def __init__(self, client, lock_dir: Path | None = None, write_behind: int = 0):
         """``write_behind``: write sections per group applied to Chroma from the local write-behind log
         (:mod:`weaver.write_log`; 0 or a Chroma server: every section at once)."""
-        _register()
+        register_no_embedding_function()
         self.write_behind = write_behind if lock_dir is not None else 0
         if not isinstance(client, Guarded):
             client = Guarded(client, "Chroma store", CrashPoint())
@@ -307,8 +97,6 @@ class ChromaStore(Store):
         self._registry_lock = self._lock(("registry", "registry"), "the space registry")
 
     def _lock(self, key: tuple, label: str):
-        from .chroma_space import SpaceLock
-
         return SpaceLock((id(self.client.raw),) + key[1:] if self.lock_dir is None else key, label, self.lock_dir)
 
     def space_lock(self, name: str):
@@ -381,7 +169,6 @@ class ChromaStore(Store):
 
     def _purge(self, name: str, rec: dict) -> None:
         from .chroma_io import is_missing_collection
-        from .chroma_space import write_log_path
 
         lock = self.space_lock(name)
         if lock.path is not None and rec.get("prefix"):  # what the deleted space had not yet applied goes too

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..builder import same_episode
+from ..graph_export import edge_from
 from ..slot_cache import SlotCache
-from ..models import Edge, WeaverError
+from ..models import WeaverError
 from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots, residue
 
 __all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
@@ -267,19 +268,7 @@ def supersede_on_arrival(cur, node, edges: list) -> list:
     kept = [e for e in edges if e.id not in made]
     for key in made:
         s, t = key.split("->", 1)
-        d = w.graph.edges[s, t]
-        kept.append(
-            Edge(
-                s,
-                t,
-                d["relation"],
-                d["confidence"],
-                d["origin"],
-                d.get("rationale", ""),
-                d.get("created_at", 0.0),
-                d.get("status", "proposed"),
-            )
-        )
+        kept.append(edge_from(s, t, w.graph.edges[s, t]))
     return kept
 
 

@@ -21,15 +21,16 @@ from typing import Any, Callable
 from ..backends.base import Correction
 from ..decision_context import GRAPH_EDITS
 from ..graph import would_create_cycle
-from ..models import NODE_STATUSES, RELATIONS, Edge, WeaverError
+from ..models import RELATIONS, Edge, WeaverError
 from ..validation import check_prefix
 from .arrival import supersede_on_arrival
 from .audit import AuditEntry, AuditLog
-from .cascade import dependents
-from .nodes import NODE_META_KEYS, NodeActions
-from .queue import ReviewItem, evidence_for
+from .nodes import NodeActions
+from .queue import ReviewItem
 from .queue_actions import QueueActions
 from .recovery import RecoveryActions
+from .status import StatusActions
+from .triggers import ReviewTriggers
 from .undo import UndoActions
 from .writing import in_write_section
 
@@ -38,9 +39,10 @@ __all__ = ["Curation"]
 _EDGE_FIELDS = ("relation", "confidence", "origin", "rationale", "created_at", "status")
 
 
-class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
+class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions, StatusActions, ReviewTriggers):
     """One space's curation; opening it repairs the log against the graph (:mod:`.recovery`), undo/redo live
-    in :mod:`.undo`, whole-node edits in :mod:`.nodes`, the review queue in :mod:`.queue_actions`."""
+    in :mod:`.undo`, whole-node edits in :mod:`.nodes`, the review queue in :mod:`.queue_actions`, status
+    edits in :mod:`.status`, the automatic passes' triggers in :mod:`.triggers`."""
 
     def __init__(self, weaver):
         self.w = weaver
@@ -138,24 +140,6 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         g = self.w.graph
         g.graph[GRAPH_EDITS] = g.graph.get(GRAPH_EDITS, 0) + 1
 
-    def _write_status(self, nid: str, state: dict) -> None:
-        self._edited()
-        meta = dict(self.w.nodes[nid].meta)
-        if state.get("superseded_by"):
-            meta["superseded_by"] = state["superseded_by"]
-        else:
-            meta.pop("superseded_by", None)
-        for k in NODE_META_KEYS:  # the lifecycle's marks, only where the state names them (older states do not)
-            if k in state:
-                if state[k]:
-                    meta[k] = state[k]
-                else:
-                    meta.pop(k, None)
-        self.w.set_node_status(nid, state["status"], meta)  # node, graph and the query mask together
-        # metadata only (Chroma merges it; the vector and document stay): re-writing the vector of an existing
-        # record made Chroma repair its HNSW neighbourhood, 13-30 ms a node in a 10k space against ~0.1 ms
-        self.w.space.put_nodes([self.w.nodes[nid]])
-
     def _node(self, nid: str):
         node = self.w.nodes.get(nid)
         if node is None:
@@ -249,75 +233,6 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
         self._corrections_changed(actor, key, ref)
         return entry
 
-    @in_write_section
-    def set_status(
-        self,
-        node_id: str,
-        status: str,
-        why: str = "",
-        actor: str = "human",
-        by: str = "",
-        ref: str = "",
-        message_id: str = "",
-        marks: dict | None = None,
-    ) -> AuditEntry:
-        """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
-        (not for archived: an archived memory was set aside as weak, not found wrong). ``marks``: lifecycle
-        meta (``NODE_META_KEYS``: pinned, tier, merged_into, core, archived_access) changed in the same audited edit."""
-        node = self._node(node_id)
-        if status not in NODE_STATUSES:
-            raise WeaverError(f"unknown status {status!r}: expected one of {', '.join(NODE_STATUSES)}")
-        if by:
-            self._node(by)
-        self._guard(node_id, actor)
-        before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
-        after = {"status": status, "superseded_by": by if status == "superseded" else ""}
-        for k, mark in (marks or {}).items():
-            if k not in NODE_META_KEYS:
-                raise WeaverError(f"unknown node mark {k!r}: expected one of {', '.join(NODE_META_KEYS)}")
-            before[k], after[k] = node.meta.get(k, ""), mark
-        entry = self._record(
-            self.log.new(actor, "node.status", node_id, before, after, why, ref=ref, message_id=message_id)
-        )
-        self._write_status(node_id, after)
-        if status == "active":
-            self._withdraw_flags(node_id)
-        elif status != "archived" and not (marks and before["status"] == status):  # a mark alone flags nothing
-            self._flag_dependents(node_id, status, entry.id)
-        return entry
-
-    def _flag_dependents(self, node_id: str, status: str, entry_id: str) -> list[ReviewItem]:
-        pending = {
-            (i.target, i.source) for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"
-        }
-        items = []
-        for dep, path in dependents(self.w.graph, node_id).items():
-            if (dep, node_id) in pending or self.w.nodes[dep].status != "active":
-                continue
-            items.append(
-                ReviewItem.make(
-                    "needs_review",
-                    source=node_id,
-                    target=dep,
-                    confidence=1.0,
-                    origin="cascade",
-                    rationale=f"depends on {status} {node_id} via " + " -> ".join(path),
-                    evidence=evidence_for(self.w, node_id, dep),
-                    cause_entry=entry_id,
-                )
-            )
-        self.save_items(items)
-        return items
-
-    def _withdraw_flags(self, node_id: str) -> None:
-        """A cause restored to active: its pending flags no longer apply."""
-        items = [
-            i for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending" and i.source == node_id
-        ]
-        for i in items:
-            i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "cause restored"
-        self.save_items(items)
-
     # ----------------------------------------------------------- corrections
     def corrections(self) -> list[Correction]:
         """The space's human edge corrections in force (latest per edge), for the relation builder."""
@@ -360,43 +275,3 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions):
                 for i in stale:
                     i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "superseded by a human edit"
                 self.save_items(stale)
-
-    # ---------------------------------------------------------------- review
-    def pending_review(self) -> int:
-        """Kept nodes since the last review pass."""
-        return self.w.node_count - int(self.state.get("reviewed_upto", 0))
-
-    def after_kept(self) -> Any:
-        """The periodic trigger: a review pass every ``config.review_every`` newly kept nodes."""
-        every = int(getattr(self.w.config, "review_every", 0) or 0)
-        summary = None
-        if every > 0 and self.pending_review() >= every:
-            try:
-                summary = self.review()
-            except Exception as exc:  # the message is committed: a failed review must not fail its ingest
-                from ..backends.openai_llm import describe_error
-
-                self.state["last_error"] = describe_error(exc, None, 300)  # key-like tokens redacted
-        self._lifecycle_due()
-        return summary
-
-    def _lifecycle_due(self) -> None:
-        """The periodic lifecycle pass (``config.lifecycle_every`` user turns; 0: only on demand)."""
-        every = int(getattr(self.w.config, "lifecycle_every", 0) or 0)
-        if every > 0 and self.w.turn - int(self.state.get("lifecycle_turn", 0)) >= every:
-            from ..lifecycle import run_pass
-
-            try:
-                run_pass(self.w)
-            except WeaverError as exc:  # a committed message must not fail because a pass could not run
-                self.state["last_error"] = f"lifecycle: {exc}"
-
-    @in_write_section
-    def review(self, apply: bool | None = None, mode: str | None = None):
-        """Run the review pass now (see :mod:`weaver.curation.review`)."""
-        from .review import run_review
-
-        summary = run_review(self, apply=apply, mode=mode)
-        for listener in list(self.listeners):
-            listener(summary)
-        return summary

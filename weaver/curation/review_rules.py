@@ -1,0 +1,170 @@
+"""The offline review proposals: general heuristics over the window (``rules`` mode of the review pass).
+
+- a relation the space's human corrections contradict (the learned pattern) -> relabel / prune;
+- a low-confidence edge, or endpoints that are barely similar and share nothing -> prune;
+- a temporal / elaborating edge implied by a longer path (transitively redundant) -> prune;
+- two user statements about the same slot with different values -> the older is superseded (what supersede
+  on arrival, :mod:`.arrival`, would have done and did not);
+- a strongly similar earlier node on the same slot with no path between them -> add the missing edge.
+
+The thresholds are here, next to the rules that read them; the pass (:mod:`.review`) filters and applies.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from ..backends.base import Candidate, RelateRequest
+from ..backends.rules import RulesReasoner
+from ..builder import match_correction
+from ..cues import features
+from .arrival import plan_supersedes
+from .queue import ReviewItem
+from .review_window import ReviewWindow, proposal_item
+
+__all__ = ["ADD_SIMILARITY", "LOW_CONFIDENCE", "WEAK_SIMILARITY", "rules_proposals"]
+
+LOW_CONFIDENCE = 0.5
+WEAK_SIMILARITY = 0.12
+ADD_SIMILARITY = 0.62
+
+
+def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], ReviewWindow]:
+    """Heuristic proposals over the last ``size`` nodes (see the module docstring)."""
+    win = ReviewWindow(cur, size)
+    w, g = win.w, win.w.graph
+    learner = RulesReasoner()  # a private copy: learning must not leak into the builder's reasoner
+    corrections = w.corrections or []
+    learner.learn(corrections)
+    out: list[ReviewItem] = []
+    for u, v in win.edges:
+        d = g.edges[u, v]
+        key = f"{u}->{v}"
+        if d.get("origin") == "human" or key in win.human:
+            win.skipped += 1
+            continue
+        rel, conf = d.get("relation"), float(d.get("confidence") or 0.0)
+        sim = win.sim(u, v)
+        if corrections:  # the same bounded reach as the builder: only pairs like a corrected one
+            c = match_correction(corrections, w.nodes[u].kind, w.nodes[v].kind, w.vector_of(u), w.vector_of(v))
+            if c is not None and c.relation != rel:
+                kind = "prune" if c.relation is None else "relabel"
+                out.append(
+                    proposal_item(
+                        win,
+                        kind,
+                        u,
+                        v,
+                        relation=c.relation,
+                        current=rel,
+                        confidence=0.9,
+                        rationale=f"curators corrected a similar pair (was {c.was or 'none'}, "
+                        f"made {c.relation or 'none'})",
+                    )
+                )
+                continue
+        if conf < LOW_CONFIDENCE:
+            out.append(
+                proposal_item(
+                    win,
+                    "prune",
+                    u,
+                    v,
+                    current=rel,
+                    confidence=round(0.55 + (LOW_CONFIDENCE - conf) / 2, 2),
+                    rationale=f"low confidence {conf:.2f} ({d.get('rationale', '')})",
+                )
+            )
+            continue
+        fu, fv = features(w.nodes[u].content), features(w.nodes[v].content)
+        if sim < WEAK_SIMILARITY and not (fu.words & fv.words) and not (fu.slots & fv.slots):
+            out.append(
+                proposal_item(
+                    win,
+                    "prune",
+                    u,
+                    v,
+                    current=rel,
+                    confidence=0.6,
+                    rationale=f"endpoints barely similar ({sim:.2f}) and share nothing",
+                )
+            )
+            continue
+        if rel in ("temporal", "elaborates") and _redundant(g, u, v):
+            out.append(
+                proposal_item(
+                    win,
+                    "prune",
+                    u,
+                    v,
+                    current=rel,
+                    confidence=0.5,
+                    rationale="implied by a longer path between the same memories (transitively redundant)",
+                )
+            )
+    out += _supersede_proposals(win)
+    out += _missing_edges(win, learner)
+    return out, win
+
+
+def _redundant(g: nx.DiGraph, u: str, v: str, depth: int = 3) -> bool:
+    """True when v is reachable from u within ``depth`` further hops without the direct edge."""
+    return any(s != v and v in nx.single_source_shortest_path_length(g, s, cutoff=depth) for s in g.successors(u))
+
+
+def _supersede_proposals(win: ReviewWindow) -> list[ReviewItem]:
+    """What supersede on arrival would have done and did not (same reader, same decision)."""
+    w = win.w
+    log = win.cur.log
+    # a supersede on arrival a curator undid is their decision: not proposed again
+    undone = {e.key for e in log.undone_entries() if e.actor == "builder" and e.action != "build"}
+    out = []
+    for new in win.ids:
+        for plan in plan_supersedes(w, new, across_sessions=True):  # another session's: queued, not applied
+            if plan.full and plan.old not in undone and f"{plan.old}->{new}" not in undone:
+                out.append(
+                    proposal_item(win, "supersede", new, plan.old, confidence=plan.confidence, rationale=plan.rationale)
+                )
+    return out
+
+
+def _missing_edges(win: ReviewWindow, learner: RulesReasoner) -> list[ReviewItem]:
+    w, g = win.w, win.w.graph
+    out = []
+    for v in win.ids:
+        if w.nodes[v].status != "active":
+            continue
+        fv = features(w.nodes[v].content)
+        best = None
+        for sim, u in win.nearest_earlier(v, 5):
+            if sim < ADD_SIMILARITY:
+                break
+            if w.nodes[u].status != "active" or g.has_edge(u, v) or f"{u}->{v}" in win.human:
+                continue
+            if fv.slots & features(w.nodes[u].content).slots:
+                best = (sim, u)
+                break
+        if best is None or v in nx.single_source_shortest_path_length(g, best[1], cutoff=4):
+            continue
+        sim, u = best
+        j = _judge(learner, w, u, v, sim)
+        if j.relation is None:
+            continue
+        out.append(
+            proposal_item(
+                win,
+                "add",
+                u,
+                v,
+                relation=j.relation,
+                confidence=round(min(0.8, j.confidence), 2),
+                rationale=f"similar ({sim:.2f}), same slot, no path between them: {j.rationale}",
+            )
+        )
+    return out
+
+
+def _judge(reasoner: RulesReasoner, w, parent: str, child: str, sim: float):
+    p, c = w.nodes[parent], w.nodes[child]
+    req = RelateRequest(c.content, c.kind, c.turn, c.meta, [Candidate(p.id, p.content, p.kind, p.turn, sim, p.meta)])
+    return reasoner.relate(req).judgements[0]
