@@ -126,10 +126,10 @@ def unpack(cls, meta: dict[str, Any]):
     raw = meta.get(PACKED_KEY)
     if isinstance(raw, str) and raw.startswith("["):
         mask, *values = _loads(raw)
-        names = _names(cls, mask)
-        if len(names) != len(values):
-            raise ValueError(f"a packed {cls.__name__} record holds {len(values)} values for {len(names)} fields")
-        return cls(**{k: v for k, v in zip(names, values) if k is not None})
+        held = _names(cls, mask)
+        if len(held) != len(values):
+            raise ValueError(f"a packed {cls.__name__} record holds {len(values)} values for {len(held)} fields")
+        return cls(**{k: v for k, v in zip(held, values) if k is not None})
     if isinstance(raw, str):  # the previous release's packed form: a JSON object
         kwargs = _loads(raw)
         names = _spec(cls)[2]
