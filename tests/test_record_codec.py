@@ -6,14 +6,18 @@ Real parts: a real Chroma data directory, the real embedder, the CLI's compact.
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
+from dataclasses import fields
 from pathlib import Path
+
+import pytest
 
 from weaver.bench.scale import synthetic_texts
 from weaver.maintenance import compact_space
 from weaver.models import Edge, FilterDecision, MemoryNode, Message
-from weaver.record_codec import PACKED_KEY, pack, unpack
+from weaver.record_codec import FIELD_ORDER, PACKED_KEY, pack, unpack
 
 QUERIES = ["What is the hotel budget?", "预算是多少？", "我对什么过敏？", "Which restaurant near Sanlitun?"]
 _KINDS = {"nodes": MemoryNode, "decisions": FilterDecision, "edges": Edge}
@@ -62,15 +66,39 @@ def _collections(space) -> dict:
     return {"nodes": space.nodes, "decisions": space.decisions, "edges": space.edges}
 
 
+def _as_object(record) -> dict[str, str]:
+    """How the previous release packed a record: a JSON object of the fields not at their plain default."""
+    plain = {f.name: f.default for f in fields(record) if isinstance(f.default, (str, int, float, bool))}
+    plain |= {f.name: f.default_factory() for f in fields(record) if f.default_factory in (dict, list)}
+    kept = {
+        f.name: getattr(record, f.name)
+        for f in fields(record)
+        if not (
+            f.name in plain
+            and type(getattr(record, f.name)) is type(plain[f.name])
+            and getattr(record, f.name) == plain[f.name]
+        )
+    }
+    return {PACKED_KEY: json.dumps(kept, ensure_ascii=False, separators=(",", ":"))}
+
+
 def _as_earlier_release(space) -> None:
-    """Rewrite the space's nodes, decisions and edges as the previous release wrote them: one metadata key per
-    field, the content (an edge's relation) as the document."""
+    """Rewrite the space's nodes, decisions and edges as the releases before packing wrote them: one metadata key
+    per field, the content (an edge's relation) as the document."""
     for kind, col in _collections(space).items():
         got = col.get(include=["metadatas", "embeddings"])
         recs = [unpack(_KINDS[kind], m) for m in got["metadatas"]]
         docs = [r.relation if kind == "edges" else r.content for r in recs]
         col.delete(ids=got["ids"])
         col.add(ids=got["ids"], embeddings=got["embeddings"], metadatas=[r.to_record() for r in recs], documents=docs)
+
+
+def _as_objects(space) -> None:
+    """Rewrite the space's nodes, decisions and edges as the previous release packed them (JSON objects)."""
+    for kind, col in _collections(space).items():
+        got = col.get(include=["metadatas"])
+        recs = [unpack(_KINDS[kind], m) for m in got["metadatas"]]
+        col.update(ids=got["ids"], metadatas=[_as_object(r) for r in recs])
 
 
 def _forms(space) -> dict[str, set]:
@@ -92,10 +120,20 @@ def test_packed_records_hold_one_key_and_no_document(runtime):
     assert "content" not in keys and "status" not in keys  # nothing stored one key per field
 
 
+def test_every_model_field_has_a_place_in_the_packed_list():
+    # a field added to a model without a place here would not be stored; its place is at the end (append only)
+    for cls, order in FIELD_ORDER.items():
+        assert sorted(order) == sorted(f.name for f in fields(cls)) and len(set(order)) == len(order)
+
+
 def test_pack_leaves_out_plain_defaults_and_keeps_types():
     d = FilterDecision("m1", "user_input", "hi", 1, 0.1, 0.2, 0.3, 3, 0.5, 0.2, 0.4, True, "ok", "rules", 1.5)
     packed = pack(d)[PACKED_KEY]
-    assert '"llm_calls"' not in packed and '"meta"' not in packed and '"fallback"' not in packed
+    # the 15 fields without a default, then the timestamp (its default is a factory): no llm_calls, meta...
+    mask, *values = json.loads(packed)
+    assert mask == (1 << 15) - 1 | 1 << FIELD_ORDER[FilterDecision].index("timestamp") and len(values) == 16
+    assert "message_id" not in packed  # no field names: Chroma stores and indexes every byte of it
+    assert len(packed) < len(_as_object(d)[PACKED_KEY]) * 0.6
     back = unpack(FilterDecision, pack(d))
     assert back == d and type(back.importance) is int  # 3 stays an int (its default is 3.0: not left out)
     n = MemoryNode("n1", "x", "user_input", 1, "m1", importance=3, timestamp=1.0)
@@ -111,6 +149,30 @@ def test_pack_leaves_out_plain_defaults_and_keeps_types():
         ).source
         == "a"
     )
+    future = 1 << len(FIELD_ORDER[Edge]) + 2
+    assert unpack(Edge, {PACKED_KEY: f'[{31 | future},"a","b","causal",1.0,"rules",7]'}).source == "a"
+    with pytest.raises(ValueError, match="3 values for 5 fields"):
+        unpack(Edge, {PACKED_KEY: '[31,"a","b","causal"]'})
+
+
+def test_a_space_packed_as_objects_opens_ranks_the_same_and_compacts(runtime):
+    """The previous release's packed form (a JSON object per record) reads as the list form does."""
+    w = _fill(runtime, "objects")
+    state, results = _state(w), _results(w)
+    _as_objects(w.space)
+    old = runtime.open("objects")
+    assert old.loaded_from == "chroma"
+    got = old.space.nodes.get(include=["metadatas"])["metadatas"]
+    assert all(m[PACKED_KEY].startswith("{") for m in got)
+    assert _state(old) == state and _results(old) == results
+    old.ingest("The hotel budget is 777 yuan per night", message_id="after", meta={"session": 9})
+    old.space.sync()
+    state = _state(runtime.open("objects"))
+    compact_space(runtime, "objects")
+    after = runtime.open("objects")
+    for col in _collections(after.space).values():
+        assert all(m[PACKED_KEY].startswith("[") for m in col.get(include=["metadatas"])["metadatas"])
+    assert _state(after) == state
 
 
 def test_an_earlier_release_space_opens_ranks_the_same_takes_writes_and_compacts(runtime):

@@ -56,6 +56,9 @@ __all__ = ["ChromaSpace", "SpaceLock", "LOCK_TIMEOUT", "write_log_path"]
 # inner product: on the weaver's unit vectors the same order and distance (1 - cos) as "cosine", but Chroma keeps
 # the vector as given ("cosine" stores it renormalised, off by ~1e-8), so a reload reads back the bits written
 _VECTOR_SPACE = {"hnsw:space": "ip"}
+# the collections whose records carry a placeholder vector (never searched by it): the fewest graph links per
+# vector Chroma allows (its default 16 made the index ~150 bytes a record, 35 MB at 100k nodes; 2 makes ~50)
+_PLACEHOLDER_INDEX = {"hnsw": {"max_neighbors": 2}}
 
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()  # spaces of this process, whose write-behind logs land at exit
@@ -132,7 +135,7 @@ class ChromaSpace(WriteSections, SpaceLoading, SpaceWrites, RecordKinds, SpaceSt
     def _col(self, name: str, vectors: bool = False):
         col = self._cols.get(name)
         if col is None:
-            opts = dict(metadata=_VECTOR_SPACE) if vectors else {}
+            opts = dict(metadata=_VECTOR_SPACE) if vectors else dict(configuration=_PLACEHOLDER_INDEX)
             col = self.client.get_or_create_collection(name, embedding_function=self._ef, **opts)
             self._cols[name] = col
         return col
