@@ -1,0 +1,45 @@
+"""A question asks, it does not tell: in a chat between named people a memory that asks ranks lower, lending in full."""
+
+from weaver import WeaverConfig
+
+KEEP_ALL = dict(coarse_threshold=-2.0, keep_threshold=-1.0)
+TALK = [
+    (1, "Ann: Wow, sounds amazing! What hiking trails did you try last weekend?"),
+    (1, "Tim: We did the ridge trail by the lake, six hours up and down."),
+    (1, "Ann: I painted a small landscape of the hills yesterday."),
+    (2, "Tim: My knee hurts after basketball practice, so I am resting."),
+]
+QUESTION = "What hiking trails did Tim try?"
+
+
+def _space(runtime, name, meta_of, **changes):
+    w = runtime.open(name, config=WeaverConfig(**dict(KEEP_ALL, **changes)))
+    ids = [
+        w.ingest(text, "user_input", meta_of(s, text.split(":")[0]), f"m{i}").node.id for i, (s, text) in enumerate(TALK)
+    ]
+    return w, ids
+
+
+def _scores(w, **changes):
+    cfg = w.config.with_(**changes)
+    return {n.id: n.score for n in w.query(QUESTION, budget=4000, config=cfg).ranked}
+
+
+def test_a_named_speakers_question_ranks_lower_and_still_lends_to_its_reply(runtime):
+    w, ids = _space(runtime, "ask", lambda s, who: {"session": s, "speaker": who})
+    on, off = _scores(w), _scores(w, w_question=0.0)
+    question, reply, statement = ids[0], ids[1], ids[2]
+    assert abs((off[question] - on[question]) - w.config.w_question) < 1e-6
+    # what the question lends its reply (the episode context) is untouched: so is every memory that does not ask
+    assert on[reply] == off[reply] and on[statement] == off[statement]
+    assert w.query(QUESTION, budget=4000).config["w_question"] == w.config.w_question > 0
+    # a full load of the space reads the same facts from the stored nodes
+    again = runtime.open("ask", config=w.config)
+    assert _scores(again) == on
+
+
+def test_no_question_offset_without_named_speakers(runtime):
+    w, ids = _space(runtime, "ask-agent", lambda s, who: {"session": s})
+    assert _scores(w) == _scores(w, w_question=0.0)
+    one, _ = _space(runtime, "ask-one", lambda s, who: {"session": s, "speaker": "Ann"})
+    assert _scores(one) == _scores(one, w_question=0.0)
