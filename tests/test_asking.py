@@ -15,7 +15,8 @@ QUESTION = "What hiking trails did Tim try?"
 def _space(runtime, name, meta_of, **changes):
     w = runtime.open(name, config=WeaverConfig(**dict(KEEP_ALL, **changes)))
     ids = [
-        w.ingest(text, "user_input", meta_of(s, text.split(":")[0]), f"m{i}").node.id for i, (s, text) in enumerate(TALK)
+        w.ingest(text, "user_input", meta_of(s, text.split(":")[0]), f"m{i}").node.id
+        for i, (s, text) in enumerate(TALK)
     ]
     return w, ids
 
