@@ -1,24 +1,26 @@
 """A question asks, it does not tell: in a chat between named people a memory that asks ranks lower, lending in full."""
 
 from weaver import WeaverConfig
+from weaver.models import Message
 
-KEEP_ALL = dict(coarse_threshold=-2.0, keep_threshold=-1.0)
-TALK = [
-    (1, "Ann: Wow, sounds amazing! What hiking trails did you try last weekend?"),
-    (1, "Tim: We did the ridge trail by the lake, six hours up and down."),
-    (1, "Ann: I painted a small landscape of the hills yesterday."),
-    (2, "Tim: My knee hurts after basketball practice, so I am resting."),
+# one session of two named people, then a second one: (speaker, text)
+FIRST = [
+    ("Ann", "Wow, sounds amazing! What hiking trails did you try last weekend?"),
+    ("Tim", "We did the ridge trail by the lake, six hours up and down."),
+    ("Ann", "I painted a small landscape of the hills yesterday."),
 ]
+LATER = [("Tim", "My knee hurts after basketball practice, so I am resting.")]
 QUESTION = "What hiking trails did Tim try?"
 
 
-def _space(runtime, name, meta_of, **changes):
-    w = runtime.open(name, config=WeaverConfig(**dict(KEEP_ALL, **changes)))
-    ids = [
-        w.ingest(text, "user_input", meta_of(s, text.split(":")[0]), f"m{i}").node.id
-        for i, (s, text) in enumerate(TALK)
+def _space(runtime, name, speaker_of):
+    """The talk ingested in one batch (the mirror's batched path); ``speaker_of(name)`` is the meta's speaker."""
+    w = runtime.open(name, config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0))
+    messages = [
+        Message(f"{who}: {text}", "user_input", {"session": session, **speaker_of(who)}, f"{name}-{k}")
+        for k, (session, (who, text)) in enumerate([(1, t) for t in FIRST] + [(2, t) for t in LATER])
     ]
-    return w, ids
+    return w, [r.node.id for r in w.ingest_many(messages)]
 
 
 def _scores(w, **changes):
@@ -27,7 +29,7 @@ def _scores(w, **changes):
 
 
 def test_a_named_speakers_question_ranks_lower_and_still_lends_to_its_reply(runtime):
-    w, ids = _space(runtime, "ask", lambda s, who: {"session": s, "speaker": who})
+    w, ids = _space(runtime, "ask", lambda who: {"speaker": who})
     on, off = _scores(w), _scores(w, w_question=0.0)
     question, reply, statement = ids[0], ids[1], ids[2]
     assert abs((off[question] - on[question]) - w.config.w_question) < 1e-6
@@ -40,7 +42,7 @@ def test_a_named_speakers_question_ranks_lower_and_still_lends_to_its_reply(runt
 
 
 def test_no_question_offset_without_named_speakers(runtime):
-    w, ids = _space(runtime, "ask-agent", lambda s, who: {"session": s})
+    w, ids = _space(runtime, "ask-agent", lambda who: {})
     assert _scores(w) == _scores(w, w_question=0.0)
-    one, _ = _space(runtime, "ask-one", lambda s, who: {"session": s, "speaker": "Ann"})
+    one, _ = _space(runtime, "ask-one", lambda who: {"speaker": "Ann"})
     assert _scores(one) == _scores(one, w_question=0.0)
