@@ -46,3 +46,16 @@ def test_no_question_offset_without_named_speakers(runtime):
     assert _scores(w) == _scores(w, w_question=0.0)
     one, _ = _space(runtime, "ask-one", lambda who: {"speaker": "Ann"})
     assert _scores(one) == _scores(one, w_question=0.0)
+
+
+def test_the_other_speakers_question_lends_its_reply_as_if_the_query_named_its_speaker(runtime):
+    # the speaker offset says whose memory holds the answer, not who leads to it: Ann's question, which the query
+    # does not name, ranks lower for it, but lends Tim's answer what it would lend without the offset
+    w = runtime.open("ask-lend", config=WeaverConfig(coarse_threshold=-2.0, keep_threshold=-1.0))
+    talk = ["Ann: Tim, what books are you reading these days?", "Tim: The Hobbit, I could not put it down."]
+    ids = [r.node.id for r in w.ingest_many([Message(t, meta={"session": 1, "speaker": t[:3]}) for t in talk])]
+    ask = "What books is Tim reading?"
+    on = {n.id: n.score for n in w.query(ask, budget=4000).ranked}
+    off = {n.id: n.score for n in w.query(ask, budget=4000, config=w.config.with_(w_speaker=0.0)).ranked}
+    assert abs((off[ids[0]] - on[ids[0]]) - w.config.w_speaker) < 1e-6
+    assert abs(on[ids[1]] - off[ids[1]]) < 1e-6

@@ -317,10 +317,14 @@ def score_nodes(
         own = own + lift
     # the cold tier ranks as before it was archived (lending and borrowing); retrieval only takes them alone
     own = np.where(active | cold if cold is not None else active, own, -np.inf)
-    # a memory is as relevant as its own words, plus a share of its neighbours' relevance
-    # (an edge within the episode context's window lends only what exceeds the context's share: counted once)
-    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(
-        own, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window
+    # a memory is as relevant as its own words, plus a share of its neighbours' (an edge in the episode context's
+    # window lends only what exceeds the context's share). The speaker offset says whose memory holds the answer,
+    # not who leads to it: neighbours lend without it (the other's "What are you reading?" to "The Hobbit is great")
+    lend = own if offset is None else own - offset
+    lifted = (
+        context_lift(lend, facts, cfg.context_decay, cfg.context_window)
+        + edge_lift(lend, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window)
+        + (0.0 if offset is None else offset)
     )
     if edges is not None:  # with graph expansion: the best hits' siblings in the speaker's other sessions
         lifted = lifted + sibling_lift(own, matrix, facts, cfg.sibling_lift)
@@ -569,13 +573,7 @@ def retrieve(
         tokens = count_tokens(context)
     keep = set(ordered)
     shown_edges = [
-        {
-            "source": u,
-            "target": v,
-            "relation": d.get("relation"),
-            "confidence": d.get("confidence"),
-            "origin": d.get("origin"),
-        }
+        {"source": u, "target": v, **{k: d.get(k) for k in ("relation", "confidence", "origin")}}
         for u, v, d in view.subgraph(keep).edges(data=True)
     ]
     t3 = time.perf_counter()
