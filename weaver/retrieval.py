@@ -319,7 +319,7 @@ def score_nodes(
     own = np.where(active | cold if cold is not None else active, own, -np.inf)
     # a memory is as relevant as its own words, plus a share of its neighbours' (an edge in the episode context's
     # window lends only what exceeds the context's share). The speaker offset says whose memory holds the answer,
-    # not who leads to it: neighbours lend without it (the other's "What are you reading?" to "The Hobbit is great")
+    # not who leads to it: neighbours lend without it (the other's "What were they stoked about?" to its answer)
     lend = own if offset is None else own - offset
     lifted = (
         context_lift(lend, facts, cfg.context_decay, cfg.context_window)
