@@ -270,7 +270,7 @@ class Mirror:
         self.nodes[node.id] = node
         self.position[node.id] = row
         self.order.append(node.id)
-        self.facts.append(node.meta, node.turn)
+        self.facts.append(node.meta, node.turn, node.content)
         self.lexical.add_tokens([node.id], [cached[1]])
         self.graph.add_node(node.id, **node_attrs(node))
         self.version += 1
@@ -296,7 +296,7 @@ class Mirror:
         self.position.update(zip(ids, range(n)))
         self.order.extend(ids)
         for nd in nodes:
-            self.facts.append(nd.meta, nd.turn)
+            self.facts.append(nd.meta, nd.turn, nd.content)
         self.lexical.load_columns(ids, snap.tokens.lists, snap.lexical, counts=snap.tokens.counts)
         self.graph.load_nodes((nd.id, node_attrs(nd)) for nd in nodes)
         self.words, self.numbers = snap.words, snap.numbers
@@ -366,7 +366,7 @@ class Mirror:
         self.position.update(zip(ids, range(start, start + n)))
         self.order.extend(ids)
         for nd in nodes:
-            self.facts.append(nd.meta, nd.turn)
+            self.facts.append(nd.meta, nd.turn, nd.content)
         self.lexical.add_tokens(ids, [got[1] for got in derived])
         self.graph.add_nodes_from((nd.id, node_attrs(nd)) for nd in nodes)
         for got in derived:

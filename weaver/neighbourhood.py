@@ -24,6 +24,8 @@ import re
 
 import numpy as np
 
+from .asking import asks
+
 __all__ = [
     "NodeFacts",
     "EdgeIndex",
@@ -58,29 +60,36 @@ def episode_of(meta: dict | None, turn: int) -> str:
 
 
 class NodeFacts:
-    """Speakers and episodes of the nodes, in node order, with cached arrays."""
+    """Speakers and episodes of the nodes, and whether a spoken memory asks (:func:`weaver.asking.asks`), in node
+    order, with cached arrays."""
 
     def __init__(self) -> None:
         self.speaker_codes: dict[str, int] = {}  # every speaker seen -> its code
         self._speakers: list[int] = []  # -1: no speaker
         self._episode_codes: dict[str, int] = {}
         self._episodes: list[int] = []
-        self._arrays: tuple[np.ndarray, np.ndarray] | None = None
+        self._asks: list[bool] = []  # only a memory with a speaker is read (a chat between people)
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self._episodes)
 
-    def append(self, meta: dict | None, turn: int) -> None:
+    def append(self, meta: dict | None, turn: int, content: str = "") -> None:
         speaker = (meta or {}).get("speaker")
         code = self.speaker_codes.setdefault(str(speaker), len(self.speaker_codes)) if speaker else -1
         self._speakers.append(code)
+        self._asks.append(code >= 0 and asks(content))
         key = episode_of(meta, turn)
         self._episodes.append(self._episode_codes.setdefault(key, len(self._episode_codes)))
         self._arrays = None
 
-    def _cached(self) -> tuple[np.ndarray, np.ndarray]:
+    def _cached(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._arrays is None:
-            self._arrays = (np.asarray(self._speakers, dtype=np.int64), np.asarray(self._episodes, dtype=np.int64))
+            self._arrays = (
+                np.asarray(self._speakers, dtype=np.int64),
+                np.asarray(self._episodes, dtype=np.int64),
+                np.asarray(self._asks, dtype=bool),
+            )
         return self._arrays
 
     @property
@@ -93,11 +102,17 @@ class NodeFacts:
         """Each node's episode code."""
         return self._cached()[1]
 
+    @property
+    def asks(self) -> np.ndarray:
+        """Whether each node, spoken by a named speaker, asks (False without a speaker)."""
+        return self._cached()[2]
+
     @classmethod
-    def of(cls, items: list[tuple[dict | None, int]]) -> "NodeFacts":
+    def of(cls, items: list[tuple]) -> "NodeFacts":
+        """From ``(meta, turn)`` or ``(meta, turn, content)`` tuples."""
         facts = cls()
-        for meta, turn in items:
-            facts.append(meta, turn)
+        for item in items:
+            facts.append(*item)
         return facts
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import numpy as np
 
+from .asking import question_offset
 from .graph import Neighbours, Step, causal_order, expand
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
@@ -47,6 +48,7 @@ __all__ = [
 
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
 PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0, sibling_lift=0.0)
+PLAIN_DENSE["w_question"] = 0.0
 
 
 @dataclass
@@ -296,9 +298,7 @@ def score_nodes(
         else:
             pos = {x: i for i, x in enumerate(lexical.ids)}
             lex = np.array([s[pos[x]] if x in pos else 0.0 for x in ids], dtype=np.float32)
-    if sims is not None and cfg.w_similarity:
-        # a many-turn query: the whole, its best and its latest turn, and BM25 each have an equal say
-        # (weaver/query_turns.py); a fixed BM25 weight fitted one query length and one space size
+    if sims is not None and cfg.w_similarity:  # a many-turn query: the channels' equal say (weaver/query_turns.py)
         own = cfg.w_similarity * fused_relevance(sims, lex, 1.0, cfg.w_lexical / cfg.w_similarity)
     else:
         own = cfg.w_similarity * dense + lexical_weight(query, cfg) * lex
@@ -315,16 +315,20 @@ def score_nodes(
                 if nid in pos:
                     lift[pos[nid]] += b
         own = own + lift
-    # the cold tier is ranked as it was before it was archived (a reply is found by the question it answers): its
-    # memories lend and borrow relevance in their episode and over their edges; retrieval only takes them alone
+    # the cold tier ranks as before it was archived (lending and borrowing); retrieval only takes them alone
     own = np.where(active | cold if cold is not None else active, own, -np.inf)
-    # a memory is as relevant as its own words, plus a share of its neighbours' relevance
-    # (an edge within the episode context's window lends only what exceeds the context's share: counted once)
-    lifted = context_lift(own, facts, cfg.context_decay, cfg.context_window) + edge_lift(
-        own, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window
+    # a memory is as relevant as its own words, plus a share of its neighbours' (an edge in the episode context's
+    # window lends only what exceeds the context's share). The speaker offset says whose memory holds the answer,
+    # not who leads to it: neighbours lend without it (the other's "What were they stoked about?" to its answer)
+    lend = own if offset is None else own - offset
+    lifted = (
+        context_lift(lend, facts, cfg.context_decay, cfg.context_window)
+        + edge_lift(lend, edges, cfg.edge_lift, facts, cfg.context_decay, cfg.context_window)
+        + (0.0 if offset is None else offset)
     )
     if edges is not None:  # with graph expansion: the best hits' siblings in the speaker's other sessions
         lifted = lifted + sibling_lift(own, matrix, facts, cfg.sibling_lift)
+    lifted = lifted + question_offset(facts, cfg.w_question)  # a question lent in full (above), ranks lower itself
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)
 
 
@@ -445,13 +449,11 @@ def retrieve(
         # a cold seed too, and a turn of the cold tier comes as it did before it was archived (no edges): with both
         # a request and its reply archived, the reply seeded alone and the request came later, after the budget
         _add_adjacent(g, ids, row, seeds, steps, is_cold if cfg.search_archived else None)
-    # every candidate competes on one scale, seed or reached: its own relevance with what its neighbours lent
-    # it (score_nodes: over an edge, its confidence times edge_lift, counted once). The seed that reached it
-    # lends nothing more: a seed's decayed score (hop_decay / adjacent_decay, until this release) let a
-    # question's neighbours push true seeds out at the budget's edge, and expansion lost to no expansion.
+    # every candidate competes on one scale, seed or reached: its own relevance with what its neighbours lent it
+    # (score_nodes). The seed that reached it lends nothing more: a seed's decayed score let a question's
+    # neighbours push true seeds out at the budget's edge, and expansion lost to no expansion.
     candidates: dict[str, RankedNode] = {}
-    # the candidates' numbers are read from the arrays at once (one Python float each, as before, not a numpy
-    # scalar per field and candidate: hundreds of candidates per query)
+    # the candidates' numbers are read from the arrays at once (not a numpy scalar per field and candidate)
     reached = [(nid, st, row[nid]) for nid, st in steps.items() if nid in row]
     at = np.fromiter((r for _, _, r in reached), dtype=np.int64, count=len(reached))
     rel_at, own_at = relevance[at], own_relevance[at]
@@ -571,13 +573,7 @@ def retrieve(
         tokens = count_tokens(context)
     keep = set(ordered)
     shown_edges = [
-        {
-            "source": u,
-            "target": v,
-            "relation": d.get("relation"),
-            "confidence": d.get("confidence"),
-            "origin": d.get("origin"),
-        }
+        {"source": u, "target": v, **{k: d.get(k) for k in ("relation", "confidence", "origin")}}
         for u, v, d in view.subgraph(keep).edges(data=True)
     ]
     t3 = time.perf_counter()
@@ -605,6 +601,7 @@ def retrieve(
             "context_decay": cfg.context_decay if facts is not None else 0.0,
             "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
             "sibling_lift": cfg.sibling_lift if (edges is not None and expand_graph) else 0.0,
+            "w_question": cfg.w_question if facts is not None else 0.0,
             "boosted": len(boost or {}),
             "boost": boost.largest() if isinstance(boost, Boost) else max((boost or {}).values(), default=0.0),
         },

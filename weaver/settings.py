@@ -54,6 +54,9 @@ class WeaverConfig:
     # with graph expansion, the query's strongest hits lend this share of their relevance to the same speaker's
     # like memories in other sessions (weaver/siblings.py): the other pieces of an answer spread over sessions
     sibling_lift: float = 0.15  # chosen by leave-one-conversation-out on LoCoMo (docs/benchmarks)
+    # in a chat between named people, a memory that asks ranks this much lower (it still lends its relevance to the
+    # reply; weaver/asking.py): chosen by leave-one-conversation-out on LoCoMo (docs/benchmarks)
+    w_question: float = 0.1
     search_archived: bool = True  # the cold tier: archived memories may seed retrieval (alone, without edges)
     # review
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
