@@ -19,9 +19,12 @@ from ..filler import is_filler
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from ..tool_records import tool_records
+from .cuisine import cuisine_note
 from .events import AgentEvent, events_for, save_events
+from .history import asked_keys, history_text, is_history_question
 from .memory import Known, MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
+from .replan import rebook_text, rebookings
 from .replies import (
     ack_text,
     display_name,
@@ -361,6 +364,8 @@ class TravelAgent:
         yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
 
         p = parse(text)
+        if is_history_question(text):  # "我之前的预算是多少？": the constraint records' history, nothing searched
+            p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
         if p.intent == "info" and not p.domain and self.last_shown():
@@ -452,14 +457,38 @@ class TravelAgent:
                     args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
                 yield from self.tool_events(call.tool, args, lang, because, widens=first)
+        rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
+        if rebooked:  # "改成6月9号入住" after a booking: the plan follows, and the reply says what changed
+            head = text if tp.calls else ack_text(lang, p.constraints)
+            text = "\n\n".join(
+                [head] + [results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money) for old, out in rebooked]
+            )
         # a why-answer also cites the chain it walked in the graph
         ids = memory_ids + [i for i in self._chain if i not in memory_ids]
         noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
         yield self.reply(
             text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
         )
+
+    def _rebook(self, p: Parsed, known, lang: str):
+        """Bookings made under dates or a party size this message changes, made again (the same tools, so the
+        budget is checked again); each new booking supersedes the old one in memory (an audited edit)."""
+        if p.intent in ("remove", "history", "city", "why") or not p.constraints:
+            return []
+        budget = Known(known.constraints + p.constraints).latest("budget", ("any",))
+        done = []
+        for old, tool, args in rebookings(p.constraints, self.plan_items(), budget.value if budget else None):
+            yield from self.tool_events(tool, args, lang, [self._user_node] if self._user_node else [])
+            out = self._outputs.pop()  # said apart from this turn's own results
+            new = self._result_ids[-1] if self._result_ids else None
+            if out.ok and out.plan_item and new and old.get("node_id"):
+                why = f"the plan follows the changed trip: {p.text[:80]}"
+                self.weaver.curation.set_edge(old["node_id"], new, "supersedes", why, message_id=self._mid)
+                self.weaver.curation.set_status(old["node_id"], "superseded", why, by=new, message_id=self._mid)
+            done.append((old, out))
+        return done
 
     def _compose(self, p: Parsed, tp, lang: str, items: list[MemoryItem], relaxed: bool) -> str:
         if p.intent == "city":
@@ -474,6 +503,9 @@ class TravelAgent:
             self._chain = chain  # the answer quotes each memory of the chain
             self._restates = [self.weaver.nodes[i].content for i in chain if i in self.weaver.nodes]
             return text or honest_text("why_none", lang)
+        if p.intent == "history":
+            text, self._chain = history_text(self.weaver.constraints(), asked_keys(p.text), lang)
+            return text
         if tp.missing:
             return honest_text(tp.missing[0], lang)
         if tp.remove:
@@ -508,6 +540,8 @@ class TravelAgent:
                 )
             found = any(o.count for o in shown)
             text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else ""
+            asked = shown[-1].arguments.get("cuisine") if shown else None
+            text = (cuisine_note(asked, int(found), lang) + "\n" + text) if asked else text
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back
             aside = [c for c in p.constraints if c.scope not in (p.domain, "any") and c.slot != "place"]
             return (ack_text(lang, aside) + "\n\n" + text) if aside else text

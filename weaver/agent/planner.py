@@ -155,6 +155,8 @@ def _search(
             used.extend(by)
         if p.dishes:
             args["dishes"] = p.dishes
+        if p.cuisines:  # asked this turn, like a dish (the name is read: the data has no cuisine field)
+            args["cuisine"] = p.cuisines
         if p.meal:
             args["meal"] = p.meal
     else:
@@ -245,6 +247,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
         if people:
             args["people"] = people.value
             tp.used.append(people)
+        if p.day:  # "加到第二天的行程里": the day it is for
+            args["day"] = p.day
     if budget:
         args["budget"] = budget.value
     tp.calls.append(Call("book_hotel" if domain == "hotel" else "add_to_plan", args))

@@ -121,6 +121,10 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
             "用户问原因：在记忆里找这件事和它的前因。",
             "The user asks why: look for the event and its causes in memory.",
         ),
+        "history": (
+            "用户问某个约束之前的值：读约束记录的历史。",
+            "The user asks for a constraint's earlier value: read its record's history.",
+        ),
         "city": (
             "用户问的城市不在数据库里（只有北京）。",
             "The city asked about is not in the database (Beijing only).",
@@ -218,10 +222,12 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
             f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}"
         )
     if out.tool == "add_to_plan":
+        day = (f"（第{f['day']}天）" if zh else f" (day {f['day']})") if f.get("day") else ""
+        who = f"{f['people']} {'person' if f['people'] == 1 else 'people'}"
         return (
-            f"add_to_plan 已加入行程：{f['name']}，{f['people']}人，共{fmt_money(f['cost'])}"
+            f"add_to_plan 已加入行程：{f['name']}{day}，{f['people']}人，共{fmt_money(f['cost'])}"
             if zh
-            else f"add_to_plan added: {f['name']}, {f['people']} people, {fmt_money(f['cost'])}"
+            else f"add_to_plan added: {f['name']}{day}, {who}, {fmt_money(f['cost'])}"
         )
     if out.tool == "budget_tally":
         return (
@@ -290,8 +296,16 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         if not out.rows:
             return "行程里还没有选定任何项目。" if zh else "Nothing has been added to the plan yet."
         lines.append("目前的行程：" if zh else "Your plan so far:")
-        for i, r in enumerate(out.rows, 1):
-            lines.append(f"{i}. {r['name']} — {fmt_money(r.get('cost'))}")
+        # by day: the stay first, then each day's items, then what has no day
+        rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99))
+        for i, r in enumerate(rows, 1):
+            day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
+            stay = (
+                (f"（{r['check_in']}入住{r['nights']}晚）" if zh else f" (check-in {r['check_in']}, {r['nights']} nights)")
+                if r.get("kind") == "hotel" and r.get("check_in")
+                else ""
+            )
+            lines.append(f"{i}. {day}{r['name']}{stay} — {fmt_money(r.get('cost'))}")
         total = fmt_money(f["total"])
         if f.get("budget"):
             ok = f["within"]

@@ -38,8 +38,9 @@ from .lexicon import (
     sight_kind,
     english_alias_pattern,
 )
+from .cuisine import cuisines_of
 from .meals import NOT_DISHES
-from .numbers import people_count, rating_range, stay_length
+from .numbers import people_count, rating_range, stay_length, trip_day
 from .side import side_kind
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between"]
@@ -119,6 +120,7 @@ _WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what we
 _FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
 _TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "行程里|行程上|行程(?:都|还)?有|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
     "how much is left|money left|budget left|还有多少钱|还能花多少"
@@ -280,6 +282,8 @@ class Parsed:
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
+    cuisines: list[str] = field(default_factory=list)  # "有没有川菜馆？": read from names (no cuisine field)
+    day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -541,7 +545,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
         if dish not in p.dishes:
             p.dishes.append(dish)
-    if p.dishes and not any(hits.values()):
+    p.cuisines = cuisines_of(text)
+    p.day = trip_day(text)
+    if (p.dishes or p.cuisines) and not any(hits.values()):
         hits["restaurant"] = 1
     if any(hits.values()):
         # "故宫附近的酒店": the thing asked for is named last in Chinese, first in English; ties go to hotels

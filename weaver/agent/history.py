@@ -1,0 +1,101 @@
+"""Questions about an earlier value ("我之前的预算是多少？", "what was the party size before?"), answered from
+the weaver's constraint records: each slot's current value, the statement that set it and the values it
+replaced (the history behind its ``supersedes`` edges). Nothing is searched and nothing is noted.
+
+>>> asked_keys("我之前的预算是多少？"), asked_keys("what was the party size before?"), asked_keys("之前每晚多少钱？")
+(['budget/total'], ['party'], ['budget/night'])
+>>> is_history_question("What was my budget before?"), is_history_question("Change the budget to 9000.")
+(True, False)
+>>> is_history_question("预算之前说过了，帮我找酒店"), is_history_question("我之前说的人数是多少？")
+(False, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..slots import asks_history
+
+__all__ = ["asked_keys", "is_history_question", "history_text"]
+
+# which slot a question names (the most specific first: "每晚预算" is the hotel's, not the trip's)
+_KEYS = [
+    ("budget/night", re.compile(r"每晚|一晚|房价|per night|a night|nightly|room rate", re.I)),
+    ("budget/person", re.compile(r"人均|每人|per person|a head", re.I)),
+    ("budget/total", re.compile(r"预算|budget|spend", re.I)),
+    ("party", re.compile(r"人数|几个人|几人|多少人|party|how many (?:of us|people)|people|group size", re.I)),
+    ("nights", re.compile(r"几晚|多少晚|住几天|how many nights|nights", re.I)),
+    ("date", re.compile(r"日期|几号|哪天|什么时候|dates?|when|check[- ]?in|arriv", re.I)),
+    ("diet", re.compile(r"忌口|过敏|不吃|allerg|diet|avoid", re.I)),
+]
+# a question, not a statement ("Change the budget to 9000" names a change but asks nothing)
+_QUESTION = re.compile(r"[?？]|多少|几|什么|哪|吗|来着|\b(?:what|how|which|when|was|were|did)\b", re.I)
+_REQUEST = re.compile(r"帮我|找|推荐|订|\b(?:find|book|search|recommend|add)\b", re.I)
+
+
+def asked_keys(text: str) -> list[str]:
+    """The constraint keys (or key prefixes: "date", "diet") a question names, most specific first."""
+    for key, pat in _KEYS:
+        if pat.search(text):
+            return [key]
+    return []
+
+
+def is_history_question(text: str) -> bool:
+    """A question about what a constraint was before ("之前的预算是多少"), asking nothing else."""
+    return bool(asks_history(text) and _QUESTION.search(text) and asked_keys(text) and not _REQUEST.search(text))
+
+
+def _value(rec, value, high, bound, lang: str) -> str:
+    zh = lang == "zh"
+    if rec.slot == "budget" and isinstance(value, (int, float)):
+        money = f"{float(value):,.0f}元" if zh else f"¥{float(value):,.0f}"
+        if bound == "range" and high is not None:
+            money = f"{float(value):,.0f}-{float(high):,.0f}元" if zh else f"¥{float(value):,.0f}-{float(high):,.0f}"
+        return money
+    if rec.slot == "party" and isinstance(value, (int, float)):
+        return f"{value:g}人" if zh else f"{value:g} {'person' if value == 1 else 'people'}"
+    if rec.slot == "nights" and isinstance(value, (int, float)):
+        return f"{value:g}晚" if zh else f"{value:g} night{'' if value == 1 else 's'}"
+    if rec.slot == "date" and isinstance(value, str) and value[:2].isdigit():
+        return f"{int(value[:2])}月{int(value[3:])}日" if zh else value
+    return str(value)
+
+
+def history_text(records: list, keys: list[str], lang: str) -> tuple[str, list[str]]:
+    """The answer, and the statement nodes it cites (the current one and each it replaced)."""
+    zh = lang == "zh"
+    from ..constraints import label
+
+    wanted = [r for r in records if r.status == "current" and any(r.key == k or r.slot == k for k in keys)]
+    if not wanted:
+        what = label(keys[0], lang) if keys else ("这个" if zh else "that")
+        return (
+            (f"记忆里没有找到你说过的{what}。" if zh else f"I found no {what} you stated in memory."),
+            [],
+        )
+    lines, cited = [], []
+    for rec in wanted:
+        name = label(rec.key, lang)
+        now = _value(rec, rec.value, rec.high, rec.bound, lang)
+        cited += [h["node_id"] for h in rec.history] + [rec.node_id]
+        if not rec.history:
+            lines.append(
+                f"{name}一直是{now}（第{rec.turn}轮说的），没有改过。"
+                if zh
+                else f"Your {name} has been {now} since turn {rec.turn}; you have not changed it."
+            )
+            continue
+        steps = [(h["value"], h.get("high"), h.get("bound"), h["turn"]) for h in rec.history]
+        first = _value(rec, steps[0][0], steps[0][1], steps[0][2], lang)
+        if zh:
+            text = f"你之前说的{name}是{first}（第{steps[0][3]}轮）"
+            for v, hi, b, _t in steps[1:]:
+                text += f"，后来改成{_value(rec, v, hi, b, lang)}"
+            lines.append(text + f"；第{rec.turn}轮改成了{now}，现在按{now}算。")
+        else:
+            text = f"Your {name} was {first} (turn {steps[0][3]})"
+            for v, hi, b, _t in steps[1:]:
+                text += f", then {_value(rec, v, hi, b, lang)}"
+            lines.append(text + f"; at turn {rec.turn} you changed it to {now}, which is what I use now.")
+    return "\n".join(lines), list(dict.fromkeys(cited))
