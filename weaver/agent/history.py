@@ -16,7 +16,11 @@ import re
 
 from ..slots import asks_history
 
-__all__ = ["asked_keys", "is_history_question", "history_text"]
+__all__ = ["asked_keys", "is_history_question", "history_text", "agent_readings"]
+
+# the agent's own slot for a record key: it reads some statements the library's reader leaves alone ("3 ppl",
+# "3 people" with no "for"), and what it applied is part of the history the user asks about
+_AGENT_SLOT = {"party": "people", "budget/total": "budget"}
 
 # which slot a question names (the most specific first: "每晚预算" is the hotel's, not the trip's)
 _KEYS = [
@@ -46,6 +50,36 @@ def is_history_question(text: str) -> bool:
     return bool(asks_history(text) and _QUESTION.search(text) and asked_keys(text) and not _REQUEST.search(text))
 
 
+def agent_readings(weaver, keys: list[str]) -> dict[str, list[tuple[int, float, str]]]:
+    """``{key: [(turn, value, node id)]}``: what the agent's own reader finds in each user statement, oldest first."""
+    from .understanding import parse
+
+    out: dict[str, list[tuple[int, float, str]]] = {}
+    for key in keys:
+        slot = _AGENT_SLOT.get(key)
+        if slot is None:
+            continue
+        for nid in weaver.node_ids:
+            n = weaver.nodes[nid]
+            if n.kind != "user_input" or n.status not in ("active", "superseded"):
+                continue
+            for c in parse(n.content).constraints:
+                if c.slot == slot and c.scope == "any" and isinstance(c.value, (int, float)):
+                    out.setdefault(key, []).append((n.turn, float(c.value), nid))
+    return out
+
+
+def _earlier(rec, readings: list[tuple[int, float, str]]) -> list[dict]:
+    """The agent's readings before the record's first statement that differ from it, as history entries."""
+    first_turn = rec.history[0]["turn"] if rec.history else rec.turn
+    first = rec.history[0]["value"] if rec.history else rec.value
+    out: list[dict] = []
+    for turn, value, nid in readings:
+        if turn < first_turn and value != (out[-1]["value"] if out else None):
+            out.append({"value": value, "high": None, "bound": "eq", "turn": turn, "node_id": nid})
+    return out if out and out[-1]["value"] != first else out[:-1] if out else []
+
+
 def _value(rec, value, high, bound, lang: str) -> str:
     zh = lang == "zh"
     if rec.slot == "budget" and isinstance(value, (int, float)):
@@ -62,8 +96,9 @@ def _value(rec, value, high, bound, lang: str) -> str:
     return str(value)
 
 
-def history_text(records: list, keys: list[str], lang: str) -> tuple[str, list[str]]:
-    """The answer, and the statement nodes it cites (the current one and each it replaced)."""
+def history_text(records: list, keys: list[str], lang: str, readings: dict | None = None) -> tuple[str, list[str]]:
+    """The answer, and the statement nodes it cites (the current one and each it replaced); ``readings``: the
+    agent's own (:func:`agent_readings`), for statements the records' reader did not read."""
     zh = lang == "zh"
     from ..constraints import label
 
@@ -78,15 +113,16 @@ def history_text(records: list, keys: list[str], lang: str) -> tuple[str, list[s
     for rec in wanted:
         name = label(rec.key, lang)
         now = _value(rec, rec.value, rec.high, rec.bound, lang)
-        cited += [h["node_id"] for h in rec.history] + [rec.node_id]
-        if not rec.history:
+        history = _earlier(rec, (readings or {}).get(rec.key, [])) + list(rec.history)
+        cited += [h["node_id"] for h in history] + [rec.node_id]
+        if not history:
             lines.append(
                 f"{name}一直是{now}（第{rec.turn}轮说的），没有改过。"
                 if zh
                 else f"Your {name} has been {now} since turn {rec.turn}; you have not changed it."
             )
             continue
-        steps = [(h["value"], h.get("high"), h.get("bound"), h["turn"]) for h in rec.history]
+        steps = [(h["value"], h.get("high"), h.get("bound"), h["turn"]) for h in history]
         first = _value(rec, steps[0][0], steps[0][1], steps[0][2], lang)
         if zh:
             text = f"你之前说的{name}是{first}（第{steps[0][3]}轮）"

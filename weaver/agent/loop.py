@@ -21,7 +21,7 @@ from ..text import clean_text, detect_language
 from ..tool_records import tool_records
 from .cuisine import cuisine_note
 from .events import AgentEvent, events_for, save_events
-from .history import asked_keys, history_text, is_history_question
+from .history import agent_readings, asked_keys, history_text, is_history_question
 from .memory import Known, MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
@@ -504,7 +504,8 @@ class TravelAgent:
             self._restates = [self.weaver.nodes[i].content for i in chain if i in self.weaver.nodes]
             return text or honest_text("why_none", lang)
         if p.intent == "history":
-            text, self._chain = history_text(self.weaver.constraints(), asked_keys(p.text), lang)
+            keys = asked_keys(p.text)
+            text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
             return text
         if tp.missing:
             return honest_text(tp.missing[0], lang)

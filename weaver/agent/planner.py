@@ -295,6 +295,16 @@ def plan_turn(
         tp.calls.append(Call(tool[p.domain], {"name": target, "limit": 1}))
     elif p.intent == "side":
         names = [e[0] for e in p.entities if e[1] in ("hotel", "restaurant", "attraction", "area")][:4]
+        if not names and p.side not in ("evening", "crowd", "weather"):
+            # "Is it open on Mondays?" / "这家酒店几点可以入住？": the item shown (by its place in the list), else the
+            # hotel booked for a hotel's hours
+            table = p.side == "reserve" and re.search(r"\btable\b|订座|订位|订桌", p.text, re.I)
+            dom = "hotel" if p.side == "checkin" else "restaurant" if table else p.domain
+            shown = (last_shown or {}).get(dom or "") or ([] if dom else next(iter((last_shown or {}).values()), []))
+            at = (p.ordinal or 1) - 1
+            booked = next((i["name"] for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
+            pick = shown[at] if at < len(shown) else (booked if dom == "hotel" else None)
+            names = [pick] if pick else []
         tp.calls.append(Call("place_facts", {"names": names, "ask": p.side}))
     elif p.intent == "metro":
         # "从王府井怎么坐地铁去故宫？": each place named gets its station (the route is from one to the other)

@@ -122,7 +122,9 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             c = Constraint("facilities", [_AMENITY_DB.get(key) or FACILITY_ALIASES.get(key, key)], "hotel")
         elif r.slot == "quiet":
             c = Constraint("quiet", True, "hotel")
-        elif r.slot == "location" and r.scope in ("hotel", "restaurant"):
+        elif r.slot == "location" and r.scope in ("hotel", "restaurant") and _known_place(str(r.value)):
+            # a phrase the reader took for a place ("near the museum under 700") that names no place in the
+            # data would send a later search to nowhere: only a place the database knows is remembered
             c = Constraint("place", r.value, r.scope)
         if c is not None:
             c.turn, c.node_id, c.text = r.turn, r.node_id, r.text
@@ -179,3 +181,10 @@ def moved_constraints(weaver, text: str, node_id: str | None) -> list[Constraint
 def changes_by_amount(text: str) -> bool:
     """The message changes a budget by an amount ("预算再加两千", "raise the budget by 2,000")."""
     return any(v.slot == "budget" and v.bound == "delta" for v in read_slots(text))
+
+
+def _known_place(name: str) -> bool:
+    from .db import load_database
+    from .tools import resolve_place
+
+    return resolve_place(load_database(), name) is not None

@@ -128,9 +128,10 @@ class AddToPlan(BaseModel):
 
 class PlaceFacts(BaseModel):
     names: list[str] = Field(default_factory=list, max_length=4, description="the places asked about")
-    ask: Literal["distance", "hours", "reserve", "crowd", "evening"] = Field(
+    ask: Literal["distance", "hours", "reserve", "crowd", "evening", "weather", "checkin"] = Field(
         ...,
-        description="what is asked: distance between two places, opening hours, booking ahead, crowds, evening visits",
+        description="what is asked: distance between two places, opening hours, booking ahead, crowds, evening "
+        "visits, the weather, a hotel's check-in / check-out time (the data has neither of the last two)",
     )
 
 

@@ -21,7 +21,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from ..numerals import small_number
-from ..slots import read_slots
+from ..slots import is_change, read_slots
 from ..slots_prefs import meal_of, read_prefs
 from ..text import detect_language, extract_dates
 from .db import base_name, load_database
@@ -41,7 +41,8 @@ from .lexicon import (
 from .cuisine import cuisines_of
 from .meals import NOT_DISHES
 from .numbers import people_count, rating_range, stay_length, trip_day
-from .side import side_kind
+from .side import PLACELESS, side_kind
+from .typos import fix_typos
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between"]
 
@@ -142,7 +143,8 @@ _METRO_Q = re.compile(
 # a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
 _FIRST_PERSON = _cue(
     "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|我们可以|我可以|"
-    "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could"
+    "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could|"
+    "we don't|i don't|we do not|i do not|we can't|i can't"
 )
 _NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
 _NEAR_METRO = re.compile(
@@ -158,6 +160,7 @@ _GREETING = re.compile(
     r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$",
     re.IGNORECASE,
 )
+_GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.I)
 _ORDINAL = re.compile(
     r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
     r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",
@@ -431,8 +434,23 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
     return out
 
 
+_EN_RANGE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|"
+    r"through|till)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\d|[ap]\.m))",
+    re.IGNORECASE,
+)
+
+
 def _dates(text: str, today: date | None = None) -> dict | None:
+    """Check-in, check-out and nights a message states.
+
+    >>> _dates("hi, 3 ppl, beijing sept 10-13, budget 9000")
+    {'check_in': '9-10', 'check_out': '9-13', 'nights': 3}
+    """
     ds = extract_dates(text) or _relative_days(text, today)
+    r = _EN_RANGE.search(text)
+    if len(ds) == 1 and r and int(r.group(2)) > int(r.group(1)):  # "Sept 10-13": the end day takes the month
+        ds = [ds[0], (ds[0][0], int(r.group(2)))]
     out: dict = {}
     if ds:
         out["check_in"] = f"{ds[0][0]}-{ds[0][1]}"
@@ -501,6 +519,7 @@ def _domain_hits(text: str) -> dict[str, int]:
 def parse(text: str, said_on: date | None = None) -> Parsed:
     """Understand one message (no memory involved). ``said_on``: the day it was said, which "下个月十号" /
     "next Wednesday" count from (today for a new message; its own day for one read back from memory)."""
+    text = fix_typos(text)  # "find a hotle", "we dont eat beef": read as meant
     lang = detect_language(text)
     low = text.lower()
     p = Parsed(text=text, language=lang)
@@ -617,7 +636,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "metro"
         p.constraints = [c for c in cons if c.slot != "near_metro"]
         return p
-    if (p.ordinal or p.refers) and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text):
+    side = side_kind(text) if _ASKS.search(text) else None
+    if (p.ordinal or p.refers) and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text) and not side:
         # "第一个景点门票多少？": a question about one shown item, looked up by name, not a new search
         p.intent = "info"
         p.constraints = [c for c in cons if c.slot not in ("ticket", "price", "cost", "rating")]
@@ -630,7 +650,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.domain, p.asks_has = "has", "hotel", asked
         p.constraints = [c for c in cons if c.slot != "facilities"]
         return p
-    side = side_kind(text) if _ASKS.search(text) else None
     if side == "evening" and p.request and not p.entities and not p.city:
         # places for the evening: restaurants have hours (search for dinner); sights have none, so only a
         # search "near" a place the user named is run, with the missing hours said beside its results
@@ -638,7 +657,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
             p.meal, side = p.meal or "dinner", None
         elif p.domain == "attraction" and _NEAR.search(text):
             p.caveat, side = "evening", None
-    if side and not p.city and (p.entities or side in ("evening", "crowd")):
+    if side and not p.city and (p.entities or side in PLACELESS or p.refers or p.ordinal or side in ("checkin", "reserve")):
         # a question about places is no preference: the places it names constrain nothing later
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
@@ -653,7 +672,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "tally"
     elif _METRO_Q.search(text) or (_METRO.search(text) and not _NEAR_METRO.search(text)):
         p.intent = "metro"
-    elif p.domain and (p.request or not cons or not (_PREFER.search(text) or _FIRST_PERSON.search(text))):
+    elif p.domain and (
+        p.request or not cons or not (_PREFER.search(text) or _FIRST_PERSON.search(text) or is_change(text))
+    ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not _NEAR.search(text) else "search"
     elif p.request and any(e[1] in DOMAINS for e in p.entities):
@@ -661,4 +682,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "info"
     elif _GREETING.match(text) or (CLOSING.search(text) and not p.constraints and not p.request):
         p.intent = "greeting"
+    elif p.ordinal and not cons and not p.entities and len(_GREETING_WORDS.sub("", text)) <= 24:
+        p.intent = "info"  # "第二个" / "2nd one" / "第二个怎么样": that item of the latest list, looked up
     return p
