@@ -25,10 +25,20 @@ __all__ = ["CUISINES", "cuisines_of", "name_is", "cuisine_label", "cuisine_note"
 CUISINES: dict[str, tuple[str, str, str, str]] = {
     "sichuan": ("川菜", "Sichuan", r"川菜|川味|四川菜|\bsichuan\b|\bszechuan\b", r"川|蜀|渝"),
     "hunan": ("湘菜", "Hunan", r"湘菜|湖南菜|\bhunan\b", r"湘"),
-    "cantonese": ("粤菜", "Cantonese", r"粤菜|广东菜|港式|茶餐厅|\bcantonese\b|dim sum", r"粤|港式|港味|广东|潮汕|顺德"),
+    "cantonese": (
+        "粤菜",
+        "Cantonese",
+        r"粤菜|广东菜|港式|茶餐厅|\bcantonese\b|dim sum",
+        r"粤|港式|港味|广东|潮汕|顺德",
+    ),
     "japanese": ("日料", "Japanese", r"日料|日本料理|日本菜|\bjapanese\b|\bsushi\b", r"日本|日料|寿司|居酒屋|日式"),
     "korean": ("韩餐", "Korean", r"韩餐|韩国菜|韩国料理|韩式|\bkorean\b", r"韩国|韩式"),
-    "western": ("西餐", "Western", r"西餐|\bwestern (?:food|restaurant|cuisine)", r"西餐|牛排|比萨|披萨|意大利|法式|法餐"),
+    "western": (
+        "西餐",
+        "Western",
+        r"西餐|\bwestern (?:food|restaurant|cuisine)",
+        r"西餐|牛排|比萨|披萨|意大利|法式|法餐",
+    ),
     "beijing": (
         "北京菜",
         "Beijing",

@@ -463,7 +463,11 @@ class TravelAgent:
         if rebooked:  # "改成6月9号入住" after a booking: the plan follows, and the reply says what changed
             head = text if tp.calls else ack_text(lang, p.constraints)
             text = "\n\n".join(
-                [head] + [results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money) for old, out in rebooked]
+                [head]
+                + [
+                    results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
+                    for old, out in rebooked
+                ]
             )
         # a why-answer also cites the chain it walked in the graph
         ids = memory_ids + [i for i in self._chain if i not in memory_ids]

@@ -17,8 +17,7 @@ from ..slots import read_slots
 
 import re
 
-__all__ = [
-    "trip_day","cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
+__all__ = ["trip_day", "cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
 
 _CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}

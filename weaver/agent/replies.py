@@ -301,7 +301,11 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         for i, r in enumerate(rows, 1):
             day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
             stay = (
-                (f"（{r['check_in']}入住{r['nights']}晚）" if zh else f" (check-in {r['check_in']}, {r['nights']} nights)")
+                (
+                    f"（{r['check_in']}入住{r['nights']}晚）"
+                    if zh
+                    else f" (check-in {r['check_in']}, {r['nights']} nights)"
+                )
                 if r.get("kind") == "hotel" and r.get("check_in")
                 else ""
             )

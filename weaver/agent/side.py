@@ -207,7 +207,9 @@ def side_text(facts: dict, lang: str) -> str:
             f"to call ({phones})."
         )
     if kind == "checkin":
-        phones = ("；" if zh else "; ").join(f"{n}{'：' if zh else ': '}{r.get('电话') or '无'}" for r, n in zip(rows, names))
+        phones = ("；" if zh else "; ").join(
+            f"{n}{'：' if zh else ': '}{r.get('电话') or '无'}" for r, n in zip(rows, names)
+        )
         return (
             f"我的数据里没有酒店的入住和退房时间，建议打电话确认（{phones}）。"
             if zh

@@ -22,7 +22,7 @@ from ..slots import SlotValue, read_slots
 from .lexicon import FACILITY_ALIASES, HOTEL_TYPE_ALIASES
 from .understanding import Constraint
 
-__all__ = ["money_from_slots", "range_of", "constraints_from_records", "records_from_statements"]
+__all__ = ["money_from_slots", "range_of", "constraints_from_records", "records_from_statements", "diet_term"]
 
 from ..constraints import records_from_statements  # noqa: E402  (re-exported for the doctest and callers)
 
@@ -98,7 +98,7 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
                     {"price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, "any"),
                 )
         elif r.slot == "diet" and r.bound == "restrict":
-            term = _DIET.get(str(r.value), str(r.value))
+            term = diet_term(str(r.value))
             if term not in avoid:
                 avoid.append(term)
                 avoid_by = r
@@ -188,3 +188,8 @@ def _known_place(name: str) -> bool:
     from .tools import resolve_place
 
     return resolve_place(load_database(), name) is not None
+
+
+def diet_term(value: str) -> str:
+    """The agent's avoid term for a diet record's value (the library's words -> the tools' categories)."""
+    return _DIET.get(value, value)

@@ -657,7 +657,11 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
             p.meal, side = p.meal or "dinner", None
         elif p.domain == "attraction" and _NEAR.search(text):
             p.caveat, side = "evening", None
-    if side and not p.city and (p.entities or side in PLACELESS or p.refers or p.ordinal or side in ("checkin", "reserve")):
+    if (
+        side
+        and not p.city
+        and (p.entities or side in PLACELESS or p.refers or p.ordinal or side in ("checkin", "reserve"))
+    ):
         # a question about places is no preference: the places it names constrain nothing later
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]

@@ -1,0 +1,212 @@
+"""Defects found chatting with the travel agent as demanding new users (multi-day plans, changes after a
+booking, history questions, cuisines, questions the data cannot answer, typos), each driven through the real
+agent over a real space.
+
+1. Changing the stay's dates after a hotel was booked re-books it for the new nights (the plan and its total
+   follow); the new booking supersedes the old one in memory. A party-size change re-does a meal's booking.
+2. "加到第二天的行程里" / "add it to day 2": the plan item carries the day, and the plan lists it.
+3. "我之前的预算是多少？" / "What was the party size before?" answers from the constraint records' history.
+4. "有没有川菜馆？": the data has no cuisine field; names are read and the reply says so.
+5. Weather, a hotel's check-in time, "Is it open on Mondays?", "book a table": honest about what the data lacks.
+6. "we dont eat beef" avoids beef (never searches for it); "find a hotle" searches hotels; "3 ppl, sept 10-13".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from weaver.agent import TravelAgent
+from weaver.agent.cuisine import name_is
+from weaver.agent.lexicon import dish_matches
+
+
+def _turn(agent, text):
+    events = list(agent.run(text))
+    assert events[-1].type == "reply"
+    calls = [e.data for e in events if e.type == "tool_call"]
+    results = [e.data for e in events if e.type == "tool_result"]
+    return events[-1].text, calls, results
+
+
+REBOOK = {
+    "zh": [
+        "我和朋友两个人，6月8号到6月11号在北京，总预算一万。",
+        "帮我找一家故宫附近的酒店，每晚七百以内。",
+        "订第一家。",
+        "我们想改成6月9号入住，还是11号走。",
+        "现在行程一共多少钱？",
+    ],
+    "en": [
+        "Two of us in Beijing from Oct 5 to Oct 8, budget 10000 yuan.",
+        "Find a hotel near Wangfujing under 700 a night.",
+        "Book the first one.",
+        "Actually make it Oct 6 to Oct 8.",
+        "How much is everything now?",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_changing_the_dates_after_a_booking_rebooks_the_hotel_and_supersedes_the_old_booking(runtime, lang):
+    agent = TravelAgent(runtime.open(f"rebook-{lang}"))
+    for text in REBOOK[lang][:3]:
+        _turn(agent, text)
+    (old,) = agent.plan_items()
+    assert old["nights"] == 3
+    reply, calls, _ = _turn(agent, REBOOK[lang][3])
+    assert [c["tool"] for c in calls] == ["book_hotel"] and calls[0]["arguments"]["nights"] == 2
+    (new,) = agent.plan_items()  # one stay, not two
+    assert new["name"] == old["name"] and new["nights"] == 2 and new["cost"] == old["cost"] * 2 / 3
+    w = agent.weaver
+    assert w.nodes[old["node_id"]].status == "superseded"
+    assert w.graph.edges[old["node_id"], new["node_id"]]["relation"] == "supersedes"
+    assert ("2晚" if lang == "zh" else "2 nights") in reply and ("3晚" if lang == "zh" else "3 nights") in reply
+    reply, _, results = _turn(agent, REBOOK[lang][4])
+    assert results[-1]["count"] == 1 and f"{new['cost']:,.0f}" in reply
+
+
+def test_a_party_size_change_redoes_a_meal_in_the_plan(runtime):
+    agent = TravelAgent(runtime.open("party-change"))
+    for text in ["We are 3 people, budget 9000 yuan.", "Find a restaurant near Wangfujing with Peking duck."]:
+        _turn(agent, text)
+    _turn(agent, "add the first one to the plan for day 1")
+    (meal,) = agent.plan_items()
+    assert meal["people"] == 3 and meal["day"] == 1
+    _, calls, _ = _turn(agent, "actually 4 of us now, my brother is joining")
+    assert calls and calls[0]["tool"] == "add_to_plan" and calls[0]["arguments"]["people"] == 4
+    (now,) = agent.plan_items()
+    assert now["people"] == 4 and now["day"] == 1 and now["cost"] == meal["cost"] / 3 * 4
+
+
+@pytest.mark.parametrize(
+    "lang,turns,day_word",
+    [
+        (
+            "zh",
+            ["我们两个人，总预算三千。", "帮我找颐和园附近的餐厅", "把第一家加到第二天的行程里。", "行程里都有什么？"],
+            "第2天",
+        ),
+        (
+            "en",
+            [
+                "Two of us, budget 3000 yuan.",
+                "Find a museum near Tiananmen.",
+                "Add the first one to day 2.",
+                "What's in the plan?",
+            ],
+            "day 2",
+        ),
+    ],
+)
+def test_add_to_plan_takes_the_day_and_the_plan_lists_it(runtime, lang, turns, day_word):
+    agent = TravelAgent(runtime.open(f"day-{lang}"))
+    for text in turns[:2]:
+        _turn(agent, text)
+    reply, calls, _ = _turn(agent, turns[2])
+    assert calls[0]["tool"] == "add_to_plan" and calls[0]["arguments"]["day"] == 2
+    assert day_word in reply
+    reply, calls, _ = _turn(agent, turns[3])  # "行程里都有什么？" is a look at the plan, not the help text
+    assert calls[0]["tool"] == "budget_tally" and day_word in reply
+
+
+@pytest.mark.parametrize(
+    "lang,turns,expect",
+    [
+        (
+            "zh",
+            ["我们两个人，总预算一万。", "其实预算改成一万二。", "我之前的预算是多少？"],
+            ["10,000", "12,000", "第1轮"],
+        ),
+        (
+            "en",
+            ["Two of us, budget 7000 yuan total.", "Change the budget to 9000.", "What was my budget before?"],
+            ["7,000", "9,000", "turn 1"],
+        ),
+        (
+            "en",
+            ["hi, 3 ppl, budget 9000", "actually 4 of us now", "what was the party size before?"],
+            ["3 people", "4 people"],
+        ),
+    ],
+)
+def test_a_question_about_an_earlier_value_is_answered_from_the_history(runtime, lang, turns, expect):
+    agent = TravelAgent(runtime.open("history"))
+    for text in turns[:2]:
+        _turn(agent, text)
+    reply, calls, _ = _turn(agent, turns[2])
+    assert not calls and all(e in reply for e in expect), reply
+    assert not agent.weaver.nodes[agent.weaver.node_ids[-1]].meta.get("noted")  # a question notes nothing
+
+
+def test_a_cuisine_is_read_from_names_and_the_reply_says_so(runtime):
+    agent = TravelAgent(runtime.open("cuisine"))
+    _turn(agent, "推荐几家三里屯附近的餐厅")
+    reply, calls, results = _turn(agent, "有没有湘菜？")
+    assert calls[0]["arguments"]["cuisine"] == ["hunan"]
+    rows = results[-1]["rows"]
+    assert rows and all(name_is(r["名称"], ["hunan"]) for r in rows)
+    assert "没有菜系" in reply
+    reply, calls, results = _turn(agent, "Find a Cantonese restaurant near the Summer Palace for dinner.")
+    assert calls[0]["arguments"]["cuisine"] == ["cantonese"]
+    assert "no cuisine field" in reply
+    assert all(name_is(r["名称"], ["cantonese"]) for res in results for r in res["rows"])
+
+
+@pytest.mark.parametrize(
+    "setup,question,ask,words",
+    [
+        ([], "北京今天天气怎么样？", "weather", ["没有天气"]),
+        ([], "What's the weather like in Beijing in October?", "weather", ["no weather"]),
+        (["Find a museum near Tiananmen."], "Is it open on Mondays?", "hours", ["no opening hours"]),
+        (["帮我找王府井附近的酒店"], "这家酒店几点可以入住？", "checkin", ["没有酒店的入住和退房时间"]),
+        (["推荐一家故宫附近的餐厅"], "Can you book a table for 7pm?", "reserve", ["can't make real reservations"]),
+        ([], "从颐和园到八达岭长城要多久？", "distance", ["没有坐标和交通时间"]),
+    ],
+)
+def test_a_question_the_data_cannot_answer_is_answered_honestly(runtime, setup, question, ask, words):
+    agent = TravelAgent(runtime.open("honest"))
+    for text in setup:
+        _turn(agent, text)
+    reply, calls, _ = _turn(agent, question)
+    assert [c["tool"] for c in calls] == ["place_facts"] and calls[0]["arguments"]["ask"] == ask
+    assert all(w in reply for w in words), reply
+    if setup:  # about the item just shown, by its name
+        assert calls[0]["arguments"]["names"] and calls[0]["arguments"]["names"][0] in [
+            n for ns in agent.last_shown().values() for n in ns
+        ]
+
+
+def test_typos_and_short_forms_are_read_as_meant(runtime):
+    agent = TravelAgent(runtime.open("typos"))
+    reply, calls, _ = _turn(agent, "hi, 3 ppl, beijing sept 10-13, budget 9000")
+    assert not calls and "3 people" in reply and "3 nights" in reply
+    reply, calls, _ = _turn(agent, "we dont eat beef. no spicy pls")
+    assert not calls and "beef" in reply  # a diet stated, not a search for beef
+    _, calls, results = _turn(agent, "find a hotle near wangfujing")
+    assert calls[0]["tool"] == "search_hotels" and calls[0]["arguments"]["nights"] == 3
+    assert calls[0]["arguments"]["people"] == 3
+    _, calls, results = _turn(agent, "any restaurants near wangfujing?")
+    assert set(calls[0]["arguments"]["avoid"]) == {"beef", "spicy"}
+    db = agent.tools.db
+    assert all(
+        not any(dish_matches(d, "beef") for d in db.by_name[r["名称"]].get("推荐菜") or []) for r in results[-1]["rows"]
+    )
+
+
+def test_a_change_of_stay_is_noted_not_searched_and_an_unknown_place_is_not_remembered(runtime):
+    agent = TravelAgent(runtime.open("stay-change"))
+    _turn(agent, "Three of us, Oct 5 to Oct 8, budget 10000 RMB.")
+    _turn(agent, "Find a museum near Tiananmen.")
+    _turn(agent, "Find a hotel near the museum under 700 a night.")
+    reply, calls, _ = _turn(agent, "Change the stay to Oct 6-8.")
+    assert not calls and "2 nights" in reply
+    _, calls, _ = _turn(agent, "Find me a hotel with a gym.")  # "near the museum under" was never a place
+    assert all("under" not in str(c["arguments"].get("near", "")) for c in calls)
+
+
+def test_a_bare_ordinal_looks_up_that_item(runtime):
+    agent = TravelAgent(runtime.open("ordinal"))
+    _, _, results = _turn(agent, "推荐几家三里屯附近的餐厅")
+    second = results[-1]["rows"][1]["名称"]
+    reply, calls, _ = _turn(agent, "第二个")
+    assert calls[0]["arguments"]["name"] == second and second in reply
