@@ -210,3 +210,44 @@ def test_a_bare_ordinal_looks_up_that_item(runtime):
     second = results[-1]["rows"][1]["名称"]
     reply, calls, _ = _turn(agent, "第二个")
     assert calls[0]["arguments"]["name"] == second and second in reply
+
+
+def test_an_ordinal_counts_in_the_list_shown_and_past_its_end_says_what_was_shown(runtime):
+    agent = TravelAgent(runtime.open("ordinal-list"))
+    _, _, results = _turn(agent, "推荐几家三里屯附近的餐厅")
+    names = [r["名称"] for r in results[-1]["rows"]]
+    _turn(agent, "第二个")
+    _, calls, _ = _turn(agent, "第二个怎么样")  # still the list's second, not "the second" of the look-up
+    assert calls[0]["arguments"]["name"] == names[1]
+    reply, calls, _ = _turn(agent, "第五个")
+    assert not calls and f"只列出了{len(names)}个" in reply and names[0] in reply
+    hotel = TravelAgent(runtime.open("ordinal-one"))
+    _, _, results = _turn(hotel, "Find a hotel near the Temple of Heaven under 600 a night.")
+    reply, calls, _ = _turn(hotel, "book the second one")
+    assert not calls and "I only showed 1" in reply and results[-1]["rows"][0]["名称"] in reply
+
+
+@pytest.mark.parametrize(
+    "text,plan",
+    [
+        ("第一天想去故宫，第二天去颐和园。", [(1, "故宫"), (2, "颐和园")]),
+        ("Day 1 we want the Temple of Heaven, day 2 the Great Wall.", [(1, "天坛"), (2, "八达岭长城")]),
+    ],
+)
+def test_a_plan_told_day_by_day_puts_each_sight_on_its_day(runtime, text, plan):
+    agent = TravelAgent(runtime.open("dayplan"))
+    _turn(agent, "我们两个人，总预算一万。")
+    reply, calls, _ = _turn(agent, text)
+    assert [(c["arguments"]["day"], c["arguments"]["name"]) for c in calls] == plan
+    assert all(c["tool"] == "add_to_plan" and c["arguments"]["people"] == 2 for c in calls)
+    assert sorted((i["day"], i["name"]) for i in agent.plan_items()) == plan
+    assert reply.count("只记录行程") + reply.count("I keep the plan only") == 1  # the note once
+
+
+def test_a_meal_time_with_a_place_between_is_the_meal_and_a_hotel_named_fandian_is_a_hotel(runtime):
+    agent = TravelAgent(runtime.open("meal-time"))
+    _, calls, _ = _turn(agent, "第二天中午在颐和园附近吃饭，推荐一家。")
+    assert calls[0]["arguments"]["meal"] == "lunch"
+    reply, calls, results = _turn(agent, "Find a hotel near the Temple of Heaven under 600 a night.")
+    row = results[-1]["rows"][0]["名称"]
+    assert row.endswith("饭店") and "Chongwenmen Hotel" in reply and "Restaurant" not in reply

@@ -18,8 +18,9 @@ never passes off an unfiltered list as the cuisine asked for.
 from __future__ import annotations
 
 import re
+from typing import Literal, get_args
 
-__all__ = ["CUISINES", "cuisines_of", "name_is", "cuisine_label", "cuisine_note"]
+__all__ = ["CuisineKey", "CUISINES", "cuisines_of", "name_is", "cuisine_label", "cuisine_note"]
 
 # key: (Chinese label, English label, how it is asked for, what a name of that cuisine holds)
 CUISINES: dict[str, tuple[str, str, str, str]] = {
@@ -49,6 +50,10 @@ CUISINES: dict[str, tuple[str, str, str, str]] = {
     "xinjiang": ("新疆菜", "Xinjiang", r"新疆菜|新疆饭|\bxinjiang\b|\buyghur\b", r"新疆"),
     "yunnan": ("云南菜", "Yunnan", r"云南菜|\byunnan\b", r"云南|滇"),
 }
+# the tools' schema offers these (kept equal to CUISINES' keys: see the doctest of cuisine_label)
+CuisineKey = Literal[
+    "sichuan", "hunan", "cantonese", "japanese", "korean", "western", "beijing", "dongbei", "xinjiang", "yunnan"
+]
 _ASK = [(key, re.compile(ask, re.I)) for key, (_z, _e, ask, _n) in CUISINES.items()]
 
 
@@ -64,6 +69,11 @@ def name_is(name: str, cuisines: list[str]) -> bool:
 
 
 def cuisine_label(cuisines: list[str], lang: str) -> str:
+    """How the cuisines read ("粤菜或日料" / "Cantonese or Japanese").
+
+    >>> cuisine_label(["cantonese", "japanese"], "en"), list(get_args(CuisineKey)) == list(CUISINES)
+    ('Cantonese or Japanese', True)
+    """
     names = [(CUISINES[c][0] if lang == "zh" else CUISINES[c][1]) if c in CUISINES else c for c in cuisines]
     return ("或" if lang == "zh" else " or ").join(names)
 

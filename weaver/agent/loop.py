@@ -12,6 +12,7 @@ mode (``llm_client`` given) lets the model call the same tools (weaver/agent/llm
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, Iterator
 
@@ -21,6 +22,7 @@ from ..text import clean_text, detect_language
 from ..tool_records import tool_records
 from .cuisine import cuisine_note
 from .events import AgentEvent, events_for, save_events
+from .dayplan import day_plan
 from .history import agent_readings, asked_keys, history_text, is_history_question
 from .memory import Known, MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
@@ -141,11 +143,14 @@ class TravelAgent:
                 return nid
         return None
 
-    def last_shown(self) -> dict[str, list[str]]:
-        """Per topic, the names of the latest search results in memory (for "the first one")."""
+    def last_shown(self, lists_only: bool = False) -> dict[str, list[str]]:
+        """Per topic, the names of the latest search results in memory (for "the first one"); ``lists_only``:
+        skip the look-ups of one item by name ("第二个" then "第二个怎么样": the second of the list, still)."""
         shown: dict[str, list[str]] = {}
         for nid in reversed(self.weaver.node_ids):
             n = self.weaver.nodes[nid]
+            if lists_only and "name" in (n.meta.get("arguments") or {}):
+                continue
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
         return shown
@@ -364,6 +369,10 @@ class TravelAgent:
         yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
 
         p = parse(text)
+        p.day_plan = day_plan(text)
+        if p.day_plan:  # "第一天想去故宫，第二天去颐和园": each sight into the plan for its day
+            p.intent, p.domain = "dayplan", "attraction"
+            p.constraints = [c for c in p.constraints if c.slot != "place"]  # the sights are no place to search
         if is_history_question(text):  # "我之前的预算是多少？": the constraint records' history, nothing searched
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
@@ -414,7 +423,8 @@ class TravelAgent:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
-        tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
+        shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
+        tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
         yield self.thought(
             thought_text(
                 lang,
@@ -483,7 +493,8 @@ class TravelAgent:
             return []
         budget = Known(known.constraints + p.constraints).latest("budget", ("any",))
         done = []
-        for old, tool, args in rebookings(p.constraints, self.plan_items(), budget.value if budget else None):
+        total = float(budget.value) if budget is not None and isinstance(budget.value, (int, float)) else None
+        for old, tool, args in rebookings(p.constraints, self.plan_items(), total):
             yield from self.tool_events(tool, args, lang, [self._user_node] if self._user_node else [])
             out = self._outputs.pop()  # said apart from this turn's own results
             new = self._result_ids[-1] if self._result_ids else None
@@ -511,6 +522,11 @@ class TravelAgent:
             keys = asked_keys(p.text)
             text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
             return text
+        if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
+            lists = self.last_shown(lists_only=True)
+            names = lists.get(p.domain) or next(iter(lists.values()), [])
+            shown = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
+            return honest_text("beyond", lang, n=len(names), names=shown, ordinal=p.ordinal)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
         if tp.remove:
@@ -531,7 +547,9 @@ class TravelAgent:
                 used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
             first = self._outputs[0].arguments.get("near") if relaxed else None
             self._restates = _restating(used, lang).get("restates", [])
-            text = "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            text = _note_once(
+                "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            )
             if tp.cheaper_than:
                 cheap = fmt_money(tp.cheaper_than)
                 text = (
@@ -594,3 +612,16 @@ def _tool_domain(tool: str) -> str | None:
         "book_hotel": "hotel",
         "metro_station": "metro",
     }.get(tool)
+
+
+def _note_once(text: str) -> str:
+    """A note in brackets said after each of several results ("（这里只记录行程…）") is said once, at the end.
+
+    >>> _note_once("A\n(note)\n\nB\n(note)")
+    'A\n\nB\n(note)'
+    """
+    lines = text.split("\n")
+    notes = {ln for ln in lines if ln[:1] in "(（" and ln[-1:] in ")）" and lines.count(ln) > 1}
+    last = {ln: max(i for i, x in enumerate(lines) if x == ln) for ln in notes}
+    kept = [ln for i, ln in enumerate(lines) if ln not in notes or last[ln] == i]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n")

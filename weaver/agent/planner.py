@@ -227,7 +227,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
                 break
     tp.domain, tp.target = domain, target
     if target is None:
-        tp.missing.append("target")
+        # "book the second one" when one was shown: say what was shown rather than "which one?"
+        tp.missing.append("beyond" if p.ordinal and p.ordinal > 1 and any(last_shown.values()) else "target")
         return
     slots = known.for_domain(domain)
     budget = slots.get("budget")
@@ -288,7 +289,7 @@ def plan_turn(
         by_name = next((e[0] for e in p.entities if e[1] == p.domain), None)
         target = by_name or (listed[at] if at < len(listed) else None)  # "第一个景点门票多少？": the one shown
         if target is None:
-            tp.missing.append("target")
+            tp.missing.append("beyond" if p.ordinal and p.ordinal > 1 and listed else "target")
             return tp
         tp.target = target
         tool = {"hotel": "search_hotels", "restaurant": "search_restaurants", "attraction": "search_attractions"}
@@ -342,6 +343,16 @@ def plan_turn(
             tp.missing.append("plan_item")
     elif p.intent == "book":
         _book(p, known, plan_items, last_shown or {}, tp)
+    elif p.intent == "dayplan":
+        budget, people = known.latest("budget", ("any",)), known.latest("people", ("any",))
+        tp.used += [c for c in (budget, people) if c is not None]
+        for day, sight in p.day_plan:
+            args = {"kind": "attraction", "name": sight, "day": day}
+            if people is not None:
+                args["people"] = people.value
+            if budget is not None:
+                args["budget"] = budget.value
+            tp.calls.append(Call("add_to_plan", args))
     elif p.intent == "tally":
         budget = known.latest("budget", ("any",))
         args = {}

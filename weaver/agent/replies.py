@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from .db import all_present, station_of
+from .db import all_present, load_database, station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
 from .meals import NOT_DISHES
@@ -41,7 +41,10 @@ def display_name(name: str, lang: str) -> str:
 def _name(name: str, lang: str) -> str:
     if lang != "en":
         return name
-    return f"{name} ({_EN_NAME[name]})" if name in _EN_NAME else gloss_name(name)
+    if name in _EN_NAME:
+        return f"{name} ({_EN_NAME[name]})"
+    row = load_database().by_name.get(name)
+    return gloss_name(name, hotel=row is not None and load_database().domain_of(row) == "hotel")
 
 
 def _range(r: str, lang: str) -> str:
@@ -120,6 +123,10 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
         "why": (
             "用户问原因：在记忆里找这件事和它的前因。",
             "The user asks why: look for the event and its causes in memory.",
+        ),
+        "dayplan": (
+            "用户按天说了要去的景点：逐个加入行程。",
+            "The user tells the sights day by day: add each to the plan.",
         ),
         "history": (
             "用户问某个约束之前的值：读约束记录的历史。",
@@ -492,6 +499,13 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             "我不确定你指的是哪一家，请说出名字或先让我搜索一下。"
             if zh
             else "I'm not sure which one you mean: name it, or let me search first."
+        )
+    if kind == "beyond":
+        n = kw.get("n", 0)
+        return (
+            f"我刚才只列出了{n}个：{kw.get('names', '')}，没有第{kw.get('ordinal')}个。要我多找几个吗？"
+            if zh
+            else f"I only showed {n}: {kw.get('names', '')}; there is no number {kw.get('ordinal')}. Shall I find more?"
         )
     if kind == "plan_item":
         return "行程里没有找到要移除的项目。" if zh else "I found nothing like that in your plan to remove."

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..models import WeaverError
 from .db import Database, all_present, base_name, in_range, load_database, station_of
-from .cuisine import CUISINES, name_is
+from .cuisine import CuisineKey, name_is
 from .meals import serves_meal
 from .side import place_facts
 from .lexicon import (
@@ -38,7 +38,6 @@ from .lexicon import (
 
 __all__ = ["ToolBox", "ToolOutput", "TOOL_MODELS", "tool_schemas", "resolve_place", "compact_row"]
 
-CuisineKey = Literal[tuple(CUISINES)]  # type: ignore[valid-type]
 _NEARBY = {"hotel": "周边酒店", "restaurant": "周边餐馆", "attraction": "周边景点"}
 
 

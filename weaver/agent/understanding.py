@@ -160,6 +160,7 @@ _GREETING = re.compile(
     r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$",
     re.IGNORECASE,
 )
+_MEAL_TIME = re.compile(r"(中午|晚上|傍晚|早上)[^，,。；;！!？?]{0,12}?吃(?!过|了)")
 _GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.I)
 _ORDINAL = re.compile(
     r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
@@ -287,6 +288,7 @@ class Parsed:
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
     cuisines: list[str] = field(default_factory=list)  # "有没有川菜馆？": read from names (no cuisine field)
     day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
+    day_plan: list[tuple[int, str]] = field(default_factory=list)  # "第一天去故宫，第二天去颐和园": (day, sight)
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -542,6 +544,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one
     p.meal = meal_of(text)
+    when = None if p.meal else _MEAL_TIME.search(text)  # "中午在颐和园附近吃饭": the time of day, a place between
+    if when:
+        p.meal = {"中午": "lunch", "晚上": "dinner", "傍晚": "dinner", "早上": "breakfast"}[when.group(1)]
     # "国家博物馆附近的公园" asks for a park: the kind is read with the place names taken out
     p.kind = sight_kind(_PLACE_EN.sub(" ", _name_index()[1].sub(" ", text)))
     m = _COUNT.search(text)
