@@ -524,9 +524,9 @@ class TravelAgent:
             return text
         if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
             lists = self.last_shown(lists_only=True)
-            names = lists.get(p.domain) or next(iter(lists.values()), [])
-            shown = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
-            return honest_text("beyond", lang, n=len(names), names=shown, ordinal=p.ordinal)
+            names = lists.get(p.domain or "") or next(iter(lists.values()), [])
+            said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
+            return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
         if tp.remove:
