@@ -251,3 +251,70 @@ def test_a_meal_time_with_a_place_between_is_the_meal_and_a_hotel_named_fandian_
     reply, calls, results = _turn(agent, "Find a hotel near the Temple of Heaven under 600 a night.")
     row = results[-1]["rows"][0]["名称"]
     assert row.endswith("饭店") and "Chongwenmen Hotel" in reply and "Restaurant" not in reply
+
+
+def test_a_day_plan_is_edited_by_day_and_a_day_is_no_stay_length(runtime):
+    agent = TravelAgent(runtime.open("day-edit"))
+    _turn(agent, "hello，我们三个人 5月1号到5月4号 去北京，budget 一万五")
+    _turn(agent, "第一天去天坛，第二天去故宫，第三天去长城")
+    _, _, results = _turn(agent, "第三天中午在长城附近吃什么？")
+    first = results[-1]["rows"][0]["名称"]
+    reply, calls, _ = _turn(agent, "好 加到第三天")  # the meal just shown, for day 3; "第三天" is no 2-night stay
+    assert calls[0]["tool"] == "add_to_plan" and calls[0]["arguments"] == {
+        "kind": "restaurant",
+        "name": first,
+        "people": 3,
+        "day": 3,
+        "budget": 15000.0,
+    }
+    assert "2晚" not in reply
+    _turn(agent, "把颐和园加到第二天")
+    reply, calls, _ = _turn(agent, "把第二天的故宫删掉")  # removed, never added again
+    assert not calls and "移除" in reply
+    assert sorted((i["day"], i["name"]) for i in agent.plan_items() if i["kind"] == "attraction") == [
+        (1, "天坛"),
+        (2, "颐和园"),
+        (3, "八达岭长城"),
+    ]
+
+
+def test_a_later_arrival_with_the_same_departure_is_read_and_its_history_told(runtime):
+    from weaver.slots import read_slots
+
+    said = [(v.slot, v.scope, v.value) for v in read_slots("其实我们5月2号才到，还是4号走")]
+    assert said == [("date", "start", "05-02"), ("date", "end", "05-04")]  # 走 leaves: was read as a start
+    assert [(v.scope, v.value) for v in read_slots("5月2号到，4号走")] == [("start", "05-02"), ("end", "05-04")]
+    agent = TravelAgent(runtime.open("date-history"))
+    _turn(agent, "我们三个人 5月1号到5月4号 去北京")
+    _turn(agent, "其实我们5月2号才到，还是4号走")
+    reply, calls, _ = _turn(agent, "我之前说的日期是几号？")
+    assert not calls and "5月1日" in reply and "改成了5月2日" in reply and "一直是5月4日" in reply
+
+
+def test_one_of_us_is_a_member_and_me_plus_two_friends_is_three(runtime):
+    from weaver.slots import read_slots
+
+    assert not [v for v in read_slots("one of us is vegetarian") if v.slot == "party"]
+    agent = TravelAgent(runtime.open("party-words"))
+    reply, _, _ = _turn(agent, "hey! me + 2 friends, beijing from july 1 to july 5, about 8000 rmb total")
+    assert "3 people" in reply
+    reply, _, _ = _turn(agent, "one of us is vegetarian")
+    assert "people" not in reply
+    _, calls, _ = _turn(agent, "what should we see on day 1? something near the forbidden city")
+    assert calls[0]["tool"] == "search_attractions" and calls[0]["arguments"]["near"] == "故宫"
+    assert calls[0]["arguments"]["people"] == 3 and "name" not in calls[0]["arguments"]
+
+
+def test_questions_about_the_booked_hotel_and_a_cuisine_around_it(runtime):
+    agent = TravelAgent(runtime.open("about-hotel"))
+    _turn(agent, "Three of us, July 1 to July 5, budget 8000 rmb.")
+    _turn(agent, "find a cheap hotel near Wangfujing")
+    _turn(agent, "book the 1st")
+    (hotel,) = agent.plan_items()
+    reply, calls, _ = _turn(agent, "is the hotel near a subway?")  # a question, not a wish for later searches
+    assert [c["tool"] for c in calls] == ["metro_station"] and calls[0]["arguments"]["place"] == hotel["name"]
+    _, calls, _ = _turn(agent, "any good korean bbq around the hotel?")
+    assert calls[0]["tool"] == "search_restaurants" and calls[0]["arguments"]["cuisine"] == ["korean"]
+    assert "near_metro" not in calls[0]["arguments"]
+    reply, calls, _ = _turn(agent, "add it for day 2 dinner")  # no meal was shown: never the hotel again
+    assert not [c for c in calls if c["tool"] == "book_hotel"]

@@ -22,8 +22,8 @@ _DAY_START = re.compile(
 )
 # asking for something (a search, a meal, a place near), adding one item, or not about sights: no plan told
 _NOT_A_PLAN = re.compile(
-    r"推荐|找|搜|附近|周边|吃|住|酒店|餐厅|加到|加入|放进|行程|计划|[?？吗]|\b(?:find|search|recommend|near|eat|"
-    r"hotel|restaurant|add|plan)\b",
+    r"推荐|找|搜|附近|周边|吃|住|酒店|餐厅|加到|加入|放进|行程|计划|删|取消|去掉|移除|不去|[?？吗]|\b(?:find|search|"
+    r"recommend|near|eat|hotel|restaurant|add|plan|remove|cancel|drop|delete|skip)\b",
     re.IGNORECASE,
 )
 

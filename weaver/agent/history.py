@@ -103,6 +103,7 @@ def history_text(records: list, keys: list[str], lang: str, readings: dict | Non
     from ..constraints import label
 
     wanted = [r for r in records if r.status == "current" and any(r.key == k or r.slot == k for k in keys)]
+    wanted.sort(key=lambda r: not r.history)  # what changed first: that is what "之前" asks about
     if not wanted:
         what = label(keys[0], lang) if keys else ("这个" if zh else "that")
         return (

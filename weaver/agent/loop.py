@@ -146,10 +146,15 @@ class TravelAgent:
     def last_shown(self, lists_only: bool = False) -> dict[str, list[str]]:
         """Per topic, the names of the latest search results in memory (for "the first one"); ``lists_only``:
         skip the look-ups of one item by name ("第二个" then "第二个怎么样": the second of the list, still)."""
+        if lists_only:  # a topic with look-ups only keeps them (the one item shown is still "the first one")
+            return {**self.last_shown(), **self._lists_shown()}
+        return self._lists_shown(lookups=True)
+
+    def _lists_shown(self, lookups: bool = False) -> dict[str, list[str]]:
         shown: dict[str, list[str]] = {}
         for nid in reversed(self.weaver.node_ids):
             n = self.weaver.nodes[nid]
-            if lists_only and "name" in (n.meta.get("arguments") or {}):
+            if not lookups and "name" in (n.meta.get("arguments") or {}):
                 continue
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
@@ -615,7 +620,7 @@ def _tool_domain(tool: str) -> str | None:
 
 
 def _note_once(text: str) -> str:
-    """A note in brackets said after each of several results ("（这里只记录行程…）") is said once, at the end.
+    r"""A note in brackets said after each of several results ("（这里只记录行程…）") is said once, at the end.
 
     >>> _note_once("A\n(note)\n\nB\n(note)")
     'A\n\nB\n(note)'

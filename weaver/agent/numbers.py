@@ -96,7 +96,7 @@ _NIGHTS = re.compile(
     re.IGNORECASE,
 )
 _DAYS = re.compile(
-    r"(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+    r"(?<![第\d])(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
     r"seven)[- ]days?\b",
     re.IGNORECASE,
 )
@@ -198,7 +198,24 @@ _COUPLE = re.compile(
 )
 
 
+# "me + 2 friends", "me and 3 others": the speaker and the others
+_ME_PLUS = re.compile(
+    r"\b(?:me|i|myself)\s*(?:\+|&|and|plus)\s*(\d|two|three|four|five|six|seven)\s+(?:friends|others|colleagues|"
+    r"kids|children|family members|people)\b",
+    re.IGNORECASE,
+)
+
+
 def people_count(text: str) -> int | None:
+    """The party size a message states.
+
+    >>> people_count("me + 2 friends, beijing from july 1"), people_count("one of us is vegetarian")
+    (3, None)
+    """
+    plus = _ME_PLUS.search(text)
+    if plus:
+        n = _small(plus.group(1))
+        return n + 1 if n else None
     m = _PEOPLE.search(text)
     if not m:
         party = [v for v in read_slots(text) if v.slot == "party"]  # "with three friends": the reader's count

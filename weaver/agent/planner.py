@@ -218,7 +218,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
     if named:
         target, domain = named[-1][0], named[-1][1]
     else:
-        order = [domain] if domain in last_shown else list(last_shown)
+        # "add it for day 2 dinner" with no meal shown: which one is unknown (never the hotel shown before)
+        order = [domain] if domain in last_shown else [] if domain in ("restaurant", "attraction") else list(last_shown)
         for d in order:
             names = last_shown.get(d) or []
             idx = (p.ordinal or 1) - 1
@@ -319,7 +320,11 @@ def plan_turn(
         if (
             not referred
             and booked
-            and re.search(r"从(?:我们的?)?(?:酒店|宾馆|住的地方)|\bfrom (?:the|our) hotel\b", p.text, re.I)
+            and re.search(
+                r"从(?:我们的?)?(?:酒店|宾馆|住的地方)|\b(?:from |is )?(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店",
+                p.text,
+                re.I,
+            )
         ):
             referred = [booked]  # "from the hotel to the Summer Palace": the hotel booked
         if not referred and shown and re.search(r"附近|周边|旁边|nearby|near (?:it|there|here)", p.text, re.IGNORECASE):
@@ -333,9 +338,13 @@ def plan_turn(
             tp.missing.append("place")
     elif p.intent == "remove":
         said = {e[0] for e in p.entities}
-        items = [i for i in plan_items if i.get("name") in said] or [
-            i for i in plan_items if not p.domain or i.get("kind") == p.domain
-        ]
+        named = [i for i in plan_items if i.get("name") in said]
+        # "把第二天的故宫删掉": the one on that day when the same place is planned on several
+        items = (
+            [i for i in named if not p.day or i.get("day") == p.day]
+            or named
+            or [i for i in plan_items if not p.domain or i.get("kind") == p.domain]
+        )
         if items:
             tp.remove = items[-1]
             tp.target = items[-1].get("name")

@@ -570,6 +570,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         if dish not in p.dishes:
             p.dishes.append(dish)
     p.cuisines = cuisines_of(text)
+    if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
+        hits["restaurant"] += 2
     p.day = trip_day(text)
     if (p.dishes or p.cuisines) and not any(hits.values()):
         hits["restaurant"] = 1
@@ -632,11 +634,18 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         c.text = text
 
     # intent
-    if _REMOVE.search(text) and (_PLAN_WORD.search(text) or p.domain) and not any(c.slot == "avoid" for c in cons):
+    named = any(e[1] in DOMAINS for e in p.entities)  # "把第二天的故宫删掉": a plan item named
+    if (
+        _REMOVE.search(text)
+        and (_PLAN_WORD.search(text) or p.domain or named)
+        and not any(c.slot == "avoid" for c in cons)
+    ):
         # "把酒店从行程里删掉" / "remove the hotel from the plan": a plan item retracted, nothing searched
         p.intent, p.constraints = "remove", []
         return p
-    if (p.ordinal or p.refers) and _METRO.search(text) and _YES_NO.search(text) and not p.entities:
+    the_hotel = bool(re.search(r"\b(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店", text, re.I))
+    metro_q = _METRO.search(text) or (the_hotel and re.search(r"metro|subway|地铁", text, re.I))
+    if (p.ordinal or p.refers or the_hotel) and metro_q and _YES_NO.search(text) and not p.entities:
         # "Is the first one close to a metro station?": the station of the item shown, not a wish for later
         p.intent = "metro"
         p.constraints = [c for c in cons if c.slot != "near_metro"]
@@ -675,7 +684,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "city"
     elif _WHY.search(text):
         p.intent = "why"
-    elif _BOOK.search(text) and (p.ordinal or p.refers or any(e[1] in DOMAINS for e in p.entities)):
+    elif _BOOK.search(text) and (p.ordinal or p.refers or p.day or any(e[1] in DOMAINS for e in p.entities)):
         p.intent = "book"
     elif _TALLY.search(text) and not (p.domain and p.request and not re.search(r"预算|budget|spent|花", text)):
         p.intent = "tally"
@@ -688,7 +697,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "info" if target and not _NEAR.search(text) else "search"
     elif p.request and any(e[1] in DOMAINS for e in p.entities):
         p.domain = next(e[1] for e in p.entities if e[1] in DOMAINS)
-        p.intent = "info"
+        p.intent = "search" if _NEAR.search(text) else "info"  # "something near the Forbidden City": around it
     elif _GREETING.match(text) or (CLOSING.search(text) and not p.constraints and not p.request):
         p.intent = "greeting"
     elif p.ordinal and not cons and not p.entities and len(_GREETING_WORDS.sub("", text)) <= 24:
