@@ -338,11 +338,11 @@ def plan_turn(
             tp.missing.append("place")
     elif p.intent == "remove":
         said = {e[0] for e in p.entities}
-        named = [i for i in plan_items if i.get("name") in said]
+        in_plan = [i for i in plan_items if i.get("name") in said]
         # "把第二天的故宫删掉": the one on that day when the same place is planned on several
         items = (
-            [i for i in named if not p.day or i.get("day") == p.day]
-            or named
+            [i for i in in_plan if not p.day or i.get("day") == p.day]
+            or in_plan
             or [i for i in plan_items if not p.domain or i.get("kind") == p.domain]
         )
         if items:
