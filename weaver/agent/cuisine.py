@@ -22,33 +22,21 @@ from typing import Literal, get_args
 
 __all__ = ["CuisineKey", "CUISINES", "cuisines_of", "name_is", "cuisine_label", "cuisine_note"]
 
-# key: (Chinese label, English label, how it is asked for, what a name of that cuisine holds)
+# one cuisine a row: key, Chinese label, English label, how it is asked for, what a name of that cuisine holds
+_TABLE = r"""
+sichuan    川菜    Sichuan       川菜|川味|四川菜|\bsichuan\b|\bszechuan\b                              川|蜀|渝
+hunan      湘菜    Hunan         湘菜|湖南菜|\bhunan\b                                                  湘
+cantonese  粤菜    Cantonese     粤菜|广东菜|港式|茶餐厅|\bcantonese\b|dim\ssum                        粤|港式|港味|广东|潮汕|顺德
+japanese   日料    Japanese      日料|日本料理|日本菜|\bjapanese\b|\bsushi\b                           日本|日料|寿司|居酒屋|日式
+korean     韩餐    Korean        韩餐|韩国菜|韩国料理|韩式|\bkorean\b                                   韩国|韩式
+western    西餐    Western       西餐|\bwestern\s(?:food|restaurant|cuisine)                            西餐|牛排|比萨|披萨|意大利|法式|法餐
+beijing    北京菜  Beijing       北京菜|京菜|京味|\bbeijing\s(?:cuisine|food|dishes)\b|\blocal\s(?:cuisine|food)\b  北京菜|京菜|老北京|京味
+dongbei    东北菜  Northeastern  东北菜|\bnortheast(?:ern)?\s(?:chinese\s)?(?:food|cuisine)             东北
+xinjiang   新疆菜  Xinjiang      新疆菜|新疆饭|\bxinjiang\b|\buyghur\b                                  新疆
+yunnan     云南菜  Yunnan        云南菜|\byunnan\b                                                      云南|滇
+"""
 CUISINES: dict[str, tuple[str, str, str, str]] = {
-    "sichuan": ("川菜", "Sichuan", r"川菜|川味|四川菜|\bsichuan\b|\bszechuan\b", r"川|蜀|渝"),
-    "hunan": ("湘菜", "Hunan", r"湘菜|湖南菜|\bhunan\b", r"湘"),
-    "cantonese": (
-        "粤菜",
-        "Cantonese",
-        r"粤菜|广东菜|港式|茶餐厅|\bcantonese\b|dim sum",
-        r"粤|港式|港味|广东|潮汕|顺德",
-    ),
-    "japanese": ("日料", "Japanese", r"日料|日本料理|日本菜|\bjapanese\b|\bsushi\b", r"日本|日料|寿司|居酒屋|日式"),
-    "korean": ("韩餐", "Korean", r"韩餐|韩国菜|韩国料理|韩式|\bkorean\b", r"韩国|韩式"),
-    "western": (
-        "西餐",
-        "Western",
-        r"西餐|\bwestern (?:food|restaurant|cuisine)",
-        r"西餐|牛排|比萨|披萨|意大利|法式|法餐",
-    ),
-    "beijing": (
-        "北京菜",
-        "Beijing",
-        r"北京菜|京菜|京味|\bbeijing (?:cuisine|food|dishes)\b|\blocal (?:cuisine|food)\b",
-        r"北京菜|京菜|老北京|京味",
-    ),
-    "dongbei": ("东北菜", "Northeastern", r"东北菜|\bnortheast(?:ern)? (?:chinese )?(?:food|cuisine)", r"东北"),
-    "xinjiang": ("新疆菜", "Xinjiang", r"新疆菜|新疆饭|\bxinjiang\b|\buyghur\b", r"新疆"),
-    "yunnan": ("云南菜", "Yunnan", r"云南菜|\byunnan\b", r"云南|滇"),
+    row[0]: (row[1], row[2], row[3], row[4]) for row in (line.split() for line in _TABLE.strip().splitlines())
 }
 # the tools' schema offers these (kept equal to CUISINES' keys: see the doctest of cuisine_label)
 CuisineKey = Literal[
