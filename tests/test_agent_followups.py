@@ -315,3 +315,18 @@ def test_questions_about_the_booked_hotel_and_a_cuisine_around_it(runtime):
     assert "near_metro" not in calls[0]["arguments"]
     reply, calls, _ = _turn(agent, "add it for day 2 dinner")  # no meal was shown: never the hotel again
     assert not [c for c in calls if c["tool"] == "book_hotel"]
+
+
+def test_adding_an_item_already_on_that_day_says_so(runtime):
+    agent = TravelAgent(runtime.open("already"))
+    _turn(agent, "我一个人去北京，10月1号到10月3号，预算三千。")
+    _turn(agent, "第一天去颐和园，第二天去长城")
+    reply, calls, _ = _turn(agent, "把颐和园加到第一天的行程")
+    assert not calls and "已经在第1天的行程里" in reply
+    _, calls, _ = _turn(agent, "把颐和园加到第二天的行程")  # another day is another visit
+    assert calls[0]["tool"] == "add_to_plan" and calls[0]["arguments"]["day"] == 2
+    assert sorted((i["day"], i["name"]) for i in agent.plan_items()) == [
+        (1, "颐和园"),
+        (2, "八达岭长城"),
+        (2, "颐和园"),
+    ]

@@ -234,6 +234,11 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
     slots = known.for_domain(domain)
     budget = slots.get("budget")
     people = slots.get("people")
+    if domain != "hotel" and any(
+        i.get("name") == target and i.get("kind") == domain and i.get("day") == p.day for i in plan_items
+    ):  # "把颐和园加到第一天" when it is on day 1 already: said, not added twice
+        tp.missing.append("already")
+        return
     if budget:
         tp.used.append(budget)
     if domain == "hotel":

@@ -500,6 +500,13 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else "I'm not sure which one you mean: name it, or let me search first."
         )
+    if kind == "already":
+        what, day = kw.get("name", ""), kw.get("day")
+        return (
+            f"{what}已经在{f'第{day}天的' if day else ''}行程里了，没有重复添加。"
+            if zh
+            else f"{what} is already in your plan{f' for day {day}' if day else ''}; I did not add it twice."
+        )
     if kind == "beyond":
         n = kw.get("n", 0)
         return (
