@@ -330,3 +330,17 @@ def test_adding_an_item_already_on_that_day_says_so(runtime):
         (2, "八达岭长城"),
         (2, "颐和园"),
     ]
+
+
+def test_a_new_end_keeps_the_start_and_a_rebooking_over_budget_keeps_the_old_booking(runtime):
+    agent = TravelAgent(runtime.open("until"))
+    _turn(agent, "Two of us, June 1 to June 3, budget 2000 yuan.")
+    _turn(agent, "Find a hotel near Wangfujing under 800 a night.")
+    _turn(agent, "book the first one")
+    (old,) = agent.plan_items()
+    reply, calls, _ = _turn(agent, "Actually we'll stay until June 5.")  # the end, not a check-in on June 5
+    assert calls[0]["arguments"]["check_in"] == "6-1" and calls[0]["arguments"]["nights"] == 4
+    assert "6-1 to 6-5 (4 nights)" in reply and "the old booking stays" in reply
+    assert agent.plan_items() == [old]  # over budget for 4 nights: the 2-night booking is still the plan
+    reply, _, _ = _turn(agent, "what was the check-in date before?")
+    assert "check-in has been 06-01" in reply and "check-out" not in reply

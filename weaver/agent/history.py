@@ -29,7 +29,9 @@ _KEYS = [
     ("budget/total", re.compile(r"预算|budget|spend", re.I)),
     ("party", re.compile(r"人数|几个人|几人|多少人|party|how many (?:of us|people)|people|group size", re.I)),
     ("nights", re.compile(r"几晚|多少晚|住几天|how many nights|nights", re.I)),
-    ("date", re.compile(r"日期|几号|哪天|什么时候|dates?|when|check[- ]?in|arriv", re.I)),
+    ("date/start", re.compile(r"入住|到达|出发|check[- ]?in|arriv|start", re.I)),
+    ("date/end", re.compile(r"退房|离开|走的|check[- ]?out|leav|depart", re.I)),
+    ("date", re.compile(r"日期|几号|哪天|什么时候|dates?|when", re.I)),
     ("diet", re.compile(r"忌口|过敏|不吃|allerg|diet|avoid", re.I)),
 ]
 # a question, not a statement ("Change the budget to 9000" names a change but asks nothing)

@@ -591,12 +591,19 @@ def _has_check_in(known) -> bool:
 
 
 def _keep_stay_end(p: Parsed, known) -> None:
-    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights)."""
+    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights);
+    "we'll stay until June 5": a new end keeps the known start."""
     for c in p.constraints:
         v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
+        before = known.latest("dates", ("any",))
+        if v is not None and "check_in" not in v and v.get("check_out"):
+            start = before.value.get("check_in") if before is not None and isinstance(before.value, dict) else None
+            nights = nights_between(str(start), str(v["check_out"])) if start else None
+            if nights:
+                c.value = {"check_in": start, **v, "nights": nights}
+            continue
         if v is None or "nights" in v or "check_in" not in v:
             continue
-        before = known.latest("dates", ("any",))
         end = before.value.get("check_out") if before is not None and isinstance(before.value, dict) else None
         nights = nights_between(str(v["check_in"]), str(end)) if end else None
         if nights:

@@ -450,6 +450,9 @@ def _dates(text: str, today: date | None = None) -> dict | None:
     {'check_in': '9-10', 'check_out': '9-13', 'nights': 3}
     """
     ds = extract_dates(text) or _relative_days(text, today)
+    roles = {v.scope for v in read_slots(text) if v.slot == "date"}
+    if len(ds) == 1 and roles == {"end"}:  # "we'll stay until June 5" / "住到6月5号": the stay's end only
+        return {"check_out": f"{ds[0][0]}-{ds[0][1]}"}
     r = _EN_RANGE.search(text)
     if len(ds) == 1 and r and int(r.group(2)) > int(r.group(1)):  # "Sept 10-13": the end day takes the month
         ds = [ds[0], (ds[0][0], int(r.group(2)))]
