@@ -344,3 +344,14 @@ def test_a_new_end_keeps_the_start_and_a_rebooking_over_budget_keeps_the_old_boo
     assert agent.plan_items() == [old]  # over budget for 4 nights: the 2-night booking is still the plan
     reply, _, _ = _turn(agent, "what was the check-in date before?")
     assert "check-in has been 06-01" in reply and "check-out" not in reply
+
+
+def test_free_parking_is_not_claimed_when_the_data_lists_only_paid_parking(runtime):
+    agent = TravelAgent(runtime.open("parking"))
+    reply, calls, results = _turn(agent, "王府井附近的酒店有没有免费停车？")
+    assert calls[0]["tool"] == "search_hotels" and results[-1]["count"] > 0
+    assert "没有免费停车的记录" in reply
+    reply, _, _ = _turn(agent, "第一家有停车场吗？")
+    assert "收费停车位" in reply  # said as listed: paid
+    reply, _, _ = _turn(agent, "Does the first one have parking?")
+    assert "paid parking" in reply

@@ -569,7 +569,7 @@ class TravelAgent:
                     + text
                 )
             found = any(o.count for o in shown)
-            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else ""
+            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and (found or p.caveat == "paid_parking") else ""
             asked = shown[-1].arguments.get("cuisine") if shown else None
             text = (cuisine_note(asked, int(found), lang) + "\n" + text) if asked else text
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back

@@ -547,7 +547,15 @@ def honest_text(kind: str, lang: str, **kw) -> str:
 
 
 def gloss_facility(f: str) -> str:
-    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed."""
+    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed.
+
+    >>> gloss_facility("收费停车位"), gloss_facility("早餐服务免费")
+    ('paid parking', 'breakfast (free)')
+    """
+    if f.startswith("收费") and len(f) > 2:
+        return "paid " + gloss_facility(f[2:])
+    if f.endswith("免费") and len(f) > 2:
+        return gloss_facility(f[:-2]) + " (free)"
     for alias, target in FACILITY_ALIASES.items():
         if target == f and alias.isascii():
             return alias
@@ -564,8 +572,10 @@ def has_text(row: dict, asked: list[str], lang: str) -> str:
     """
     zh = lang == "zh"
     listed = row.get("酒店设施") or []
-    has = [f for f in asked if all_present(listed, [f])]
-    lacks = [f for f in asked if f not in has]
+    found = [f for f in asked if all_present(listed, [f])]
+    lacks = [f for f in asked if f not in found]
+    # said as the row lists it: "停车位" asked, "收费停车位" listed (paid parking, which the user should hear)
+    has = [next((x for x in listed if f in x and x != f), f) for f in found]
     name = _name(row.get("名称", ""), lang)
     parts = []
     if has:

@@ -237,6 +237,12 @@ def caveat_text(kind: str, lang: str) -> str:
     >>> caveat_text("evening", "en")
     'My data has no opening hours for sights: check that these are open in the evening before you go.'
     """
+    if kind == "paid_parking":
+        return (
+            "注意：我的数据里酒店的停车位都标为收费停车位，没有免费停车的记录。"
+            if lang == "zh"
+            else "Note: my data lists hotel parking only as paid parking; it has no record of free parking."
+        )
     if kind == "evening":
         return (
             "我的数据里没有景点的开放时间，晚上去之前请先确认这些地方是否开放。"

@@ -572,6 +572,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
         if dish not in p.dishes:
             p.dishes.append(dish)
+    if re.search(r"免费停车|停车免费|free parking|parking (?:is |for )?free", text, re.I):
+        p.caveat = "paid_parking"  # the data lists only paid parking (收费停车位): said beside what is found
     p.cuisines = cuisines_of(text)
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
