@@ -302,12 +302,23 @@ def test_one_of_us_is_a_member_and_me_plus_two_friends_is_three(runtime):
     assert calls[0]["arguments"]["people"] == 3 and "name" not in calls[0]["arguments"]
 
 
+def _booked(runtime, space: str, *turns: str):
+    """An agent that has taken the trip frame, searched and booked one hotel: the agent and the booking."""
+    agent = TravelAgent(runtime.open(space))
+    for text in turns:
+        _turn(agent, text)
+    (booking,) = agent.plan_items()
+    return agent, booking
+
+
 def test_questions_about_the_booked_hotel_and_a_cuisine_around_it(runtime):
-    agent = TravelAgent(runtime.open("about-hotel"))
-    _turn(agent, "Three of us, July 1 to July 5, budget 8000 rmb.")
-    _turn(agent, "find a cheap hotel near Wangfujing")
-    _turn(agent, "book the 1st")
-    (hotel,) = agent.plan_items()
+    agent, hotel = _booked(
+        runtime,
+        "about-hotel",
+        "Three of us, July 1 to July 5, budget 8000 rmb.",
+        "find a cheap hotel near Wangfujing",
+        "book the 1st",
+    )
     reply, calls, _ = _turn(agent, "is the hotel near a subway?")  # a question, not a wish for later searches
     assert [c["tool"] for c in calls] == ["metro_station"] and calls[0]["arguments"]["place"] == hotel["name"]
     _, calls, _ = _turn(agent, "any good korean bbq around the hotel?")
@@ -333,11 +344,13 @@ def test_adding_an_item_already_on_that_day_says_so(runtime):
 
 
 def test_a_new_end_keeps_the_start_and_a_rebooking_over_budget_keeps_the_old_booking(runtime):
-    agent = TravelAgent(runtime.open("until"))
-    _turn(agent, "Two of us, June 1 to June 3, budget 2000 yuan.")
-    _turn(agent, "Find a hotel near Wangfujing under 800 a night.")
-    _turn(agent, "book the first one")
-    (old,) = agent.plan_items()
+    agent, old = _booked(
+        runtime,
+        "until",
+        "Two of us, June 1 to June 3, budget 2000 yuan.",
+        "Find a hotel near Wangfujing under 800 a night.",
+        "book the first one",
+    )
     reply, calls, _ = _turn(agent, "Actually we'll stay until June 5.")  # the end, not a check-in on June 5
     assert calls[0]["arguments"]["check_in"] == "6-1" and calls[0]["arguments"]["nights"] == 4
     assert "6-1 to 6-5 (4 nights)" in reply and "the old booking stays" in reply
