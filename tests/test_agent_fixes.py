@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import pytest
 
+from agent_chat import chat_turn
+
 from weaver.agent import TravelAgent
 from weaver.agent.lexicon import dish_matches
 from weaver.agent.meals import serves_meal
 
 
-def _turn(agent, text):
-    events = list(agent.run(text))
-    assert events[-1].type == "reply"
-    calls = [e.data for e in events if e.type == "tool_call"]
-    results = [e.data for e in events if e.type == "tool_result"]
-    return events[-1].text, calls, results
+_turn = chat_turn  # reply, tool calls, tool results
 
 
 @pytest.mark.parametrize(

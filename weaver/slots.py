@@ -404,11 +404,11 @@ _EN_DATE = _re(
 _EN_DAY = _re(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b")
 _DATE_RANGE = _re(r"^\s*(?:到|至|-|–|~|～|to|until|till|through|and)\s*$")
 _END = _re(
-    r"退房|离开|返回|回来|回程|回家|回去|离店|check[- ]?out|leav(?:e|ing)(?! for)|depart(?:ing)?(?! for)|"
+    r"退房|离开|返回|回来|回程|回家|回去|离店|(?:^|\s)(?:才|再|就)?走(?![路过遍进])|check[- ]?out|leav(?:e|ing)(?! for)|depart(?:ing)?(?! for)|"
     r"return(?:ing)?|fly back|head(?:ing)? home|until|till|back on|住到|待到|呆到|玩到|留到|stay(?:ing)? (?:until|till)"
 )
 _START = _re(
-    r"出发|到达|抵达|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|arriv(?:e|ing|al)|check[- ]?in|get(?:ting)? there|"
+    r"出发|到达|抵达|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|(?:^|\s)(?:才|就|会)?到了?$|arriv(?:e|ing|al)|check[- ]?in|get(?:ting)? there|"
     r"fly(?:ing)? (?:in|out)|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
     r"begin(?:ning)?|travel(?:l?ing)?|trip|visit(?:ing)?|from"
 )
@@ -478,7 +478,7 @@ _N = r"(\d+|[一二两三四五六七八九十]|one|two|three|four|five|six|seve
 _PARTY = _re(
     r"(?:我们|咱们|一行|一共|总共|共)\s*(?:是|有|就)?\s*" + _N + r"\s*(?:个人|个大人|人|位|口人)|一家" + _N + r"口|"
     r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
-    r"\b" + _N + r"\s+of us\b|\b(?:party|group|family) of\s+" + _N + r"\b|"
+    r"\b(?!one\s)" + _N + r"\s+of us\b|\b(?:party|group|family) of\s+" + _N + r"\b|"
     r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
     r"\b(?:we(?:'re| are)|there(?:'re| are| will be))\s+(?:only\s+|just\s+|now\s+)?"
     + _N

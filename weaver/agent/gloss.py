@@ -55,23 +55,32 @@ def pinyin(text: str) -> str:
     return " ".join(words)
 
 
-def _part(text: str) -> str:
-    for zh, en in _KINDS:
+# a hotel's name often ends in 饭店 ("北京饭店", "崇文门饭店"): for a hotel row that word is "Hotel", not "Restaurant"
+_HOTEL_KINDS = [("大饭店", "Grand Hotel"), ("饭店", "Hotel")]
+
+
+def _part(text: str, hotel: bool = False) -> str:
+    for zh, en in (_HOTEL_KINDS if hotel else []) + _KINDS:
         if text.endswith(zh) and len(text) > len(zh):
             return f"{pinyin(text[: -len(zh)])} {en}"
     return pinyin(text)
 
 
-def gloss_name(name: str) -> str:
-    """``name (Pinyin Kind[, branch])``; a name without Chinese is returned as it is."""
+def gloss_name(name: str, hotel: bool = False) -> str:
+    """``name (Pinyin Kind[, branch])``; a name without Chinese is returned as it is; ``hotel``: the name is a
+    hotel's (its 饭店 is a hotel).
+
+    >>> gloss_name("北京崇文门饭店", hotel=True), gloss_name("南京大饭店", hotel=True)
+    ('北京崇文门饭店 (Beijing Chongwenmen Hotel)', '南京大饭店 (Nanjing Grand Hotel)')
+    """
     if not name or not re.search(r"[\u4e00-\u9fff]", name):
         return name
     m = re.match(r"(.+?)[（(](.+?)[)）]\s*$", name)
     if m:
         branch = m.group(2)
         branch = (pinyin(branch[:-1]) + " branch") if branch.endswith("店") else pinyin(branch)
-        return f"{name} ({_part(m.group(1))}, {branch})"
-    return f"{name} ({_part(name)})"
+        return f"{name} ({_part(m.group(1), hotel)}, {branch})"
+    return f"{name} ({_part(name, hotel)})"
 
 
 def gloss_station(value: str | None) -> str:

@@ -12,6 +12,7 @@ mode (``llm_client`` given) lets the model call the same tools (weaver/agent/llm
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, Iterator
 
@@ -19,9 +20,13 @@ from ..filler import is_filler
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from ..tool_records import tool_records
+from .cuisine import cuisine_note
 from .events import AgentEvent, events_for, save_events
+from .dayplan import day_plan
+from .history import agent_readings, asked_keys, history_text, is_history_question
 from .memory import Known, MemoryItem, items_from_result, read_constraints, with_records
 from .planner import AROUND, plan_turn
+from .replan import rebook_text, rebookings
 from .replies import (
     ack_text,
     display_name,
@@ -138,11 +143,19 @@ class TravelAgent:
                 return nid
         return None
 
-    def last_shown(self) -> dict[str, list[str]]:
-        """Per topic, the names of the latest search results in memory (for "the first one")."""
+    def last_shown(self, lists_only: bool = False) -> dict[str, list[str]]:
+        """Per topic, the names of the latest search results in memory (for "the first one"); ``lists_only``:
+        skip the look-ups of one item by name ("第二个" then "第二个怎么样": the second of the list, still)."""
+        if lists_only:  # a topic with look-ups only keeps them (the one item shown is still "the first one")
+            return {**self.last_shown(), **self._lists_shown()}
+        return self._lists_shown(lookups=True)
+
+    def _lists_shown(self, lookups: bool = False) -> dict[str, list[str]]:
         shown: dict[str, list[str]] = {}
         for nid in reversed(self.weaver.node_ids):
             n = self.weaver.nodes[nid]
+            if not lookups and "name" in (n.meta.get("arguments") or {}):
+                continue
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
         return shown
@@ -361,6 +374,12 @@ class TravelAgent:
         yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
 
         p = parse(text)
+        p.day_plan = day_plan(text)
+        if p.day_plan:  # "第一天想去故宫，第二天去颐和园": each sight into the plan for its day
+            p.intent, p.domain = "dayplan", "attraction"
+            p.constraints = [c for c in p.constraints if c.slot != "place"]  # the sights are no place to search
+        if is_history_question(text):  # "我之前的预算是多少？": the constraint records' history, nothing searched
+            p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
         if p.intent == "info" and not p.domain and self.last_shown():
@@ -409,7 +428,8 @@ class TravelAgent:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
-        tp = plan_turn(p, known, self.plan_items(), self.last_shown(), self.previous_search(p.domain))
+        shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
+        tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
         yield self.thought(
             thought_text(
                 lang,
@@ -452,14 +472,43 @@ class TravelAgent:
                     args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
                 yield from self.tool_events(call.tool, args, lang, because, widens=first)
+        rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
+        if rebooked:  # "改成6月9号入住" after a booking: the plan follows, and the reply says what changed
+            head = text if tp.calls else ack_text(lang, p.constraints)
+            text = "\n\n".join(
+                [head]
+                + [
+                    results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
+                    for old, out in rebooked
+                ]
+            )
         # a why-answer also cites the chain it walked in the graph
         ids = memory_ids + [i for i in self._chain if i not in memory_ids]
         noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
         yield self.reply(
             text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
         )
+
+    def _rebook(self, p: Parsed, known, lang: str):
+        """Bookings made under dates or a party size this message changes, made again (the same tools, so the
+        budget is checked again); each new booking supersedes the old one in memory (an audited edit)."""
+        if p.intent in ("remove", "history", "city", "why") or not p.constraints:
+            return []
+        budget = Known(known.constraints + p.constraints).latest("budget", ("any",))
+        done = []
+        total = float(budget.value) if budget is not None and isinstance(budget.value, (int, float)) else None
+        for old, tool, args in rebookings(p.constraints, self.plan_items(), total):
+            yield from self.tool_events(tool, args, lang, [self._user_node] if self._user_node else [])
+            out = self._outputs.pop()  # said apart from this turn's own results
+            new = self._result_ids[-1] if self._result_ids else None
+            if out.ok and out.plan_item and new and old.get("node_id"):
+                why = f"the plan follows the changed trip: {p.text[:80]}"
+                self.weaver.curation.set_edge(old["node_id"], new, "supersedes", why, message_id=self._mid)
+                self.weaver.curation.set_status(old["node_id"], "superseded", why, by=new, message_id=self._mid)
+            done.append((old, out))
+        return done
 
     def _compose(self, p: Parsed, tp, lang: str, items: list[MemoryItem], relaxed: bool) -> str:
         if p.intent == "city":
@@ -474,6 +523,17 @@ class TravelAgent:
             self._chain = chain  # the answer quotes each memory of the chain
             self._restates = [self.weaver.nodes[i].content for i in chain if i in self.weaver.nodes]
             return text or honest_text("why_none", lang)
+        if p.intent == "history":
+            keys = asked_keys(p.text)
+            text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
+            return text
+        if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
+            lists = self.last_shown(lists_only=True)
+            names = lists.get(p.domain or "") or next(iter(lists.values()), [])
+            said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
+            return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
+        if tp.missing and tp.missing[0] == "already":
+            return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
         if tp.remove:
@@ -494,7 +554,9 @@ class TravelAgent:
                 used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
             first = self._outputs[0].arguments.get("near") if relaxed else None
             self._restates = _restating(used, lang).get("restates", [])
-            text = "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            text = _note_once(
+                "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            )
             if tp.cheaper_than:
                 cheap = fmt_money(tp.cheaper_than)
                 text = (
@@ -507,7 +569,9 @@ class TravelAgent:
                     + text
                 )
             found = any(o.count for o in shown)
-            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and found else ""
+            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and (found or p.caveat == "paid_parking") else ""
+            asked = shown[-1].arguments.get("cuisine") if shown else None
+            text = (cuisine_note(asked, int(found), lang) + "\n" + text) if asked else text
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back
             aside = [c for c in p.constraints if c.scope not in (p.domain, "any") and c.slot != "place"]
             return (ack_text(lang, aside) + "\n\n" + text) if aside else text
@@ -527,12 +591,19 @@ def _has_check_in(known) -> bool:
 
 
 def _keep_stay_end(p: Parsed, known) -> None:
-    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights)."""
+    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights);
+    "we'll stay until June 5": a new end keeps the known start."""
     for c in p.constraints:
         v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
+        before = known.latest("dates", ("any",))
+        if v is not None and "check_in" not in v and v.get("check_out"):
+            start = before.value.get("check_in") if before is not None and isinstance(before.value, dict) else None
+            nights = nights_between(str(start), str(v["check_out"])) if start else None
+            if nights:
+                c.value = {"check_in": start, **v, "nights": nights}
+            continue
         if v is None or "nights" in v or "check_in" not in v:
             continue
-        before = known.latest("dates", ("any",))
         end = before.value.get("check_out") if before is not None and isinstance(before.value, dict) else None
         nights = nights_between(str(v["check_in"]), str(end)) if end else None
         if nights:
@@ -555,3 +626,16 @@ def _tool_domain(tool: str) -> str | None:
         "book_hotel": "hotel",
         "metro_station": "metro",
     }.get(tool)
+
+
+def _note_once(text: str) -> str:
+    r"""A note in brackets said after each of several results ("（这里只记录行程…）") is said once, at the end.
+
+    >>> _note_once("A\n(note)\n\nB\n(note)")
+    'A\n\nB\n(note)'
+    """
+    lines = text.split("\n")
+    notes = {ln for ln in lines if ln[:1] in "(（" and ln[-1:] in ")）" and lines.count(ln) > 1}
+    last = {ln: max(i for i, x in enumerate(lines) if x == ln) for ln in notes}
+    kept = [ln for i, ln in enumerate(lines) if ln not in notes or last[ln] == i]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n")

@@ -147,4 +147,14 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
     rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
     slots = {c.slot for c in rec}
     kept = [c for c in known.constraints if not (c.slot in _RECORD_SLOTS and c.slot in slots)]
+    if weaver is not None and "avoid" in slots:
+        # foods the records' reader never read ("we dont eat beef": the agent reads it, the library does not)
+        # still apply; a food it did read, lifted or not, is the records' to decide
+        from .slot_bridge import diet_term
+
+        read = {diet_term(str(r.value)) for r in weaver.constraints(include_lifted=True) if r.slot == "diet"}
+        for c in known.constraints:
+            extra = [t for t in (c.value if c.slot == "avoid" and isinstance(c.value, list) else []) if t not in read]
+            if extra:
+                kept.append(Constraint("avoid", extra, c.scope, c.turn, c.node_id, c.text))
     return Known(kept + rec)

@@ -12,11 +12,12 @@
 
 from __future__ import annotations
 
+from ..numerals import small_number
 from ..slots import read_slots
 
 import re
 
-__all__ = ["cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
+__all__ = ["trip_day", "cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
 
 _CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -95,7 +96,7 @@ _NIGHTS = re.compile(
     re.IGNORECASE,
 )
 _DAYS = re.compile(
-    r"(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+    r"(?<![第\d])(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
     r"seven)[- ]days?\b",
     re.IGNORECASE,
 )
@@ -197,7 +198,24 @@ _COUPLE = re.compile(
 )
 
 
+# "me + 2 friends", "me and 3 others": the speaker and the others
+_ME_PLUS = re.compile(
+    r"\b(?:me|i|myself)\s*(?:\+|&|and|plus)\s*(\d|two|three|four|five|six|seven)\s+(?:friends|others|colleagues|"
+    r"kids|children|family members|people)\b",
+    re.IGNORECASE,
+)
+
+
 def people_count(text: str) -> int | None:
+    """The party size a message states.
+
+    >>> people_count("me + 2 friends, beijing from july 1"), people_count("one of us is vegetarian")
+    (3, None)
+    """
+    plus = _ME_PLUS.search(text)
+    if plus:
+        n = _small(plus.group(1))
+        return n + 1 if n else None
     m = _PEOPLE.search(text)
     if not m:
         party = [v for v in read_slots(text) if v.slot == "party"]  # "with three friends": the reader's count
@@ -221,3 +239,32 @@ def stay_length(text: str) -> int | None:
         n = _small(next(g for g in m.groups() if g))
         return n - 1 if n and 1 < n <= 60 else None
     return None
+
+
+_TRIP_DAY = re.compile(
+    r"第\s*([一二两三四五六七八九十\d]{1,3})\s*天|\bday\s*(\d{1,2})\b|\b(?:on\s+)?the\s+(first|second|third|fourth|"
+    r"fifth|sixth|seventh|1st|2nd|3rd|\d{1,2}th)\s+day\b|(?:头|首)(一)?天",
+    re.IGNORECASE,
+)
+_EN_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "1st": 1, "2nd": 2}
+
+
+def trip_day(text: str) -> int | None:
+    """The day of the trip a message puts something on ("第二天", "day 2", "on the third day"), or None.
+
+    >>> trip_day("把它加到第二天的行程里"), trip_day("add the first one to day 2"), trip_day("on the third day")
+    (2, 2, 3)
+    >>> trip_day("我们玩三天"), trip_day("第十天"), trip_day("头一天去故宫")
+    (None, 10, 1)
+    """
+    m = _TRIP_DAY.search(text or "")
+    if not m:
+        return None
+    if m.group(1):
+        return int(m.group(1)) if m.group(1).isdigit() else small_number(m.group(1))
+    if m.group(2):
+        return int(m.group(2))
+    if m.group(3):
+        w = m.group(3).lower()
+        return _EN_ORD.get(w) or (int(w[:-2]) if w[:-2].isdigit() else None)
+    return 1

@@ -155,6 +155,8 @@ def _search(
             used.extend(by)
         if p.dishes:
             args["dishes"] = p.dishes
+        if p.cuisines:  # asked this turn, like a dish (the name is read: the data has no cuisine field)
+            args["cuisine"] = p.cuisines
         if p.meal:
             args["meal"] = p.meal
     else:
@@ -216,7 +218,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
     if named:
         target, domain = named[-1][0], named[-1][1]
     else:
-        order = [domain] if domain in last_shown else list(last_shown)
+        # "add it for day 2 dinner" with no meal shown: which one is unknown (never the hotel shown before)
+        order = [domain] if domain in last_shown else [] if domain in ("restaurant", "attraction") else list(last_shown)
         for d in order:
             names = last_shown.get(d) or []
             idx = (p.ordinal or 1) - 1
@@ -225,11 +228,17 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
                 break
     tp.domain, tp.target = domain, target
     if target is None:
-        tp.missing.append("target")
+        # "book the second one" when one was shown: say what was shown rather than "which one?"
+        tp.missing.append("beyond" if p.ordinal and p.ordinal > 1 and any(last_shown.values()) else "target")
         return
     slots = known.for_domain(domain)
     budget = slots.get("budget")
     people = slots.get("people")
+    if domain != "hotel" and any(
+        i.get("name") == target and i.get("kind") == domain and i.get("day") == p.day for i in plan_items
+    ):  # "把颐和园加到第一天" when it is on day 1 already: said, not added twice
+        tp.missing.append("already")
+        return
     if budget:
         tp.used.append(budget)
     if domain == "hotel":
@@ -245,6 +254,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
         if people:
             args["people"] = people.value
             tp.used.append(people)
+        if p.day:  # "加到第二天的行程里": the day it is for
+            args["day"] = p.day
     if budget:
         args["budget"] = budget.value
     tp.calls.append(Call("book_hotel" if domain == "hotel" else "add_to_plan", args))
@@ -284,13 +295,23 @@ def plan_turn(
         by_name = next((e[0] for e in p.entities if e[1] == p.domain), None)
         target = by_name or (listed[at] if at < len(listed) else None)  # "第一个景点门票多少？": the one shown
         if target is None:
-            tp.missing.append("target")
+            tp.missing.append("beyond" if p.ordinal and p.ordinal > 1 and listed else "target")
             return tp
         tp.target = target
         tool = {"hotel": "search_hotels", "restaurant": "search_restaurants", "attraction": "search_attractions"}
         tp.calls.append(Call(tool[p.domain], {"name": target, "limit": 1}))
     elif p.intent == "side":
         names = [e[0] for e in p.entities if e[1] in ("hotel", "restaurant", "attraction", "area")][:4]
+        if not names and p.side not in ("evening", "crowd", "weather"):
+            # "Is it open on Mondays?" / "这家酒店几点可以入住？": the item shown (by its place in the list), else the
+            # hotel booked for a hotel's hours
+            table = p.side == "reserve" and re.search(r"\btable\b|订座|订位|订桌", p.text, re.I)
+            dom = "hotel" if p.side == "checkin" else "restaurant" if table else p.domain
+            shown = (last_shown or {}).get(dom or "") or ([] if dom else next(iter((last_shown or {}).values()), []))
+            at = (p.ordinal or 1) - 1
+            booked = next((i["name"] for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
+            pick = shown[at] if at < len(shown) else (booked if dom == "hotel" else None)
+            names = [pick] if pick else []
         tp.calls.append(Call("place_facts", {"names": names, "ask": p.side}))
     elif p.intent == "metro":
         # "从王府井怎么坐地铁去故宫？": each place named gets its station (the route is from one to the other)
@@ -304,7 +325,11 @@ def plan_turn(
         if (
             not referred
             and booked
-            and re.search(r"从(?:我们的?)?(?:酒店|宾馆|住的地方)|\bfrom (?:the|our) hotel\b", p.text, re.I)
+            and re.search(
+                r"从(?:我们的?)?(?:酒店|宾馆|住的地方)|\b(?:from |is )?(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店",
+                p.text,
+                re.I,
+            )
         ):
             referred = [booked]  # "from the hotel to the Summer Palace": the hotel booked
         if not referred and shown and re.search(r"附近|周边|旁边|nearby|near (?:it|there|here)", p.text, re.IGNORECASE):
@@ -318,9 +343,13 @@ def plan_turn(
             tp.missing.append("place")
     elif p.intent == "remove":
         said = {e[0] for e in p.entities}
-        items = [i for i in plan_items if i.get("name") in said] or [
-            i for i in plan_items if not p.domain or i.get("kind") == p.domain
-        ]
+        in_plan = [i for i in plan_items if i.get("name") in said]
+        # "把第二天的故宫删掉": the one on that day when the same place is planned on several
+        items = (
+            [i for i in in_plan if not p.day or i.get("day") == p.day]
+            or in_plan
+            or [i for i in plan_items if not p.domain or i.get("kind") == p.domain]
+        )
         if items:
             tp.remove = items[-1]
             tp.target = items[-1].get("name")
@@ -328,6 +357,16 @@ def plan_turn(
             tp.missing.append("plan_item")
     elif p.intent == "book":
         _book(p, known, plan_items, last_shown or {}, tp)
+    elif p.intent == "dayplan":
+        budget, people = known.latest("budget", ("any",)), known.latest("people", ("any",))
+        tp.used += [c for c in (budget, people) if c is not None]
+        for day, sight in p.day_plan:
+            args = {"kind": "attraction", "name": sight, "day": day}
+            if people is not None:
+                args["people"] = people.value
+            if budget is not None:
+                args["budget"] = budget.value
+            tp.calls.append(Call("add_to_plan", args))
     elif p.intent == "tally":
         budget = known.latest("budget", ("any",))
         args = {}

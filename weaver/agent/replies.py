@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from .db import all_present, station_of
+from .db import all_present, load_database, station_of
 from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
 from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
 from .meals import NOT_DISHES
@@ -41,7 +41,10 @@ def display_name(name: str, lang: str) -> str:
 def _name(name: str, lang: str) -> str:
     if lang != "en":
         return name
-    return f"{name} ({_EN_NAME[name]})" if name in _EN_NAME else gloss_name(name)
+    if name in _EN_NAME:
+        return f"{name} ({_EN_NAME[name]})"
+    row = load_database().by_name.get(name)
+    return gloss_name(name, hotel=row is not None and load_database().domain_of(row) == "hotel")
 
 
 def _range(r: str, lang: str) -> str:
@@ -120,6 +123,14 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
         "why": (
             "用户问原因：在记忆里找这件事和它的前因。",
             "The user asks why: look for the event and its causes in memory.",
+        ),
+        "dayplan": (
+            "用户按天说了要去的景点：逐个加入行程。",
+            "The user tells the sights day by day: add each to the plan.",
+        ),
+        "history": (
+            "用户问某个约束之前的值：读约束记录的历史。",
+            "The user asks for a constraint's earlier value: read its record's history.",
         ),
         "city": (
             "用户问的城市不在数据库里（只有北京）。",
@@ -218,10 +229,12 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
             f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}"
         )
     if out.tool == "add_to_plan":
+        day = (f"（第{f['day']}天）" if zh else f" (day {f['day']})") if f.get("day") else ""
+        who = f"{f['people']} {'person' if f['people'] == 1 else 'people'}"
         return (
-            f"add_to_plan 已加入行程：{f['name']}，{f['people']}人，共{fmt_money(f['cost'])}"
+            f"add_to_plan 已加入行程：{f['name']}{day}，{f['people']}人，共{fmt_money(f['cost'])}"
             if zh
-            else f"add_to_plan added: {f['name']}, {f['people']} people, {fmt_money(f['cost'])}"
+            else f"add_to_plan added: {f['name']}{day}, {who}, {fmt_money(f['cost'])}"
         )
     if out.tool == "budget_tally":
         return (
@@ -290,8 +303,20 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         if not out.rows:
             return "行程里还没有选定任何项目。" if zh else "Nothing has been added to the plan yet."
         lines.append("目前的行程：" if zh else "Your plan so far:")
-        for i, r in enumerate(out.rows, 1):
-            lines.append(f"{i}. {r['name']} — {fmt_money(r.get('cost'))}")
+        # by day: the stay first, then each day's items, then what has no day
+        rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99))
+        for i, r in enumerate(rows, 1):
+            day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
+            stay = (
+                (
+                    f"（{r['check_in']}入住{r['nights']}晚）"
+                    if zh
+                    else f" (check-in {r['check_in']}, {r['nights']} nights)"
+                )
+                if r.get("kind") == "hotel" and r.get("check_in")
+                else ""
+            )
+            lines.append(f"{i}. {day}{r['name']}{stay} — {fmt_money(r.get('cost'))}")
         total = fmt_money(f["total"])
         if f.get("budget"):
             ok = f["within"]
@@ -475,6 +500,20 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else "I'm not sure which one you mean: name it, or let me search first."
         )
+    if kind == "already":
+        what, day = kw.get("name", ""), kw.get("day")
+        return (
+            f"{what}已经在{f'第{day}天的' if day else ''}行程里了，没有重复添加。"
+            if zh
+            else f"{what} is already in your plan{f' for day {day}' if day else ''}; I did not add it twice."
+        )
+    if kind == "beyond":
+        n = kw.get("n", 0)
+        return (
+            f"我刚才只列出了{n}个：{kw.get('names', '')}，没有第{kw.get('ordinal')}个。要我多找几个吗？"
+            if zh
+            else f"I only showed {n}: {kw.get('names', '')}; there is no number {kw.get('ordinal')}. Shall I find more?"
+        )
     if kind == "plan_item":
         return "行程里没有找到要移除的项目。" if zh else "I found nothing like that in your plan to remove."
     if kind == "no_base":
@@ -508,7 +547,15 @@ def honest_text(kind: str, lang: str, **kw) -> str:
 
 
 def gloss_facility(f: str) -> str:
-    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed."""
+    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed.
+
+    >>> gloss_facility("收费停车位"), gloss_facility("早餐服务免费")
+    ('paid parking', 'breakfast (free)')
+    """
+    if f.startswith("收费") and len(f) > 2:
+        return "paid " + gloss_facility(f[2:])
+    if f.endswith("免费") and len(f) > 2:
+        return gloss_facility(f[:-2]) + " (free)"
     for alias, target in FACILITY_ALIASES.items():
         if target == f and alias.isascii():
             return alias
@@ -525,8 +572,10 @@ def has_text(row: dict, asked: list[str], lang: str) -> str:
     """
     zh = lang == "zh"
     listed = row.get("酒店设施") or []
-    has = [f for f in asked if all_present(listed, [f])]
-    lacks = [f for f in asked if f not in has]
+    found = [f for f in asked if all_present(listed, [f])]
+    lacks = [f for f in asked if f not in found]
+    # said as the row lists it: "停车位" asked, "收费停车位" listed (paid parking, which the user should hear)
+    has = [next((x for x in listed if f in x and x != f), f) for f in found]
     name = _name(row.get("名称", ""), lang)
     parts = []
     if has:

@@ -25,12 +25,24 @@ from .gloss import gloss_hours, gloss_station
 
 __all__ = ["side_kind", "place_facts", "side_text", "caveat_text", "SIDE_KINDS"]
 
-SIDE_KINDS = ("distance", "hours", "reserve", "crowd", "evening")
+SIDE_KINDS = ("distance", "hours", "reserve", "crowd", "evening", "weather", "checkin")
+# questions no row can answer, with or without a place named
+PLACELESS = ("evening", "crowd", "weather")
 _KIND = [
+    ("weather", re.compile(r"天气|下雨|下雪|气温|温度|冷不冷|热不热|\bweather\b|\brain(?:y|ing)?\b|temperature", re.I)),
+    (
+        "checkin",
+        re.compile(
+            r"几点(?:可以|能)?(?:入住|退房)|(?:入住|退房)时间|(?:check[- ]?(?:in|out)) time|"
+            r"(?:when|what time) (?:can|do|should|must) (?:we|i) check[- ]?(?:in|out)",
+            re.I,
+        ),
+    ),
     (
         "distance",
         re.compile(
             r"离得远|远不远|多远|距离|离.{0,8}(?:远|近)吗|近不近|how far|far (?:apart|from)|distance|"
+            r"从.{1,12}到.{1,12}(?:要|需要)?多久|how long (?:does it take )?(?:to get )?from .{1,40} to|"
             r"close to each other|near each other|is .{2,40} (?:close|near) to",
             re.I,
         ),
@@ -38,7 +50,8 @@ _KIND = [
     (
         "reserve",
         re.compile(
-            r"预约|预订门票|提前订|提前买|要预定|book (?:it |them )?(?:in advance|ahead)|reserv|"
+            r"预约|预订门票|提前订|提前买|要预定|订座|订位|订桌|book (?:it |them )?(?:in advance|ahead)|reserv|"
+            r"book a table|table for|"
             r"need to book",
             re.I,
         ),
@@ -48,7 +61,8 @@ _KIND = [
     (
         "hours",
         re.compile(
-            r"几点|营业时间|开门|关门|开放时间|opening hours|what time|when does .{0,30}(?:open|close)|"
+            r"几点|营业时间|开门|关门|开放时间|闭馆|(?:周|星期)[一二三四五六日天]开|opening hours|what time|"
+            r"when does .{0,30}(?:open|close)|\b(?:open|closed) on\b|"
             r"open(?:ing)? time|closing time",
             re.I,
         ),
@@ -110,6 +124,18 @@ def _gloss(name: str, lang: str) -> str:
 def side_text(facts: dict, lang: str) -> str:
     """The answer in the user's language: what the data says, and what it does not hold."""
     zh, kind, rows = lang == "zh", facts.get("kind"), facts.get("rows") or []
+    if kind == "weather":
+        return (
+            "我的数据里没有天气信息，没法告诉你天气，出发前请查一下天气预报。"
+            if zh
+            else "My data has no weather information, so I can't tell you the weather: check a forecast before you go."
+        )
+    if kind == "reserve" and not rows:  # "Can you book a table for 7pm?" with nothing shown to call
+        return (
+            "我不能真的订座或预约（这里只记录行程），我的数据里也没有订座信息。"
+            if zh
+            else "I can't make real reservations (I keep the plan only), and my data has no booking information."
+        )
     if not rows and kind not in ("evening", "crowd"):
         return "我在数据库里没找到你说的地点。" if zh else "I can't find that place in my data."
     names = [_gloss(r["名称"], lang) for r in rows]
@@ -137,9 +163,10 @@ def side_text(facts: dict, lang: str) -> str:
                 else f"My data does not list {a} and {b} as near each other, so they are probably some way apart."
             )
         tail = (
-            f"最近的地铁站：{st[0]} / {st[1]}。我的数据里没有坐标，给不出具体距离。"
+            f"最近的地铁站：{st[0]} / {st[1]}。我的数据里没有坐标和交通时间，给不出具体距离或路上要多久。"
             if zh
-            else f" Nearest metro: {st[0]} / {st[1]}. My data has no coordinates, so I can't give a distance."
+            else f" Nearest metro: {st[0]} / {st[1]}. My data has no coordinates or travel times, so I can't give a "
+            "distance or how long the trip takes."
         )
         return head + tail
     if kind == "hours":
@@ -174,9 +201,19 @@ def side_text(facts: dict, lang: str) -> str:
             else "; ".join(f"{n}: {r.get('电话') or 'none'}" for r, n in zip(rows, names))
         )
         return (
-            f"我的数据里没有是否需要预约的信息，建议打电话确认（{phones}）。"
+            f"我不能真的订座或预约，我的数据里也没有是否需要预约的信息，建议打电话确认（{phones}）。"
             if zh
-            else f"My data does not say whether you need to book ahead; best to call ({phones})."
+            else f"I can't make real reservations, and my data does not say whether you need to book ahead; best "
+            f"to call ({phones})."
+        )
+    if kind == "checkin":
+        phones = ("；" if zh else "; ").join(
+            f"{n}{'：' if zh else ': '}{r.get('电话') or '无'}" for r, n in zip(rows, names)
+        )
+        return (
+            f"我的数据里没有酒店的入住和退房时间，建议打电话确认（{phones}）。"
+            if zh
+            else f"My data has no check-in or check-out times for hotels; best to call ({phones})."
         )
     if kind == "crowd":
         return (
@@ -200,6 +237,12 @@ def caveat_text(kind: str, lang: str) -> str:
     >>> caveat_text("evening", "en")
     'My data has no opening hours for sights: check that these are open in the evening before you go.'
     """
+    if kind == "paid_parking":
+        return (
+            "注意：我的数据里酒店的停车位都标为收费停车位，没有免费停车的记录。"
+            if lang == "zh"
+            else "Note: my data lists hotel parking only as paid parking; it has no record of free parking."
+        )
     if kind == "evening":
         return (
             "我的数据里没有景点的开放时间，晚上去之前请先确认这些地方是否开放。"

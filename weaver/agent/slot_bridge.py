@@ -22,7 +22,7 @@ from ..slots import SlotValue, read_slots
 from .lexicon import FACILITY_ALIASES, HOTEL_TYPE_ALIASES
 from .understanding import Constraint
 
-__all__ = ["money_from_slots", "range_of", "constraints_from_records", "records_from_statements"]
+__all__ = ["money_from_slots", "range_of", "constraints_from_records", "records_from_statements", "diet_term"]
 
 from ..constraints import records_from_statements  # noqa: E402  (re-exported for the doctest and callers)
 
@@ -98,7 +98,7 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
                     {"price": "hotel", "cost": "restaurant", "ticket": "attraction"}.get(slot, "any"),
                 )
         elif r.slot == "diet" and r.bound == "restrict":
-            term = _DIET.get(str(r.value), str(r.value))
+            term = diet_term(str(r.value))
             if term not in avoid:
                 avoid.append(term)
                 avoid_by = r
@@ -122,7 +122,9 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             c = Constraint("facilities", [_AMENITY_DB.get(key) or FACILITY_ALIASES.get(key, key)], "hotel")
         elif r.slot == "quiet":
             c = Constraint("quiet", True, "hotel")
-        elif r.slot == "location" and r.scope in ("hotel", "restaurant"):
+        elif r.slot == "location" and r.scope in ("hotel", "restaurant") and _known_place(str(r.value)):
+            # a phrase the reader took for a place ("near the museum under 700") that names no place in the
+            # data would send a later search to nowhere: only a place the database knows is remembered
             c = Constraint("place", r.value, r.scope)
         if c is not None:
             c.turn, c.node_id, c.text = r.turn, r.node_id, r.text
@@ -179,3 +181,15 @@ def moved_constraints(weaver, text: str, node_id: str | None) -> list[Constraint
 def changes_by_amount(text: str) -> bool:
     """The message changes a budget by an amount ("预算再加两千", "raise the budget by 2,000")."""
     return any(v.slot == "budget" and v.bound == "delta" for v in read_slots(text))
+
+
+def _known_place(name: str) -> bool:
+    from .db import load_database
+    from .tools import resolve_place
+
+    return resolve_place(load_database(), name) is not None
+
+
+def diet_term(value: str) -> str:
+    """The agent's avoid term for a diet record's value (the library's words -> the tools' categories)."""
+    return _DIET.get(value, value)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..models import WeaverError
 from .db import Database, all_present, base_name, in_range, load_database, station_of
+from .cuisine import CuisineKey, name_is
 from .meals import serves_meal
 from .side import place_facts
 from .lexicon import (
@@ -90,6 +91,10 @@ class SearchRestaurants(_Search):
     meal: Literal["breakfast", "lunch", "dinner", "late-night"] | None = Field(
         None, description="the meal: only places open then that serve it (no bakeries or canteens for dinner)"
     )
+    cuisine: list[CuisineKey] = Field(
+        default_factory=list,
+        description="cuisines, any of them (read from the name only: the database has no cuisine field)",
+    )
 
 
 class SearchAttractions(_Search):
@@ -116,14 +121,16 @@ class AddToPlan(BaseModel):
     kind: Literal["restaurant", "attraction"]
     name: str
     people: int = Field(1, ge=1, le=50)
+    day: int | None = Field(None, ge=1, le=60, description="the day of the trip it is for (1 = the first day)")
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
 
 class PlaceFacts(BaseModel):
     names: list[str] = Field(default_factory=list, max_length=4, description="the places asked about")
-    ask: Literal["distance", "hours", "reserve", "crowd", "evening"] = Field(
+    ask: Literal["distance", "hours", "reserve", "crowd", "evening", "weather", "checkin"] = Field(
         ...,
-        description="what is asked: distance between two places, opening hours, booking ahead, crowds, evening visits",
+        description="what is asked: distance between two places, opening hours, booking ahead, crowds, evening "
+        "visits, the weather, a hotel's check-in / check-out time (the data has neither of the last two)",
     )
 
 
@@ -359,6 +366,8 @@ class ToolBox:
                 if not any(dish_matches(d, t) for t in a.avoid for d in list(r.get("推荐菜") or []) + [r["名称"]])
             ]
             out.facts["excluded"] = before - len(rows)
+        if a.cuisine:
+            rows = [r for r in rows if name_is(r["名称"], list(a.cuisine))]
         if a.meal:
             before = len(rows)
             rows = [r for r in rows if serves_meal(r, a.meal)]
@@ -441,10 +450,12 @@ class ToolBox:
         if unit is None:
             out.notes.append("no_price")
         cost = float(unit or 0) * a.people
-        out.facts.update(name=row["名称"], unit_price=unit, people=a.people)
+        out.facts.update(name=row["名称"], unit_price=unit, people=a.people, day=a.day)
         self._budget_check(out, cost, a.budget, row["名称"])
         if out.ok:
             out.plan_item = {"kind": a.kind, "name": row["名称"], "cost": cost, "people": a.people, "unit": unit}
+            if a.day:
+                out.plan_item["day"] = a.day
         return out
 
     def place_facts(self, a: PlaceFacts) -> ToolOutput:

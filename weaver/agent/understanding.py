@@ -21,7 +21,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from ..numerals import small_number
-from ..slots import read_slots
+from ..slots import is_change, read_slots
 from ..slots_prefs import meal_of, read_prefs
 from ..text import detect_language, extract_dates
 from .db import base_name, load_database
@@ -38,9 +38,11 @@ from .lexicon import (
     sight_kind,
     english_alias_pattern,
 )
+from .cuisine import cuisines_of
 from .meals import NOT_DISHES
-from .numbers import people_count, rating_range, stay_length
-from .side import side_kind
+from .numbers import people_count, rating_range, stay_length, trip_day
+from .side import PLACELESS, side_kind
+from .typos import fix_typos
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between"]
 
@@ -119,6 +121,7 @@ _WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what we
 _FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
 _TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "行程里|行程上|行程(?:都|还)?有|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
     "how much is left|money left|budget left|还有多少钱|还能花多少"
@@ -140,7 +143,8 @@ _METRO_Q = re.compile(
 # a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
 _FIRST_PERSON = _cue(
     "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|我们可以|我可以|"
-    "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could"
+    "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could|"
+    "we don't|i don't|we do not|i do not|we can't|i can't"
 )
 _NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
 _NEAR_METRO = re.compile(
@@ -156,6 +160,8 @@ _GREETING = re.compile(
     r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$",
     re.IGNORECASE,
 )
+_MEAL_TIME = re.compile(r"(中午|晚上|傍晚|早上)[^，,。；;！!？?]{0,12}?吃(?!过|了)")
+_GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.I)
 _ORDINAL = re.compile(
     r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
     r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",
@@ -280,6 +286,9 @@ class Parsed:
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
+    cuisines: list[str] = field(default_factory=list)  # "有没有川菜馆？": read from names (no cuisine field)
+    day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
+    day_plan: list[tuple[int, str]] = field(default_factory=list)  # "第一天去故宫，第二天去颐和园": (day, sight)
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -427,8 +436,26 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
     return out
 
 
+_EN_RANGE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|"
+    r"through|till)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\d|[ap]\.m))",
+    re.IGNORECASE,
+)
+
+
 def _dates(text: str, today: date | None = None) -> dict | None:
+    """Check-in, check-out and nights a message states.
+
+    >>> _dates("hi, 3 ppl, beijing sept 10-13, budget 9000")
+    {'check_in': '9-10', 'check_out': '9-13', 'nights': 3}
+    """
     ds = extract_dates(text) or _relative_days(text, today)
+    roles = {v.scope for v in read_slots(text) if v.slot == "date"}
+    if len(ds) == 1 and roles == {"end"}:  # "we'll stay until June 5" / "住到6月5号": the stay's end only
+        return {"check_out": f"{ds[0][0]}-{ds[0][1]}"}
+    r = _EN_RANGE.search(text)
+    if len(ds) == 1 and r and int(r.group(2)) > int(r.group(1)):  # "Sept 10-13": the end day takes the month
+        ds = [ds[0], (ds[0][0], int(r.group(2)))]
     out: dict = {}
     if ds:
         out["check_in"] = f"{ds[0][0]}-{ds[0][1]}"
@@ -497,6 +524,7 @@ def _domain_hits(text: str) -> dict[str, int]:
 def parse(text: str, said_on: date | None = None) -> Parsed:
     """Understand one message (no memory involved). ``said_on``: the day it was said, which "下个月十号" /
     "next Wednesday" count from (today for a new message; its own day for one read back from memory)."""
+    text = fix_typos(text)  # "find a hotle", "we dont eat beef": read as meant
     lang = detect_language(text)
     low = text.lower()
     p = Parsed(text=text, language=lang)
@@ -519,6 +547,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one
     p.meal = meal_of(text)
+    when = None if p.meal else _MEAL_TIME.search(text)  # "中午在颐和园附近吃饭": the time of day, a place between
+    if when:
+        p.meal = {"中午": "lunch", "晚上": "dinner", "傍晚": "dinner", "早上": "breakfast"}[when.group(1)]
     # "国家博物馆附近的公园" asks for a park: the kind is read with the place names taken out
     p.kind = sight_kind(_PLACE_EN.sub(" ", _name_index()[1].sub(" ", text)))
     m = _COUNT.search(text)
@@ -541,7 +572,13 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
         if dish not in p.dishes:
             p.dishes.append(dish)
-    if p.dishes and not any(hits.values()):
+    if re.search(r"免费停车|停车免费|free parking|parking (?:is |for )?free", text, re.I):
+        p.caveat = "paid_parking"  # the data lists only paid parking (收费停车位): said beside what is found
+    p.cuisines = cuisines_of(text)
+    if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
+        hits["restaurant"] += 2
+    p.day = trip_day(text)
+    if (p.dishes or p.cuisines) and not any(hits.values()):
         hits["restaurant"] = 1
     if any(hits.values()):
         # "故宫附近的酒店": the thing asked for is named last in Chinese, first in English; ties go to hotels
@@ -602,16 +639,24 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         c.text = text
 
     # intent
-    if _REMOVE.search(text) and (_PLAN_WORD.search(text) or p.domain) and not any(c.slot == "avoid" for c in cons):
+    named = any(e[1] in DOMAINS for e in p.entities)  # "把第二天的故宫删掉": a plan item named
+    if (
+        _REMOVE.search(text)
+        and (_PLAN_WORD.search(text) or p.domain or named)
+        and not any(c.slot == "avoid" for c in cons)
+    ):
         # "把酒店从行程里删掉" / "remove the hotel from the plan": a plan item retracted, nothing searched
         p.intent, p.constraints = "remove", []
         return p
-    if (p.ordinal or p.refers) and _METRO.search(text) and _YES_NO.search(text) and not p.entities:
+    the_hotel = bool(re.search(r"\b(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店", text, re.I))
+    metro_q = _METRO.search(text) or (the_hotel and re.search(r"metro|subway|地铁", text, re.I))
+    if (p.ordinal or p.refers or the_hotel) and metro_q and _YES_NO.search(text) and not p.entities:
         # "Is the first one close to a metro station?": the station of the item shown, not a wish for later
         p.intent = "metro"
         p.constraints = [c for c in cons if c.slot != "near_metro"]
         return p
-    if (p.ordinal or p.refers) and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text):
+    side = side_kind(text) if _ASKS.search(text) else None
+    if (p.ordinal or p.refers) and not p.entities and _FIELD_Q.search(text) and _YES_NO.search(text) and not side:
         # "第一个景点门票多少？": a question about one shown item, looked up by name, not a new search
         p.intent = "info"
         p.constraints = [c for c in cons if c.slot not in ("ticket", "price", "cost", "rating")]
@@ -624,7 +669,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.domain, p.asks_has = "has", "hotel", asked
         p.constraints = [c for c in cons if c.slot != "facilities"]
         return p
-    side = side_kind(text) if _ASKS.search(text) else None
     if side == "evening" and p.request and not p.entities and not p.city:
         # places for the evening: restaurants have hours (search for dinner); sights have none, so only a
         # search "near" a place the user named is run, with the missing hours said beside its results
@@ -632,7 +676,11 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
             p.meal, side = p.meal or "dinner", None
         elif p.domain == "attraction" and _NEAR.search(text):
             p.caveat, side = "evening", None
-    if side and not p.city and (p.entities or side in ("evening", "crowd")):
+    if (
+        side
+        and not p.city
+        and (p.entities or side in PLACELESS or p.refers or p.ordinal or side in ("checkin", "reserve"))
+    ):
         # a question about places is no preference: the places it names constrain nothing later
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
@@ -641,18 +689,22 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "city"
     elif _WHY.search(text):
         p.intent = "why"
-    elif _BOOK.search(text) and (p.ordinal or p.refers or any(e[1] in DOMAINS for e in p.entities)):
+    elif _BOOK.search(text) and (p.ordinal or p.refers or p.day or any(e[1] in DOMAINS for e in p.entities)):
         p.intent = "book"
     elif _TALLY.search(text) and not (p.domain and p.request and not re.search(r"预算|budget|spent|花", text)):
         p.intent = "tally"
     elif _METRO_Q.search(text) or (_METRO.search(text) and not _NEAR_METRO.search(text)):
         p.intent = "metro"
-    elif p.domain and (p.request or not cons or not (_PREFER.search(text) or _FIRST_PERSON.search(text))):
+    elif p.domain and (
+        p.request or not cons or not (_PREFER.search(text) or _FIRST_PERSON.search(text) or is_change(text))
+    ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not _NEAR.search(text) else "search"
     elif p.request and any(e[1] in DOMAINS for e in p.entities):
         p.domain = next(e[1] for e in p.entities if e[1] in DOMAINS)
-        p.intent = "info"
+        p.intent = "search" if _NEAR.search(text) else "info"  # "something near the Forbidden City": around it
     elif _GREETING.match(text) or (CLOSING.search(text) and not p.constraints and not p.request):
         p.intent = "greeting"
+    elif p.ordinal and not cons and not p.entities and len(_GREETING_WORDS.sub("", text)) <= 24:
+        p.intent = "info"  # "第二个" / "2nd one" / "第二个怎么样": that item of the latest list, looked up
     return p
