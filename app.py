@@ -37,9 +37,11 @@ pages = {
 }
 nav = st.navigation(list(pages.values()))
 mark_shell(pages)
-# tighter top margin than Streamlit's default; CJK-capable fonts first
+# tighter top margin than Streamlit's default, except on a narrow (phone) window, where the header bar with the
+# sidebar button covers the page's first 3.75rem and hid half the title; CJK-capable fonts first
 st.html(
     "<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
+    "@media (max-width:736px){[data-testid='stMainBlockContainer']{padding-top:4.5rem}}"
     "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
     "'WenQuanYi Micro Hei',sans-serif}</style>"
 )

@@ -104,15 +104,16 @@ def _scores() -> None:
     if df.empty:
         st.caption(t("scores_empty"))
         return
-    # the message first, so the content is on screen without scrolling; the CSV keeps the library's names
+    # the verdict and the total before the message, the message before the rest: in the chat page's narrow
+    # column a wide message column pushed every score out of sight. The CSV keeps the library's names.
     shown = df.drop(columns=["timestamp"])[
         [
             "turn",
+            "kept",
+            "total",
             "content",
             "kind",
-            "kept",
             "promoted",
-            "total",
             "relevance",
             "novelty",
             "importance",
@@ -158,7 +159,7 @@ def _scores() -> None:
         hide_index=True,
         width="stretch",
         height=300,
-        column_config={view.columns[1]: st.column_config.TextColumn(width="large")},
+        column_config={view.columns[3]: st.column_config.TextColumn(width="medium")},
     )
     st.download_button(
         t("download_csv"),
