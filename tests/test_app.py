@@ -92,6 +92,8 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
     # the score table lists every message with its scores, sortable as a DataFrame
     df = at.dataframe[0].value
     assert {"relevance", "novelty", "importance", "total", "kept", "content"} <= set(df.columns)
+    # the verdict and the total lead: in the chat's narrow column a wide message pushed every score out of sight
+    assert list(df.columns[:4]) == ["turn", "kept", "total", "content"]
     assert df["content"].str.contains("王府井").any() and len(df) >= 6
     assert set(df["kind"]) >= {"user_input", "agent_thought", "tool_result", "agent_response"}
     # the graph beside the chat knows its size
@@ -104,6 +106,26 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
     md2 = _md(reloaded)
     assert "three days in Beijing" in md2 and "王府井附近" in md2
     assert [c.name for c in reloaded.chat_message].count("user") == 2
+
+
+def test_demo_picker_defaults_to_the_interface_language_and_closes_when_run(studio):
+    at = studio()
+    assert at.selectbox(key="demo_pick").value == "trip_en"
+    at.session_state["lang"] = "zh"
+    at.session_state["demo_pick"] = "switch_zh"  # a short script: the point is where it runs, not what it says
+    at.session_state["demo_popover"] = True  # the user opened the popover
+    at.button(key="demo_run").click()
+    _run(at)
+    # the popover closed (it stayed open over the outcome) and the outcome is said in the interface's language
+    assert at.session_state["demo_popover"] is False
+    assert [s.value for s in at.success] + [w.value for w in at.warning]
+    assert all("turn " not in w.value for w in at.warning)
+    outcome = [x.value.replace("\\", "") for x in list(at.success) + list(at.warning)]
+    assert any(o.startswith("switch_zh：") for o in outcome), outcome
+    fresh = AppTest.from_file(APP, default_timeout=120)  # a new session opened in Chinese gets the Chinese trip
+    fresh.query_params["lang"] = "zh"
+    fresh.run()
+    assert fresh.selectbox(key="demo_pick").value == "trip_zh"
 
 
 @pytest.mark.slow
