@@ -23,6 +23,7 @@ from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_ro
 from weaver.curation.queue import PROPOSAL_WORDS
 from weaver.lifecycle.passes import last_pass, pass_rows, pass_text, undo_pass
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
+from weaver.rationale_words import rationale_in_words
 
 _T = {
     "title": ("Review", "审阅"),
@@ -271,7 +272,8 @@ with q_tab:
                     what = _item_words(w, item)
                     st.markdown(f"**{md_escape(what)}**")
                     st.caption(md_escape(t("conf", c=item.confidence, o=_pair(_ORIGINS, item.origin))))
-                    st.caption(md_escape(item.rationale))  # a model's words: an image in it must not be fetched
+                    # a model's words: an image in it must not be fetched; the rules' words in the reader's language
+                    st.caption(md_escape(rationale_in_words(item.rationale, lang())))
                     if col is cols[0] or len(group) == 1:
                         _evidence(item)
                     rel = None

@@ -10,6 +10,7 @@ import streamlit as st
 from weaver import WeaverError
 from weaver.filter_words import filter_reason_in_words
 from weaver.models import RELATIONS
+from weaver.rationale_words import rationale_in_words
 
 from . import edge_fix, graph_render
 from .i18n import lang, t
@@ -44,7 +45,7 @@ def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
                 t("col_status"): L["edge_statuses"].get(d.get("status"), d.get("status")),
                 t("col_kind"): L["kinds"].get(g.nodes[other].get("kind"), g.nodes[other].get("kind")),
                 t("col_turn"): g.nodes[other].get("turn"),
-                t("col_rationale"): d.get("rationale", ""),
+                t("col_rationale"): rationale_in_words(d.get("rationale", ""), lang()),
             }
         )
     return pd.DataFrame(rows)
