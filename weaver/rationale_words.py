@@ -19,6 +19,7 @@ quoted words kept. A rationale written by an LLM or a curator stays as it was wr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["rationale_in_words"]
 
@@ -51,7 +52,7 @@ _RELATIONS = {
     "none": "无",
 }
 # (pattern, Chinese): patterns with groups first, then plain phrases, longest first
-_RULES: list[tuple[str, object]] = [
+_RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (
         r"similar \(([-\d.]+)\), same slot, no path between them: ",
         lambda m: f"相似（{m[1]}），同一槽位，两者之间没有路径：",
@@ -148,7 +149,7 @@ def rationale_in_words(text: str, lang: str = "en") -> str:
         return text
     out = str(text)
     for rx, repl in _COMPILED:
-        out = rx.sub(repl if callable(repl) else (lambda _m, r=repl: r), out)
+        out = rx.sub(repl, out)  # a plain replacement holds no backslash: taken literally
     if re.search(r"[\u4e00-\u9fff]", out):  # something was read: the joints between phrases in Chinese too
         for en, zh in _PUNCT.items():
             out = out.replace(en, zh)
