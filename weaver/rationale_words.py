@@ -21,26 +21,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .filter_words import DOMAINS_ZH as _DOMAINS
+from .filter_words import SLOTS_ZH as _SLOTS
+
 __all__ = ["rationale_in_words"]
 
-_SLOTS = {
-    "budget": "预算",
-    "diet": "饮食",
-    "dates": "日期",
-    "location": "位置",
-    "amenity": "设施",
-    "quiet": "安静",
-    "rating": "评分",
-    "people": "人数",
-    "place": "地点",
-}
 _KINDS = {
     "user_input": "用户输入",
     "agent_thought": "智能体思考",
     "tool_result": "工具结果",
     "agent_response": "智能体回复",
 }
-_DOMAINS = {"hotel": "酒店", "restaurant": "餐厅", "attraction": "景点", "plan": "行程", "place": "地点", "total": "总"}
 _BOUNDS = {"max": "最多", "min": "至少", "about": "约", "range": "范围"}
 _STATUS = {"retracted": "已撤回", "superseded": "已被取代", "archived": "已归档", "active": "生效"}
 _RELATIONS = {
