@@ -14,7 +14,7 @@ from ui.i18n import t
 from ui.shell import mark_shell
 from ui.render import md_escape
 from ui.sidebar import render_sidebar
-from ui.state import get_runtime
+from ui.state import REEMBEDDED, SPACE_ERROR, get_runtime, open_current_space, reembed_and_open
 from ui.agent_bridge import warm_agent
 from ui import url_state
 from weaver import WeaverError
@@ -48,7 +48,22 @@ st.html(
 with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
     get_runtime()
     warm_agent()
+    open_current_space()  # a space that cannot be opened (another embedder's): the default one, and why
 render_sidebar()
+failed = st.session_state.pop(SPACE_ERROR, None)
+if failed:  # one clear line above the page, never a traceback
+    why, name = failed
+    st.error(md_escape(why))
+    if "reembed" in why:  # the library's pointer: another embedder's space, which the studio can convert
+        st.button(
+            t("reembed_btn", name=name, emb=get_runtime().embedder.name),
+            key="reembed_btn",
+            on_click=reembed_and_open,
+            args=(name,),
+            icon=":material/autorenew:",
+        )
+if st.session_state.get(REEMBEDDED) is not None:
+    st.success(t("reembedded", n=st.session_state.pop(REEMBEDDED)))
 try:
     nav.run()
 except WeaverError as exc:  # e.g. the Chroma server went away mid-turn: one clear line, never a traceback

@@ -297,3 +297,49 @@ def test_graph_replay_is_not_recomputed_by_a_rerun_that_changes_nothing(studio):
     at.select_slider(key="gf_turn").set_value(turns[0]).run()
     assert memo.misses == misses + 1  # the space changed: replayed, and turn 1 still shows turn 1's nodes
     assert at.selectbox(key="gp_a").options == past_nodes
+
+
+class _OtherEmbedder:
+    """The real embedder under another name: a space woven with it is "another embedder's" space."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim = inner, "other-embedder", inner.dim
+
+    def embed(self, texts):
+        return self.inner.embed(texts)
+
+
+def test_a_space_of_another_embedder_says_how_to_convert_it_without_a_traceback(studio, tmp_path, embedder):
+    from weaver import Runtime, Settings
+
+    rt = Runtime.from_settings(
+        Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"), embedder=_OtherEmbedder(embedder)
+    )
+    rt.open("旧空间").ingest("我们下个月去北京玩三天，预算五千。", "user_input")
+    at = studio()
+    picker = next(s for s in at.selectbox if s.key.startswith("space_pick:"))
+    assert "旧空间" in picker.options
+    picker.set_value("旧空间")
+    at._finished_page_script_hash = ""
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]  # was a traceback from the sidebar
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("reembed" in e and "旧空间" in e for e in errors), errors
+    picker = next(s for s in at.selectbox if s.key.startswith("space_pick:"))
+    assert picker.value == "demo"  # still on a space that opens
+    # the page runs for the space that opens: its chat is there
+    assert len(at.chat_input) == 1
+    # a deep link to it (F5 on an old URL) lands on a page that works and says why, once
+    linked = AppTest.from_file(APP, default_timeout=120)
+    linked.query_params["space"] = "旧空间"
+    linked.run()
+    assert not linked.exception, [e.value for e in linked.exception]
+    assert any("reembed" in e.value.replace("\\", "") for e in linked.error)
+    assert linked.session_state["space"] == "demo" and len(linked.chat_input) == 1
+    # one click converts it with the studio's embedder (the library's reembed) and opens it
+    linked.button(key="reembed_btn").click()
+    _run(linked)
+    assert linked.session_state["space"] == "旧空间" and not linked.error
+    assert any("Re-embedded" in s.value for s in linked.success)
+    assert any(c.value.startswith("1 nodes") for c in linked.caption)  # its memory is open beside the chat
+    assert rt.store.open_space("旧空间", create=False).load().meta["embedder"]["name"] == "usem3"
