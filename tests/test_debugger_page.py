@@ -193,7 +193,7 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             box.fill(CONV["zh"]["query"])
             with runs.rerun():
                 box.press("Control+Enter")
-            page.get_by_text("Seeds (most similar to the query)").wait_for(timeout=60_000)
+            page.get_by_text("Why each memory is in the context").wait_for(timeout=60_000)
             # one seed: in a ten-memory space the default six would cover nearly every memory
             page.get_by_text("Knobs (local to this page").click()
             for label, value in (("seeds", "1"), ("adaptive seeds", "0")):
