@@ -53,10 +53,13 @@ render_sidebar()
 failed = st.session_state.pop(SPACE_ERROR, None)
 if failed:  # one clear line above the page, never a traceback
     why, name = failed
-    st.error(md_escape(why))
-    if "reembed" in why:  # the library's pointer: another embedder's space, which the studio can convert
+    other = "reembed" in why  # the library's pointer: another embedder's space, which the studio can convert
+    emb = get_runtime().embedder.name
+    st.error(t("space_other_embedder", name=md_escape(name), emb=emb) if other else md_escape(why))
+    if other:
+        st.caption(md_escape(why))  # the library's exact words (embedder names and sizes, the CLI command)
         st.button(
-            t("reembed_btn", name=name, emb=get_runtime().embedder.name),
+            t("reembed_btn", name=md_escape(name), emb=emb),
             key="reembed_btn",
             on_click=reembed_and_open,
             args=(name,),
