@@ -47,26 +47,27 @@ _FOCUS_BOX = """(key) => {
 }"""
 
 
+def _opened(chromium, url: str, width: int, height: int):
+    """A fresh browser context at this window size, on ``url`` once the studio has drawn it."""
+    ctx = chromium.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    runs = ScriptRuns(page)
+    with runs.rerun():
+        page.goto(url)
+    runs.settled()
+    return ctx, page
+
+
 def test_narrow_window_title_clears_the_header_and_live_graph_frames_the_newest_turn(beijing, chromium):
     with running_studio(beijing, beijing.parent / "streamlit.log", start_timeout=60) as base:
-        ctx = chromium.new_context(viewport={"width": 420, "height": 900})
-        page = ctx.new_page()
-        runs = ScriptRuns(page)
-        with runs.rerun():
-            page.goto(base + "/graph?lang=zh")
-        runs.settled()
+        ctx, page = _opened(chromium, base + "/graph?lang=zh", 420, 900)
         title = page.get_by_text("依赖图 · demo").bounding_box()
         header = page.locator('[data-testid="stHeader"]').bounding_box()
         # the title used to start under the header bar (its upper half hidden by the sidebar button's bar)
         assert title and header and title["y"] >= header["y"] + header["height"] - 1, (title, header)
         ctx.close()
 
-        ctx = chromium.new_context(viewport={"width": 1400, "height": 1000})
-        page = ctx.new_page()
-        runs = ScriptRuns(page)
-        with runs.rerun():
-            page.goto(base + "/?lang=zh")
-        runs.settled()
+        ctx, page = _opened(chromium, base + "/?lang=zh", 1400, 1000)
         page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
         v = page.evaluate(_FOCUS_BOX, "chat_graph_demo")
         ctx.close()
