@@ -14,7 +14,7 @@ from ui.i18n import t
 from ui.shell import mark_shell
 from ui.render import md_escape
 from ui.sidebar import render_sidebar
-from ui.state import get_runtime
+from ui.state import REEMBEDDED, SPACE_ERROR, get_runtime, open_current_space, reembed_and_open
 from ui.agent_bridge import warm_agent
 from ui import url_state
 from weaver import WeaverError
@@ -37,16 +37,36 @@ pages = {
 }
 nav = st.navigation(list(pages.values()))
 mark_shell(pages)
-# tighter top margin than Streamlit's default; CJK-capable fonts first
+# tighter top margin than Streamlit's default, except on a narrow (phone) window, where the header bar with the
+# sidebar button covers the page's first 3.75rem and hid half the title; CJK-capable fonts first
 st.html(
     "<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
+    "@media (max-width:736px){[data-testid='stMainBlockContainer']{padding-top:4.5rem}}"
     "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
     "'WenQuanYi Micro Hei',sans-serif}</style>"
 )
 with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
     get_runtime()
     warm_agent()
+    open_current_space()  # a space that cannot be opened (another embedder's): the default one, and why
 render_sidebar()
+failed = st.session_state.pop(SPACE_ERROR, None)
+if failed:  # one clear line above the page, never a traceback
+    why, name = failed
+    other = "reembed" in why  # the library's pointer: another embedder's space, which the studio can convert
+    emb = get_runtime().embedder.name
+    st.error(t("space_other_embedder", name=md_escape(name), emb=emb) if other else md_escape(why))
+    if other:
+        st.caption(md_escape(why))  # the library's exact words (embedder names and sizes, the CLI command)
+        st.button(
+            t("reembed_btn", name=md_escape(name), emb=emb),
+            key="reembed_btn",
+            on_click=reembed_and_open,
+            args=(name,),
+            icon=":material/autorenew:",
+        )
+if st.session_state.get(REEMBEDDED) is not None:
+    st.success(t("reembedded", n=st.session_state.pop(REEMBEDDED)))
 try:
     nav.run()
 except WeaverError as exc:  # e.g. the Chroma server went away mid-turn: one clear line, never a traceback

@@ -63,28 +63,49 @@ def _run_locked(text: str, live: bool, mid: str) -> list:
         return seen
 
 
+_DEMO_POP = "demo_popover"
+
+
+def _start_demo() -> None:
+    """The Run button: close the popover (it stayed open over the outcome) and run the demo in the page."""
+    st.session_state[_DEMO_POP] = False
+    st.session_state["space_ui:demo_go"] = st.session_state.get("demo_pick")
+
+
 def _demos() -> None:
     scripts = agent_bridge.demo_scripts()
-    with st.popover("▶ " + t("demos")):
+    with st.popover("▶ " + t("demos"), key=_DEMO_POP, on_change="rerun"):
         if not scripts:
             st.info(t("no_demos"))
             return
         titles = {name: agent_bridge.load_demo(str(path))[0] for name, path in scripts.items()}
-        name = st.selectbox(t("demos"), list(scripts), key="demo_pick", format_func=lambda n: f"{n} — {titles[n]}")
-        if st.button(t("run_demo"), type="primary", key="demo_run"):
-            _, turns = agent_bridge.load_demo(str(scripts[name]))
-            bar = st.progress(0.0)
-            failures = []
-            for i, (msg, expect) in enumerate(turns, 1):
-                try:
-                    # stable ids, as `python -m weaver demo` uses: replaying into the same space adds nothing
-                    events = _run(msg, live=False, message_id=f"demo-{name}-{i:03d}")
-                    failures += [f"turn {i}: {f}" for f in agent_bridge.check_demo_turn(w, events, expect)]
-                except WeaverError as e:
-                    failures.append(f"turn {i}: {e}")
-                bar.progress(i / max(len(turns), 1), text=f"{i}/{len(turns)}")
-            st.session_state["space_ui:demo_result"] = (name, len(turns), failures)
-            st.rerun()
+        names = list(scripts)
+        own = f"trip_{lang()}"  # the Beijing trip in the interface's language, not the first name in the folder
+        st.selectbox(
+            t("demos"),
+            names,
+            index=names.index(own) if own in names else 0,
+            key="demo_pick",
+            format_func=lambda n: f"{n} — {titles[n]}",
+        )
+        st.button(t("run_demo"), type="primary", key="demo_run", on_click=_start_demo)
+    name = st.session_state.pop("space_ui:demo_go", None)
+    if name not in scripts:
+        return
+    _, turns = agent_bridge.load_demo(str(scripts[name]))
+    bar = st.progress(0.0, text=f"{name}: 0/{len(turns)}")
+    failures = []
+    for i, (msg, expect) in enumerate(turns, 1):
+        turn = t("turn_n", n=i)
+        try:
+            # stable ids, as `python -m weaver demo` uses: replaying into the same space adds nothing
+            events = _run(msg, live=False, message_id=f"demo-{name}-{i:03d}")
+            failures += [f"{turn}: {f}" for f in agent_bridge.check_demo_turn(w, events, expect)]
+        except WeaverError as e:
+            failures.append(f"{turn}: {e}")
+        bar.progress(i / max(len(turns), 1), text=f"{name}: {i}/{len(turns)}")
+    st.session_state["space_ui:demo_result"] = (name, len(turns), failures)
+    st.rerun()
 
 
 def _demo_result() -> None:
@@ -104,15 +125,16 @@ def _scores() -> None:
     if df.empty:
         st.caption(t("scores_empty"))
         return
-    # the message first, so the content is on screen without scrolling; the CSV keeps the library's names
+    # the verdict and the total before the message, the message before the rest: in the chat page's narrow
+    # column a wide message column pushed every score out of sight. The CSV keeps the library's names.
     shown = df.drop(columns=["timestamp"])[
         [
             "turn",
+            "kept",
+            "total",
             "content",
             "kind",
-            "kept",
             "promoted",
-            "total",
             "relevance",
             "novelty",
             "importance",
@@ -158,7 +180,7 @@ def _scores() -> None:
         hide_index=True,
         width="stretch",
         height=300,
-        column_config={view.columns[1]: st.column_config.TextColumn(width="large")},
+        column_config={view.columns[3]: st.column_config.TextColumn(width="medium")},
     )
     st.download_button(
         t("download_csv"),

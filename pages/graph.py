@@ -76,7 +76,7 @@ with st.container(border=True):
         format_func=lambda s: L["statuses"].get(s, s),
         placeholder="—",
     )
-    c4, c5, c6 = st.columns([3, 2, 1])
+    c4, c5, c6 = st.columns([5, 3, 2])  # the layout box holds "layered by turn" (it read "layered by turr")
     with c4:
         if len(turns) > 1:
             upto = st.select_slider(

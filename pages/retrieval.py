@@ -15,6 +15,7 @@ from ui.shell import require_shell
 require_shell("retrieval")  # a deep link on a fresh server must not bypass app.py
 
 from ui import graph_render
+from ui.debug_trace import clip, render_trace
 from ui.graph_component import graph_view
 from ui.i18n import lang
 from ui.render import md_escape
@@ -27,7 +28,7 @@ from weaver.debugger import (
     node_roles,
     why_not,
 )
-from weaver.debugger_words import candidate_in_words, cut_in_words, quote, reason_label, role_label, why_in_words
+from weaver.debugger_words import quote, reason_label, role_label, why_in_words
 from weaver.models import WeaverError
 from weaver.probes import delete_probe, diff_snapshots, list_probes, run_probes, save_probe
 from weaver.turn_replay import agent_turns, debug_replay
@@ -38,11 +39,6 @@ LG = "zh" if ZH else "en"
 
 def T(en: str, zh: str) -> str:
     return zh if ZH else en
-
-
-def clip(text: str, n: int = 70) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 st.markdown("### " + T("Retrieval debugger", "检索调试器"))
@@ -186,10 +182,18 @@ except WeaverError as exc:
 res, vec, cmp = trace.result, trace.vector, trace.comparison
 roles = node_roles(w.graph, res)
 
-m = st.columns(5)
+m = st.columns([3, 2, 2, 2, 2])  # "1002 / 1024" needs the room: a fifth of the page cut it to "1002 / 1…"
 m[0].metric(T("context tokens", "上下文 token"), f"{res.tokens} / {res.budget}")
 m[1].metric(T("memories in context", "上下文中的记忆"), len(res.nodes))
-m[2].metric(T("seeds", "种子"), len(res.seeds))
+# the seeds in the context, of all the query found: the Graph tab's "seeds" counts the same ones
+m[2].metric(
+    T("seeds used / found", "种子（用上 / 找到）"),
+    f"{sum(1 for n in res.nodes if n.hops == 0)} / {len(res.seeds)}",
+    help=T(
+        "memories found by the query itself that made it into the context / all it found",
+        "被查询直接找到并放进上下文的记忆 / 查询找到的全部",
+    ),
+)
 m[3].metric(T("expanded", "扩展得到"), sum(1 for n in res.nodes if n.hops > 0))
 m[4].metric(T("cut by budget", "被预算裁掉"), len(res.cut))
 if turn is not None:
@@ -223,149 +227,7 @@ tab_trace, tab_graph, tab_vec, tab_why, tab_probes = st.tabs(
 
 # ------------------------------------------------------------------ trace
 with tab_trace:
-    by_id = {n.id: n for n in res.ranked}
-    yes, no = T("yes", "是"), T("no", "否")
-    # English column names are the library's terms (tests and the CLI use them); Chinese ones are translations
-    C = {
-        k: T(k, z)
-        for k, z in [
-            ("content", "内容"),
-            ("similarity", "相似度"),
-            ("lexical", "关键词"),
-            ("relevance", "相关度"),
-            ("expanded from", "由此扩展"),
-            ("in context", "在上下文中"),
-            ("hop", "步数"),
-            ("how", "怎么来的"),
-            ("relation", "关系"),
-            ("direction", "方向"),
-            ("propagated", "传递得分"),
-            ("rank", "排名"),
-            ("role", "角色"),
-            ("score", "得分"),
-            ("episode context", "同情节"),
-            ("centrality", "中心度"),
-            ("hops", "跳数"),
-            ("tokens", "token 数"),
-            ("cut reason", "没选入的原因"),
-            ("why left out", "没选入的原因"),
-            ("id", "编号"),
-        ]
-    }
-    st.markdown("**" + T("Seeds (most similar to the query)", "种子（与查询最相似）") + "**")
-    st.dataframe(
-        pd.DataFrame(
-            [
-                {
-                    "#": k,
-                    C["content"]: clip(by_id[s].content),
-                    C["similarity"]: round(by_id[s].similarity, 3),
-                    C["lexical"]: round(by_id[s].lexical, 3),
-                    C["relevance"]: round(by_id[s].relevance, 3),
-                    C["expanded from"]: s in res.expanded_seeds,
-                    C["in context"]: by_id[s].included,
-                }
-                for k, s in enumerate(res.seeds, 1)
-                if s in by_id
-            ]
-        ),
-        hide_index=True,
-        key="rd_seeds_table",
-    )
-    st.markdown("**" + T("Expansion steps", "扩展步骤") + "**")
-    steps = trace.steps
-    if steps:
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {
-                        C["content"]: clip(by_id[s["node"]].content),
-                        C["hop"]: s["hop"],
-                        C["how"]: candidate_in_words(w.graph, by_id[s["node"]], LG),
-                        C["relation"]: graph_render.labels(LG)["relations"].get(s["relation"], s["relation"])
-                        if ZH
-                        else s["relation"],
-                        C["direction"]: (
-                            {"cause": "原因", "effect": "结果"}.get(s["direction"], s["direction"])
-                            if ZH
-                            else s["direction"]
-                        ),
-                        C["propagated"]: round(s["propagated"], 3),
-                        C["in context"]: s["included"],
-                    }
-                    for s in steps
-                ]
-            ),
-            hide_index=True,
-            key="rd_steps_table",
-        )
-    else:
-        st.caption(
-            T("No expansion (hops 0, or the seeds have no usable edges).", "没有扩展（跳数为 0，或种子没有可用的边）。")
-        )
-    st.markdown("**" + T("Ranking (every candidate, every score component)", "排序（所有候选及各项得分）") + "**")
-    st.dataframe(
-        pd.DataFrame(
-            [
-                {
-                    C["rank"]: n.rank,
-                    C["content"]: clip(n.content),
-                    C["in context"]: n.included,
-                    C["role"]: role_label(n.role, LG) if ZH else n.role,
-                    C["score"]: round(n.score, 4),
-                    C["similarity"]: round(n.similarity, 4),
-                    C["lexical"]: round(n.lexical, 4),
-                    C["relevance"]: round(n.relevance, 4),
-                    C["episode context"]: round(n.context, 4),
-                    C["propagated"]: round(n.propagated, 4),
-                    C["centrality"]: round(n.centrality, 4),
-                    C["hops"]: n.hops,
-                    C["tokens"]: n.tokens,
-                    C["cut reason"]: cut_in_words(n.cut_reason, LG) if n.cut_reason else "",
-                    C["id"]: n.id,
-                }
-                for n in res.ranked
-            ]
-        ),
-        hide_index=True,
-        key="rd_rank_table",
-    )
-    st.markdown("**" + T("Left out by the budget", "因预算没选入") + "**")
-    if res.cut:
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {
-                        C["content"]: clip(n.content),
-                        C["why left out"]: cut_in_words(n.cut_reason, LG),
-                        C["rank"]: n.rank,
-                        C["tokens"]: n.tokens,
-                    }
-                    for n in res.cut
-                ]
-            ),
-            hide_index=True,
-            key="rd_cut_table",
-        )
-    else:
-        st.caption(T("Nothing was cut: every candidate fit.", "没有裁剪：所有候选都放得下。"))
-    st.markdown("**" + T("How each memory got in", "每条记忆如何进入上下文") + "**")
-    st.dataframe(
-        pd.DataFrame(
-            [{C["content"]: clip(n.content), C["how"]: candidate_in_words(w.graph, n, LG)} for n in res.nodes]
-        ),
-        hide_index=True,
-        key="rd_expl_table",
-    )
-    st.markdown(
-        "**"
-        + T(
-            f"Final context, exactly as the LLM sees it ({res.tokens} tokens)",
-            f"最终上下文，与 LLM 看到的完全一致（{res.tokens} token）",
-        )
-        + "**"
-    )
-    st.code(res.context or T("(empty)", "（空）"), language=None, wrap_lines=True)
+    render_trace(w, trace, LG)
 
 # ------------------------------------------------------------------ graph
 with tab_graph:
@@ -404,22 +266,26 @@ with tab_vec:
     contents = {n.id: n.content for n in res.ranked} | {n.id: n.content for n in vec.ranked}
     st.markdown(
         T(
-            f"At the same budget ({res.budget} tokens): **{len(cmp.shared)}** shared, "
-            f"**{len(cmp.added)}** added by the graph, **{len(cmp.displaced)}** displaced.",
-            f"相同预算（{res.budget} token）下：共有 **{len(cmp.shared)}** 条，图检索新增 **{len(cmp.added)}** 条，"
-            f"挤掉 **{len(cmp.displaced)}** 条。",
+            f"At the same budget ({res.budget} tokens) both keep **{len(cmp.shared)}** of the same memories; "
+            f"the graph brings in **{len(cmp.added)}** that plain vector search misses (+ added) and leaves out "
+            f"**{len(cmp.displaced)}** that it keeps (- displaced).",
+            f"相同预算（{res.budget} token）下：两者有 **{len(cmp.shared)}** 条相同的记忆；图检索另外找回 "
+            f"**{len(cmp.added)}** 条纯向量检索漏掉的（+ 新增），同时没有选入纯向量检索选中的 "
+            f"**{len(cmp.displaced)}** 条（- 被挤掉）。",
         )
     )
     left, right = st.columns(2)
-    left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} token)")
+    tok = "token" if ZH else "tokens"
+    left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} {tok})")
     added, shared, displaced = T("+ added", "+ 新增"), T("shared", "共有"), T("- displaced", "- 被挤掉")
     left.dataframe(
         pd.DataFrame(
             [
                 {
                     T("mark", "标记"): added if i in cmp.added else shared,
-                    T("content", "内容"): clip(contents[i], 60),
+                    # the short column before the text: in half a page a long text pushed it out of sight
                     T("role", "角色"): role_label(roles.get(i, ""), LG) if ZH else roles.get(i, ""),
+                    T("content", "内容"): clip(contents[i], 60),
                 }
                 for i in cmp.graph
             ]
@@ -427,14 +293,14 @@ with tab_vec:
         hide_index=True,
         key="rd_cmp_graph",
     )
-    right.markdown("**" + T("Plain vector top-k", "纯向量检索前 k 名") + f"** ({vec.tokens} tokens)")
+    right.markdown("**" + T("Plain vector top-k", "纯向量检索前 k 名") + f"** ({vec.tokens} {tok})")
     right.dataframe(
         pd.DataFrame(
             [
                 {
                     T("mark", "标记"): displaced if i in cmp.displaced else shared,
-                    T("content", "内容"): clip(contents[i], 60),
                     T("similarity", "相似度"): round(next(n.similarity for n in vec.ranked if n.id == i), 3),
+                    T("content", "内容"): clip(contents[i], 60),
                 }
                 for i in cmp.vector
             ]
@@ -505,6 +371,7 @@ with tab_probes:
         T("Should surface", "应当检索到"),
         list(w.node_ids),
         default=None,
+        placeholder=T("Choose the memories it should find…", "选择它应当找到的记忆…"),
         format_func=lambda i: clip(w.nodes[i].content, 60),
         key="space_ui:rd_expect",
     )
@@ -562,6 +429,7 @@ with tab_probes:
             T("Delete a probe", "删除探针"),
             [p.id for p in probes],
             index=None,
+            placeholder=T("Choose a probe…", "选择一个探针…"),
             format_func=lambda i: clip(next(p.query for p in probes if p.id == i), 50),
             key="rd_probe_del",
         )

@@ -23,6 +23,7 @@ from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_ro
 from weaver.curation.queue import PROPOSAL_WORDS
 from weaver.lifecycle.passes import last_pass, pass_rows, pass_text, undo_pass
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
+from weaver.rationale_words import rationale_in_words
 
 _T = {
     "title": ("Review", "审阅"),
@@ -87,6 +88,9 @@ _T = {
     "ok_redo": ("Redone: {what}", "已重做：{what}"),
     "ok_status": ("Status set: {what}", "状态已设置：{what}"),
     "ok_add": ("Edge added: {what}", "已添加边：{what}"),
+    "ok_del": ("Edge deleted: {what}", "已删除边：{what}"),
+    "ok_relabel": ("Relation changed: {what}: {a} → {b}", "关系已修改：{what}：{a} → {b}"),
+    "ok_confirm": ("Edge confirmed: {what}", "已确认边：{what}"),
     "what": ("What", "内容"),
     "col_at": ("time", "时间"),
     "col_actor": ("by", "操作者"),
@@ -268,7 +272,8 @@ with q_tab:
                     what = _item_words(w, item)
                     st.markdown(f"**{md_escape(what)}**")
                     st.caption(md_escape(t("conf", c=item.confidence, o=_pair(_ORIGINS, item.origin))))
-                    st.caption(md_escape(item.rationale))  # a model's words: an image in it must not be fetched
+                    # a model's words: an image in it must not be fetched; the rules' words in the reader's language
+                    st.caption(md_escape(rationale_in_words(item.rationale, lang())))
                     if col is cols[0] or len(group) == 1:
                         _evidence(item)
                     rel = None
@@ -300,11 +305,16 @@ with q_tab:
 
 # ------------------------------------------------------------------ edges
 with e_tab:
-    version = f"{current_space()}:{len(cur.log.entries)}:{w.graph.number_of_edges()}"
+    names = graph_render.labels(lang())
+    version = f"{current_space()}:{len(cur.log.entries)}:{w.graph.number_of_edges()}:{lang()}"
     held = st.session_state.get("review_edges")
     if not held or held["version"] != version:  # a stable frame: rebuilt only when the graph changed
         rows = edge_table_rows(w)
-        held = {"version": version, "rows": rows, "df": pd.DataFrame(rows)}
+        frame = pd.DataFrame(rows)
+        # the read-only origin in words; the editable columns keep the library's values (format_func names them)
+        if rows:
+            frame["origin"] = frame["origin"].map(lambda o: names["origins"].get(o, o))
+        held = {"version": version, "rows": rows, "df": frame}
         st.session_state["review_edges"] = held
     editor_key = f"edge_editor_{abs(hash(version))}"
 
@@ -312,7 +322,24 @@ with e_tab:
         edited = st.session_state.get(key, {}).get("edited_rows", {})
         with space_lock(current_space()):
             done, errors = apply_edge_table_edits(cur, rows, edited)
-        st.session_state["review_msg"] = ("error", "; ".join(errors)) if errors else ("ok", "; ".join(done))
+        if errors:
+            st.session_state["review_msg"] = ("error", "; ".join(errors))
+        elif done:  # said with the memories' words and the relations' names, not "n_ab->n_cd: causal -> temporal"
+            st.session_state["review_msg"] = ("ok", "; ".join(_table_edit_words(rows, edited)))
+
+    def _table_edit_words(rows, edited) -> list[str]:
+        out = []
+        for idx, change in sorted((int(k), v) for k, v in edited.items()):
+            row = rows[idx]
+            what = f"{_q(w, row['source'])} → {_q(w, row['target'])}"
+            if change.get("delete"):
+                out.append(t("ok_del", what=what))
+            elif change.get("relation") and change["relation"] != row["relation"]:
+                rel = names["relations"]
+                out.append(t("ok_relabel", what=what, a=rel.get(row["relation"]), b=rel.get(change["relation"])))
+            elif change.get("status") == "confirmed" and row["status"] != "confirmed":
+                out.append(t("ok_confirm", what=what))
+        return out
 
     st.caption(t("table_help"))
     if held["rows"]:
@@ -326,8 +353,15 @@ with e_tab:
             width="stretch",
             disabled=["source", "target", "from", "to", "origin", "confidence"],
             column_config={
-                "relation": st.column_config.SelectboxColumn(t("relation"), options=list(RELATIONS), required=True),
-                "status": st.column_config.SelectboxColumn(t("status"), options=list(EDGE_STATUSES)),
+                "relation": st.column_config.SelectboxColumn(
+                    t("relation"),
+                    options=list(RELATIONS),
+                    required=True,
+                    format_func=lambda r: names["relations"].get(r, r),
+                ),
+                "status": st.column_config.SelectboxColumn(
+                    t("status"), options=list(EDGE_STATUSES), format_func=lambda s: names["edge_statuses"].get(s, s)
+                ),
                 "delete": st.column_config.CheckboxColumn(t("col_delete")),
                 "from": st.column_config.TextColumn(t("col_from"), width="medium"),
                 "to": st.column_config.TextColumn(t("col_to"), width="medium"),

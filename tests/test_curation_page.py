@@ -111,3 +111,15 @@ def test_review_page_reject_is_in_the_log_in_words_and_undone(review_page):
     assert rt.open("demo").curation.queue[flag.id].status == "pending"
     assert not at.button(key="redo_btn").disabled
     assert at.button(key=f"rej_{flag.id}")  # back in the queue, with its buttons
+
+
+def test_edge_table_names_origins_in_the_interface_language(review_page):
+    at, rt, ids = review_page
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    frames = [df.value for df in at.dataframe if "origin" in getattr(df.value, "columns", [])]
+    assert frames, "the edge table is drawn"
+    origins = set(frames[0]["origin"])
+    # the Chinese table said "rules" / "agent" / "human" (the library's values) in a Chinese interface
+    assert origins and origins <= {"规则", "模型", "人工", "审阅", "智能体"}, origins

@@ -193,7 +193,7 @@ def test_browser_query_marks_seeds_and_expanded_nodes(tmp_path, embedder):
             box.fill(CONV["zh"]["query"])
             with runs.rerun():
                 box.press("Control+Enter")
-            page.get_by_text("Seeds (most similar to the query)").wait_for(timeout=60_000)
+            page.get_by_text("Why each memory is in the context").wait_for(timeout=60_000)
             # one seed: in a ten-memory space the default six would cover nearly every memory
             page.get_by_text("Knobs (local to this page").click()
             for label, value in (("seeds", "1"), ("adaptive seeds", "0")):
@@ -227,3 +227,42 @@ def test_a_conversation_query_is_debugged_turn_by_turn(page):
     metrics = {m.label: m.value for m in at.metric}
     used, budget = (int(x) for x in metrics["context tokens"].split(" / "))
     assert 0 < used <= budget
+
+
+def test_trace_says_why_each_memory_is_in_the_context_first_in_both_languages(page):
+    at, ids = page
+    at.text_area(key="rd_query").set_value(CONV["en"]["query"]).run()
+    _ok(at)
+    metrics = {m.label: m.value for m in at.metric}
+    n_mem = int(metrics["memories in context"])
+    # the seeds metric counts what the Graph tab calls seeds: the ones in the context, of all the query found
+    used, found = (int(x) for x in metrics["seeds used / found"].split(" / "))
+    assert 0 < used <= found and used + int(metrics["expanded"]) == n_mem
+    md = [m.value.replace("\\", "") for m in at.markdown]
+    # words before numbers: the why comes first, the seed table's heading later
+    first = md.index("**Why each memory is in the context**")
+    assert first < md.index("**Seeds (most similar to the query)**")
+    why = md[first + 1].splitlines()
+    items = [line for line in why if line[:1].isdigit()]
+    assert len(items) == n_mem, why  # one numbered line per memory of the context, its sentence under it
+    sentences = [line.strip() for line in why if line.strip().startswith("*")]
+    assert len(sentences) == n_mem and all(
+        s.startswith(("*matches the query directly:", "*reached in", "*said right next to")) for s in sentences
+    ), sentences
+    # a seed names the signal that found it, with its score
+    assert any("similarity 0." in s for s in sentences)
+    # the exact numbers are one click away (an expander), not in the way
+    assert any(e.label.startswith("The exact numbers") for e in at.expander)
+    # the vector comparison's sizes say "tokens" in English on both sides (one side said "token")
+    assert sum(" tokens)" in m for m in md if m.startswith("**Graph retrieval") or m.startswith("**Plain vector")) == 2
+
+    at.session_state["lang"] = "zh"
+    at.run()
+    _ok(at)
+    md = [m.value.replace("\\", "") for m in at.markdown]
+    first = md.index("**每条记忆为什么在上下文中**")
+    sentences = [line.strip() for line in md[first + 1].splitlines() if line.strip().startswith("*")]
+    assert sentences and all(s.startswith(("*与查询直接相关：", "*从 «", "*与 «")) for s in sentences), sentences
+    assert all(" tokens" not in m for m in md if m.startswith(("**图检索", "**纯向量")))
+    # no English default placeholder left in the Chinese page (the probe picker said "Choose options")
+    assert at.multiselect(key="space_ui:rd_expect").placeholder == "选择它应当找到的记忆…"

@@ -78,13 +78,38 @@ function edgeMenu(parent, root, id, at, edit, send) {
   root.appendChild(m);
 }
 
+function extent(net, ids) {
+  // the drawing's box of these nodes, labels included (a label below a dot is wider than the dot)
+  const b = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
+  for (const id of ids) {
+    const n = net.getBoundingBox(id);
+    if (!n) continue;
+    b.left = Math.min(b.left, n.left); b.right = Math.max(b.right, n.right);
+    b.top = Math.min(b.top, n.top); b.bottom = Math.max(b.bottom, n.bottom);
+  }
+  return b;
+}
+
 function view(net, data) {
-  // the whole graph when its labels stay legible; else the focus (selection, new nodes) at a readable zoom
+  // the whole graph when its labels stay legible; else the focus (selection, new nodes) at a readable zoom,
+  // framed with its labels. The newest turn is the bottom band of the layered layout: centring it left the
+  // canvas's lower half empty and cut its labels at the sides, so a focus with nothing drawn below it sits
+  // at the canvas's bottom edge and the turns before it fill the space above (and likewise at the top).
   net.fit({ animation: false });
   const focus = (data.focus_ids || []).filter((id) => net.body.nodes[id]);
-  if (net.getScale() < 0.6 && focus.length) {
-    net.fit({ nodes: focus, animation: false, minZoomLevel: 0.6, maxZoomLevel: 1.0 });
+  net.__cwFocus = focus;
+  if (net.getScale() >= 0.6 || !focus.length) return;
+  const W = net.body.container.clientWidth, H = net.body.container.clientHeight, pad = 16;
+  const f = extent(net, focus), all = extent(net, Object.keys(net.body.nodes));
+  const fw = Math.max(1, f.right - f.left), fh = Math.max(1, f.bottom - f.top);
+  const scale = Math.max(0.6, Math.min(1.0, (W - 2 * pad) / fw, (H - 2 * pad) / fh));
+  let x = (f.left + f.right) / 2, y = (f.top + f.bottom) / 2;
+  const half = (H / 2 - pad) / scale;
+  if (fh * scale + 2 * pad <= H) {
+    if (f.bottom >= all.bottom - 1) y = f.bottom - half;  // nothing below: the focus at the bottom edge
+    else if (f.top <= all.top + 1) y = f.top + half;  // nothing above: at the top edge
   }
+  net.moveTo({ position: { x, y }, scale, animation: false });
 }
 
 function drawUndo(root, undo, send) {

@@ -10,6 +10,7 @@ import streamlit as st
 from weaver import WeaverError
 from weaver.filter_words import filter_reason_in_words
 from weaver.models import RELATIONS
+from weaver.rationale_words import rationale_in_words
 
 from . import edge_fix, graph_render
 from .i18n import lang, t
@@ -36,14 +37,15 @@ def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
         # content first; the node id stays available on hover in the graph and in the provenance
         rows.append(
             {
-                t("col_node"): graph_render.short_label(g.nodes[other].get("content", ""), 60),
+                # the relation before the text: in the inspector's narrow column the text pushed it out of sight
                 t("col_relation"): L["relations"].get(d.get("relation"), d.get("relation")),
+                t("col_node"): graph_render.short_label(g.nodes[other].get("content", ""), 60),
                 t("col_confidence"): round(float(d.get("confidence", 0)), 2),
                 t("col_origin"): L["origins"].get(d.get("origin"), d.get("origin")),
                 t("col_status"): L["edge_statuses"].get(d.get("status"), d.get("status")),
                 t("col_kind"): L["kinds"].get(g.nodes[other].get("kind"), g.nodes[other].get("kind")),
                 t("col_turn"): g.nodes[other].get("turn"),
-                t("col_rationale"): d.get("rationale", ""),
+                t("col_rationale"): rationale_in_words(d.get("rationale", ""), lang()),
             }
         )
     return pd.DataFrame(rows)
@@ -117,7 +119,8 @@ def _edge_editor(w, node_id: str, key: str) -> None:
     g = w.graph
     L = graph_render.labels(lang())
     version = len(w.curation.log.entries)  # widgets keyed by the log's length: an edit never leaves a stale label
-    with st.expander(t("edit_edges")):
+    # a stable key: adding a parent draws a table above it, and an unkeyed expander closed after every add
+    with st.expander(t("edit_edges"), key=f"{key}_edit_edges"):
         last = edge_fix.undo_spec()
         if last:
             st.button(

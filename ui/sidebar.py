@@ -10,7 +10,7 @@ from weaver import WeaverConfig, WeaverError
 
 from .i18n import LANGS, lang, pick, set_lang, t
 from .render import md_escape
-from .state import current_space, delete_space, get_runtime, get_weaver, list_spaces, switch_space
+from .state import SPACE_ERROR, current_space, delete_space, get_runtime, get_weaver, list_spaces, switch_space
 
 __all__ = ["render_sidebar", "KNOBS"]
 
@@ -243,13 +243,20 @@ def _knobs() -> None:
     st.session_state["weaver_config"] = base.with_(**{k: v for k, v in values.items() if k in known})
 
 
+def _pick_space(key: str, cur: str) -> None:
+    """The picker's callback: open the chosen space, or stay and say why (e.g. another embedder's space)."""
+    try:
+        switch_space(st.session_state[key])
+    except WeaverError as exc:
+        st.session_state[SPACE_ERROR] = (str(exc), st.session_state[key])
+        st.session_state[key] = cur  # the picker shows the space that is open, not the one that failed
+
+
 def _space_picker() -> None:
     spaces = list_spaces()
     cur = current_space()
-    choice = st.selectbox(t("space"), spaces, index=spaces.index(cur), key=f"space_pick:{cur}")
-    if choice != cur:
-        switch_space(choice)
-        st.rerun()
+    key = f"space_pick:{cur}"
+    st.selectbox(t("space"), spaces, index=spaces.index(cur), key=key, on_change=_pick_space, args=(key, cur))
     # an expander, not a popover: a popover stays open over the task focus after the space is created
     with st.expander("＋ " + t("create"), expanded=False):
         with st.form("new_space", clear_on_submit=True, border=False):

@@ -11,7 +11,7 @@ import threading
 
 import streamlit as st
 
-from weaver import ContextWeaver, Runtime, Settings, WeaverConfig, viz
+from weaver import ContextWeaver, Runtime, Settings, WeaverConfig, WeaverError, viz
 
 __all__ = [
     "get_runtime",
@@ -27,9 +27,15 @@ __all__ = [
     "selection_key",
     "running_turns",
     "turn_replay",
+    "open_current_space",
+    "reembed_and_open",
+    "SPACE_ERROR",
+    "REEMBEDDED",
 ]
 
 DEFAULT_SPACE = "demo"
+SPACE_ERROR = "_cw_space_error"  # (why, which space) a space could not be opened (shown once by app.py)
+REEMBEDDED = "_cw_reembedded"  # records a re-embed just converted (app.py says so once)
 
 
 @st.cache_resource(show_spinner=False)  # app.py shows a translated spinner around the first call
@@ -140,3 +146,35 @@ def delete_space(name: str) -> None:
         forget_weaver(name)
     if current_space() == name:
         st.session_state["space"] = DEFAULT_SPACE
+
+
+def open_current_space() -> None:
+    """Open the current space, or fall back to the default one with the reason kept for app.py to show.
+
+    A space woven with another embedder is refused by the library with a pointer to ``reembed``; a deep
+    link to it must land on a page that works and say so in one line, not draw a traceback.
+    """
+    space = current_space()
+    try:
+        get_weaver(space)
+    except WeaverError as exc:
+        if space == DEFAULT_SPACE:
+            raise
+        st.session_state[SPACE_ERROR] = (str(exc), space)
+        st.session_state["space"] = DEFAULT_SPACE
+        get_weaver(DEFAULT_SPACE)
+
+
+def reembed_and_open(name: str) -> None:
+    """Re-embed a space with this studio's embedder (the library's ``reembed``: new vectors beside the old,
+    one atomic switch), then open it. A failure is kept for app.py to show in one line."""
+    from weaver.maintenance import reembed_space
+
+    try:
+        with space_lock(name):
+            forget_weaver(name)
+            n = reembed_space(get_runtime(), name)
+        switch_space(name)
+        st.session_state[REEMBEDDED] = n
+    except WeaverError as exc:
+        st.session_state[SPACE_ERROR] = (str(exc), name)

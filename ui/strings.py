@@ -21,6 +21,13 @@ S = {
     "delete_confirm": ("Type the space name to confirm deletion", "输入空间名称以确认删除"),
     "delete_btn": ("Delete permanently", "永久删除"),
     "deleted": ("Deleted space {name}.", "已删除空间 {name}。"),
+    "space_other_embedder": (
+        "«{name}» was built with another embedder: its memories cannot be compared with {emb}'s, so it is not "
+        "open. This space is open instead.",
+        "「{name}」是用另一个嵌入模型建的：它的记忆无法与 {emb} 的向量比较，所以没有打开，当前打开的是这个空间。",
+    ),
+    "reembed_btn": ("Re-embed «{name}» with {emb} and open it", "用 {emb} 重新嵌入「{name}」并打开"),
+    "reembedded": ("Re-embedded {n} records: the space is open.", "已重新嵌入 {n} 条记录，空间已打开。"),
     "backends": ("Active backends", "当前后端"),
     "task": ("Task focus", "任务焦点"),
     "task_help": (

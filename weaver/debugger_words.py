@@ -37,6 +37,15 @@ _RELATIONS = {
     "adjacent": ("the neighbouring turn", "相邻轮次"),
 }
 
+# what a link means, for "link: ..." in English ("because of" reads as a sentence, not as a name)
+_LINKS = {
+    "causal": "cause and effect",
+    "temporal": "what came next",
+    "conditional": "a condition",
+    "elaborates": "a detail",
+    "supersedes": "an update",
+}
+
 
 def _zh(lang: str) -> bool:
     return str(lang).lower().startswith("zh")
@@ -87,14 +96,47 @@ def cut_in_words(cut_reason: str, lang: str = "en") -> str:
     return "预算已用完" if _zh(lang) else "the budget was used up"
 
 
-def candidate_in_words(g: nx.DiGraph, c, lang: str = "en") -> str:
-    """How one candidate got into the ranking, in a sentence."""
-    if c.hops == 0:
-        return (
-            "与查询直接相关（向量相似或关键词匹配）"
-            if _zh(lang)
-            else "matches the query directly (similar meaning or shared keywords)"
+def _direct_match(c, lang: str) -> str:
+    """Which of the two signals found a seed: its meaning, its keywords, or both (with their scores), and
+    what its neighbours lent it when that, not the words, is why a barely similar memory ranked.
+
+    >>> from types import SimpleNamespace as C
+    >>> _direct_match(C(similarity=0.446, lexical=1.0, context=0.0), "en")
+    'matches the query directly: shares its keywords (keyword score 1.00) and is close in meaning (similarity 0.45)'
+    >>> _direct_match(C(similarity=0.08, lexical=0.0, context=0.21), "en")
+    'matches the query directly: hardly related in meaning (similarity 0.08); no shared keywords; its neighbours lent it 0.21'
+    >>> _direct_match(C(similarity=0.22, lexical=0.0, context=0.0), "zh")
+    '与查询直接相关：意思有些相关（相似度 0.22），没有共同的关键词'
+    """
+    sim, lex = float(getattr(c, "similarity", 0.0) or 0.0), float(getattr(c, "lexical", 0.0) or 0.0)
+    lent = float(getattr(c, "context", 0.0) or 0.0)
+    zh = _zh(lang)
+    if sim >= 0.3:
+        meaning = f"意思相近（相似度 {sim:.2f}）" if zh else f"close in meaning (similarity {sim:.2f})"
+    elif sim >= 0.15:
+        meaning = f"意思有些相关（相似度 {sim:.2f}）" if zh else f"somewhat related in meaning (similarity {sim:.2f})"
+    else:
+        meaning = f"意思几乎不相关（相似度 {sim:.2f}）" if zh else f"hardly related in meaning (similarity {sim:.2f})"
+    if zh:
+        out = (
+            f"与查询直接相关：{meaning}，没有共同的关键词"
+            if lex <= 0
+            else f"与查询直接相关：有共同的关键词（关键词得分 {lex:.2f}），{meaning}"
         )
+        return out + (f"；相邻的记忆为它加了 {lent:.2f}" if lent >= 0.05 else "")
+    out = (
+        f"matches the query directly: {meaning}; no shared keywords"
+        if lex <= 0
+        else f"matches the query directly: shares its keywords (keyword score {lex:.2f}) and is {meaning}"
+    )
+    return out + (f"; its neighbours lent it {lent:.2f}" if lent >= 0.05 else "")
+
+
+def candidate_in_words(g: nx.DiGraph, c, lang: str = "en") -> str:
+    """How one candidate got into the ranking, in a sentence: a seed names the signals that found it
+    (meaning, keywords), an expanded memory the seed and the link it came through."""
+    if c.hops == 0:
+        return _direct_match(c, lang)
     rel = _p(_RELATIONS.get(c.relation, (c.relation, c.relation)), lang)
     if c.relation == "adjacent":
         return (
@@ -107,7 +149,8 @@ def candidate_in_words(g: nx.DiGraph, c, lang: str = "en") -> str:
         how = "是它的原因" if back else "是它的结果"
         return f"从 {quote(g, c.seed)} 出发走了 {c.hops} 步：{how}（{rel}）"
     how = "a cause of it" if back else "an effect of it"
-    return f"{c.hops} step(s) from {quote(g, c.seed)}: {how} ({rel})"
+    steps = "1 step" if c.hops == 1 else f"{c.hops} steps"
+    return f"reached in {steps} from {quote(g, c.seed)}: {how} (link: {_LINKS.get(c.relation, rel)})"
 
 
 def why_in_words(g: nx.DiGraph, why, lang: str = "en") -> str:

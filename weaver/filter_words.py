@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["filter_reason_in_words"]
+__all__ = ["filter_reason_in_words", "SLOTS_ZH", "DOMAINS_ZH"]
 
-_SLOTS = {
+# the slot readers' and the agent's names in Chinese (weaver/rationale_words.py reads them too)
+SLOTS_ZH = {
     "budget": "预算",
     "diet": "饮食",
     "dates": "日期",
@@ -32,8 +33,17 @@ _SLOTS = {
     "amenity": "设施",
     "quiet": "安静",
     "rating": "评分",
+    "people": "人数",
+    "place": "地点",
 }
-_DOMAINS = {"hotel": "酒店", "restaurant": "餐厅", "attraction": "景点", "plan": "行程"}
+DOMAINS_ZH = {
+    "hotel": "酒店",
+    "restaurant": "餐厅",
+    "attraction": "景点",
+    "plan": "行程",
+    "place": "地点",
+    "total": "总",
+}
 # longest first, so "rejected at stage 1" is read before "rejected"
 _PHRASES = [
     ("filler reply: courtesy only, nothing to remember", "客套回复：只是寒暄，没有要记住的内容"),
@@ -72,8 +82,8 @@ def filter_reason_in_words(reason: str, lang: str = "en") -> str:
     """``reason`` as the filter wrote it, or in Chinese for ``lang`` "zh" (numbers and unknown words kept)."""
     if not reason or not str(lang).lower().startswith("zh"):
         return reason
-    text = _MENTIONS.sub(lambda m: "提到" + "/".join(_SLOTS.get(s, s) for s in m.group(1).split("/")), reason)
-    text = _ASKS.sub(lambda m: f"请求一个{_DOMAINS.get(m.group(1), m.group(1))}方面的决定", text)
+    text = _MENTIONS.sub(lambda m: "提到" + "/".join(SLOTS_ZH.get(s, s) for s in m.group(1).split("/")), reason)
+    text = _ASKS.sub(lambda m: f"请求一个{DOMAINS_ZH.get(m.group(1), m.group(1))}方面的决定", text)
     text = _PHRASE.sub(lambda m: _ZH[m.group(0)], text)
     for en, zh in _PUNCT.items():
         text = text.replace(en, zh)

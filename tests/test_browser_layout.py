@@ -1,0 +1,79 @@
+"""Layout defects a first-time user saw, in a real Chromium: the page title under the phone header, the live
+graph's newest turn centred with an empty lower half and its labels cut at the canvas's sides.
+
+The space is the Beijing demo (trip_zh), woven by the agent in this process before the studio starts.
+"""
+
+from __future__ import annotations
+
+import pytest
+from studio_server import ScriptRuns, running_studio
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def beijing(tmp_path_factory):
+    from ui.agent_bridge import demo_scripts, load_demo
+    from weaver import Runtime, Settings
+    from weaver.agent import TravelAgent
+
+    data_dir = tmp_path_factory.mktemp("layout") / "data"
+    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
+    w = rt.open("demo")
+    agent = TravelAgent(w)
+    for i, (msg, _) in enumerate(load_demo(str(demo_scripts()["trip_zh"]))[1], 1):
+        list(agent.run(msg, message_id=f"demo-trip_zh-{i:03d}"))
+    w.flush()
+    return data_dir
+
+
+# where the newest turn's nodes (the view's focus), labels included, are drawn inside the canvas
+_FOCUS_BOX = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net || !net.__cwFocus || !net.__cwFocus.length) return null;
+  const H = net.body.container.clientHeight, W = net.body.container.clientWidth;
+  const box = {left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity};
+  for (const id of net.__cwFocus) {
+    const b = net.getBoundingBox(id);
+    const a = net.canvasToDOM({x: b.left, y: b.top}), z = net.canvasToDOM({x: b.right, y: b.bottom});
+    box.left = Math.min(box.left, a.x); box.top = Math.min(box.top, a.y);
+    box.right = Math.max(box.right, z.x); box.bottom = Math.max(box.bottom, z.y);
+  }
+  // the node centres: the newest turn is one band, so all of them are drawn
+  const pos = net.getPositions(net.__cwFocus);
+  const centres = Object.values(pos).map((p) => net.canvasToDOM(p));
+  return {W, H, scale: net.getScale(), box, centres};
+}"""
+
+
+def _opened(chromium, url: str, width: int, height: int):
+    """A fresh browser context at this window size, on ``url`` once the studio has drawn it."""
+    ctx = chromium.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    runs = ScriptRuns(page)
+    with runs.rerun():
+        page.goto(url)
+    runs.settled()
+    return ctx, page
+
+
+def test_narrow_window_title_clears_the_header_and_live_graph_frames_the_newest_turn(beijing, chromium):
+    with running_studio(beijing, beijing.parent / "streamlit.log", start_timeout=60) as base:
+        ctx, page = _opened(chromium, base + "/graph?lang=zh", 420, 900)
+        title = page.get_by_text("依赖图 · demo").bounding_box()
+        header = page.locator('[data-testid="stHeader"]').bounding_box()
+        # the title used to start under the header bar (its upper half hidden by the sidebar button's bar)
+        assert title and header and title["y"] >= header["y"] + header["height"] - 1, (title, header)
+        ctx.close()
+
+        ctx, page = _opened(chromium, base + "/?lang=zh", 1400, 1000)
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        v = page.evaluate(_FOCUS_BOX, "chat_graph_demo")
+        ctx.close()
+    assert v, "the chat page's live graph has a focus (the newest turn)"
+    assert v["scale"] >= 0.6 - 1e-6  # legible
+    # every node of the newest turn is on the canvas, and the turn sits at the bottom edge, not mid-canvas
+    assert all(0 <= c["x"] <= v["W"] and 0 <= c["y"] <= v["H"] for c in v["centres"]), v
+    assert 0 <= v["box"]["top"] and v["box"]["bottom"] <= v["H"], v
+    assert v["H"] - v["box"]["bottom"] < 40, f"an empty band of {v['H'] - v['box']['bottom']:.0f} px below it: {v}"

@@ -1,0 +1,147 @@
+"""Why an edge or a review proposal exists, in the reader's language (no streamlit).
+
+The builder, the agent and the review pass record their rationale in English ("later node holds under
+the earlier constraint; same slot budget/location; shares 268, budget"): the CLI, the exports and the
+tests read that exact text. A person in the Chinese studio reads it here, phrase by phrase, numbers and
+quoted words kept. A rationale written by an LLM or a curator stays as it was written.
+
+>>> rationale_in_words("similar (0.66), same slot, no path between them: later node holds under the "
+...                    "earlier constraint; same slot budget/location; shares 000, 268, budget", "zh")
+'相似（0.66），同一槽位，两者之间没有路径：后一条在前一条的约束下成立；同一槽位：预算/位置；共有的词：000、268、budget'
+>>> rationale_in_words("result of the search_hotels call this step made", "zh")
+'这一步调用 search_hotels 得到的结果'
+>>> rationale_in_words("kind prior user_input->agent_thought", "zh")
+'按类型的默认关系：用户输入 → 智能体思考'
+>>> rationale_in_words("fixed on the canvas", "en")
+'fixed on the canvas'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .filter_words import DOMAINS_ZH as _DOMAINS
+from .filter_words import SLOTS_ZH as _SLOTS
+
+__all__ = ["rationale_in_words"]
+
+_KINDS = {
+    "user_input": "用户输入",
+    "agent_thought": "智能体思考",
+    "tool_result": "工具结果",
+    "agent_response": "智能体回复",
+}
+_BOUNDS = {"max": "最多", "min": "至少", "about": "约", "range": "范围"}
+_STATUS = {"retracted": "已撤回", "superseded": "已被取代", "archived": "已归档", "active": "生效"}
+_RELATIONS = {
+    "causal": "因果",
+    "temporal": "时序",
+    "conditional": "条件",
+    "elaborates": "补充说明",
+    "supersedes": "更新取代",
+    "none": "无",
+}
+# (pattern, Chinese): patterns with groups first, then plain phrases, longest first
+_RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
+    (
+        r"similar \(([-\d.]+)\), same slot, no path between them: ",
+        lambda m: f"相似（{m[1]}），同一槽位，两者之间没有路径：",
+    ),
+    (r"weakly similar \(([-\d.]+)\), nothing shared", lambda m: f"相似度低（{m[1]}），没有共同之处"),
+    (
+        r"endpoints barely similar \(([-\d.]+)\) and share nothing",
+        lambda m: f"两端几乎不相似（{m[1]}），也没有共同之处",
+    ),
+    (r"low confidence ([-\d.]+) \(", lambda m: f"置信度低 {m[1]}（"),
+    (r"link model ([-\d.]+) \(LLM unavailable\): ", lambda m: f"连接模型 {m[1]}（LLM 不可用）："),
+    (r"link model ([-\d.]+): ", lambda m: f"连接模型 {m[1]}："),
+    (r"learned from (\d+) human correction\(s\)", lambda m: f"从 {m[1]} 次人工修正中学到"),
+    (
+        r"curators corrected a similar pair \(was (\w+), made (\w+)\)",
+        lambda m: f"整理者改过一对相似的边（原为{_RELATIONS.get(m[1], m[1])}，改为{_RELATIONS.get(m[2], m[2])}）",
+    ),
+    (r"kind prior (\w+)->(\w+)", lambda m: f"按类型的默认关系：{_KINDS.get(m[1], m[1])} → {_KINDS.get(m[2], m[2])}"),
+    (r"result of the (\S+) call this step made", lambda m: f"这一步调用 {m[1]} 得到的结果"),
+    (r"the (\S+) call this message asked for", lambda m: f"这条消息要求的 {m[1]} 调用"),
+    (r"(\S+) widened after nothing fit there", lambda m: f"那里没有合适的结果，{m[1]} 放宽了条件"),
+    (r"set the arguments of (\S+?)\((.*?)\)", lambda m: f"决定了 {m[1]} 的参数（{m[2]}）"),
+    (r"depends on (\w+) (\S+) via ", lambda m: f"依赖于{_STATUS.get(m[1], m[1])}的 {m[2]}，路径："),
+    (r"the plan names the (\w+) stated there", lambda m: f"计划用到了那里说的{_SLOTS.get(m[1], m[1])}"),
+    (r"refers to the (\w+) named there", lambda m: f"指的是那里提到的{_DOMAINS.get(m[1], m[1])}"),
+    (r"takes up the (\w+) question asked there", lambda m: f"接着那里问的{_DOMAINS.get(m[1], m[1])}问题"),
+    (r"names ('[^']*'|\"[^\"]*\"), brought up by another speaker", lambda m: f"提到了另一位说话人说过的 {m[1]}"),
+    (
+        r"revisits ('[^']*'|\"[^\"]*\") from session (\S+) \(similarity ([-\d.]+)\)",
+        lambda m: f"重提第 {m[2]} 次会话中的 {m[1]}（相似度 {m[3]}）",
+    ),
+    (
+        r"a curator made a similar pair (\w+) \(was (\w+)\)",
+        lambda m: f"整理者把一对相似的边改成了{_RELATIONS.get(m[1], m[1])}（原为{_RELATIONS.get(m[2], m[2])}）",
+    ),
+    ("on arrival: restated with a new value: ", "到达时以新值重述："),
+    ("restated with a new value: ", "以新值重述："),
+    ("; its other slots still hold, so it stays active", "；它的其他槽位仍然有效，所以保持生效"),
+    (
+        r"(?<![\w/])(budget|diet|dates|location|amenity|quiet|rating|people|place)(?:/(\w+))?(?: (\w+))?: ",
+        lambda m: (
+            _SLOTS.get(m[1], m[1])
+            + (f"/{_DOMAINS.get(m[2], m[2])}" if m[2] else "")
+            + (f" {m[3]}" if m[3] else "")
+            + "："
+        ),
+    ),
+    (r"(?<![\w])(max|min|about|range) (?=\S)", lambda m: _BOUNDS[m[1]] + " "),
+    (r"same slot ([\w/]+)", lambda m: "同一槽位：" + "/".join(_SLOTS.get(s, s) for s in m[1].split("/"))),
+    (r"shares ([^;()]+)", lambda m: "共有的词：" + "、".join(x.strip() for x in m[1].split(","))),
+    (
+        "implied by a longer path between the same memories (transitively redundant)",
+        "同两条记忆之间已有更长的路径（传递冗余）",
+    ),
+    ("later node holds under the earlier constraint", "后一条在前一条的约束下成立"),
+    ("tool result of the thought that called it", "调用它的思考所得到的工具结果"),
+    ("refers to the place put forward or chosen there", "指的是那里提出或选定的地点"),
+    ("reply reporting this step's tool result", "报告这一步工具结果的回复"),
+    ("cause/effect cue in the later node", "后一条里有因果提示词"),
+    ("the user's message this step answers", "这一步回答的用户消息"),
+    ("adds detail to the earlier node", "为前一条补充细节"),
+    ("the reply reports this result", "回复报告了这个结果"),
+    ("the reply to this message", "对这条消息的回复"),
+    ("the reply of this step", "这一步的回复"),
+    ("declared by the caller", "由调用方声明"),
+    ("relabelled in the edge table", "在边表中修改了关系"),
+    ("confirmed in the edge table", "在边表中确认"),
+    ("deleted in the edge table", "在边表中删除"),
+    ("fixed on the canvas", "在画布上修改"),
+    ("deleted on the canvas", "在画布上删除"),
+    ("added by hand", "手动添加"),
+    # the link model's reasons (weaver/builder.py), longest first
+    ("names that speaker's latest turn", "点名了那位说话人的最近一轮"),
+    ("continues the speaker's own turn", "接着说话人自己的上一轮"),
+    ("answers the question just before", "回答了紧挨着的上一个问题"),
+    ("was addressed to this speaker", "是对这位说话人说的"),
+    ("that speaker's latest turn", "那位说话人的最近一轮"),
+    ("last to address them", "最近一次对他们说话"),
+    ("the turn just before", "紧挨着的上一轮"),
+    ("answers its question", "回答了它的问题"),
+    ("names its speaker", "点名了它的说话人"),
+    ("same speaker", "同一说话人"),
+    ("similar content", "内容相似"),
+    ("shares words", "有共同的词"),
+    ("closest fit", "最接近"),
+]
+_COMPILED = [(re.compile(p if callable(r) else re.escape(p)), r) for p, r in _RULES]
+_PUNCT = {"; ": "；", ";": "；", " (": "（", "(": "（", ")": "）", ", ": "，"}
+
+
+def rationale_in_words(text: str, lang: str = "en") -> str:
+    """``text`` as it was recorded, or in Chinese for ``lang`` "zh" (numbers, ids and unknown words kept)."""
+    if not text or not str(lang).lower().startswith("zh"):
+        return text
+    out = str(text)
+    for rx, repl in _COMPILED:
+        out = rx.sub(repl, out)  # a plain replacement holds no backslash: taken literally
+    if re.search(r"[\u4e00-\u9fff]", out):  # something was read: the joints between phrases in Chinese too
+        for en, zh in _PUNCT.items():
+            out = out.replace(en, zh)
+    return out
