@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .numerals import Numeral, find_numbers, small_number
-from .text import content_words, tokenize
-from .slot_value import CLAUSE_END, SlotValue, around_span, compile_ci, is_change
+from .numerals import find_numbers
+from .slot_value import SlotValue, around_span, compile_ci, is_change
 
 __all__ = ["read_budgets", "BUDGET_FRAMES", "HOTEL_WORDS", "FOOD_WORDS"]
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .numerals import Numeral, find_numbers, small_number
-from .text import content_words, tokenize
-from .slot_value import CLAUSE_END, SlotValue, around_span, compile_ci, is_change
+from .numerals import small_number
+from .slot_value import SlotValue, compile_ci
 from .slots_budget import FOOD_WORDS, HOTEL_WORDS
 
 __all__ = ["read_counts"]

@@ -7,13 +7,10 @@ the honest refusals, a hotel's facilities); the shared phrases live in
 
 from __future__ import annotations
 
-import re
-from typing import cast
 
-from .db import all_present, load_database, station_of
-from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
-from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
-from .meals import NOT_DISHES
+from .db import all_present, station_of
+from .gloss import gloss_station
+from .lexicon import CITY_EN, FACILITY_ALIASES
 from .tools import ToolOutput
 from .understanding import CLOSING, Constraint
 from .reply_phrases import constraint_phrase, display_name, fmt_money, sourced, thought_text

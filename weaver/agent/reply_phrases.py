@@ -7,15 +7,12 @@ say constraints and names the same way: one place to change how "¥800 a night" 
 
 from __future__ import annotations
 
-import re
 from typing import cast
 
-from .db import all_present, load_database, station_of
-from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
-from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
-from .meals import NOT_DISHES
-from .tools import ToolOutput
-from .understanding import CLOSING, Constraint
+from .db import load_database
+from .gloss import gloss_name
+from .lexicon import CATEGORY_NAMES, PLACE_ALIASES
+from .understanding import Constraint
 
 __all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought_text"]
 

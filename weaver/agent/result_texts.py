@@ -9,15 +9,12 @@ when nothing fit near a place. The words of names and constraints come from
 from __future__ import annotations
 
 import re
-from typing import cast
 
-from .db import all_present, load_database, station_of
-from .gloss import gloss_duration, gloss_name, gloss_station, gloss_type, pinyin
-from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES, PLACE_ALIASES
+from .gloss import gloss_duration, gloss_station, gloss_type, pinyin
 from .meals import NOT_DISHES
 from .tools import ToolOutput
-from .understanding import CLOSING, Constraint
-from .reply_phrases import constraint_phrase, display_name, fmt_money, sourced
+from .understanding import Constraint
+from .reply_phrases import display_name, fmt_money, sourced
 
 __all__ = ["tool_memory_text", "results_text"]
 
