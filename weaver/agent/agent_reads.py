@@ -1,0 +1,89 @@
+"""What the travel agent reads back from its own memories: the plan, the lists it showed, noted dates, searches.
+
+A mixin of ``TravelAgent`` (as the space's record kinds are of ``ChromaSpace``): each
+read walks the weaver's nodes newest first and needs nothing of one message's state,
+so it is kept apart from the steps that write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tool_records import tool_records
+from .memory import Known
+from .understanding import Constraint
+
+__all__ = ["MemoryReads"]
+
+
+class MemoryReads:
+    """Reads over ``self.weaver``'s tool results and replies (the plan is the active bookings in memory)."""
+
+    weaver: Any
+
+    def plan_items(self) -> list[dict]:
+        """The plan: every successful booking / addition the weaver holds as a tool-result memory."""
+        out = []
+        for nid in self.weaver.node_ids:
+            n = self.weaver.nodes[nid]
+            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == "active" else None
+            if item:
+                out.append(dict(item, node_id=nid, turn=n.turn))
+        return out
+
+    def _shown_in(self, name: str) -> str | None:
+        """The latest search result in memory that listed ``name``, if any."""
+        for nid in reversed(self.weaver.node_ids) if name else ():
+            n = self.weaver.nodes[nid]
+            if n.kind == "tool_result" and n.status == "active" and name in (n.meta.get("names") or []):
+                return nid
+        return None
+
+    def last_shown(self, lists_only: bool = False) -> dict[str, list[str]]:
+        """Per topic, the names of the latest search results in memory (for "the first one"); ``lists_only``:
+        skip the look-ups of one item by name ("第二个" then "第二个怎么样": the second of the list, still)."""
+        if lists_only:  # a topic with look-ups only keeps them (the one item shown is still "the first one")
+            return {**self.last_shown(), **self._lists_shown()}
+        return self._lists_shown(lookups=True)
+
+    def _lists_shown(self, lookups: bool = False) -> dict[str, list[str]]:
+        shown: dict[str, list[str]] = {}
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if not lookups and "name" in (n.meta.get("arguments") or {}):
+                continue
+            if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
+                shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
+        return shown
+
+    def _with_noted_dates(self, known):
+        """``known`` with the latest trip dates the agent noted back to the user (a reply's ``meta["noted"]``), for a
+        booking whose retrieval missed them: "下周三" is resolved when said, and no slot reader can read it again."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind != "agent_response" or n.status != "active":
+                continue
+            for c in n.meta.get("noted") or []:
+                if c.get("slot") == "dates" and isinstance(c.get("value"), dict) and c["value"].get("check_in"):
+                    return Known(known.constraints + [Constraint("dates", c["value"], "any", n.turn, nid)])
+        return known
+
+    def previous_search(self, domain: str | None) -> dict | None:
+        """The latest search of ``domain`` in memory and every name offered in it so far ("another one")."""
+        offered = list(
+            dict.fromkeys(
+                r.entity for r in tool_records(self.weaver, domain=domain) if r.tool.startswith("search_") and r.entity
+            )
+        )
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            args = n.meta.get("arguments") or {}
+            if (
+                n.kind == "tool_result"
+                and n.status == "active"
+                and n.meta.get("domain") == domain
+                and str(n.meta.get("tool", "")).startswith("search_")
+                and "name" not in args
+            ):
+                return {"node_id": nid, "arguments": dict(args), "offered": offered}
+        return None

@@ -1,0 +1,231 @@
+"""The bilingual cue patterns the understanding reads a message's intent and kind of place from.
+
+Regular expressions only (search, book, remove, tally, why, metro, greetings,
+ordinals, counts, "near ...", "quiet", "another one") and the one scoring over them,
+``domain_hits``: which kind of place a message asks for. Kept apart from ``parse``
+so the grammar of cues can be read (and grown) in one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "domain_hits",
+    "DOMAIN_CUES",
+    "CLOSING",
+    "ORD_WORDS",
+    "HOTEL_BREAKFAST",
+    "NEAR_KIND",
+    "SIGHT_NOUN",
+    "NEAR_IT",
+    "REMOVE",
+    "PLAN_WORD",
+    "FIELD_Q",
+    "YES_NO",
+    "REQUEST",
+    "PREFER",
+    "WHY",
+    "FAILURE",
+    "TALLY",
+    "BOOK",
+    "METRO",
+    "METRO_Q",
+    "FIRST_PERSON",
+    "NEAR",
+    "NEAR_METRO",
+    "QUIET",
+    "GREETING",
+    "MEAL_TIME",
+    "GREETING_WORDS",
+    "ORDINAL",
+    "ASKS",
+    "COUNT",
+    "CHEAPER",
+    "MORE",
+    "THIS",
+]
+
+
+def _cue(words: str) -> re.Pattern:
+    parts = words.split("|")
+    en = [w for w in parts if w.isascii()]
+    zh = [w for w in parts if not w.isascii()]
+    pats = []
+    if en:
+        pats.append(r"(?<![a-z])(?:" + "|".join(en) + r")(?![a-z])")
+    if zh:
+        pats.append("(?:" + "|".join(zh) + ")")
+    return re.compile("|".join(pats), re.IGNORECASE)
+
+
+# "带早餐的" / "breakfast included": a hotel's breakfast, not a meal to go out for
+HOTEL_BREAKFAST = re.compile(
+    r"(?:带|含|包|提供)早(?:餐|饭)?|早餐(?:包含|含在)|breakfast included|with breakfast|includes? breakfast", re.I
+)
+NEAR_KIND = re.compile(
+    r"\b(?:near|close to|around|next to|by)\s+(?:the|our|my|that|this|your)\s+(hotel|restaurant|museum|park)\b"
+    r"|(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)的?(?:附近|周边|周围|旁边|边上)"
+    r"|离(酒店|宾馆|民宿|餐厅|餐馆|饭馆|景点|公园|博物馆)(?:很|比较|最)?近",
+    re.IGNORECASE,
+)
+SIGHT_NOUN = re.compile(
+    r"景点|景区|门票|参观|博物馆|美术馆|纪念馆|公园|寺|名胜|attraction|sight|museum|galler|park|temple|things to do|ticket",
+    re.IGNORECASE,
+)
+NEAR_IT = re.compile(r"\bnear (?:it|that one|this one)\b|它(?:的)?(?:附近|周边)", re.I)  # "there" is the area
+REMOVE = re.compile(
+    r"取消|删掉|删除|去掉|移除|拿掉|\b(?:remove|cancel|drop|delete|take (?:it|that|this|the \w+) (?:off|out))\b", re.I
+)
+PLAN_WORD = re.compile(r"行程|计划|预订|订的|\b(?:plan|itinerary|booking|reservation)\b", re.IGNORECASE)
+FIELD_Q = re.compile(
+    r"门票|票价|多少钱|价格|价钱|评分|地址|电话|营业时间|几点|开门|在哪|ticket|price|cost|rating|address|phone|hours|open",
+    re.IGNORECASE,
+)
+# "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy
+CLOSING = re.compile(
+    r"that'?s all|that is all|nothing else|all for now|就这些|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
+)
+YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
+_ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
+DOMAIN_CUES = {
+    "hotel": _cue(
+        "酒店|宾馆|旅馆|住宿|客栈|民宿|住哪|住的|入住|房间|hotels?|hostels?|accommodations?|lodging|"
+        "place to stay|stay|rooms?|inn"
+    ),
+    "restaurant": _cue(
+        "餐厅|餐馆|饭馆|吃饭|好吃|美食|晚餐|午餐|早餐|晚饭|午饭|夜宵|用餐|吃什么|吃的|馆子|菜|"
+        "restaurants?|food|eat|eating|dinner|lunch|breakfast|meals?|dishes|cuisine|dine|dining"
+    ),
+    "attraction": _cue(
+        "景点|景区|门票|游玩|玩|参观|逛|名胜|博物馆|美术馆|纪念馆|公园|寺庙|寺院|attractions?|sights?|"
+        "sightseeing|tickets?|visit|visiting|museums?|galleries|gallery|parks?|temples?|"
+        "things to do|tour"
+    ),
+}
+REQUEST = _cue(
+    "推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
+    "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
+    r"any|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
+    r"would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?"
+)
+PREFER = _cue(
+    "喜欢|希望|偏好|倾向|最好|注意|记住|记得|请留意|prefer|like|love|would rather|keep in mind|remember|"
+    "note that|please note"
+)
+WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what went wrong|reason")
+FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
+TALLY = _cue(
+    "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "行程里|行程上|行程(?:都|还)?有|how much is everything|everything (?:cost|come to)|"
+    "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
+    "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
+    "how much is left|money left|budget left|还有多少钱|还能花多少"
+)
+BOOK = _cue(
+    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
+    "choose|pick"
+)
+METRO = _cue(
+    "地铁站|哪站|地铁怎么|坐地铁|metro station|subway station|nearest station|which station|"
+    "metro stop|subway stop|by metro|by subway"
+)
+# asking which station is near: a metro question, not a "near the metro" preference
+METRO_Q = re.compile(
+    r"哪个地铁站|哪一?站|什么地铁站|最近的地铁站|地铁站最近|地铁站是|(?:which|what|nearest|closest)\s+"
+    r"(?:metro |subway )?(?:station|stop)|(?:metro|subway) station (?:is )?(?:closest|nearest)",
+    re.IGNORECASE,
+)
+# a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
+FIRST_PERSON = _cue(
+    "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|我们可以|我可以|"
+    "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could|"
+    "we don't|i don't|we do not|i do not|we can't|i can't"
+)
+NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
+NEAR_METRO = re.compile(
+    r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"
+    r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)",
+    re.IGNORECASE,
+)
+QUIET = _cue(
+    "安静|清静|僻静|不吵|太吵|嘈杂|远离喧嚣|quiet|peaceful|calm|not noisy|no noise|away from the noise|too noisy"
+)
+GREETING = re.compile(
+    r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey|谢谢你?|多谢|感谢|thanks?|thank you|好的|好|行|ok(?:ay)?|"
+    r"嗯+|bye|再见|great|cool|got it)[\s!！.。,，~]*)+$",
+    re.IGNORECASE,
+)
+MEAL_TIME = re.compile(r"(中午|晚上|傍晚|早上)[^，,。；;！!？?]{0,12}?吃(?!过|了)")
+GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.I)
+ORDINAL = re.compile(
+    r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
+    r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",
+    re.IGNORECASE,
+)
+ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
+# how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
+COUNT = re.compile(
+    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月口子]|$)(?![一二三四五六七八九两\d]\s*口)|"
+    r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
+    r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b",
+    re.IGNORECASE,
+)
+# "再帮我找一家" / "find me another one": more of the same search, none offered before
+CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|更便宜|便宜些|实惠(?:一)?点|更实惠", re.I)
+MORE = re.compile(
+    r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
+    r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
+    r"anything else|more options)(?![a-z])",
+    re.IGNORECASE,
+)
+THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")
+ORD_WORDS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+}
+
+
+def domain_hits(text: str) -> dict[str, int]:
+    """How strongly each kind of place is asked for: its cue words, those in a clause that asks ("find a
+    restaurant") counted twice, a kind named as the place to be near ("near the hotel", "酒店附近的餐厅") not at
+    all when another kind is named.
+
+    >>> domain_hits("Make the hotel limit 900 a night, and find a vegetarian restaurant near the hotel.")
+    {'hotel': 1, 'restaurant': 2, 'attraction': 0}
+    >>> domain_hits("帮我找酒店附近的酒店")["hotel"] > 0
+    True
+    """
+
+    def count(t: str) -> dict[str, int]:
+        return {d: len(c.findall(t)) for d, c in DOMAIN_CUES.items()}
+
+    masked = NEAR_KIND.sub(lambda m: " " * len(m.group(0)), text)
+    if not any(count(masked).values()):
+        masked = text  # only the place to be near is named: it is also what is asked for
+    hits = count(masked)
+    for clause in _CLAUSE.split(masked):
+        if _ASK_VERB.search(clause):
+            for d, n in count(clause).items():
+                hits[d] += n
+    return hits

@@ -1,0 +1,246 @@
+"""The travel agent's offline turn: plan the tool calls from the message and memory, run them, compose the reply.
+
+A mixin of ``TravelAgent``: ``_offline`` is what a message gets without a model (and
+after a model's error): the planner picks the calls from the constraints in force,
+places are widened step by step when nothing fits, bookings a changed date or party
+size invalidates are made again, and ``_compose`` says the result in the user's language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..filler import is_filler
+from .agent_steps import StepWriter
+from .cuisine import cuisine_note
+from .history import agent_readings, asked_keys, history_text
+from .memory import Known, MemoryItem
+from .planner import AROUND, plan_turn
+from .replan import rebook_text, rebookings
+from .replies import (
+    ack_text,
+    display_name,
+    fmt_money,
+    has_text,
+    honest_text,
+    results_text,
+    route_text,
+    sourced,
+    thought_text,
+)
+from .side import caveat_text, side_text
+from .slot_bridge import changes_by_amount, moved_constraints
+from .understanding import Constraint, Parsed, nights_between
+from .why import explain_why
+
+__all__ = ["OfflineTurn"]
+
+
+class OfflineTurn(StepWriter):
+    """The offline answer to one parsed message (``TravelAgent._run`` hands it the memories it retrieved)."""
+
+    def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
+        p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
+        _keep_stay_end(p, known)
+        for c in p.constraints:
+            c.turn, c.node_id = self._turn, res.node.id if res.node else ""
+        if p.intent == "book" and not _has_check_in(known):
+            known = self._with_noted_dates(known)
+        shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
+        tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
+        yield self.thought(
+            thought_text(
+                lang,
+                tp.intent,
+                tp.domain,
+                [c for c in tp.used if c.node_id not in {res.node.id if res.node else None}],
+                tp.calls,
+                tp.missing,
+            ),
+            {
+                "intent": tp.intent,
+                "domain": tp.domain,
+                "mode": "offline",
+                "constraints": [
+                    {"slot": c.slot, "value": c.value, "scope": c.scope, "turn": c.turn, "node_id": c.node_id}
+                    for c in tp.used
+                ],
+                **_restating([c for c in tp.used if c.node_id not in {res.node.id if res.node else None}], lang),
+            },
+        )
+        because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
+        if tp.remove and tp.remove.get("node_id"):
+            # the user's own decision, audited as a human edit: the booking memory is retracted (its dependents
+            # flagged) and leaves the plan, which is read from the active bookings in memory
+            self.weaver.curation.set_status(
+                tp.remove["node_id"], "retracted", f"removed from the plan in chat: {text[:80]}", message_id=self._mid
+            )
+        relaxed = False
+        for call in tp.calls:
+            yield from self.tool_events(call.tool, call.arguments, lang, because)
+            for alt in call.fallbacks:  # nothing near a remembered place: widen step by step
+                out = self._outputs[-1]
+                if out.count or out.error:
+                    break
+                relaxed = True
+                args = {k: v for k, v in call.arguments.items() if k != "near"}
+                if alt.value:
+                    args["near"] = alt.value
+                if alt.slot == AROUND:
+                    args["around"] = True
+                first = self._result_ids[-1] if self._result_ids else None
+                yield from self.tool_events(call.tool, args, lang, because, widens=first)
+        rebooked = yield from self._rebook(p, known, lang)
+        self._chain = []
+        text = self._compose(p, tp, lang, items, relaxed)
+        if rebooked:  # "改成6月9号入住" after a booking: the plan follows, and the reply says what changed
+            head = text if tp.calls else ack_text(lang, p.constraints)
+            text = "\n\n".join(
+                [head]
+                + [
+                    results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
+                    for old, out in rebooked
+                ]
+            )
+        # a why-answer also cites the chain it walked in the graph
+        ids = memory_ids + [i for i in self._chain if i not in memory_ids]
+        noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
+        yield self.reply(
+            text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
+        )
+
+    def _rebook(self, p: Parsed, known, lang: str):
+        """Bookings made under dates or a party size this message changes, made again (the same tools, so the
+        budget is checked again); each new booking supersedes the old one in memory (an audited edit)."""
+        if p.intent in ("remove", "history", "city", "why") or not p.constraints:
+            return []
+        budget = Known(known.constraints + p.constraints).latest("budget", ("any",))
+        done = []
+        total = float(budget.value) if budget is not None and isinstance(budget.value, (int, float)) else None
+        for old, tool, args in rebookings(p.constraints, self.plan_items(), total):
+            yield from self.tool_events(tool, args, lang, [self._user_node] if self._user_node else [])
+            out = self._outputs.pop()  # said apart from this turn's own results
+            new = self._result_ids[-1] if self._result_ids else None
+            if out.ok and out.plan_item and new and old.get("node_id"):
+                why = f"the plan follows the changed trip: {p.text[:80]}"
+                self.weaver.curation.set_edge(old["node_id"], new, "supersedes", why, message_id=self._mid)
+                self.weaver.curation.set_status(old["node_id"], "superseded", why, by=new, message_id=self._mid)
+            done.append((old, out))
+        return done
+
+    def _compose(self, p: Parsed, tp, lang: str, items: list[MemoryItem], relaxed: bool) -> str:
+        if p.intent == "city":
+            what = {
+                "hotel": ("酒店", "hotels"),
+                "restaurant": ("餐厅", "restaurants"),
+                "attraction": ("景点", "attractions"),
+            }.get(p.domain or "", ("信息", "anything"))
+            return honest_text("city", lang, city=p.city, what=what[0], what_en=what[1])
+        if p.intent == "why":
+            text, chain = explain_why(self.weaver, p, items, self._turn, lang)
+            self._chain = chain  # the answer quotes each memory of the chain
+            self._restates = [self.weaver.nodes[i].content for i in chain if i in self.weaver.nodes]
+            return text or honest_text("why_none", lang)
+        if p.intent == "history":
+            keys = asked_keys(p.text)
+            text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
+            return text
+        if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
+            lists = self.last_shown(lists_only=True)
+            names = lists.get(p.domain or "") or next(iter(lists.values()), [])
+            said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
+            return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
+        if tp.missing and tp.missing[0] == "already":
+            return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
+        if tp.missing:
+            return honest_text(tp.missing[0], lang)
+        if tp.remove:
+            name = display_name(str(tp.remove.get("name", "")), lang)
+            return f"已从行程中移除：{name}。" if lang == "zh" else f"Removed from your plan: {name}."
+        if p.intent == "side" and self._outputs and not self._outputs[-1].error:
+            return side_text(self._outputs[-1].facts, lang)
+        if p.intent == "has" and self._outputs and self._outputs[-1].rows:
+            return has_text(self._outputs[-1].rows[0], p.asks_has, lang)
+        if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
+            return route_text(self._outputs, lang)
+        if self._outputs:
+            used = [c for c in tp.used if c.turn != self._turn]
+            shown = self._outputs[-1:] if relaxed else self._outputs
+            if relaxed:
+                near = shown[0].arguments.get("near")
+                alts = [a for call in tp.calls for a in call.fallbacks]
+                used = [c for c in used if c.slot != "place"] + [c for c in alts if c.value == near and c.turn]
+            first = self._outputs[0].arguments.get("near") if relaxed else None
+            self._restates = _restating(used, lang).get("restates", [])
+            text = _note_once(
+                "\n\n".join(results_text(o, lang, used if i == 0 else [], first) for i, o in enumerate(shown))
+            )
+            if tp.cheaper_than:
+                cheap = fmt_money(tp.cheaper_than)
+                text = (
+                    (
+                        f"（比之前推荐里最便宜的{cheap}更便宜。）"
+                        if lang == "zh"
+                        else f"(Cheaper than {cheap}, the cheapest so far.)"
+                    )
+                    + "\n"
+                    + text
+                )
+            found = any(o.count for o in shown)
+            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and (found or p.caveat == "paid_parking") else ""
+            asked = shown[-1].arguments.get("cuisine") if shown else None
+            text = (cuisine_note(asked, int(found), lang) + "\n" + text) if asked else text
+            # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back
+            aside = [c for c in p.constraints if c.scope not in (p.domain, "any") and c.slot != "place"]
+            return (ack_text(lang, aside) + "\n\n" + text) if aside else text
+        if not p.constraints and changes_by_amount(p.text):  # "预算再加两千" with no budget on record to move
+            return honest_text("no_base", lang)
+        if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
+            return honest_text("greeting", lang, text=p.text)
+        # the acknowledgement restates what the message said (without turns)
+        self._restates = _restating([Constraint(c.slot, c.value, c.scope) for c in p.constraints], lang).get(
+            "restates", []
+        )
+        return ack_text(lang, p.constraints)
+
+
+def _has_check_in(known) -> bool:
+    return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
+
+
+def _keep_stay_end(p: Parsed, known) -> None:
+    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights);
+    "we'll stay until June 5": a new end keeps the known start."""
+    for c in p.constraints:
+        v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
+        before = known.latest("dates", ("any",))
+        if v is not None and "check_in" not in v and v.get("check_out"):
+            start = before.value.get("check_in") if before is not None and isinstance(before.value, dict) else None
+            nights = nights_between(str(start), str(v["check_out"])) if start else None
+            if nights:
+                c.value = {"check_in": start, **v, "nights": nights}
+            continue
+        if v is None or "nights" in v or "check_in" not in v:
+            continue
+        end = before.value.get("check_out") if before is not None and isinstance(before.value, dict) else None
+        nights = nights_between(str(v["check_in"]), str(end)) if end else None
+        if nights:
+            c.value = {**v, "check_out": end, "nights": nights}
+
+
+def _restating(used: list, lang: str) -> dict:
+    """Meta naming the recap of ``used`` a step's text repeats (the support of a guessed link ignores it)."""
+    return {"restates": [sourced(used, lang)]} if used else {}
+
+
+def _note_once(text: str) -> str:
+    r"""A note in brackets said after each of several results ("（这里只记录行程…）") is said once, at the end.
+
+    >>> _note_once("A\n(note)\n\nB\n(note)")
+    'A\n\nB\n(note)'
+    """
+    lines = text.split("\n")
+    notes = {ln for ln in lines if ln[:1] in "(（" and ln[-1:] in ")）" and lines.count(ln) > 1}
+    last = {ln: max(i for i, x in enumerate(lines) if x == ln) for ln in notes}
+    kept = [ln for i, ln in enumerate(lines) if ln not in notes or last[ln] == i]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n")

@@ -1,0 +1,95 @@
+"""The database's names in a message: hotels, restaurants, sights, stations, areas, dishes and other cities.
+
+Built once from the travel database and the lexicon (an index of every name and its
+short forms, longest first); the understanding asks which names a message holds,
+which dishes it mentions, which other city it names, and what it says with the
+place names taken out (to read the kind of sight asked for).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from .db import base_name, load_database
+from .lexicon import AREAS_ZH, DISH_ALIASES, OTHER_CITIES, PLACE_ALIASES, PLACE_ALIASES_ZH, english_alias_pattern
+from .meals import NOT_DISHES
+
+__all__ = ["DOMAINS", "find_entities", "dish_mentions", "city_named", "without_place_names"]
+
+DOMAINS = ("hotel", "restaurant", "attraction")
+
+_NOT_ENTITIES = frozenset(
+    "酒吧 慢走 过客 大厨房 一手店 小排骨 烧肉馆 粗粮屋 湘菜香 小印度 局气 咂摸 湘爱 比萨5 DQ".split()
+)
+_PLACE_EN = english_alias_pattern(PLACE_ALIASES)
+_DISH_EN = english_alias_pattern(DISH_ALIASES)
+_CITY = english_alias_pattern(OTHER_CITIES)
+
+
+@lru_cache(maxsize=1)
+def _name_index() -> tuple[dict[str, tuple[str, str]], re.Pattern]:
+    db = load_database()
+    index: dict[str, tuple[str, str]] = {}
+    for dom in DOMAINS:
+        for row in db.table(dom):
+            # "全聚德(王府井店)" names "北京全聚德(王府井店)": the city prefix is often left out
+            for key in {row["名称"], base_name(row["名称"]), re.sub(r"^北京(?:市)?", "", row["名称"])}:
+                if len(key) >= 2 and key not in _NOT_ENTITIES:
+                    index.setdefault(key, (row["名称"], dom))
+    for name in db.metro:
+        if len(name) >= 2 and name not in _NOT_ENTITIES:
+            index.setdefault(name, (name, "attraction"))
+    for short, full in PLACE_ALIASES_ZH.items():
+        index[short] = (full, "attraction")
+    for area in AREAS_ZH:
+        index.setdefault(area, (area, "area"))
+    keys = sorted(index, key=len, reverse=True)
+    return index, re.compile("|".join(re.escape(k) for k in keys))
+
+
+@lru_cache(maxsize=1)
+def _dish_pattern() -> re.Pattern:
+    """Dishes the database recommends at two or more places, plus the English aliases' targets."""
+    from collections import Counter
+
+    counts = Counter(d for r in load_database().restaurant for d in r.get("推荐菜") or [])
+    words = {d for d, n in counts.items() if n >= 2 and 2 <= len(d) <= 6 and re.fullmatch(r"[\u4e00-\u9fff]+", d)}
+    words |= set(DISH_ALIASES.values())
+    words -= NOT_DISHES | {"甜点"}  # tags and placeholders ("没有": "none") are no dish to ask for; 甜点 a category
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if len(w) >= 2))
+
+
+def find_entities(text: str) -> list[tuple[str, str]]:
+    """Database names (and areas) in the text, longest match first, in order of mention."""
+    index, pattern = _name_index()
+    found = [(m.start(), index[m.group(0)]) for m in pattern.finditer(text)]
+    db = load_database()
+    for m in _PLACE_EN.finditer(text):
+        name = PLACE_ALIASES[m.group(0).lower()]
+        row = db.by_name.get(name)
+        found.append((m.start(), (name, db.domain_of(row) if row else "area")))
+    out, seen = [], set()
+    for _, ent in sorted(found):
+        if ent[0] not in seen:
+            seen.add(ent[0])
+            out.append(ent)
+    return out
+
+
+def dish_mentions(text: str) -> Iterator[re.Match]:
+    """Dish names in the text: the English aliases', then the database's."""
+    for pat in (_DISH_EN, _dish_pattern()):
+        yield from pat.finditer(text)
+
+
+def city_named(text: str) -> str | None:
+    """Another city the text names (the agent only knows Beijing)."""
+    city = _CITY.search(text)
+    return OTHER_CITIES[city.group(0).lower()] if city else None
+
+
+def without_place_names(text: str) -> str:
+    """The text with every place name blanked ("国家博物馆附近的公园" asks for a park, not a museum)."""
+    return _PLACE_EN.sub(" ", _name_index()[1].sub(" ", text))

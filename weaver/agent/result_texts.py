@@ -1,0 +1,300 @@
+"""What a tool's result says: the memory text of a tool result, and the reply listing what was found (or why not).
+
+One numbered line per row (price, rating, dishes, ticket, station), a failure's reason
+with its numbers (over budget by how much), the plan's tally, and what was widened
+when nothing fit near a place. The words of names and constraints come from
+``reply_phrases``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .gloss import gloss_duration, gloss_station, gloss_type, pinyin
+from .meals import NOT_DISHES
+from .tools import ToolOutput
+from .understanding import Constraint
+from .reply_phrases import display_name, fmt_money, sourced
+
+__all__ = ["tool_memory_text", "results_text"]
+
+_MEAL_WORDS = {
+    "breakfast": ("早饭", "breakfast"),
+    "lunch": ("午饭", "lunch"),
+    "dinner": ("晚饭", "dinner"),
+    "late-night": ("夜宵", "a late-night meal"),
+}
+
+
+def _row_line(i: int, r: dict, lang: str) -> str:
+    zh, dom = lang == "zh", r.get("domain")
+    rating = r.get("评分")
+    rt = (f"评分{rating}" if zh else f"rating {rating}") if rating is not None else ("暂无评分" if zh else "no rating")
+    if dom == "hotel":
+        price = fmt_money(r.get("价格")) + ("/晚" if zh else "/night")
+        extra = (
+            f"{r.get('酒店类型')}，地铁：{r.get('地铁')}"
+            if zh
+            else f"{gloss_type(r.get('酒店类型'))}, metro: {gloss_station(r.get('地铁'))}"
+        )
+        body = f"{price}，{rt}，{extra}" if zh else f"{price}, {rt}, {extra}"
+    elif dom == "restaurant":
+        listed = [d for d in r.get("推荐菜") or [] if d not in NOT_DISHES]
+        dishes = (
+            "、".join(listed[:4])
+            if zh
+            else ", ".join(f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in listed[:3])
+        )
+        body = (
+            f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}"
+            if zh
+            else f"{fmt_money(r.get('人均消费'))} per person, {rt}, recommended: {dishes}"
+        )
+    elif dom == "attraction":
+        t = r.get("门票")
+        ticket = (
+            ("免费" if zh else "free")
+            if t == 0
+            else (fmt_money(t) if t is not None else ("票价未知" if zh else "ticket n/a"))
+        )
+        body = (
+            f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}"
+            if zh
+            else f"ticket {ticket}, visit {gloss_duration(r.get('游玩时间'))}, {rt}"
+        )
+    elif dom == "metro":
+        st = (r.get("地铁") or "无地铁站记录") if zh else gloss_station(r.get("地铁"))
+        body = f"最近的地铁站：{st}" if zh else f"nearest metro: {st}"
+    else:
+        body = f"{fmt_money(r.get('cost'))}"
+    return f"{i}. {display_name(r.get('名称') or r.get('name', ''), lang)} — {body}"
+
+
+def tool_memory_text(out: ToolOutput, lang: str) -> str:
+    """What the weaver stores for a tool result: short, self-explanatory, in the user's language."""
+    zh = lang == "zh"
+    args = ", ".join(f"{k}={v}" for k, v in out.arguments.items())
+    if out.error:
+        return f"{out.tool}({args}) 出错：{out.error}" if zh else f"{out.tool}({args}) error: {out.error}"
+    f = out.facts
+    if out.tool == "book_hotel" and out.reason:
+        why = _failure_reason(out, lang)
+        return f"book_hotel 预订失败：{why}" if zh else f"book_hotel booking failed: {why}"
+    if out.tool in ("book_hotel", "add_to_plan") and out.reason:
+        return (
+            f"{out.tool} 失败：{_failure_reason(out, lang)}"
+            if zh
+            else f"{out.tool} failed: {_failure_reason(out, lang)}"
+        )
+    if out.tool == "book_hotel":
+        return (
+            f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚，每晚{fmt_money(f['unit_price'])}，"
+            f"共{fmt_money(f['cost'])}"
+            if zh
+            else f"book_hotel added to plan: {f['name']}, check-in {f['check_in']}, {f['nights']} nights at "
+            f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}"
+        )
+    if out.tool == "add_to_plan":
+        day = (f"（第{f['day']}天）" if zh else f" (day {f['day']})") if f.get("day") else ""
+        who = f"{f['people']} {'person' if f['people'] == 1 else 'people'}"
+        return (
+            f"add_to_plan 已加入行程：{f['name']}{day}，{f['people']}人，共{fmt_money(f['cost'])}"
+            if zh
+            else f"add_to_plan added: {f['name']}{day}, {who}, {fmt_money(f['cost'])}"
+        )
+    if out.tool == "budget_tally":
+        return (
+            f"budget_tally：已选{out.count}项，共{fmt_money(f['total'])}"
+            + (f"，预算{fmt_money(f['budget'])}" if f.get("budget") else "")
+            if zh
+            else f"budget_tally: {out.count} items, total {fmt_money(f['total'])}"
+            + (f" of budget {fmt_money(f['budget'])}" if f.get("budget") else "")
+        )
+    names = "、".join(r.get("名称", "") for r in out.rows) if zh else ", ".join(r.get("名称", "") for r in out.rows)
+    return (
+        f"{out.tool}({args})：共{out.count}个结果，前{len(out.rows)}个：{names}"
+        if zh
+        else f"{out.tool}({args}): {out.count} results, top {len(out.rows)}: {names}"
+    )
+
+
+def _failure_reason(out: ToolOutput, lang: str) -> str:
+    zh, f = lang == "zh", out.facts
+    name = f.get("name") or out.arguments.get("name")
+    if out.reason == "over_budget":
+        if out.tool == "book_hotel":
+            return (
+                f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
+                f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
+                if zh
+                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {f['check_in']}) = "
+                f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
+                f"of {fmt_money(f['budget'])}"
+            )
+        return (
+            f"{name} 需{fmt_money(f['cost'])}，加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
+            if zh
+            else f"{name} costs {fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds "
+            f"the budget of {fmt_money(f['budget'])}"
+        )
+    if out.reason == "not_found":
+        return f"数据库里没有“{name}”" if zh else f"no {name!r} in the database"
+    if out.reason == "no_price":
+        return f"{name} 没有价格记录" if zh else f"{name} has no price in the database"
+    return out.reason
+
+
+def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_from: str | None = None) -> str:
+    zh = lang == "zh"
+    lines = []
+    if out.error:
+        return f"抱歉，查询出错：{out.error}" if zh else f"Sorry, the lookup failed: {out.error}"
+    if out.tool in ("book_hotel", "add_to_plan"):
+        if out.reason:
+            return (
+                ("没能加入行程：" if zh else "I could not add it to the plan: ")
+                + _failure_reason(out, lang)
+                + ("。" if zh else ".")
+            )
+        lines.append(
+            tool_memory_text(out, lang).split("：", 1)[-1] if zh else tool_memory_text(out, lang).split(": ", 1)[-1]
+        )
+        lines[0] = ("已加入你的行程：" if zh else "Added to your plan: ") + lines[0] + ("。" if zh else ".")
+        lines.append(
+            "（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)"
+        )
+        return "\n".join(lines)
+    if out.tool == "budget_tally":
+        f = out.facts
+        if not out.rows:
+            return "行程里还没有选定任何项目。" if zh else "Nothing has been added to the plan yet."
+        lines.append("目前的行程：" if zh else "Your plan so far:")
+        # by day: the stay first, then each day's items, then what has no day
+        rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99))
+        for i, r in enumerate(rows, 1):
+            day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
+            stay = (
+                (
+                    f"（{r['check_in']}入住{r['nights']}晚）"
+                    if zh
+                    else f" (check-in {r['check_in']}, {r['nights']} nights)"
+                )
+                if r.get("kind") == "hotel" and r.get("check_in")
+                else ""
+            )
+            lines.append(f"{i}. {day}{r['name']}{stay} — {fmt_money(r.get('cost'))}")
+        total = fmt_money(f["total"])
+        if f.get("budget"):
+            ok = f["within"]
+            lines.append(
+                (
+                    f"合计{total}，总预算{fmt_money(f['budget'])}，"
+                    + (f"还剩{fmt_money(f['remaining'])}。" if ok else f"超出{fmt_money(-f['remaining'])}！")
+                )
+                if zh
+                else (
+                    f"Total {total} of your {fmt_money(f['budget'])} budget: "
+                    + (f"{fmt_money(f['remaining'])} left." if ok else f"over by {fmt_money(-f['remaining'])}!")
+                )
+            )
+        else:
+            lines.append(
+                f"合计{total}（你还没有告诉我总预算）。" if zh else f"Total {total} (you have not told me a budget)."
+            )
+        return "\n".join(lines)
+    if "unknown_place" in " ".join(out.notes):
+        place = out.arguments.get("near")
+        return (
+            f"数据库里找不到“{place}”这个北京地点。"
+            if zh
+            else f"I can't find {place!r} among Beijing places in the database."
+        )
+    skipped = out.facts.get("skipped")  # "another one": fitting ones offered before are left out
+    if out.count == 0 and skipped:
+        return (
+            f"除了之前推荐过的{skipped}个，没有其他符合条件的了"
+            if zh
+            else f"Apart from the {skipped} already suggested, nothing else matches"
+        ) + (
+            f"（{sourced(used, lang)}）。可以放宽某个条件再试。"
+            if zh and used
+            else f" ({sourced(used, lang)}). Try relaxing one of them."
+            if used
+            else ("。" if zh else ".")
+        )
+    if out.count == 0:
+        return ("没有找到符合所有条件的结果" if zh else "Nothing matches all the conditions") + (
+            f"（{sourced(used, lang)}）。可以放宽某个条件再试。"
+            if zh and used
+            else f" ({sourced(used, lang)}). Try relaxing one of them."
+            if used
+            else ("。" if zh else ".")
+        )
+    if used:
+        lines.append(
+            ("按照你之前说的：" if zh else "Going by what you told me: ") + sourced(used, lang) + ("。" if zh else ".")
+        )
+    if relaxed_from:
+        now = out.arguments.get("near")
+        around = bool(out.arguments.get("around"))
+        lines.append(
+            (
+                f"{relaxed_from}附近没有符合条件的，"
+                + (f"改为在{now}周边更大的范围找" if around else f"改为在{now}附近找" if now else "所以不限位置")
+                + "（只放宽了位置，其他条件不变）。"
+            )
+            if zh
+            else (
+                f"Nothing fit near {display_name(relaxed_from, lang)}, so I "
+                + (
+                    f"looked a little further around {display_name(str(now), lang)}"
+                    if around
+                    else f"looked near {display_name(now, lang)} instead"
+                    if now
+                    else "searched all of Beijing"
+                )
+                + " (only the place is widened; every other condition still applies)."
+            )
+        )
+    if out.facts.get("excluded"):
+        n = out.facts["excluded"]
+        lines.append(
+            f"已排除{n}家推荐菜里有你要避开的食物的餐厅。"
+            if zh
+            else f"I excluded {n} places whose dishes include what you avoid."
+        )
+    meal = out.arguments.get("meal") if out.tool == "search_restaurants" else None
+    if meal in _MEAL_WORDS:
+        zh_word, en_word = _MEAL_WORDS[meal]
+        lines.append(f"（只列{zh_word}时段营业、供应正餐的餐厅。）" if zh else f"(Only places open for {en_word}.)")
+    if skipped:
+        lines.append(
+            f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)"
+        )
+    if "quiet_proxy" in out.notes:
+        lines.append(
+            "（数据库没有噪音数据：我按周边场所较少来挑安静的。）"
+            if zh
+            else "(The database has no noise data: I kept hotels with fewer venues around as the quieter ones.)"
+        )
+    if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
+        return _row_line(1, out.rows[0], lang)[3:]
+    lines.append(
+        f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:"
+    )
+    wanted = out.arguments.get("dishes") or []
+    lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
+    return "\n".join(lines)
+
+
+def _dishes_first(row: dict, wanted: list[str]) -> dict:
+    """The row with the dishes asked for shown first (the reply lists only a few), placeholders ("其他") dropped.
+
+    >>> _dishes_first({"推荐菜": ["其他", "酸菜鱼", "招牌烤鸭"]}, ["烤鸭"])["推荐菜"]
+    ['招牌烤鸭', '酸菜鱼']
+    """
+    if "推荐菜" not in row:
+        return row
+    dishes = [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
+    hit = [d for d in dishes if any(w in d for w in wanted)]
+    return dict(row, 推荐菜=hit + [d for d in dishes if d not in hit])

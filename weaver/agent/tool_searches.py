@@ -1,0 +1,241 @@
+"""The searches the agent's tools run over the database: hotels, restaurants, attractions, metro stations.
+
+A mixin of ``ToolBox`` with the pieces searches share: resolving a place named in
+either language, "near" (listed among a place's nearby entries, or sharing its
+station, or an area named in the address), the budget fit and the compact row shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+import statistics
+from typing import Callable
+
+
+from .db import Database, all_present, base_name, in_range, station_of
+from .cuisine import name_is
+from .meals import serves_meal
+from .lexicon import (
+    AREAS_ZH,
+    DISH_ALIASES,
+    FACILITY_ALIASES,
+    HOTEL_TYPE_ALIASES,
+    PLACE_ALIASES,
+    PLACE_ALIASES_ZH,
+    dish_matches,
+    is_kind,
+)
+from .tool_models import (
+    NEARBY_LISTS,
+    MetroStation,
+    SearchArguments,
+    SearchAttractions,
+    SearchHotels,
+    SearchRestaurants,
+    ToolOutput,
+)
+
+__all__ = ["PlaceSearches", "resolve_place", "compact_row"]
+
+
+def resolve_place(db: Database, text: str | None) -> str | None:
+    """English or short names -> the database's name (or an area word); None when unknown."""
+    if not text:
+        return None
+    t = text.strip()
+    low = t.lower()
+    if low in PLACE_ALIASES:
+        return PLACE_ALIASES[low]
+    if t in PLACE_ALIASES_ZH:
+        return PLACE_ALIASES_ZH[t]
+    if t in db.by_name or t in db.metro or t in AREAS_ZH:
+        return t
+    row = db.find(t)
+    return row["名称"] if row else (t if re.search(r"[\u4e00-\u9fff]", t) else None)
+
+
+def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool]:
+    entity = db.by_name.get(place)
+    if entity is not None:
+        listed = set(entity.get(NEARBY_LISTS[domain]) or [])
+        # the database's own nearby lists (symmetric); many rows share a metro exit, too coarse to use
+        return lambda r: (
+            r["名称"] != place
+            and (r["名称"] in listed or any(place in (r.get(k) or []) for k in NEARBY_LISTS.values()))
+        )
+    return lambda r: place in r["名称"] or place in (r.get("地址") or "") or place in (r.get("地铁") or "")
+
+
+def _sort(rows: list[dict], price_key: str) -> list[dict]:
+    return sorted(
+        rows,
+        key=lambda r: (-(r.get("评分") or 0), r.get(price_key) if r.get(price_key) is not None else 1e9, r["名称"]),
+    )
+
+
+def compact_row(row: dict, domain: str) -> dict:
+    """The fields the chat shows (nearby lists trimmed to five, as database.md suggests)."""
+    keep = {
+        "hotel": ("名称", "酒店类型", "价格", "评分", "地址", "地铁", "电话", "酒店设施"),
+        "restaurant": ("名称", "人均消费", "评分", "推荐菜", "地址", "地铁", "电话", "营业时间"),
+        "attraction": ("名称", "门票", "游玩时间", "评分", "地址", "地铁", "电话"),
+    }[domain]
+    out = {k: row.get(k) for k in keep}
+    out["domain"] = domain
+    for k in ("周边景点", "周边餐馆", "周边酒店"):
+        out[k] = (row.get(k) or [])[:5]
+    return out
+
+
+def _hours(duration: str | None) -> float | None:
+    """The shortest visit in hours of a 游玩时间 string ("2小时 - 3小时", "3天")."""
+    if not duration:
+        return None
+    m = re.match(r"\s*(\d+(?:\.\d+)?)\s*(小时|天)", duration)
+    if not m:
+        return None
+    return float(m.group(1)) * (24 if m.group(2) == "天" else 1)
+
+
+class PlaceSearches:
+    """The search tools of ``ToolBox`` (over ``self.db``)."""
+
+    db: Database
+    plan: Callable[[], list[dict]]
+
+    def _spent(self, exclude: str | None = None) -> float:
+        return sum(float(i.get("cost") or 0) for i in self.plan() if i.get("name") != exclude)
+
+    # ------------------------------------------------------------- searches
+    def _common(self, rows: list[dict], args: SearchArguments, domain: str, out: ToolOutput) -> list[dict]:
+        if args.name:
+            rows = [r for r in rows if args.name in r["名称"] or base_name(r["名称"]) in args.name]
+        if args.near:
+            place = resolve_place(self.db, args.near)
+            if place is None:
+                out.notes.append(f"unknown_place:{args.near}")
+                return []
+            out.facts["near"] = place
+            near = [r for r in rows if _near_filter(self.db, place, domain)(r)]
+            if args.around:
+                near = self._ring(rows, place, domain, near)
+            entity = self.db.by_name.get(place)
+            if not near and entity is not None and station_of(entity.get("地铁")):
+                # many rows have empty nearby lists: fall back to sharing the metro station
+                station = station_of(entity.get("地铁"))
+                near = [r for r in rows if r["名称"] != place and station_of(r.get("地铁")) == station]
+                out.notes.append(f"near_by_station:{station}")
+            rows = near
+        if args.rating:
+            rows = [r for r in rows if in_range(r.get("评分"), args.rating)]
+        if args.near_metro:
+            rows = [r for r in rows if r.get("地铁")]
+        return rows
+
+    def _ring(self, rows: list[dict], place: str, domain: str, near: list[dict]) -> list[dict]:
+        """The place's nearby rows plus the rows listed near those of its nearby places (of any kind)."""
+        first = {r["名称"] for dom in NEARBY_LISTS for r in self.db.table(dom) if _near_filter(self.db, place, dom)(r)}
+        listed = {n for name in first for n in (self.db.by_name.get(name) or {}).get(NEARBY_LISTS[domain]) or []}
+        ring = [
+            r
+            for r in rows
+            if r["名称"] != place
+            and r not in near
+            and (r["名称"] in listed or any(n in first for k in NEARBY_LISTS.values() for n in r.get(k) or []))
+        ]
+        return near + ring
+
+    def _finish(self, out: ToolOutput, rows: list[dict], domain: str, limit: int, price_key: str) -> ToolOutput:
+        rows = _sort(rows, price_key)
+        if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
+            rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
+            out.facts["skipped"] = fitting - len(rows)
+        out.count = len(rows)
+        out.rows = [compact_row(r, domain) for r in rows[:limit]]
+        return out
+
+    def _fits_budget(
+        self, rows: list[dict], a: SearchArguments, price_key: str, times: int, out: ToolOutput
+    ) -> list[dict]:
+        """Rows whose cost (price x nights or x people) fits what the plan leaves of the total budget."""
+        if not a.budget:
+            return rows
+        left = a.budget - self._spent()
+        out.facts["budget_left"] = left
+        return [r for r in rows if r.get(price_key) is None or float(r[price_key]) * times <= left]
+
+    def search_hotels(self, a: SearchHotels) -> ToolOutput:
+        out = ToolOutput("search_hotels", a.model_dump(exclude_defaults=True))
+        rows = self._common(self.db.hotel, a, "hotel", out)
+        if a.price:
+            rows = [r for r in rows if in_range(r.get("价格"), a.price)]
+        if a.hotel_type:
+            wanted = HOTEL_TYPE_ALIASES.get(a.hotel_type.lower(), a.hotel_type)
+            rows = [r for r in rows if r.get("酒店类型") == wanted]
+        if a.facilities:
+            terms = [FACILITY_ALIASES.get(f.lower(), f) for f in a.facilities]
+            rows = [r for r in rows if all_present(r.get("酒店设施"), terms)]
+        if a.quiet and rows:
+            # no noise data: keep the quieter half by how many venues are listed nearby
+            busy = {r["名称"]: len(r.get("周边餐馆") or []) + len(r.get("周边景点") or []) for r in rows}
+            cut = statistics.median(busy.values())
+            rows = [r for r in rows if busy[r["名称"]] <= cut]
+            out.notes.append("quiet_proxy")
+        # one night must fit what is left of the total budget; the whole stay is checked when it is booked
+        # (book_hotel fails with the sum, which the user can then see and change)
+        rows = self._fits_budget(rows, a, "价格", 1, out)
+        return self._finish(out, rows, "hotel", a.limit, "价格")
+
+    def search_restaurants(self, a: SearchRestaurants) -> ToolOutput:
+        out = ToolOutput("search_restaurants", a.model_dump(exclude_defaults=True))
+        rows = self._common(self.db.restaurant, a, "restaurant", out)
+        if a.cost:
+            rows = [r for r in rows if in_range(r.get("人均消费"), a.cost)]
+        if a.dishes:
+            rows = [r for r in rows if all_present(r.get("推荐菜"), [DISH_ALIASES.get(d.lower(), d) for d in a.dishes])]
+        if a.avoid:
+            before = len(rows)
+            rows = [
+                r
+                for r in rows
+                if not any(dish_matches(d, t) for t in a.avoid for d in list(r.get("推荐菜") or []) + [r["名称"]])
+            ]
+            out.facts["excluded"] = before - len(rows)
+        if a.cuisine:
+            rows = [r for r in rows if name_is(r["名称"], list(a.cuisine))]
+        if a.meal:
+            before = len(rows)
+            rows = [r for r in rows if serves_meal(r, a.meal)]
+            out.facts["not_for_meal"] = before - len(rows)
+        rows = self._fits_budget(rows, a, "人均消费", a.people or 1, out)
+        return self._finish(out, rows, "restaurant", a.limit, "人均消费")
+
+    def search_attractions(self, a: SearchAttractions) -> ToolOutput:
+        out = ToolOutput("search_attractions", a.model_dump(exclude_defaults=True))
+        rows = self._common(self.db.attraction, a, "attraction", out)
+        if a.ticket:
+            rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
+        if a.max_hours:
+            rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
+        if a.kind:
+            rows = [r for r in rows if is_kind(r["名称"], a.kind)]
+        rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
+        return self._finish(out, rows, "attraction", a.limit, "门票")
+
+    def metro_station(self, a: MetroStation) -> ToolOutput:
+        out = ToolOutput("metro_station", a.model_dump())
+        place = resolve_place(self.db, a.place)
+        if place and place in self.db.metro:
+            out.rows = [{"名称": place, "地铁": self.db.metro[place], "domain": "metro"}]
+        elif place and place in self.db.by_name and self.db.by_name[place].get("地铁"):
+            out.rows = [{"名称": place, "地铁": self.db.by_name[place]["地铁"], "domain": "metro"}]
+        elif place:
+            # an area (王府井): the station most of its listed places name, rather than five of them
+            named = [s for n, s in self.db.metro.items() if place in n and station_of(s)]
+            if named:
+                top, _ = Counter(station_of(s) for s in named).most_common(1)[0]
+                out.rows = [{"名称": place, "地铁": top, "domain": "metro"}]
+                out.notes.append("station_of_area")
+        out.count = len(out.rows)
+        return out

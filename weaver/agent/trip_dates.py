@@ -1,0 +1,138 @@
+"""The days a trip message states: check-in, check-out and nights, absolute or counted from the day it was said.
+
+Owned apart from the rest of the understanding because it is its own small grammar
+(month-day ranges, "下个月十号", "next Friday", "住到四号") with its own doctests;
+``understanding.parse`` asks it for one dict and the loop for ``nights_between``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from ..numerals import small_number
+from ..slots import read_slots
+from ..text import extract_dates
+from .numbers import stay_length
+
+__all__ = ["stated_dates", "nights_between"]
+
+
+_RELATIVE_DAY = re.compile(
+    r"(下个?月|这个?月|本月|next month|this month)\s*(?:the\s*)?(\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:号|日|st|nd|rd|th)",
+    re.IGNORECASE,
+)
+
+
+_EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY = re.compile(
+    r"(下个?|这个?|本)(?:周|星期|礼拜)([一二三四五六日天])|"
+    r"\b(next|this|on)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+_BARE_DAY = re.compile(
+    r"\b(?:from|on|starting|check(?:ing)?[- ]in|arriv\w*)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|"
+    r"(?<![月\d一二三四五六七八九十])(\d{1,2}|[一二三四五六七八九十]{1,3})\s*[号日](?=入住|开始|出发|到北京|住|到)",
+    re.IGNORECASE,
+)
+
+
+def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]]:
+    """ "下个月十号" / "next month the 10th": the day in the month counted from today; a bare day to start on
+    ("from the 12th", "12号入住"): its next coming date.
+
+    >>> d = date(2026, 12, 3)  # a Thursday
+    >>> _relative_days("我们下个月十号到", d), _relative_days("this month the 20th", d), _relative_days("from the 2nd", d)
+    ([(1, 10)], [(12, 20)], [(1, 2)])
+    >>> _relative_days("下周三我们去北京", d), _relative_days("arriving next Friday", d), _relative_days("周六出发", d)
+    ([(12, 9)], [(12, 11)], [])
+    """
+    today = today or date.today()
+    out = []
+    for m in _RELATIVE_DAY.finditer(text):
+        month = today.month % 12 + 1 if m.group(1).lower().startswith(("下", "next")) else today.month
+        day = int(m.group(2)) if m.group(2).isdigit() else (small_number(m.group(2)) or 0)
+        if 1 <= day <= 31:
+            out.append((month, day))
+    for m in _WEEKDAY.finditer(text):
+        nxt = bool(re.match(r"下|next", m.group(1) or m.group(3) or "", re.I))
+        wd = m.group(2) or m.group(4)
+        target = (
+            "一二三四五六日".index(wd)
+            if wd in "一二三四五六日天" and wd != "天"
+            else 6
+            if wd == "天"
+            else _EN_DAYS.index(wd.lower()[:3])
+        )
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 if nxt else 0)
+        when = monday + timedelta(days=target)
+        if not nxt and m.group(3) is None and when < today:  # "周三" already past this week: the coming one
+            when += timedelta(days=7)
+        out.append((when.month, when.day))
+    if not out:
+        for m in _BARE_DAY.finditer(text):
+            g = m.group(1) or m.group(2)
+            day = int(g) if g.isdigit() else (small_number(g) or 0)
+            if 1 <= day <= 31:
+                out.append((today.month if day >= today.day else today.month % 12 + 1, day))
+    return out
+
+
+_EN_RANGE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|"
+    r"through|till)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\d|[ap]\.m))",
+    re.IGNORECASE,
+)
+
+
+def stated_dates(text: str, today: date | None = None) -> dict | None:
+    """Check-in, check-out and nights a message states.
+
+    >>> stated_dates("hi, 3 ppl, beijing sept 10-13, budget 9000")
+    {'check_in': '9-10', 'check_out': '9-13', 'nights': 3}
+    """
+    ds = extract_dates(text) or _relative_days(text, today)
+    roles = {v.scope for v in read_slots(text) if v.slot == "date"}
+    if len(ds) == 1 and roles == {"end"}:  # "we'll stay until June 5" / "住到6月5号": the stay's end only
+        return {"check_out": f"{ds[0][0]}-{ds[0][1]}"}
+    r = _EN_RANGE.search(text)
+    if len(ds) == 1 and r and int(r.group(2)) > int(r.group(1)):  # "Sept 10-13": the end day takes the month
+        ds = [ds[0], (ds[0][0], int(r.group(2)))]
+    out: dict = {}
+    if ds:
+        out["check_in"] = f"{ds[0][0]}-{ds[0][1]}"
+        if len(ds) >= 2:
+            try:
+                nights = (date(2024, *ds[-1]) - date(2024, *ds[0])).days
+            except ValueError:
+                nights = 0
+            if nights > 0:
+                out["check_out"] = f"{ds[-1][0]}-{ds[-1][1]}"
+                out["nights"] = nights
+    stay = stay_length(text)
+    if stay and "nights" not in out:
+        out["nights"] = stay
+    if "nights" not in out:  # "改成五月二号出发，还是住到四号": the slot reader's start and end (a bare end day)
+        said = {v.scope: str(v.value) for v in read_slots(text) if v.slot == "date" and isinstance(v.value, str)}
+        start, end = said.get("start", ""), said.get("end", "")
+        if start[:2].isdigit() and end[:2].isdigit():
+            span = nights_between(start, end)
+            if span:
+                out.update(check_in=f"{int(start[:2])}-{int(start[3:])}", nights=span)
+                out["check_out"] = f"{int(end[:2])}-{int(end[3:])}"
+    return out or None
+
+
+def nights_between(start: str, end: str) -> int | None:
+    """Nights from ``MM-DD`` (or ``M-D``) to a later one, across a new year; None when not later.
+
+    >>> nights_between("05-02", "05-04"), nights_between("12-30", "1-2"), nights_between("5-4", "5-2")
+    (2, 3, None)
+    """
+    try:
+        (m1, d1), (m2, d2) = (tuple(int(x) for x in v.split("-")) for v in (start, end))
+        a, b = date(2025, m1, d1), date(2025 if (m2, d2) >= (m1, d1) else 2026, m2, d2)
+    except ValueError:
+        return None
+    n = (b - a).days
+    return n if 0 < n <= 60 else None

@@ -1,0 +1,94 @@
+"""Party size, nights and ratings in a message (a rating's domain read from its sentence).
+
+Small counts in digits, Chinese characters or English words; "我和两个朋友" is three.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .numerals import small_number
+from .slot_value import SlotValue, compile_ci
+from .slots_budget import FOOD_WORDS, HOTEL_WORDS
+
+__all__ = ["read_counts"]
+
+# ------------------------------------------------------- party, nights, rating
+_N = r"(\d+|[一二两三四五六七八九十]|one|two|three|four|five|six|seven|eight|nine|ten)"
+_PARTY = compile_ci(
+    r"(?:我们|咱们|一行|一共|总共|共)\s*(?:是|有|就)?\s*" + _N + r"\s*(?:个人|个大人|人|位|口人)|一家" + _N + r"口|"
+    r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
+    r"\b(?!one\s)" + _N + r"\s+of us\b|\b(?:party|group|family) of\s+" + _N + r"\b|"
+    r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
+    r"\b(?:we(?:'re| are)|there(?:'re| are| will be))\s+(?:only\s+|just\s+|now\s+)?"
+    + _N
+    + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"
+)
+# "我和两个朋友" / "with three friends": the speaker and the others
+_COMPANIONS = compile_ci(
+    r"我(?:和|跟|带着?)\s*" + _N + r"\s*个(?:朋友|同事|同学|家人|孩子|小孩)|"
+    r"\bwith\s+" + _N + r"\s+(?:friends|colleagues|classmates|coworkers|kids|children|others)\b"
+)
+_NIGHTS = compile_ci(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
+_RATING = compile_ci(
+    r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
+    r"(\d(?:\.\d)?|[一二三四五])\s*(?:分|颗星|星|stars?)(?!钟)"
+)
+_SIGHT = compile_ci(r"景点|景区|游玩|公园|博物馆|门票|attraction|sight|museum|park|tour")
+_SENTENCE = re.compile(r"[^。！？!?\n]*[。！？!?\n]?")
+
+
+def _domain(text: str, start: int) -> str:
+    """What the sentence around ``start`` is about: hotel / restaurant / attraction ("" when unsaid)."""
+    pos = 0
+    for s in _SENTENCE.findall(text):
+        if pos <= start < pos + len(s) or not s:
+            hits = [
+                (m.start(), d)
+                for d, pat in (("hotel", HOTEL_WORDS), ("restaurant", FOOD_WORDS), ("attraction", _SIGHT))
+                for m in [pat.search(s)]
+                if m
+            ]
+            if len(hits) == 1:
+                return hits[0][1]
+            # two domains in one sentence: the clause of the mention decides, else unsure
+            cpos = 0
+            for c in re.split(r"([，,;；]|\band\b)", s):
+                if pos + cpos <= start < pos + cpos + len(c):
+                    found = {
+                        d
+                        for d, pat in (("hotel", HOTEL_WORDS), ("restaurant", FOOD_WORDS), ("attraction", _SIGHT))
+                        if pat.search(c)
+                    }
+                    return found.pop() if len(found) == 1 else ""
+                cpos += len(c)
+            return ""
+        pos += len(s)
+    return ""
+
+
+_RATING_BELOW = compile_ci(r"^\D{0,6}?(?:以下|below|under|or less|at most)")
+
+
+def read_counts(text: str) -> list[SlotValue]:
+    out = []
+    for m in _PARTY.finditer(text):
+        n = small_number(next(g for g in m.groups() if g))
+        if n and 0 < n <= 50:
+            out.append(SlotValue("party", float(n), "eq", "people", "", m.span(), m.group(0)))
+    if not out:
+        for m in _COMPANIONS.finditer(text):
+            n = small_number(next(g for g in m.groups() if g))
+            if n and 0 < n < 50:
+                out.append(SlotValue("party", float(n + 1), "eq", "people", "", m.span(), m.group(0)))
+    for m in _NIGHTS.finditer(text):
+        n = small_number(next(g for g in m.groups() if g))
+        if n and 0 < n <= 60:
+            out.append(SlotValue("nights", float(n), "eq", "nights", "", m.span(), m.group(0)))
+    for m in _RATING.finditer(text):
+        raw = m.group(1) or m.group(2)
+        v = float(raw) if raw[0].isdigit() else float(small_number(raw) or 0)
+        if 1 <= v <= 5:
+            bound = "max" if _RATING_BELOW.match(text[m.end() : m.end() + 12]) else "min"
+            out.append(SlotValue("rating", v, bound, "stars", _domain(text, m.start()), m.span(), m.group(0)))
+    return out
