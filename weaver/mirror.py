@@ -292,8 +292,16 @@ class Mirror:
         # the rows after it in its buffer, when the snapshot read it with room (weaver.snapshot): new nodes
         # fill them instead of copying every vector into a bigger array
         room = vecs.base
-        fits = isinstance(room, np.ndarray) and room.ndim == 2 and room.flags.c_contiguous and room.shape[1] == self.dim
-        self._vecs = room if fits and room.dtype == np.float32 and room[:n].ctypes.data == vecs.ctypes.data else vecs
+        self._vecs = vecs
+        if (
+            isinstance(room, np.ndarray)
+            and room.ndim == 2
+            and room.flags.c_contiguous
+            and room.shape[1] == self.dim
+            and room.dtype == np.float32
+            and room[:n].ctypes.data == vecs.ctypes.data
+        ):
+            self._vecs = room
         self._status = np.full(len(self._vecs), _OTHER, dtype=np.int8)
         self._status[:n] = [status_code(nd.status, nd.meta) for nd in nodes]
         ids = [nd.id for nd in nodes]

@@ -489,7 +489,7 @@ def _rows_with_room(z, name: str) -> np.ndarray:
             return z[name]  # not what this code writes: the plain reader (its checks reject it below)
         room = np.empty((shape[0] + max(SPARE_ROWS, shape[0] // 16), shape[1]), dtype=np.float32)
         got = room[: shape[0]]
-        if f.readinto(memoryview(got).cast("B")) != got.nbytes or f.read(1):  # read to its end: the CRC checked
+        if f.readinto(got.data.cast("B")) != got.nbytes or f.read(1):  # read to its end: the CRC checked
             raise ValueError(f"snapshot {name}: the member is torn")
     return got
 

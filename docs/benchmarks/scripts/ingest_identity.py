@@ -1,7 +1,12 @@
+# ruff: noqa: E402  (a measurement script: imports after the argument checks, as run)
 """Ingest the same turns into a copy of a space and dump what came of it, ids replaced by positions.
 usage: PYTHONPATH=<tree> python ident.py <src_data_dir or -> <space> <n_into> <scratch_dir> <out.json>
 Diff two dumps with: python ident.py diff a.json b.json"""
-import json, shutil, sys, time
+
+import json
+import shutil
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +23,7 @@ from weaver.embedding import CachedEmbedder, USEEmbedder
 from weaver.runtime import Runtime
 from weaver.settings import Settings
 import weaver
+
 print(weaver.__file__, file=sys.stderr)
 
 shutil.rmtree(scratch, ignore_errors=True)
@@ -37,15 +43,79 @@ el = time.perf_counter() - t0
 order = list(w.node_ids)
 pos = {nid: i for i, nid in enumerate(order)}
 P = lambda x: pos.get(x, x)
-nodes = [[n_.content, n_.kind, n_.status, n_.turn, sorted(k for k in n_.meta if k not in ("created_at",))] for n_ in (w.nodes[i] for i in order)]
-edges = sorted([P(e.source), P(e.target), e.relation, round(float(e.confidence), 6), e.origin, getattr(e, "status", ""), e.rationale] for e in w.edges())
-decs = [[d.content, d.kind, d.turn, d.kept, round(d.total, 6), round(d.relevance, 6), round(d.novelty, 6), round(d.importance, 6), d.reason, P(d.node_id), d.promoted] for d in w.decisions.values()]
+nodes = [
+    [n_.content, n_.kind, n_.status, n_.turn, sorted(k for k in n_.meta if k not in ("created_at",))]
+    for n_ in (w.nodes[i] for i in order)
+]
+edges = sorted(
+    [
+        P(e.source),
+        P(e.target),
+        e.relation,
+        round(float(e.confidence), 6),
+        e.origin,
+        getattr(e, "status", ""),
+        e.rationale,
+    ]
+    for e in w.edges()
+)
+decs = [
+    [
+        d.content,
+        d.kind,
+        d.turn,
+        d.kept,
+        round(d.total, 6),
+        round(d.relevance, 6),
+        round(d.novelty, 6),
+        round(d.importance, 6),
+        d.reason,
+        P(d.node_id),
+        d.promoted,
+    ]
+    for d in w.decisions.values()
+]
 decs.sort(key=lambda r: json.dumps(r, ensure_ascii=False))
+
+
 def strip(x):  # node and message ids are random: the positions stand for them
     if isinstance(x, dict):
         return {k: (P(v) if k == "id" else strip(v)) for k, v in x.items() if k != "message_id"}
     return [strip(v) for v in x] if isinstance(x, list) else x
-items = sorted([i.kind, P(i.source), P(i.target), i.relation, i.current, round(float(i.confidence), 6), i.rationale, i.status, json.dumps(strip(i.evidence), sort_keys=True, ensure_ascii=False, default=str)] for i in w.curation.queue.values())
-runs = [{k: v for k, v in r.items() if k not in ("at", "queued", "applied")} | {"n_queued": len(r["queued"]), "n_applied": len(r["applied"])} for r in w.curation.state.get("runs", [])]
-json.dump({"nodes": nodes, "edges": edges, "decisions": decs, "review_items": items, "review_runs": runs}, open(out, "w"), ensure_ascii=False)
-print(json.dumps({"loaded_from": loaded, "turns_per_s": round(n / el, 1), "nodes": len(nodes), "edges": len(edges), "items": len(items)}))
+
+
+items = sorted(
+    [
+        i.kind,
+        P(i.source),
+        P(i.target),
+        i.relation,
+        i.current,
+        round(float(i.confidence), 6),
+        i.rationale,
+        i.status,
+        json.dumps(strip(i.evidence), sort_keys=True, ensure_ascii=False, default=str),
+    ]
+    for i in w.curation.queue.values()
+)
+runs = [
+    {k: v for k, v in r.items() if k not in ("at", "queued", "applied")}
+    | {"n_queued": len(r["queued"]), "n_applied": len(r["applied"])}
+    for r in w.curation.state.get("runs", [])
+]
+json.dump(
+    {"nodes": nodes, "edges": edges, "decisions": decs, "review_items": items, "review_runs": runs},
+    open(out, "w"),
+    ensure_ascii=False,
+)
+print(
+    json.dumps(
+        {
+            "loaded_from": loaded,
+            "turns_per_s": round(n / el, 1),
+            "nodes": len(nodes),
+            "edges": len(edges),
+            "items": len(items),
+        }
+    )
+)
