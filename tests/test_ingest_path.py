@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _index_state(w) -> tuple:
     idx = arrival._slot_index(w)
-    return idx.upto, idx.by_key, idx.values, idx.said, idx.said_ids
+    values = {pos: idx.values_at(pos) for pos in idx.values}  # a cached statement's values are made when first read
+    return idx.upto, idx.by_key, values, idx.said, idx.said_ids
 
 
 def _plans(w) -> dict:

@@ -70,8 +70,12 @@ def test_a_second_open_reads_the_snapshot_and_sees_the_same_space(runtime):
     for q in QUERIES + ["Sanlitun hotel yuan", "过敏"]:
         assert np.array_equal(warm.lexical.scores(q), cold.lexical.scores(q)), q
     # the snapshot's weaver writes like any other, and its index grows as one built from scratch would
+    before = warm.matrix
     r = warm.ingest("I'm allergic to shellfish now, and the Sanlitun hotel is 700 yuan", message_id="after-snap")
     assert r.kept
+    # the snapshot's vectors were read with spare rows: the new node filled one, nothing was copied (a 205 MB
+    # copy on the first new node at 100k nodes)
+    assert len(warm.matrix) == len(before) + 1 and np.shares_memory(warm.matrix, before)
     fresh = runtime.open("snap")
     assert fresh.loaded_from == "chroma"
     assert warm.node_ids == fresh.node_ids and np.array_equal(warm.matrix, fresh.matrix)

@@ -289,8 +289,21 @@ class Mirror:
         self.adopt_decisions(snap.decisions, snap.own_vectors)
         if not n:
             return
+        # the rows after it in its buffer, when the snapshot read it with room (weaver.snapshot): new nodes
+        # fill them instead of copying every vector into a bigger array
+        room = vecs.base
         self._vecs = vecs
-        self._status = np.array([status_code(nd.status, nd.meta) for nd in nodes], dtype=np.int8)
+        if (
+            isinstance(room, np.ndarray)
+            and room.ndim == 2
+            and room.flags.c_contiguous
+            and room.shape[1] == self.dim
+            and room.dtype == np.float32
+            and room[:n].ctypes.data == vecs.ctypes.data
+        ):
+            self._vecs = room
+        self._status = np.full(len(self._vecs), _OTHER, dtype=np.int8)
+        self._status[:n] = [status_code(nd.status, nd.meta) for nd in nodes]
         ids = [nd.id for nd in nodes]
         self.nodes.update(zip(ids, nodes))
         self.position.update(zip(ids, range(n)))

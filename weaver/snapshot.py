@@ -474,6 +474,26 @@ def _edges_fit(c: EdgeColumns, n: int) -> bool:
     return min(ends) >= 0 and max(ends) < n and c.codes.min() >= 0 and bool((c.codes.max(axis=0) < tables).all())
 
 
+SPARE_ROWS = 1024  # at least this many empty rows after the node vectors (and a sixteenth more of a big space)
+
+
+def _rows_with_room(z, name: str) -> np.ndarray:
+    """The float32 matrix ``name`` of the open ``.npz`` ``z``, read into a buffer with spare rows after it (a
+    view of its first rows is returned; the mirror adopts the whole buffer). Without the room the first node
+    after an open copied every vector into a bigger array: 205 MB and 0.3-0.8 s at 100k nodes."""
+    with z.zip.open(name + ".npy") as f:
+        version = np.lib.format.read_magic(f)
+        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read(f)
+        if dtype != np.float32 or fortran or len(shape) != 2:
+            return z[name]  # not what this code writes: the plain reader (its checks reject it below)
+        room = np.empty((shape[0] + max(SPARE_ROWS, shape[0] // 16), shape[1]), dtype=np.float32)
+        got = room[: shape[0]]
+        if f.readinto(got.data.cast("B")) != got.nbytes or f.read(1):  # read to its end: the CRC checked
+            raise ValueError(f"snapshot {name}: the member is torn")
+    return got
+
+
 def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
     """The snapshot at ``path`` if its stamp equals ``stamp``; None when missing, stale, torn or corrupt."""
     try:
@@ -492,7 +512,7 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
                 raise ValueError("snapshot tokens: the counts do not match the tokens")
             words = set(json_loads(z["words"].tobytes()))
             numbers = set(json_loads(z["numbers"].tobytes()))
-            node_vectors = z["node_vectors"]
+            node_vectors = _rows_with_room(z, "node_vectors")
             own_vectors = z["own_vectors"]
             lex = (json_loads(z["lex_terms"].tobytes()), z["lex_offsets"], z["lex_rows"], z["lex_counts"])
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, json.JSONDecodeError):

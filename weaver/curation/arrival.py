@@ -23,7 +23,7 @@ import numpy as np
 
 from ..builder import same_episode
 from ..graph_export import edge_from
-from ..slot_cache import SlotCache
+from ..slot_cache import SlotCache, slot_value
 from ..models import WeaverError
 from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots, residue
 
@@ -78,7 +78,7 @@ class _SlotIndex:
     def __init__(self) -> None:
         self.upto = 0
         self.by_key: dict[tuple[str, str], list[int]] = {}  # SlotValue.key: (slot, scope)
-        self.values: dict[int, tuple[SlotValue, ...]] = {}  # position -> its slot values
+        self.values: dict[int, tuple[SlotValue, ...] | list[list]] = {}  # position -> its slot values (or rows)
         # beside each key's positions: what each statement says of the key (its known values), interned
         self.said: dict[tuple[str, str], list[int]] = {}
         self.said_ids: dict[frozenset, int] = {frozenset(): 0}
@@ -86,6 +86,13 @@ class _SlotIndex:
         # position -> (its text, its residue): a plan compares its node with every earlier active statement that
         # pairs (thousands at 100k), and the slot reader's own cache no longer holds them all there
         self._residues: dict[int, tuple[str, frozenset[str]]] = {}
+
+    def values_at(self, pos: int) -> tuple[SlotValue, ...]:
+        """The slot values of the statement at ``pos`` (made from the cache's rows on first use)."""
+        got = self.values.get(pos, ())
+        if isinstance(got, list):
+            got = self.values[pos] = tuple(slot_value(r) for r in got)
+        return got
 
     def residue(self, pos: int, text: str) -> frozenset[str]:
         """:func:`weaver.slots.residue` of the statement at ``pos`` (read once per text)."""
@@ -101,16 +108,19 @@ class _SlotIndex:
         cache = SlotCache(w.space) if self.upto == 0 and len(order) >= _CACHED_FROM else None
         for pos in range(self.upto, len(order)):
             node = w.nodes[order[pos]]
-            vals = (
-                (cache.values(node.id, node.content) if node.kind == "user_input" else ())
-                if cache is not None
-                else _statements(w, order[pos])
-            )
-            if vals:
-                self.values[pos] = vals
-            for key in {v.key for v in vals}:
+            if cache is not None:  # rows (slot, value, bound, unit, scope, span, text, high, explicit): made lazily
+                rows = cache.rows(node.id, node.content) if node.kind == "user_input" else []
+                if rows:
+                    self.values[pos] = rows
+                keyed = [((r[0], r[4]), (r[1], r[2], r[7]), r[1] is not None) for r in rows]
+            else:
+                vals = _statements(w, order[pos])
+                if vals:
+                    self.values[pos] = vals
+                keyed = [(v.key, _said_value(v), v.known) for v in vals]
+            for key in dict.fromkeys(k for k, _, _ in keyed):
+                said = frozenset(v for k, v, known in keyed if k == key and known)
                 self.by_key.setdefault(key, []).append(pos)
-                said = frozenset(_said_value(v) for v in vals if v.key == key and v.known)
                 self.said.setdefault(key, []).append(self.said_ids.setdefault(said, len(self.said_ids)))
         self.upto = max(self.upto, len(order))
         if cache is not None:
@@ -207,7 +217,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
         other_session = not same_episode(old, node)
         if other_session and not across_sessions:
             continue
-        old_vals = index.values.get(i, ())
+        old_vals = index.values_at(i)
         if not keys & {v.key for v in old_vals}:
             continue
         pairs = changes(list(old_vals), new_vals, cue)
