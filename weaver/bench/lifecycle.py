@@ -11,6 +11,9 @@ budget: recall counts the evidence turns among the memories in the context
 quotes (``with summaries``) and the same space with its cold tier off. Query
 latency is measured at 1,024 tokens with both spaces open, each question asked of
 one then the other (three rounds), so a shared machine's load weighs on both alike.
+
+The stream is built in :mod:`weaver.bench.lifecycle_stream`, the result's page and plot in
+:mod:`weaver.bench.lifecycle_report`; this module grows and measures the spaces.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import time
 import traceback
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -34,72 +36,13 @@ from ..embedding import embed_text_for
 from ..lifecycle import LifecycleConfig, run_pass
 from ..lifecycle.reflection import quoted_members
 from ..settings import Settings
-from .common import Turn, finish_line_plot, ingest_turns, percentiles, recall
-from .crosswoz import dialogue_questions, dialogue_turns, load_crosswoz
-from .locomo import conversation_turns, load_locomo, questions
-from .report import markdown_table
+from .common import Turn, ingest_turns, percentiles, recall
+from .lifecycle_report import lifecycle_markdown, plot_lifecycle
+from .lifecycle_stream import lifecycle_stream
 
+# the stream and the report live in lifecycle_stream and lifecycle_report: re-exported (the CLI and tests import
+# them from here)
 __all__ = ["grow_space", "lifecycle_markdown", "lifecycle_stream", "plot_lifecycle", "run_lifecycle", "side_by_side"]
-
-
-def _date(raw: str) -> datetime:
-    try:
-        return datetime.strptime(raw, "%d %B %Y")
-    except ValueError:
-        return datetime.max
-
-
-def lifecycle_stream(
-    locomo_path, crosswoz_path, turns: int, locomo_questions: int = 20, crosswoz_questions: int = 200
-) -> tuple[list[Turn], list[dict]]:
-    """(stream turns, questions with ``dataset``, ``question``, ``evidence``)."""
-    sessions: list[tuple[datetime, str, list[Turn]]] = []
-    qs: list[dict] = []
-    for sample in load_locomo(locomo_path):
-        sid = sample.get("sample_id", f"conv{len(qs)}")
-        conv = [
-            Turn(f"{sid}:{t.key}", t.content, dict(t.meta, session=f"{sid}/{t.meta['session']}"))
-            for t in conversation_turns(sample)
-        ]
-        by: dict[str, list[Turn]] = {}
-        for t in conv:
-            by.setdefault(t.meta["session"], []).append(t)
-        sessions += [(_date(ts[0].meta.get("date", "")), k, ts) for k, ts in by.items()]
-        got = [q for q in questions(sample, {t.key.split(":", 1)[1] for t in conv}) if q["category"] != 5]
-        for q in got[:locomo_questions]:
-            qs.append(
-                {"dataset": "locomo", "question": q["question"], "evidence": {f"{sid}:{e}" for e in q["evidence"]}}
-            )
-    sessions.sort(key=lambda s: (s[0], s[1]))
-    locomo_n = sum(len(s[2]) for s in sessions)
-    dialogues, n = [], 0
-    for did, d in load_crosswoz(crosswoz_path):
-        if n >= max(turns - locomo_n, turns // 2):  # at least half the stream's worth, so a short one mixes both
-            break
-        ts = dialogue_turns(did, d)
-        dialogues.append((did, d, ts))
-        n += len(ts)
-    taken = list(dialogues)
-    stream: list[Turn] = []
-    per, owed = len(dialogues) / max(1, len(sessions)), 0.0
-    for _, _, ts in sessions:  # CrossWOZ dialogues spread evenly between the LoCoMo sessions
-        stream += ts
-        owed += per
-        while owed >= 1 and dialogues:
-            stream += dialogues.pop(0)[2]
-            owed -= 1
-    for _, _, ts in dialogues:
-        stream += ts
-    for did, d, _ in taken:
-        qs += [
-            {"dataset": "crosswoz", "question": q["question"], "evidence": q["evidence"]}
-            for q in dialogue_questions(did, d)
-        ]
-    stream = stream[:turns]
-    keys = {t.key for t in stream}
-    qs = [q for q in qs if q["evidence"] <= keys]
-    cw = [q for q in qs if q["dataset"] == "crosswoz"][:crosswoz_questions]
-    return stream, [q for q in qs if q["dataset"] == "locomo"] + cw
 
 
 def _disk_mb(path: str | Path) -> float:
@@ -361,113 +304,3 @@ def run_lifecycle(
     if keep is not None:  # beside the spaces, for a later run with ``reuse``
         (keep / "lifecycle.json").write_text(json.dumps(out, indent=1), encoding="utf-8")
     return out
-
-
-def lifecycle_markdown(res: dict) -> str:
-    s = res["systems"]
-    rows = []
-    for a, b in zip(s["without"]["sizes"], s["with"]["sizes"]):
-        rows.append(
-            [
-                a["turn"],
-                a["active_nodes"],
-                b["active_nodes"],
-                b["nodes"],
-                a["edges"],
-                b["edges"],
-                a["disk_mb"],
-                b["disk_mb"],
-            ]
-        )
-    rec = []
-    for key in s["without"]["recall"]:
-        if key.endswith("/strict"):
-            name = key[: -len("/strict")]
-            rec.append(
-                [
-                    name,
-                    s["without"]["recall"][key],
-                    s["with"]["recall"][key],
-                    s["with"]["recall"][name + "/summaries"],
-                    s["with"]["recall"].get(name + "/no-cold"),
-                ]
-            )
-    q = res["questions"]
-    return "\n".join(
-        [
-            "# Memory lifecycle on a long stream",
-            "",
-            (
-                f"{res['turns']} turns (LoCoMo sessions in time order with CrossWOZ dialogues between them); a lifecycle "
-                f"pass every {res['every']} user turns ({s['with']['passes']} passes, p50 {s['with']['pass_s']['p50']} s). "
-                f"{q['locomo']} LoCoMo and {q['crosswoz']} CrossWOZ questions. "
-                + (
-                    f"Wall time {res['wall_s']} s to measure the kept spaces again (the run that grew them: "
-                    f"{res['grown_by'].get('wall_s')} s)."
-                    if res.get("grown_by")
-                    else f"Wall time {res['wall_s']} s."
-                )
-            ),
-            "",
-            f"**Active memories kept with the lifecycle: {res['kept_share']}% of those without it.**",
-            "",
-            markdown_table(
-                [
-                    "turn",
-                    "active without",
-                    "active with",
-                    "all nodes with (incl. archived)",
-                    "edges without",
-                    "edges with",
-                    "disk MB without",
-                    "disk MB with",
-                ],
-                rows,
-            ),
-            "",
-            markdown_table(
-                ["recall (%)", "without", "with (strict)", "with (summaries count)", "with, cold tier off (strict)"],
-                rec,
-            ),
-            "",
-            (
-                f"Query latency at 1,024 tokens (questions asked of both spaces in turn): without p50 "
-                f"{s['without']['query_ms_1024']['p50']} ms / p95 {s['without']['query_ms_1024']['p95']} ms, with p50 "
-                f"{s['with']['query_ms_1024']['p50']} ms / p95 {s['with']['query_ms_1024']['p95']} ms "
-                f"(with / without at p50: {res.get('latency_ratio_p50')})."
-            ),
-            "",
-            _timing_line(res),
-            "",
-        ]
-    )
-
-
-def _timing_line(res: dict) -> str:
-    s = res["systems"]
-    grew = res.get("grown_by") or res
-    line = (
-        f"Growing: ingest {s['without'].get('ingest_s')} s without, {s['with'].get('ingest_s')} s with, plus "
-        f"{s['with'].get('pass_total_s')} s of passes ({'both at once' if res.get('parallel', True) else 'in turn'}; "
-        f"{grew.get('grow_s')} s of wall time). Opening the grown spaces: {s['without'].get('open_s')} s without, "
-        f"{s['with'].get('open_s')} s with."
-    )
-    if res.get("grown_by"):
-        line += (
-            f" The spaces were grown by an earlier run (wall time {res['grown_by'].get('wall_s')} s) and kept; recall "
-            "and latency here were measured again on them with this code."
-        )
-    return line
-
-
-def plot_lifecycle(res: dict, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.8), dpi=110)
-    for name, style in (("without", "-o"), ("with", "-s")):
-        sz = res["systems"][name]["sizes"]
-        ax.plot([r["turn"] for r in sz], [r["active_nodes"] for r in sz], style, label=f"{name} lifecycle")
-    finish_line_plot(fig, ax, path, "stream turns", "active memories", "Memory size over a long stream")
