@@ -18,180 +18,23 @@ require_shell("review")  # a deep link on a fresh server must not bypass app.py
 from ui import graph_render
 from ui.i18n import lang
 from ui.render import md_escape
+from ui.review_words import (
+    ACTIONS,
+    ACTORS,
+    ORIGINS,
+    entry_words,
+    item_words,
+    key_words,
+    memory_label,
+    pair_of,
+    quoted,
+    t,
+)
 from ui.state import current_space, get_weaver, space_lock
 from weaver.curation import ReviewSummary, apply_edge_table_edits, edge_table_rows
-from weaver.curation.queue import PROPOSAL_WORDS
 from weaver.lifecycle.passes import last_pass, pass_rows, pass_text, undo_pass
 from weaver.models import EDGE_STATUSES, NODE_STATUSES, RELATIONS, WeaverError
 from weaver.rationale_words import rationale_in_words
-
-_T = {
-    "title": ("Review", "审阅"),
-    "intro": (
-        "Fix the memory graph: proposals from the review pass and flags from retracted causes wait in the "
-        "queue; every change is audited and can be undone.",
-        "修正记忆图：审阅产生的建议和因上游撤回而需复查的标记在队列中等待处理；每次修改都有审计记录，可撤销。",
-    ),
-    "empty": (
-        "The graph is empty: chat or run a demo first, then review its edges here.",
-        "图是空的：请先对话或运行演示，再来这里审阅边。",
-    ),
-    "run": ("Run review now", "立即审阅"),
-    "queue": ("Queue", "队列"),
-    "edges": ("Edges", "边"),
-    "nodes": ("Nodes", "节点"),
-    "log": ("Audit log", "审计日志"),
-    "queue_empty": (
-        "The queue is empty. Run a review pass to look for problems.",
-        "队列为空。运行一次审阅以查找问题。",
-    ),
-    "accept": ("Accept", "接受"),
-    "reject": ("Reject", "拒绝"),
-    "relation": ("Relation", "关系"),
-    "status": ("Status", "状态"),
-    "apply": ("Apply", "应用"),
-    "undo": ("Undo", "撤销"),
-    "redo": ("Redo", "重做"),
-    "add_edge": ("Add an edge", "添加边"),
-    "source": ("From (earlier)", "起点（较早）"),
-    "target": ("To (later)", "终点（较晚）"),
-    "why": ("Why (for the audit log)", "原因（写入审计日志）"),
-    "add": ("Add edge", "添加"),
-    "table_help": (
-        "Change a relation or tick delete: the change is applied at once and audited.",
-        "修改关系或勾选删除：立即生效并记入审计。",
-    ),
-    "node": ("Node", "节点"),
-    "by": ("Superseded by", "被取代于"),
-    "flags": ("Needs review", "需复查"),
-    "builder": ("Show the builder's entries", "显示构建器条目"),
-    "export": ("Export JSON", "导出 JSON"),
-    "last": ("Last review", "上次审阅"),
-    "pending": ("kept nodes since the last review", "个新节点未审阅"),
-    "n_pending": ("{n} item(s) wait for a decision.", "{n} 项等待处理。"),
-    "conflict": (
-        "Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
-        "automatically; reject the other).",
-        "同一条边有互相冲突的建议：请选择其一（接受一项后，请拒绝另一项）。",
-    ),
-    **{f"k_{kind}": words for kind, words in PROPOSAL_WORDS.items()},  # the library's: its Chinese line says them too
-    "from_to": ("{a} → {b}", "{a} → {b}"),
-    "current": ("now", "当前"),
-    "proposed": ("proposed", "建议"),
-    "conf": ("confidence {c:.2f} · from {o}", "置信度 {c:.2f} · 来自 {o}"),
-    "source_ev": ("From", "起点"),
-    "target_ev": ("To", "终点"),
-    "ev_line": ("{kind}, turn {turn}, {status}", "{kind}，第 {turn} 轮，{status}"),
-    "ok_accept": ("Accepted: {what}", "已接受：{what}"),
-    "ok_reject": ("Rejected: {what}", "已拒绝：{what}"),
-    "ok_undo": ("Undone: {what}", "已撤销：{what}"),
-    "ok_redo": ("Redone: {what}", "已重做：{what}"),
-    "ok_status": ("Status set: {what}", "状态已设置：{what}"),
-    "ok_add": ("Edge added: {what}", "已添加边：{what}"),
-    "ok_del": ("Edge deleted: {what}", "已删除边：{what}"),
-    "ok_relabel": ("Relation changed: {what}: {a} → {b}", "关系已修改：{what}：{a} → {b}"),
-    "ok_confirm": ("Edge confirmed: {what}", "已确认边：{what}"),
-    "what": ("What", "内容"),
-    "col_at": ("time", "时间"),
-    "col_actor": ("by", "操作者"),
-    "col_action": ("action", "操作"),
-    "col_before": ("before", "之前"),
-    "col_after": ("after", "之后"),
-    "col_why": ("why", "原因"),
-    "col_undone": ("undone", "已撤销"),
-    "col_id": ("entry", "条目"),
-    "col_delete": ("delete", "删除"),
-    "col_from": ("from", "起点"),
-    "col_to": ("to", "终点"),
-    "col_origin": ("origin", "来源"),
-    "col_conf": ("confidence", "置信度"),
-    "col_src": ("source id", "起点编号"),
-    "col_tgt": ("target id", "终点编号"),
-    "lc": ("Last lifecycle pass", "上次记忆整理"),
-    "lc_undo": ("Undo this pass", "撤销本次整理"),
-    "lc_none": (
-        "No lifecycle pass yet: the command line's forget command runs one.",
-        "尚未整理过记忆：可在命令行运行记忆整理命令。",
-    ),
-    "lc_undone": ("{n} change(s) undone", "已撤销 {n} 项更改"),
-}
-_ORIGINS = {
-    "review-rules": ("rules review", "规则审阅"),
-    "review-llm": ("model review", "模型审阅"),
-    "cascade": ("a retracted cause", "上游撤回"),
-}
-_ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
-_ACTIONS = {
-    "edge.add": ("edge added", "添加边"),
-    "edge.update": ("edge changed", "修改边"),
-    "edge.remove": ("edge removed", "删除边"),
-    "node.status": ("status", "状态"),
-    "build": ("built", "构建"),
-    "item.reject": ("proposal rejected", "拒绝建议"),
-    "undo": ("undo", "撤销"),
-    "redo": ("redo", "重做"),
-}
-
-
-def t(key: str, **kw) -> str:
-    en, zh = _T[key]
-    s = zh if lang() == "zh" else en
-    return s.format(**kw) if kw else s
-
-
-def _pair(table: dict, key: str) -> str:
-    en, zh = table.get(key, (key, key))
-    return zh if lang() == "zh" else en
-
-
-def _snip(text: str, n: int = 70) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def _label(w, nid: str) -> str:
-    node = w.nodes[nid]
-    kind = graph_render.labels(lang())["kinds"].get(node.kind, node.kind)
-    return f"{_snip(node.content, 50)} · {kind} · {nid[-6:]}"
-
-
-def _q(w, nid: str, n: int = 30) -> str:
-    """A memory named by its words (its id only when it is gone)."""
-    node = w.nodes.get(nid)
-    return f"«{_snip(node.content, n)}»" if node is not None else nid
-
-
-def _key_words(w, key: str) -> str:
-    """An audit key (``u->v``, a node id or a rejected review item's id) said with the memories' words."""
-    item = w.curation.queue.get(key)
-    if item is not None:
-        return _item_words(w, item)
-    if "->" in key:
-        a, b = key.split("->", 1)
-        return f"{_q(w, a, 24)} → {_q(w, b, 24)}"
-    return _q(w, key, 40)
-
-
-def _item_words(w, item) -> str:
-    rel = graph_render.labels(lang())["relations"]
-    edge = t("from_to", a=_q(w, item.source, 24), b=_q(w, item.target, 24))
-    if item.kind == "prune":
-        return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
-    if item.kind == "relabel":
-        return (
-            f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
-        )
-    if item.kind == "add":
-        return f"{t('k_add')}: {edge} ({rel.get(item.relation, item.relation)})"
-    if item.kind == "supersede":
-        return f"{t('k_supersede')}: {_q(w, item.target)} ← {_q(w, item.source)}"
-    return f"{t('k_needs_review')}: {_q(w, item.target)}"
-
-
-def _entry_words(w, entry) -> str:
-    if entry is None:
-        return ""
-    return f"{_pair(_ACTIONS, entry.action)} · {_key_words(w, entry.key)}"
 
 
 def _act(fn, *args, done: str = "", **kwargs) -> None:
@@ -207,7 +50,7 @@ def _act(fn, *args, done: str = "", **kwargs) -> None:
 
 w = get_weaver()
 cur = w.curation
-NAMES = {n: _label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
+NAMES = {n: memory_label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
 st.markdown(f"### {t('title')}")
 st.caption(t("intro"))
 
@@ -269,9 +112,9 @@ with q_tab:
             cols = st.columns(len(group))
             for col, item in zip(cols, group):
                 with col:
-                    what = _item_words(w, item)
+                    what = item_words(w, item)
                     st.markdown(f"**{md_escape(what)}**")
-                    st.caption(md_escape(t("conf", c=item.confidence, o=_pair(_ORIGINS, item.origin))))
+                    st.caption(md_escape(t("conf", c=item.confidence, o=pair_of(ORIGINS, item.origin))))
                     # a model's words: an image in it must not be fetched; the rules' words in the reader's language
                     st.caption(md_escape(rationale_in_words(item.rationale, lang())))
                     if col is cols[0] or len(group) == 1:
@@ -331,7 +174,7 @@ with e_tab:
         out = []
         for idx, change in sorted((int(k), v) for k, v in edited.items()):
             row = rows[idx]
-            what = f"{_q(w, row['source'])} → {_q(w, row['target'])}"
+            what = f"{quoted(w, row['source'])} → {quoted(w, row['target'])}"
             if change.get("delete"):
                 out.append(t("ok_del", what=what))
             elif change.get("relation") and change["relation"] != row["relation"]:
@@ -385,7 +228,7 @@ with e_tab:
             key="add_btn",
             on_click=_act,
             args=(cur.set_edge, src, dst, rel, why or "added by hand"),
-            kwargs={"done": t("ok_add", what=f"{_q(w, src)} → {_q(w, dst)}")},
+            kwargs={"done": t("ok_add", what=f"{quoted(w, src)} → {quoted(w, dst)}")},
         )
 
 # ------------------------------------------------------------------ nodes
@@ -415,14 +258,14 @@ with n_tab:
         args=(cur.set_status, nid, status, "set on the Review page"),
         kwargs={
             "by": by,
-            "done": t("ok_status", what=f"{_q(w, nid)}: {graph_render.labels(lang())['statuses'].get(status)}"),
+            "done": t("ok_status", what=f"{quoted(w, nid)}: {graph_render.labels(lang())['statuses'].get(status)}"),
         },
     )
     flagged = sorted(cur.flagged())
     if flagged:
         st.markdown(f"**{t('flags')}**")
         for f in flagged:
-            st.text(_label(w, f))
+            st.text(memory_label(w, f))
 
 # ------------------------------------------------------------------ audit log
 with l_tab:
@@ -434,8 +277,8 @@ with l_tab:
         disabled=undo_to is None,
         on_click=_act,
         args=(cur.undo,),
-        kwargs={"done": t("ok_undo", what=_entry_words(w, undo_to))},
-        help=md_escape(_entry_words(w, undo_to)) if undo_to else None,
+        kwargs={"done": t("ok_undo", what=entry_words(w, undo_to))},
+        help=md_escape(entry_words(w, undo_to)) if undo_to else None,
     )
     c2.button(
         t("redo"),
@@ -443,17 +286,17 @@ with l_tab:
         disabled=redo_to is None,
         on_click=_act,
         args=(cur.redo,),
-        kwargs={"done": t("ok_redo", what=_entry_words(w, redo_to))},
-        help=md_escape(_entry_words(w, redo_to)) if redo_to else None,
+        kwargs={"done": t("ok_redo", what=entry_words(w, redo_to))},
+        help=md_escape(entry_words(w, redo_to)) if redo_to else None,
     )
     show_builder = c3.toggle(t("builder"), key="log_builder")
     rows = [r for r in cur.log.to_rows() if show_builder or r["action"] != "build"]
     if rows:
         frame = pd.DataFrame(rows)
         frame["at"] = pd.to_datetime(frame["at"], unit="s").dt.strftime("%Y-%m-%d %H:%M:%S")
-        frame["what"] = [_key_words(w, k) for k in frame["key"]]  # the memories' words, not only their ids
-        frame["actor"] = [_pair(_ACTORS, a) for a in frame["actor"]]
-        frame["action"] = [_pair(_ACTIONS, a) for a in frame["action"]]
+        frame["what"] = [key_words(w, k) for k in frame["key"]]  # the memories' words, not only their ids
+        frame["actor"] = [pair_of(ACTORS, a) for a in frame["actor"]]
+        frame["action"] = [pair_of(ACTIONS, a) for a in frame["action"]]
         cols = ["at", "actor", "action", "what", "before", "after", "why", "undone", "id"]
         st.dataframe(
             frame[cols].rename(

@@ -1,0 +1,199 @@
+"""The Review page's words: its labels (en / zh) and how it names memories, proposals and audit entries.
+
+A memory is named by its words, never by its id alone ("«预算别超过五千» → «…»"); a review item or an audit
+entry is said with its memories' words and the relation's name in the reader's language. No memory semantics
+here: the proposals' own words come from ``weaver.curation.queue.PROPOSAL_WORDS``.
+"""
+
+from __future__ import annotations
+
+from weaver.curation.queue import PROPOSAL_WORDS
+
+from . import graph_render
+from .i18n import lang
+
+__all__ = [
+    "ACTIONS",
+    "ACTORS",
+    "ORIGINS",
+    "entry_words",
+    "item_words",
+    "key_words",
+    "memory_label",
+    "pair_of",
+    "quoted",
+    "t",
+]
+
+_WORDS = {
+    "title": ("Review", "审阅"),
+    "intro": (
+        "Fix the memory graph: proposals from the review pass and flags from retracted causes wait in the "
+        "queue; every change is audited and can be undone.",
+        "修正记忆图：审阅产生的建议和因上游撤回而需复查的标记在队列中等待处理；每次修改都有审计记录，可撤销。",
+    ),
+    "empty": (
+        "The graph is empty: chat or run a demo first, then review its edges here.",
+        "图是空的：请先对话或运行演示，再来这里审阅边。",
+    ),
+    "run": ("Run review now", "立即审阅"),
+    "queue": ("Queue", "队列"),
+    "edges": ("Edges", "边"),
+    "nodes": ("Nodes", "节点"),
+    "log": ("Audit log", "审计日志"),
+    "queue_empty": (
+        "The queue is empty. Run a review pass to look for problems.",
+        "队列为空。运行一次审阅以查找问题。",
+    ),
+    "accept": ("Accept", "接受"),
+    "reject": ("Reject", "拒绝"),
+    "relation": ("Relation", "关系"),
+    "status": ("Status", "状态"),
+    "apply": ("Apply", "应用"),
+    "undo": ("Undo", "撤销"),
+    "redo": ("Redo", "重做"),
+    "add_edge": ("Add an edge", "添加边"),
+    "source": ("From (earlier)", "起点（较早）"),
+    "target": ("To (later)", "终点（较晚）"),
+    "why": ("Why (for the audit log)", "原因（写入审计日志）"),
+    "add": ("Add edge", "添加"),
+    "table_help": (
+        "Change a relation or tick delete: the change is applied at once and audited.",
+        "修改关系或勾选删除：立即生效并记入审计。",
+    ),
+    "node": ("Node", "节点"),
+    "by": ("Superseded by", "被取代于"),
+    "flags": ("Needs review", "需复查"),
+    "builder": ("Show the builder's entries", "显示构建器条目"),
+    "export": ("Export JSON", "导出 JSON"),
+    "last": ("Last review", "上次审阅"),
+    "pending": ("kept nodes since the last review", "个新节点未审阅"),
+    "n_pending": ("{n} item(s) wait for a decision.", "{n} 项等待处理。"),
+    "conflict": (
+        "Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
+        "automatically; reject the other).",
+        "同一条边有互相冲突的建议：请选择其一（接受一项后，请拒绝另一项）。",
+    ),
+    **{f"k_{kind}": words for kind, words in PROPOSAL_WORDS.items()},  # the library's: its Chinese line says them too
+    "from_to": ("{a} → {b}", "{a} → {b}"),
+    "current": ("now", "当前"),
+    "proposed": ("proposed", "建议"),
+    "conf": ("confidence {c:.2f} · from {o}", "置信度 {c:.2f} · 来自 {o}"),
+    "source_ev": ("From", "起点"),
+    "target_ev": ("To", "终点"),
+    "ev_line": ("{kind}, turn {turn}, {status}", "{kind}，第 {turn} 轮，{status}"),
+    "ok_accept": ("Accepted: {what}", "已接受：{what}"),
+    "ok_reject": ("Rejected: {what}", "已拒绝：{what}"),
+    "ok_undo": ("Undone: {what}", "已撤销：{what}"),
+    "ok_redo": ("Redone: {what}", "已重做：{what}"),
+    "ok_status": ("Status set: {what}", "状态已设置：{what}"),
+    "ok_add": ("Edge added: {what}", "已添加边：{what}"),
+    "ok_del": ("Edge deleted: {what}", "已删除边：{what}"),
+    "ok_relabel": ("Relation changed: {what}: {a} → {b}", "关系已修改：{what}：{a} → {b}"),
+    "ok_confirm": ("Edge confirmed: {what}", "已确认边：{what}"),
+    "what": ("What", "内容"),
+    "col_at": ("time", "时间"),
+    "col_actor": ("by", "操作者"),
+    "col_action": ("action", "操作"),
+    "col_before": ("before", "之前"),
+    "col_after": ("after", "之后"),
+    "col_why": ("why", "原因"),
+    "col_undone": ("undone", "已撤销"),
+    "col_id": ("entry", "条目"),
+    "col_delete": ("delete", "删除"),
+    "col_from": ("from", "起点"),
+    "col_to": ("to", "终点"),
+    "col_origin": ("origin", "来源"),
+    "col_conf": ("confidence", "置信度"),
+    "col_src": ("source id", "起点编号"),
+    "col_tgt": ("target id", "终点编号"),
+    "lc": ("Last lifecycle pass", "上次记忆整理"),
+    "lc_undo": ("Undo this pass", "撤销本次整理"),
+    "lc_none": (
+        "No lifecycle pass yet: the command line's forget command runs one.",
+        "尚未整理过记忆：可在命令行运行记忆整理命令。",
+    ),
+    "lc_undone": ("{n} change(s) undone", "已撤销 {n} 项更改"),
+}
+ORIGINS = {
+    "review-rules": ("rules review", "规则审阅"),
+    "review-llm": ("model review", "模型审阅"),
+    "cascade": ("a retracted cause", "上游撤回"),
+}
+ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
+ACTIONS = {
+    "edge.add": ("edge added", "添加边"),
+    "edge.update": ("edge changed", "修改边"),
+    "edge.remove": ("edge removed", "删除边"),
+    "node.status": ("status", "状态"),
+    "build": ("built", "构建"),
+    "item.reject": ("proposal rejected", "拒绝建议"),
+    "undo": ("undo", "撤销"),
+    "redo": ("redo", "重做"),
+}
+
+
+def t(key: str, **kw) -> str:
+    """The page's label for ``key`` in the reader's language, ``kw`` filled in."""
+    en, zh = _WORDS[key]
+    s = zh if lang() == "zh" else en
+    return s.format(**kw) if kw else s
+
+
+def pair_of(table: dict, key: str) -> str:
+    """``key``'s (English, Chinese) words in ``table`` (ORIGINS, ACTORS, ACTIONS) in the reader's language."""
+    en, zh = table.get(key, (key, key))
+    return zh if lang() == "zh" else en
+
+
+def _snip(text: str, n: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def memory_label(w, nid: str) -> str:
+    """A memory as a picker shows it: its words, its kind and the end of its id."""
+    node = w.nodes[nid]
+    kind = graph_render.labels(lang())["kinds"].get(node.kind, node.kind)
+    return f"{_snip(node.content, 50)} · {kind} · {nid[-6:]}"
+
+
+def quoted(w, nid: str, n: int = 30) -> str:
+    """A memory named by its words (its id only when it is gone)."""
+    node = w.nodes.get(nid)
+    return f"«{_snip(node.content, n)}»" if node is not None else nid
+
+
+def key_words(w, key: str) -> str:
+    """An audit key (``u->v``, a node id or a rejected review item's id) said with the memories' words."""
+    item = w.curation.queue.get(key)
+    if item is not None:
+        return item_words(w, item)
+    if "->" in key:
+        a, b = key.split("->", 1)
+        return f"{quoted(w, a, 24)} → {quoted(w, b, 24)}"
+    return quoted(w, key, 40)
+
+
+def item_words(w, item) -> str:
+    """A review item (a proposal or a flag) said with its memories' words and the relations' names."""
+    rel = graph_render.labels(lang())["relations"]
+    edge = t("from_to", a=quoted(w, item.source, 24), b=quoted(w, item.target, 24))
+    if item.kind == "prune":
+        return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
+    if item.kind == "relabel":
+        return (
+            f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
+        )
+    if item.kind == "add":
+        return f"{t('k_add')}: {edge} ({rel.get(item.relation, item.relation)})"
+    if item.kind == "supersede":
+        return f"{t('k_supersede')}: {quoted(w, item.target)} ← {quoted(w, item.source)}"
+    return f"{t('k_needs_review')}: {quoted(w, item.target)}"
+
+
+def entry_words(w, entry) -> str:
+    """An audit entry (what undo or redo would act on) as its action and its memories' words."""
+    if entry is None:
+        return ""
+    return f"{pair_of(ACTIONS, entry.action)} · {key_words(w, entry.key)}"
