@@ -3,7 +3,7 @@
 import numpy as np
 
 from weaver import WeaverConfig
-from weaver.query_turns import dense_similarity, fused_relevance, query_turns
+from weaver.query_turns import LATEST_FADE, dense_similarity, fused_relevance, latest_similarity, query_turns
 from weaver.retrieval import lexical_weight
 
 MEMORIES = [
@@ -94,3 +94,32 @@ def test_a_many_turn_query_hears_its_latest_turn_and_bm25_with_an_equal_say(weav
     line = "what flavour of ice cream did Bart like?"
     one = weaver.score_nodes(line)
     np.testing.assert_allclose(one.own, one.dense + lexical_weight(line, weaver.config) * one.lexical, rtol=1e-5)
+
+
+# the last turn is an answer: what it is about is in the agent's question before it
+ANSWERED = (
+    '<Bart>:"School was a bit boring today."\n'
+    '<Assistant>:"Did your grandmother teach you to fold paper cranes again?"\n'
+    '<Bart>:"Yes, we did it all afternoon!"\n'
+)
+
+
+def test_the_latest_turn_is_heard_with_the_turn_it_answers(weaver):
+    weaver.config = weaver.config.with_(coarse_threshold=-1.0, keep_threshold=0.0, duplicate_threshold=1.01)
+    for text in MEMORIES:
+        weaver.ingest(text)
+    ids = weaver.node_ids
+    cranes = next(i for i, n in enumerate(ids) if "cranes" in weaver.nodes[n].content)
+    sims = weaver.matrix @ weaver.query_vector(ANSWERED).T
+    alone, faded = latest_similarity(sims, 0.0), latest_similarity(sims)
+    # the answer alone does not name the cranes; heard with the question before it, they lead the channel
+    assert int(np.argmax(faded)) == cranes and int(np.argmax(alone)) != cranes
+    np.testing.assert_allclose(alone, sims[:, -1])
+    # the turn before counts LATEST_FADE as much as the latest, the one before that LATEST_FADE**2
+    w = np.array([LATEST_FADE**2, LATEST_FADE, 1.0])
+    np.testing.assert_allclose(faded, sims[:, 1:] @ w / w.sum(), rtol=1e-6)
+    # and the weaver ranks with it: the fused relevance uses the faded channel, not the latest turn alone
+    scored = weaver.score_nodes(ANSWERED)
+    np.testing.assert_allclose(scored.own, fused_relevance(sims, scored.lexical, 1.0, 1.0), rtol=1e-5)
+    assert not np.allclose(scored.own, fused_relevance(sims, scored.lexical, 1.0, 1.0, fade=0.0), atol=1e-4)
+    assert weaver.query(ANSWERED, budget=4096).ranked[0].id == ids[cranes]

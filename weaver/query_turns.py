@@ -9,7 +9,9 @@ the mean of its similarity to the whole and to its best-matching turn. A one-lin
 
 What ranks a memory for such a query is :func:`fused_relevance`: four channels with an equal say, the whole,
 the best-matching turn, the **latest** turn (what was just said is what usually calls a memory up: in
-MADial-Bench the reply that recalls it answers the last turn) and BM25 over the whole. A channel's say is its
+MADial-Bench the reply that recalls it answers the last turn) and BM25 over the whole. The latest turn is heard
+with the turns before it fading (:func:`latest_similarity`): a last turn is often an answer ("yes, I like maths
+and science ones!") whose subject is in the question before it. A channel's say is its
 spread over the memories: each is standardised (z-scores over the memories) and their mean is put back on the
 whole's cosine scale. BM25's fixed weight (``retrieval.lexical_weight``) suits a question; for a dialogue no one
 weight does: the best fixed one on MADial fell 13 points behind equal say once the user's memories sat among
@@ -35,10 +37,17 @@ __all__ = [
     "turn_similarities",
     "heard_similarity",
     "fused_relevance",
+    "latest_similarity",
     "MAX_TURNS",
+    "LATEST_FADE",
 ]
 
 MAX_TURNS = 64  # the latest turns of a very long history: each costs one embedding per query
+# how much a turn counts in the latest-turn channel against the turn after it. Chosen by 5-fold cross-validation
+# over MADial-Bench zh dialogues among 0-0.5 (0.4 in 14 of 15 folds; 0, the latest turn alone, was the previous
+# rule): docs/benchmarks/README.md#madial-bench-bench-madial
+LATEST_FADE = 0.4
+_FADED_OUT = 1e-3  # a turn weighing less than this in the latest-turn channel is left out (the ninth-latest on, at 0.4)
 _MARKER = re.compile(r"^<[^<>\s]{1,20}>$")  # <BOD>, <EOD>: a transcript's frame, not a turn
 _TAG = re.compile(r"^\s*(<[^<>]{1,30}>|[^\s:：<>]{1,20})\s*[:：]\s*")
 _QUOTES = "\"'“”‘’「」"
@@ -120,6 +129,28 @@ def heard_similarity(sims: np.ndarray) -> np.ndarray:
     return (0.5 * (sims[:, 0] + sims[:, 1:].max(axis=1))).astype(sims.dtype, copy=False)
 
 
+def latest_similarity(sims: np.ndarray, fade: float = LATEST_FADE) -> np.ndarray:
+    """Each row's similarity to the latest turn, heard with the turns before it fading: the mean of its
+    similarities to the turns (columns 1: of ``sims``), the last weighing 1, the one before ``fade``, the one
+    before that ``fade**2``... (``fade`` 0: the latest turn alone).
+
+    >>> s = np.array([[0.9, 0.8, 0.0], [0.9, 0.0, 0.7]])  # whole, then two turns: row 1 matches the earlier turn
+    >>> latest_similarity(s, 0.0).tolist()
+    [0.0, 0.7]
+    >>> [round(x, 3) for x in latest_similarity(s, 0.5).tolist()]
+    [0.267, 0.467]
+    """
+    turns = sims.shape[1] - 1
+    weights = [1.0]
+    while len(weights) < turns and weights[-1] * fade >= _FADED_OUT:
+        weights.append(weights[-1] * fade)
+    w = np.array(weights[::-1], dtype=np.float64)
+    if len(w) == 1:
+        return sims[:, -1].astype(np.float64)
+    # one product over the turns' rows of sims.T (contiguous: turn_similarities), not a column loop
+    return (w.astype(sims.dtype) @ sims.T[-len(w) :]).astype(np.float64) / w.sum()
+
+
 def _standard(x: np.ndarray) -> np.ndarray:
     """``x`` as z-scores over its entries (zeros when it does not vary)."""
     sd = float(x.std())
@@ -127,27 +158,33 @@ def _standard(x: np.ndarray) -> np.ndarray:
 
 
 def fused_relevance(
-    sims: np.ndarray, lexical: np.ndarray | None, w_dense: float = 1.0, w_lexical: float = 1.0
+    sims: np.ndarray,
+    lexical: np.ndarray | None,
+    w_dense: float = 1.0,
+    w_lexical: float = 1.0,
+    fade: float = LATEST_FADE,
 ) -> np.ndarray:
     """Each row's relevance to a many-turn query from ``sims``, its similarities to the whole (column 0) and to
     each turn (the rest, in order; :func:`turn_similarities`): the weighted
     mean of four standardised channels — similarity to the whole, to the best-matching turn, to the latest turn
-    (``w_dense`` each) and ``lexical`` (``w_lexical``; None or all zero: left out) — on the whole's scale
+    with the earlier ones fading by ``fade`` a turn (:func:`latest_similarity`; ``w_dense`` each) and ``lexical`` (``w_lexical``; None or all zero: left out) — on the whole's scale
     (its mean plus that many of its standard deviations), so what is added to it downstream keeps its size.
 
     >>> m = np.eye(3, dtype=np.float32)
     >>> q = np.array([[0.6, 0.8, 0], [0, 1.0, 0], [0, 0, 1.0]], dtype=np.float32)
-    >>> [round(x, 2) for x in fused_relevance(m @ q.T, None).tolist()]  # the latest turn lifts row 3 near row 2
+    >>> [round(x, 2) for x in fused_relevance(m @ q.T, None, fade=0).tolist()]  # the latest turn lifts row 3
     [0.27, 0.58, 0.55]
+    >>> [round(x, 2) for x in fused_relevance(m @ q.T, None).tolist()]  # heard with the turn before it fading
+    [0.22, 0.64, 0.54]
     >>> [round(x, 2) for x in fused_relevance(m @ q.T, np.array([1.0, 0, 0]), 1.0, 3.0).tolist()]  # BM25 for row 1
-    [0.61, 0.4, 0.39]
+    [0.58, 0.43, 0.38]
     """
     if not len(sims):
         return np.zeros(0, dtype=np.float32)
     dtype = sims.dtype
     # the three columns in float64, not the whole (rows x turns) matrix: a 100k-node space copied it for nothing
     whole = sims[:, 0].astype(np.float64)
-    dense = [whole, sims[:, 1:].max(axis=1).astype(np.float64), sims[:, -1].astype(np.float64)]
+    dense = [whole, sims[:, 1:].max(axis=1).astype(np.float64), latest_similarity(sims, fade)]
     total = w_dense * sum(_standard(c) for c in dense)
     weight = w_dense * len(dense)
     if lexical is not None and w_lexical and np.any(lexical):

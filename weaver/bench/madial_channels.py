@@ -2,7 +2,8 @@
 
 ``python -m weaver bench madial-channels`` scores each memory of the dialogue's user on channels computed once
 per dialogue: similarity to the whole history (W), to its best-matching turn (Tmax), to its latest turn (Tlast),
-BM25 over the whole (L, the weaver's own index), and a few others, then ranks by each rule below. The same rules
+to the latest turn with the earlier ones fading (Tfade, ``query_turns.latest_similarity``), BM25 over the whole
+(L, the weaver's own index), and a few others, then ranks by each rule below. The same rules
 run on the English translation of the set (a check in another language and tokeniser, chosen on neither), and
 with each user's memories among CrossWOZ chat turns (distractors: a bigger space, where a weight fitted to 85
 memories is tested). A rule with a knob is also scored by 5-fold cross-validation over dialogues (the knob
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..lexical import LexicalIndex
-from ..query_turns import fused_relevance, query_turns
+from ..query_turns import LATEST_FADE, fused_relevance, latest_similarity, query_turns
 from ..retrieval import lexical_weight
 from ..settings import WeaverConfig
 from .madial import load_madial, madial_history
@@ -85,6 +86,8 @@ def _channels(q: str, vecs: np.ndarray, fields: dict, embed, lex: LexicalIndex, 
         "W": sims[:, 0],
         "Tmax": sims[:, 1:].max(1),
         "Tlast": sims[:, -1],
+        "Tfade": latest_similarity(sims),
+        **{f"Tfade{g}": latest_similarity(sims, g) for g in FADES},
         "Town": sims[:, 1:][:, own].max(1) if own else sims[:, 1:].max(1),
         "L": lex.scores(q).astype(np.float64),
         "Lub": ub / ub.max() if ub.max() > 0 else ub,
@@ -95,8 +98,8 @@ def _channels(q: str, vecs: np.ndarray, fields: dict, embed, lex: LexicalIndex, 
     return c
 
 
-def _equal(c: dict, lexical: str = "L") -> np.ndarray:
-    return fused_relevance(c["sims"], c[lexical], 1.0, 1.0).astype(np.float64)
+def _equal(c: dict, lexical: str = "L", fade: float = LATEST_FADE) -> np.ndarray:
+    return fused_relevance(c["sims"], c[lexical], 1.0, 1.0, fade).astype(np.float64)
 
 
 def _prf(c: dict, mem_vecs: np.ndarray, k: int = 3) -> np.ndarray:
@@ -105,8 +108,10 @@ def _prf(c: dict, mem_vecs: np.ndarray, k: int = 3) -> np.ndarray:
     return _z(s) + _z(mem_vecs @ mem_vecs[top].mean(0))
 
 
+FADES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)  # the latest turn's fade: what cross-validation chooses among
 PREVIOUS = "previous rule: mean(whole, best turn) + fixed BM25 weight"
-SHIPPED = "**equal say: whole, best, latest, BM25 (shipped)**"
+LATEST_ALONE = "equal say: whole, best, latest turn alone, BM25 (the previous release)"
+SHIPPED = f"**equal say: whole, best, latest with earlier turns fading x{LATEST_FADE}, BM25 (shipped)**"
 RULES: dict[str, Callable[..., np.ndarray]] = {
     "whole history only (plain dense)": lambda c, m: c["W"],
     "best turn only": lambda c, m: c["Tmax"],
@@ -120,7 +125,12 @@ RULES: dict[str, Callable[..., np.ndarray]] = {
     "mean(whole, best, latest) + BM25 weight 0.075 (the best fixed weight on zh)": lambda c, m: (
         (c["W"] + c["Tmax"] + c["Tlast"]) / 3 + 0.075 * c["L"]
     ),
+    LATEST_ALONE: lambda c, m: _equal(c, fade=0.0),
     SHIPPED: lambda c, m: _equal(c),
+    "equal say, latest turn and the one before at an equal say (fade 1, two turns)": lambda c, m: (
+        _z(c["W"]) + _z(c["Tmax"]) + _z(c["sims"][:, -2:].mean(1)) + _z(c["L"])
+    ),
+    "equal say, latest-turn channel a mean over all turns fading x0.7": lambda c, m: _equal(c, fade=0.7),
     "equal say without the latest turn": lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + _z(c["L"]),
     "equal say without BM25": lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + _z(c["Tlast"]),
     "RRF of the four channels (k 60)": lambda c, m: _rrf(c["W"], c["Tmax"], c["Tlast"], c["L"]),
@@ -146,10 +156,29 @@ FAMILIES: dict[str, dict[str, Callable[..., np.ndarray]]] = {
         f"w={w}": (lambda w: lambda c, m: (c["W"] + c["Tmax"]) / 2 + w * c["L"])(w)
         for w in (0, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5)
     },
-    "equal say, weights a (latest turn), b (BM25)": {
+    "equal say, weights a (latest turn alone), b (BM25): the previous release": {
         f"a={a},b={b}": (lambda a, b: lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + a * _z(c["Tlast"]) + b * _z(c["L"]))(
             a, b
         )
+        for a in (0, 0.5, 1, 1.5, 2)
+        for b in (0, 0.5, 1, 1.5, 2)
+    },
+    "equal say, the latest turn's fade g (0-0.5)": {
+        f"g={g}": (lambda g: lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + _z(c[f"Tfade{g}"]) + _z(c["L"]))(g)
+        for g in FADES
+    },
+    f"equal say, weights a (latest, fading x{LATEST_FADE}), b (BM25)": {
+        f"a={a},b={b}": (lambda a, b: lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + a * _z(c["Tfade"]) + b * _z(c["L"]))(
+            a, b
+        )
+        for a in (0, 0.5, 1, 1.5, 2)
+        for b in (0, 0.5, 1, 1.5, 2)
+    },
+    "equal say, fade g (0-0.5) x weights a, b (all three chosen)": {
+        f"g={g},a={a},b={b}": (
+            lambda g, a, b: lambda c, m: _z(c["W"]) + _z(c["Tmax"]) + a * _z(c[f"Tfade{g}"]) + b * _z(c["L"])
+        )(g, a, b)
+        for g in FADES
         for a in (0, 0.5, 1, 1.5, 2)
         for b in (0, 0.5, 1, 1.5, 2)
     },
