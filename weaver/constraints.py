@@ -389,14 +389,14 @@ def _known_values(weaver, statements) -> dict[str, list[SlotValue]] | None:
             slots.values(nid, text)
     if slots is not None:
         slots.save()
-    if len(missing) >= _CACHE_WRITE_MIN:
-        texts = {st[0]: st[2] for st in statements}
+    if len(missing) >= _CACHE_WRITE_MIN:  # all this mirror read (the records' and the boost's statements alike)
+        nodes = weaver.nodes
         weaver.space.write_cache(
             "statements",
             {
-                nid: [zlib.crc32(texts[nid].encode("utf-8")), [slot_row(v) for v in vals]]
+                nid: [zlib.crc32(nodes[nid].content.encode("utf-8")), [slot_row(v) for v in vals]]
                 for nid, vals in known.items()
-                if nid in texts
+                if nid in nodes
             },
         )
     return known
