@@ -308,8 +308,13 @@ def remembered(g, name: str, compute):
 def supersedes_edges(g) -> list[tuple[str, str, str]]:
     """``(source, target, status)`` of every ``supersedes`` edge of the weaver's graph ``g`` (:func:`remembered`)."""
 
-    def scan():
-        return [(u, v, d.get("status") or "") for u, v, d in g.edges(data=True) if d.get("relation") == "supersedes"]
+    def scan():  # the adjacency's own dicts, in g.edges' order (its view's generator was half the scan at 100k)
+        return [
+            (u, v, d.get("status") or "")
+            for u, out in g.adjacency()
+            for v, d in out.items()
+            if d.get("relation") == "supersedes"
+        ]
 
     return list(remembered(g, "_supersedes", scan))
 

@@ -149,7 +149,7 @@ class SlotIndex:
                 text = self._stored[2][self._stored[1][i - 1] if i else 0 : self._stored[1][i]]
             else:
                 rows = got if isinstance(got, list) else [slot_row(v) for v in got]
-                text = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+                text = json.dumps(rows, separators=(",", ":"))  # ASCII: the blob stays one byte a character
             parts.append(text)
             total += len(text)
             ends.append(total)
