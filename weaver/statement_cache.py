@@ -48,7 +48,7 @@ def read_values(space, wanted: list[tuple[str, str]]) -> tuple[dict[str, list[Sl
         if i is None or crcs[i] != zlib.crc32(text.encode("utf-8")):
             continue
         with contextlib.suppress(TypeError, ValueError):
-            out[nid] = [slot_value(row) for row in json_loads(blob[ends[i - 1] if i else 0 : ends[i]])]
+            out[nid] = [slot_value(row) for row in json_loads(blob[ends[i - 1] if i else 0 : ends[i]].encode())]
     return out, True
 
 
