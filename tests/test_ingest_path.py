@@ -15,6 +15,7 @@ from weaver.models import Message
 from weaver.relations import references as R
 from weaver import slots
 from weaver.runtime import Runtime
+from weaver.slot_index import CACHED_FROM, nodes_digest
 from weaver.slots import read_slots
 from weaver.store import get_all_records
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _index_state(w) -> tuple:
     idx = arrival._slot_index(w)
-    values = {pos: idx.values_at(pos) for pos in idx.values}  # a cached statement's values are made when first read
+    values = {pos: idx.values_at(pos) for pos in idx.stated()}  # a cached statement's values are made when first read
     return idx.upto, idx.by_key, values, idx.said, idx.said_ids
 
 
@@ -40,11 +41,18 @@ def _slot_cache_file(w) -> Path:
     return next((Path(w.space.lock_path).parent.parent / "cache").glob("*.slots.json"))
 
 
+def _no_index_file(w) -> None:
+    """Remove the supersede index's own cache file: the next mirror builds its index from the slot cache."""
+    for f in (Path(w.space.lock_path).parent.parent / "cache").glob("*.slot_index.json"):
+        f.unlink()
+
+
 def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
     w = runtime.open("slots")
     w.ingest_many([Message(t) for t in synthetic_texts(300, seed=5)])
+    _no_index_file(w)
     fresh = runtime.open("slots")  # a new mirror: its index reads every statement (and writes the cache)
-    assert len(fresh.nodes) >= arrival._CACHED_FROM
+    assert len(fresh.nodes) >= CACHED_FROM
     want = _index_state(fresh)
     plans = _plans(fresh)
     assert any(plans.values())  # the synthetic turns restate budgets and places: something to compare
@@ -52,6 +60,7 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
     path.unlink()
     runtime.open("slots").constraints()  # the constraint records read every statement: they write it too
     path = _slot_cache_file(fresh)
+    _no_index_file(w)
     cached = runtime.open("slots")  # reads the cache the constraint records wrote
     slots._read.cache_clear()  # the reader's own cache must not answer either: every value from the file
     assert _index_state(cached) == want
@@ -63,6 +72,7 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
     data[first][0] += 1
     data[second][1] = [["budget"]]
     path.write_text(json.dumps(data), "utf-8")
+    _no_index_file(w)
     again = runtime.open("slots")
     assert _index_state(again) == want
     order = again.mirror.order
@@ -75,10 +85,57 @@ def test_the_supersede_index_from_the_slot_cache_equals_a_fresh_read(runtime):
         if not k.startswith("_"):
             data[k][1] = wrong  # the right crc, another text's readings
     path.write_text(json.dumps(data), "utf-8")
+    _no_index_file(w)
     assert _index_state(runtime.open("slots")) != want  # same readers: the file is trusted (the test can fail)
     data["_reader"] = "an older reader"
     path.write_text(json.dumps(data), "utf-8")
+    _no_index_file(w)
     assert _index_state(runtime.open("slots")) == want
+
+
+def _index_file(w) -> Path:
+    return next((Path(w.space.lock_path).parent.parent / "cache").glob("*.slot_index.json"))
+
+
+def test_the_supersede_index_from_its_own_file_equals_a_fresh_build(runtime):
+    """The index a process built is written to a cache file and the next mirror reads it back instead of
+    reading every statement again; its statements' values are made from the file's rows when a plan reads
+    them. Nodes that arrived since are indexed after it; a file that no longer fits its positions (another
+    text, another order), a torn one, or one from other slot readers is not trusted: built again."""
+    w = runtime.open("index-file")
+    w.ingest_many([Message(t) for t in synthetic_texts(300, seed=5)])
+    _no_index_file(w)
+    fresh = runtime.open("index-file")
+    want, plans = _index_state(fresh), _plans(fresh)  # built from the slot cache: and written
+    path = _index_file(fresh)
+    slots._read.cache_clear()
+    stored = runtime.open("index-file")
+    idx = arrival._slot_index(stored)
+    assert idx.upto == want[0] and not idx.values  # read from the file: no statement's values made yet
+    assert _index_state(stored) == want
+    assert slots._read.cache_info().misses == 0  # no slot reader ran: every value from the file
+    assert _plans(stored) == plans
+    # nodes that arrive after the file: indexed after its positions, as a fresh build of all of them
+    more = runtime.open("index-file")
+    for t in synthetic_texts(40, seed=8):
+        more.ingest(t)
+    grown = runtime.open("index-file")
+    assert _index_file(grown) == path and json.loads(path.read_text("utf-8"))["n"] == want[0]
+    got = _index_state(grown)
+    _no_index_file(grown)
+    assert got == _index_state(runtime.open("index-file")) and got[0] > want[0]
+    # a file that does not fit, is torn, or was written by other slot readers: built again, the same
+    good = path.read_text("utf-8")
+    assert json.loads(good)["n"] == got[0]  # the build of all its positions (file removed) wrote it
+    data = json.loads(good)
+    data["said"][0] = [0] * len(data["said"][0])  # what a text's readings would be after an edit
+    data["digest"] = "0" * 40  # ... which the digest of the texts at its positions catches
+    for bad in (json.dumps(data), good[: len(good) // 2], good.replace(data["reader"], "an older reader")):
+        path.write_text(bad, "utf-8")
+        assert _index_state(runtime.open("index-file")) == got
+    # the digest is of the nodes at its positions: another text there is not served the file's readings
+    order = grown.mirror.order
+    assert nodes_digest(order, grown.nodes, 10) != nodes_digest(order[1:] + order[:1], grown.nodes, 10)
 
 
 def _uncached_shared_name(child: str, earlier: str) -> str | None:

@@ -171,3 +171,36 @@ def test_walks_match_networkx_on_a_real_space(runtime):
             return (g.nodes[n].get("turn", 0), g.nodes[n].get("timestamp", 0.0), n)
 
         assert causal_order(g, nodes) == list(nx.lexicographical_topological_sort(sub, key=key))
+
+
+def test_revision_boost_reads_the_kept_statement_values(runtime, monkeypatch):
+    """The revision boost takes each statement's slot values from what the weaver keeps (read once per node,
+    as the constraint records read them), not from the slot readers again: at 100k nodes reading every active
+    statement anew was the first query's 25-40 s. The statements it boosts are the ones the readers give."""
+    import weaver.constraints as constraints
+    from weaver.decision_context import _ranked_as_active
+
+    w = runtime.open("boost-kept")
+    _weave(w)
+    w.curation.set_status(w.node_ids[2], "archived", "set aside for the test", actor="lifecycle")
+    expected = {
+        nid
+        for nid in w.node_ids
+        if w.nodes[nid].kind == "user_input"
+        and _ranked_as_active(w.nodes[nid])
+        and any(v.known for v in constraints.statement_values(w.nodes[nid].content))
+    }
+    assert w.nodes[w.node_ids[2]].kind == "user_input" and w.node_ids[2] in expected  # an archived one counts
+    # a query that decides nothing reads no constraint records: the boost alone fills the kept values
+    assert decision_for(w, "Tell me a joke", w.config, 512) is None
+    first = constraint_boost(w, w.config)
+    assert set(first) == expected and all(first[n] > 0 for n in expected)
+    constraints._statement_values.cache_clear()
+
+    def no_reader(_text):
+        raise AssertionError("a slot reader ran for a statement the weaver keeps")
+
+    monkeypatch.setattr(constraints, "read_slots", no_reader)
+    monkeypatch.setattr(constraints, "read_prefs", no_reader)
+    w.graph.graph.pop("_boosted"), w.graph.graph.pop("_boosts")  # computed again, from the kept values
+    assert dict(constraint_boost(w, w.config)) == dict(first)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import sys
 import zlib
 from dataclasses import fields
 from functools import lru_cache
@@ -27,6 +28,8 @@ __all__ = ["SlotCache", "slot_row", "slot_value"]
 KIND = "slots"
 WRITE_MIN = 256  # texts read anew before the cache file is rewritten (a few new ones: the next open reads them)
 _NAMES = [f.name for f in fields(SlotValue)]
+_FEW = ("slot", "value", "bound", "unit", "scope")  # fields whose values repeat across statements
+_SPANS: dict[tuple, tuple] = {}
 _READER_KEY = "_reader"  # the cache file's stamp of the slot readers' code (a node id never starts with "_")
 
 
@@ -54,7 +57,12 @@ def slot_value(row: list) -> SlotValue:
     if len(row) != len(_NAMES):
         raise ValueError("a cached slot value of another shape")
     kw = dict(zip(_NAMES, row))
-    kw["span"] = tuple(kw["span"])
+    span = tuple(kw["span"])
+    # spans repeat too (a few places in a short text); the table stays bounded
+    kw["span"] = _SPANS.setdefault(span, span) if len(_SPANS) < 65536 else _SPANS.get(span, span)
+    for name in _FEW:  # one string object per distinct value, not one per statement (~17 MB at 100k statements)
+        if isinstance(kw[name], str):
+            kw[name] = sys.intern(kw[name])
     return SlotValue(**kw)
 
 

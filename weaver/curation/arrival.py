@@ -19,13 +19,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..builder import same_episode
 from ..graph_export import edge_from
-from ..slot_cache import SlotCache, slot_value
+from ..slot_index import SlotIndex, said_value
 from ..models import WeaverError
-from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots, residue
+from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots
 
 __all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
 
@@ -61,87 +59,6 @@ def _statements(w, nid: str) -> tuple[SlotValue, ...]:
     return tuple(read_slots(node.content)) if node.kind == "user_input" else ()
 
 
-_CACHED_FROM = 256  # nodes: a smaller space reads its statements faster than the cache file
-
-
-class _SlotIndex:
-    """Slot key -> positions of the user statements holding it, kept per mirror as nodes arrive.
-
-    Without it every arrival re-read the slots of every earlier user statement
-    (the reader's cache holds 20k texts): O(space) per message, seconds at 100k.
-    Each statement's values are kept too (read once: at 100k the reader's cache
-    no longer holds them all), and each key's positions as an array, so a plan
-    keeps the *active* ones with the mirror's status mask instead of a Python scan
-    over every statement the key ever had.
-    """
-
-    def __init__(self) -> None:
-        self.upto = 0
-        self.by_key: dict[tuple[str, str], list[int]] = {}  # SlotValue.key: (slot, scope)
-        self.values: dict[int, tuple[SlotValue, ...] | list[list]] = {}  # position -> its slot values (or rows)
-        # beside each key's positions: what each statement says of the key (its known values), interned
-        self.said: dict[tuple[str, str], list[int]] = {}
-        self.said_ids: dict[frozenset, int] = {frozenset(): 0}
-        self._arrays: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
-        # position -> (its text, its residue): a plan compares its node with every earlier active statement that
-        # pairs (thousands at 100k), and the slot reader's own cache no longer holds them all there
-        self._residues: dict[int, tuple[str, frozenset[str]]] = {}
-
-    def values_at(self, pos: int) -> tuple[SlotValue, ...]:
-        """The slot values of the statement at ``pos`` (made from the cache's rows on first use)."""
-        got = self.values.get(pos, ())
-        if isinstance(got, list):
-            got = self.values[pos] = tuple(slot_value(r) for r in got)
-        return got
-
-    def residue(self, pos: int, text: str) -> frozenset[str]:
-        """:func:`weaver.slots.residue` of the statement at ``pos`` (read once per text)."""
-        got = self._residues.get(pos)
-        if got is None or got[0] != text:
-            got = self._residues[pos] = (text, frozenset(residue(text)))
-        return got[1]
-
-    def update(self, w) -> _SlotIndex:
-        order = w.mirror.order if self.upto < w.node_count else ()  # read in place: a copy is O(space)
-        # the first use on a big space reads what an earlier process read (the slot readers over every user
-        # statement took 4.7 s at 10k nodes, the first arrival or review pass after an open paid it)
-        cache = SlotCache(w.space) if self.upto == 0 and len(order) >= _CACHED_FROM else None
-        for pos in range(self.upto, len(order)):
-            node = w.nodes[order[pos]]
-            if cache is not None:  # rows (slot, value, bound, unit, scope, span, text, high, explicit): made lazily
-                rows = cache.rows(node.id, node.content) if node.kind == "user_input" else []
-                if rows:
-                    self.values[pos] = rows
-                keyed = [((r[0], r[4]), (r[1], r[2], r[7]), r[1] is not None) for r in rows]
-            else:
-                vals = _statements(w, order[pos])
-                if vals:
-                    self.values[pos] = vals
-                keyed = [(v.key, _said_value(v), v.known) for v in vals]
-            for key in dict.fromkeys(k for k, _, _ in keyed):
-                said = frozenset(v for k, v, known in keyed if k == key and known)
-                self.by_key.setdefault(key, []).append(pos)
-                self.said.setdefault(key, []).append(self.said_ids.setdefault(said, len(self.said_ids)))
-        self.upto = max(self.upto, len(order))
-        if cache is not None:
-            cache.save()
-        return self
-
-    def rows(self, key: tuple[str, str], after: int, before: int) -> tuple[np.ndarray, np.ndarray]:
-        """Positions holding ``key`` strictly between ``after`` and ``before``, and what each says of it (the
-        id of its known values in ``said_ids``)."""
-        held = self.by_key.get(key, [])
-        got = self._arrays.get(key)
-        if got is None or len(got[0]) != len(held):  # statements of the key arrived since
-            got = self._arrays[key] = (np.asarray(held, dtype=np.int64), np.asarray(self.said[key], dtype=np.int64))
-        lo, hi = np.searchsorted(got[0], after, side="right"), np.searchsorted(got[0], before)
-        return got[0][lo:hi], got[1][lo:hi]
-
-
-def _said_value(v: SlotValue) -> tuple:
-    return (v.value, v.bound, v.high)
-
-
 # slots whose same_as is more than equal values (a place inside a longer name, a day inside a date range)
 _LOOSE = ("location", "date")
 
@@ -149,11 +66,11 @@ _LOOSE = ("location", "date")
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a mirror swapped out takes its index along
 
 
-def _slot_index(w) -> _SlotIndex:
+def _slot_index(w) -> SlotIndex:
     idx = _INDEXES.get(w.mirror)
     if idx is None:
-        idx = _INDEXES[w.mirror] = _SlotIndex()
-    return idx.update(w)
+        idx = _INDEXES[w.mirror] = SlotIndex()
+    return idx.update(w.mirror.order, w.nodes, w.space)  # the order read in place: a copy is O(space)
 
 
 CROSS_SESSION_PENALTY = 0.25  # another session's statement may belong to another trip: a person decides
@@ -202,7 +119,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
     for k in live:
         at, said = index.rows(k, -1, pos)
         keep = active[at]
-        mine = frozenset(_said_value(v) for v in new_vals if v.key == k and v.known)
+        mine = frozenset(said_value(v) for v in new_vals if v.key == k and v.known)
         if len(mine) == 1 and k[0] not in _LOOSE and mine in index.said_ids:
             # a statement that says just this value again (or no value) pairs with nothing on this key (changes()
             # skips a value the same as the new one): "I'm allergic to peanuts" restated leaves every earlier one be

@@ -39,6 +39,8 @@ for q in queries:
     w.query(q, budget=1024)
     lat.append((time.perf_counter() - t0) * 1e3)
 if lat:
+    out["q_first"] = round(lat[0], 1)
+    out["q_sum_s"] = round(sum(lat) / 1e3, 2)
     lat.sort()
     out["q_p50"] = round(lat[len(lat) // 2], 1)
     out["q_p95"] = round(lat[int(0.95 * (len(lat) - 1))], 1)
