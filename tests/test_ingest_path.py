@@ -220,3 +220,30 @@ def test_audit_entries_as_dicts_are_what_asdict_gives(runtime):
         assert d == asdict(e)
         if e.after:
             assert d["after"] is not e.after  # a copy: editing the dict never edits the log
+
+
+def test_the_slot_readers_stamp_covers_every_module_they_import(tmp_path):
+    """An edit to any module the slot readers import (split out or new) must invalidate the cached readings."""
+    import shutil
+
+    import weaver
+    from weaver.slot_cache import reader_sources
+
+    src = Path(weaver.__file__).parent
+    for f in src.glob("*.py"):
+        shutil.copy(f, tmp_path / f.name)
+
+    def digest():
+        import hashlib
+
+        h = hashlib.sha1()
+        for p in reader_sources(root=tmp_path):
+            h.update(p.read_bytes())
+        return h.hexdigest()
+
+    before = digest()
+    names = {p.name for p in reader_sources(root=tmp_path)}
+    assert {"slots_budget.py", "slots_dates.py", "slots_counts.py", "slots_location.py", "slot_value.py"} <= names
+    (tmp_path / "slots_dates.py").write_text((tmp_path / "slots_dates.py").read_text() + "\n# an edit\n")
+    assert digest() != before
+    assert "slots_prefs.py" not in names  # preferences are not read by read_slots: their edits keep the cache

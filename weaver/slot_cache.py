@@ -13,6 +13,7 @@ and the supersede index (weaver.curation.arrival).
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import sys
@@ -33,12 +34,34 @@ _SPANS: dict[tuple, tuple] = {}
 _READER_KEY = "_reader"  # the cache file's stamp of the slot readers' code (a node id never starts with "_")
 
 
+def reader_sources(start: str = "slots.py", root: Path | None = None) -> list[Path]:
+    """The package's modules ``start`` imports, directly or through each other (relative imports followed):
+    the slot readers' whole source, so a reader split into new modules, or a new one, still changes the stamp.
+
+    >>> names = [p.name for p in reader_sources()]
+    >>> {"slots.py", "slot_value.py", "slots_budget.py", "numerals.py"} <= set(names)
+    True
+    """
+    here = root or Path(__file__).parent
+    seen: dict[str, Path] = {}
+    todo = [here / start]
+    while todo:
+        path = todo.pop()
+        if path.name in seen or not path.is_file():
+            continue
+        seen[path.name] = path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:  # "from .x import y" within weaver/
+                todo.append(here / f"{node.module}.py")
+    return [seen[name] for name in sorted(seen)]
+
+
 @lru_cache(maxsize=1)
 def reader_stamp() -> str:
-    """A digest of the slot readers' source (read_slots and what it calls), stamped on the cache file."""
+    """A digest of the slot readers' source (read_slots and what it imports), stamped on the cache file."""
     h = hashlib.sha1()
-    for name in ("slots.py", "slots_diet.py", "numerals.py", "text.py"):
-        h.update((Path(__file__).with_name(name)).read_bytes())
+    for path in reader_sources():
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
