@@ -48,6 +48,7 @@ __all__ = [
     "PREMISE_SLOTS",
     "anchors",
     "in_focus",
+    "own_content",
 ]
 
 # slots whose stated value is a premise of a later plan that names the slot ("根据预算和过敏信息…")
@@ -210,15 +211,16 @@ def reference_parent(
     """
     lo = max(0, len(earlier) - LOOKBACK)
     names: dict[str, list[int]] = {}
+    own = {i: own_content(earlier[i]) for i in range(lo, len(earlier))}  # a recap names nothing of its own
     for i in range(len(earlier) - 1, lo - 1, -1):
-        name = shared_name(child.content, earlier[i].content)
+        name = shared_name(child.content, own[i])
         if name:
             names.setdefault(name, []).append(i)
     me = speaker_of(child.kind, child.meta)
     for name, where in sorted(names.items(), key=lambda kv: -len(kv[0])):
         if _cjk(_VALUE.sub("", name)) < MIN_CJK or not is_name(name):
             continue  # "评分4.5分以上", "营业时间", "酒店周边": a restated value or a common phrase, not a name
-        holders = [i for i in range(lo, len(earlier)) if name in earlier[i].content] or where
+        holders = [i for i in range(lo, len(earlier)) if name in own[i]] or where
         if len(holders) > MAX_SHARING:
             continue  # a common phrase
         first = earlier[min(holders)]
@@ -234,8 +236,8 @@ def reference_parent(
     # near / among, in a request about places: the place in focus ("the love around you" asks for none; "a hotel
     # near Tiananmen" names its own place, and an earlier mention of it was the name's to find above)
     text = child.content
-    own = any(anchors(text, p) for p in place_names(text))
-    if (LOCATIVE.search(text) or _AMONG.search(text)) and kinds(text) and not own:
+    placed = any(anchors(text, p) for p in place_names(text))
+    if (LOCATIVE.search(text) or _AMONG.search(text)) and kinds(text) and not placed:
         for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
             # a place named by the user or the agent is in focus for a question about its surroundings
             # ("周边有什么酒店吗？"); "这家餐厅" alone points at what was put forward; the agent's plan puts nothing forward
@@ -316,3 +318,17 @@ def slot_premises(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str
                     out.append((i, slot))
                 break
     return out
+
+
+def own_content(node: MemoryNode) -> str:
+    """The node's text without what it restates from memory (meta ``restates``).
+
+    >>> own_content(MemoryNode("r", "Noted: budget 9000. Anything else?", "agent_response", 1, "m",
+    ...                        meta={"restates": ["budget 9000", 7]}))
+    'Noted: . Anything else?'
+    """
+    text = node.content
+    for span in node.meta.get("restates") or ():
+        if isinstance(span, str) and span:
+            text = text.replace(span, "")
+    return text
