@@ -236,8 +236,8 @@ def reference_parent(
     # near / among, in a request about places: the place in focus ("the love around you" asks for none; "a hotel
     # near Tiananmen" names its own place, and an earlier mention of it was the name's to find above)
     text = child.content
-    placed = any(anchors(text, p) for p in place_names(text))
-    if (LOCATIVE.search(text) or _AMONG.search(text)) and kinds(text) and not placed:
+    asks_around = (LOCATIVE.search(text) or _AMONG.search(text)) and kinds(text)
+    if asks_around and not any(anchors(text, p) for p in place_names(text)):
         for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
             # a place named by the user or the agent is in focus for a question about its surroundings
             # ("周边有什么酒店吗？"); "这家餐厅" alone points at what was put forward; the agent's plan puts nothing forward
