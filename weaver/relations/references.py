@@ -2,11 +2,14 @@
 
 The link model looks a few turns back; a later request often builds on a place,
 person or thing named much earlier ("a hotel near 天安门广场", "the museum Caroline
-mentioned"). The newest earlier memory that shares such a name is linked; a bare kind noun used as a
-definite reference ("酒店周边", "near the hotel") links to the newest memory naming a place of that kind. A name
+mentioned"). The newest earlier memory that shares such a name is linked (a name the same speaker used before
+only when the new request is placed around it: "在X附近找…", "near X"); a bare kind noun used as a
+definite reference ("酒店周边", "near the hotel") links to the newest memory naming a place of that kind; a
+question about the surroundings with no name ("周边有什么酒店吗？", "它家周边", "any hotels near it?") links to the
+place in focus, the latest memory that named one place or put one forward (weaver/relations/places.py). A name
 here is a shared run of at least four CJK characters, or a capitalised Latin word
-that does not open a sentence, and that few earlier memories share (a common
-phrase is not a reference).
+that does not open a sentence, that few earlier memories share and that reads as a name (a place, a branch, a
+proper or out-of-dictionary word: "营业时间", "人均消费" are common phrases, not references).
 
 >>> shared_name("请推荐天安门广场周边的酒店", "为您推荐天安门广场、国家博物馆。")
 '天安门广场'
@@ -28,6 +31,7 @@ from functools import lru_cache
 from ..cues import features
 from ..models import MemoryNode
 from .features import speaker_of
+from .places import is_name, place_names
 
 __all__ = [
     "shared_name",
@@ -42,6 +46,9 @@ __all__ = [
     "MIN_CJK",
     "LOOKBACK",
     "PREMISE_SLOTS",
+    "anchors",
+    "in_focus",
+    "own_content",
 ]
 
 # slots whose stated value is a premise of a later plan that names the slot ("根据预算和过敏信息…")
@@ -68,6 +75,10 @@ _CHOICE = re.compile(
     re.IGNORECASE,
 )
 
+_ADDRESS = re.compile(r"地址|位于|坐落|位置在|\b(?:address|located)\b", re.IGNORECASE)
+_NEAR_AFTER = re.compile(r"的?(?:周边|附近|周围|旁边|边上|一带|不远)")
+_NEAR_BEFORE = re.compile(r"\b(?:near|nearby|around|close to|next to)\s+(?:the\s+)?$", re.IGNORECASE)
+
 # the kinds of place a travel request asks for, by the nouns that name them (bilingual)
 KIND_NOUNS = {
     "hotel": r"酒店|宾馆|旅馆|客栈|住宿|\bhotels?\b|\bhostels?\b",
@@ -75,6 +86,39 @@ KIND_NOUNS = {
     "attraction": r"景点|景区|玩的|游玩|博物馆|公园|\battractions?\b|\bsights?\b|\bmuseums?\b|\bparks?\b",
 }
 _PLACE_KINDS = {k: re.compile(p, re.IGNORECASE) for k, p in KIND_NOUNS.items()}
+
+
+def anchors(child: str, name: str) -> bool:
+    """Whether ``child`` uses ``name`` to place what it asks for: the name right before "附近 / 周边" or after
+    "near / around" (a later sub-goal set around an earlier one's place, whoever named it first).
+
+    >>> anchors("请你帮我在阳坊胜利饭店边上找个景点", "阳坊胜利饭店"), anchors("Any bars near Louvre?", "Louvre")
+    (True, True)
+    >>> anchors("冶仙塔旅游风景区的门票多少钱？", "冶仙塔旅游风景区")
+    False
+    """
+    k = child.find(name)
+    if k < 0:
+        return False
+    after, before = child[k + len(name) : k + len(name) + 4], child[max(0, k - 12) : k]
+    return bool(_NEAR_AFTER.match(after) or _NEAR_BEFORE.search(before))
+
+
+def in_focus(text: str, by_name: bool = True) -> bool:
+    """Whether a memory puts a place in focus: names one, or puts something forward or picks it, before any
+    "nearby" (what it lists around a place is not the place: "周边的酒店有A、B、C" puts no single place forward).
+
+    >>> in_focus("锦江之星(北京王府井店)的附近有啥好吃的餐馆吗"), in_focus("周边的酒店有北京首都宾馆、北京饭店。")
+    (True, False)
+    >>> in_focus("地址是北京东城区方家胡同46号创意园。"), in_focus("有回龙观公园, 地坛公园。")
+    (False, False)
+    """
+    m = LOCATIVE.search(text)
+    head = text[: m.start()] if m else text
+    if _CHOICE.search(head) or not by_name:
+        return bool(_CHOICE.search(head))
+    a = _ADDRESS.search(head)  # where a place is ("地址是…方家胡同46号") describes the place in focus, names none
+    return len(place_names(head[: a.start()] if a else head)) == 1  # several: a list to choose from, no choice yet
 
 
 def kinds(text: str) -> tuple[str, ...]:
@@ -160,22 +204,28 @@ def reference_parent(
 ) -> tuple[int, str] | None:
     """(index into ``earlier``, why) of the memory that introduced what the child refers to.
 
-    A name another speaker brought up links to its newest mention; a place or list referred to without its name ("这个餐馆周边",
-    "near it") links to the latest memory where something was recommended or chosen and that ``accept`` takes.
+    A name another speaker brought up (or the same speaker, when the child is placed around it) links to its newest
+    mention; a place or list referred to without its name ("这个餐馆周边", "near it") links to the place in focus:
+    the latest memory that named one place or put one forward (:func:`in_focus`) and that ``accept`` takes, or to
+    nothing when that memory is already a parent.
     """
     lo = max(0, len(earlier) - LOOKBACK)
     names: dict[str, list[int]] = {}
+    own = {i: own_content(earlier[i]) for i in range(lo, len(earlier))}  # a recap names nothing of its own
     for i in range(len(earlier) - 1, lo - 1, -1):
-        name = shared_name(child.content, earlier[i].content)
+        name = shared_name(child.content, own[i])
         if name:
             names.setdefault(name, []).append(i)
     me = speaker_of(child.kind, child.meta)
     for name, where in sorted(names.items(), key=lambda kv: -len(kv[0])):
-        if _cjk(_VALUE.sub("", name)) < MIN_CJK:
-            continue  # "评分4.5分以上", "游玩1小时": a restated value, not a name
-        holders = [i for i in range(lo, len(earlier)) if name in earlier[i].content] or where
-        if len(holders) > MAX_SHARING or speaker_of(earlier[min(holders)].kind, earlier[min(holders)].meta) == me:
-            continue  # a common phrase, or the speaker's own wording again
+        if _cjk(_VALUE.sub("", name)) < MIN_CJK or not is_name(name):
+            continue  # "评分4.5分以上", "营业时间", "酒店周边": a restated value or a common phrase, not a name
+        holders = [i for i in range(lo, len(earlier)) if name in own[i]] or where
+        if len(holders) > MAX_SHARING:
+            continue  # a common phrase
+        first = earlier[min(holders)]
+        if speaker_of(first.kind, first.meta) == me and not anchors(child.content, name):
+            continue  # the speaker's own wording again, unless it places the request ("在X附近找…", "near X")
         latest = max(holders)  # the newest mention: where the thing stands now
         return (latest, f"names {name!r}, brought up by another speaker") if earlier[latest].id not in exclude else None
     kind = definite_kind(child.content)
@@ -183,11 +233,18 @@ def reference_parent(
         for i in range(len(earlier) - 1, lo - 1, -1):
             if earlier[i].id not in exclude and names_a(kind, earlier[i].content) and accept(earlier[i]):
                 return i, f"refers to the {kind[0]} named there"
-    # near / among, in a request about places: the place in focus ("the love around you" asks for none)
-    if (LOCATIVE.search(child.content) or _AMONG.search(child.content)) and kinds(child.content):
+    # near / among, in a request about places: the place in focus ("the love around you" asks for none; "a hotel
+    # near Tiananmen" names its own place, and an earlier mention of it was the name's to find above)
+    text = child.content
+    asks_around = (LOCATIVE.search(text) or _AMONG.search(text)) and kinds(text)
+    if asks_around and not any(anchors(text, p) for p in place_names(text)):
         for i in range(len(earlier) - 1, max(lo, len(earlier) - 12) - 1, -1):
-            if earlier[i].id not in exclude and _CHOICE.search(earlier[i].content) and accept(earlier[i]):
-                return i, "refers to the place put forward or chosen there"
+            # a place named by the user or the agent is in focus for a question about its surroundings
+            # ("周边有什么酒店吗？"); "这家餐厅" alone points at what was put forward; the agent's plan puts nothing forward
+            n = earlier[i]
+            if in_focus(n.content, by_name=n.kind != "agent_thought" and bool(LOCATIVE.search(text))) and accept(n):
+                # the latest place in focus; when it is already a parent (the reply just before), nothing to add
+                return None if n.id in exclude else (i, "refers to the place put forward or chosen there")
     return None
 
 
@@ -261,3 +318,17 @@ def slot_premises(child: MemoryNode, earlier: list[MemoryNode], exclude: set[str
                     out.append((i, slot))
                 break
     return out
+
+
+def own_content(node: MemoryNode) -> str:
+    """The node's text without what it restates from memory (meta ``restates``).
+
+    >>> own_content(MemoryNode("r", "Noted: budget 9000. Anything else?", "agent_response", 1, "m",
+    ...                        meta={"restates": ["budget 9000", 7]}))
+    'Noted: . Anything else?'
+    """
+    text = node.content
+    for span in node.meta.get("restates") or ():
+        if isinstance(span, str) and span:
+            text = text.replace(span, "")
+    return text

@@ -56,7 +56,7 @@ import re
 from ..cues import features
 from ..models import MemoryNode
 from .features import speaker_of
-from .references import shared_name
+from .references import own_content, shared_name
 
 __all__ = ["two_roles", "supported", "own_content", "BACK_REFERENCE"]
 
@@ -97,17 +97,3 @@ def supported(parent: MemoryNode, child: MemoryNode, between: list[MemoryNode] |
     if pf.words & cf.words or set(pf.numbers) & set(cf.numbers):
         return True
     return shared_name(child.content, own) is not None
-
-
-def own_content(node: MemoryNode) -> str:
-    """The node's text without what it restates from memory (meta ``restates``).
-
-    >>> own_content(MemoryNode("r", "Noted: budget 9000. Anything else?", "agent_response", 1, "m",
-    ...                        meta={"restates": ["budget 9000", 7]}))
-    'Noted: . Anything else?'
-    """
-    text = node.content
-    for span in node.meta.get("restates") or ():
-        if isinstance(span, str) and span:
-            text = text.replace(span, "")
-    return text
