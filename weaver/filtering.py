@@ -200,13 +200,14 @@ def judge(
         reason = f"kept: asks for a {domain} decision (total {total:.2f}; {res.reason})"
     # a repeat of what memory holds, with nothing new in it, would only duplicate a node
     # (an agent step is an event of its own turn: only a verbatim repeat of one is a duplicate, or the
-    # step's tool result and reply would lose the thought that made the call; and a text that changes a
-    # number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
+    # step's tool result and reply would lose the thought that made the call, and a widened search's result,
+    # the one that found something, would be lost beside the empty first try it resembles; and a text that
+    # changes a number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
     if (
         kept
         and nearest >= cfg.duplicate_threshold
         and res.novelty <= 1.5
-        and (kind != "agent_thought" or nearest_text.strip() == content.strip())
+        and (kind not in ("agent_thought", "tool_result") or nearest_text.strip() == content.strip())
         and set(features(content).numbers) <= set(features(nearest_text).numbers)
     ):
         kept = False
