@@ -118,10 +118,11 @@ def own_chat(tmp_path_factory):
     ]:
         list(agent.run(msg))
     w.flush()
-    return data_dir
+    return data_dir, next(n.id for n in w.nodes.values() if n.kind == "user_input" and n.turn == 5)
 
 
 def test_chat_deep_link_opens_the_chat_and_no_node_sits_on_another_label(own_chat, chromium):
+    own_chat, _ = own_chat
     with running_studio(own_chat, own_chat.parent / "streamlit-link.log", start_timeout=60) as base:
         ctx, page = _opened(chromium, base + "/?lang=zh&space=demo", 1400, 1000)  # the server knows its pages now
         ctx.close()
@@ -138,3 +139,34 @@ def test_chat_deep_link_opens_the_chat_and_no_node_sits_on_another_label(own_cha
         ctx.close()
     # Chinese labels wrapped to four lines and a reply pushed under a widened search sat on the labels above them
     assert v and v["n"] > 10 and v["out"] == [], v
+
+
+# the canvas's corners in drawing units, beside the drawing's own extent (labels included)
+_VIEW = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const W = net.body.container.clientWidth, H = net.body.container.clientHeight;
+  const a = net.DOMtoCanvas({x: 0, y: 0}), z = net.DOMtoCanvas({x: W, y: H});
+  const all = {left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity};
+  for (const id of Object.keys(net.getPositions())) {
+    const b = net.getBoundingBox(id);
+    all.left = Math.min(all.left, b.left); all.right = Math.max(all.right, b.right);
+    all.top = Math.min(all.top, b.top); all.bottom = Math.max(all.bottom, b.bottom);
+  }
+  return {scale: net.getScale(), view: {left: a.x, right: z.x, top: a.y, bottom: z.y}, all};
+}"""
+
+
+def test_a_selected_node_in_the_first_column_is_framed_with_its_turn_not_beside_empty_canvas(own_chat, chromium):
+    data, node = own_chat
+    with running_studio(data, data.parent / "streamlit-frame.log", start_timeout=60) as base:
+        ctx, page = _opened(chromium, base + "/?lang=zh&space=demo", 1400, 1000)
+        ctx.close()
+        ctx, page = _opened(chromium, base + f"/graph?lang=zh&space=demo&node={node}", 1400, 1000)
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        v = page.evaluate(_VIEW, "graph_page_demo")
+        ctx.close()
+    assert v and 0.6 - 1e-6 <= v["scale"] <= 0.8 + 1e-6, v  # legible, and not one node blown up at 1.0
+    view, drawn = v["view"], v["all"]
+    # the user's message sits in the first column: centring on it left the canvas's left half empty
+    assert view["left"] >= drawn["left"] - 30 and view["right"] <= drawn["right"] + 30, v
