@@ -11,6 +11,7 @@ over a real space.
 5. A widened search that found something is remembered beside its empty first try (the filter dropped it as a
    near-duplicate), so "这家餐厅人均多少钱？" right after it knows which restaurant is meant.
 6. A thought names what is missing in words, never the planner's own key ("缺少：target").
+7. "Book the first one" is remembered: the topic gate dropped the choice (its words are far from every topic).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from weaver.agent import TravelAgent
 from weaver.agent.avoidances import avoided_foods
 from weaver.agent.reply_phrases import thought_text
 from weaver.agent.understanding import parse
+from weaver.filter_words import filter_reason_in_words
 from weaver.slots import read_slots
 
 
@@ -81,16 +83,27 @@ def test_chinese_questions_about_what_was_decided_are_answered_from_memory(runti
 def test_english_questions_about_what_was_decided_are_answered_from_memory(runtime):
     agent = TravelAgent(runtime.open("recall-en"))
     for text in [
-        "Hi, I'm planning a 3-day trip to Beijing for 2 adults, hotel budget under 600 yuan per night",
+        "Hi, I'm planning a 3-day trip to Beijing for 2 adults and 1 child, hotel budget under 600 yuan per night",
+        "We arrive on May 2 and leave May 5",
         "I'm vegetarian and allergic to shellfish",
         "Find me a hotel near the Summer Palace",
         "Actually raise the budget to 1000 yuan a night",
+        "Book the first one",
     ]:
         chat_turn(agent, text)
+    w = agent.weaver
+    # the choice is remembered (the topic gate dropped it: far from every topic's words) and the booking follows it
+    (choice,) = [n for n in w.nodes.values() if n.kind == "user_input" and n.content == "Book the first one"]
+    why = w.decisions[choice.message_id].reason
+    assert why.startswith("kept: makes a choice in the task"), why
+    assert filter_reason_in_words(why, "zh").startswith("保留：在任务中做出了选择"), filter_reason_in_words(why, "zh")
+    (hotel,) = agent.plan_items()
     reply, calls, _ = chat_turn(agent, "What budget did we settle on, and what did I say about my diet?")
     assert calls == []
     assert "¥600" in reply and "¥1,000" in reply and "vegetarian" in reply and "shellfish" in reply, reply
     assert "total budget" not in reply  # the nightly price, never a total
+    reply, calls, _ = chat_turn(agent, "How many of us are there, and which hotel did we book?")
+    assert calls == [] and "3 people" in reply and hotel["name"] in reply, reply
 
 
 def test_a_widened_search_is_remembered_and_this_one_refers_to_what_it_found(runtime):

@@ -17,6 +17,8 @@ diet?") are answered the same way: every slot the question names, each with the 
 (True, False)
 >>> is_history_question("What budget did we settle on, and what did I say about my diet?")
 True
+>>> is_history_question("How many of us are there, and which hotel did we book?"), is_history_question("Book the hotel")
+(True, False)
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ _KEYS = [
 ]
 # a question, not a statement ("Change the budget to 9000" names a change but asks nothing)
 _QUESTION = re.compile(r"[?？]|多少|几|什么|哪|吗|来着|\b(?:what|how|which|when|was|were|did)\b", re.I)
-_REQUEST = re.compile(r"帮我|找|推荐|订(?!的)|\b(?:find|book|search|recommend|add)\b", re.I)
+# a request ("帮我订…", "book it"), not a question about one made ("订的是哪家", "which hotel did we book")
+_REQUEST = re.compile(r"帮我|找|推荐|订(?!的)|\b(?:find|(?<!did we )(?<!did i )book|search|recommend|add)\b", re.I)
 # a question about what the user said or decided ("我们一共几个人", "我有什么过敏", "what did I say about my diet"),
 # not about a place ("这家餐厅人均多少钱": no speaker of its own)
 _RECALL = re.compile(
