@@ -116,6 +116,7 @@ def test_a_widened_search_is_remembered_and_this_one_refers_to_what_it_found(run
     assert kept, "the search that found the restaurant is in memory"
     reply, calls, _ = chat_turn(agent, "这家餐厅人均多少钱？")
     assert [c["arguments"].get("name") for c in calls] == [found] and "人均" in reply, reply
+    assert reply.startswith(found) and "共找到" not in reply, reply  # the place asked about, not a list
 
 
 @pytest.mark.parametrize("lang, word", [("zh", "指的是哪一家"), ("en", "which place is meant")])

@@ -279,6 +279,9 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         )
     if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
         return _row_line(1, out.rows[0], lang)[3:]
+    if out.arguments.get("name") and out.arguments.get("limit") == 1 and len(out.rows) == 1 and not lines:
+        # "这家餐厅人均多少钱？": the place asked about, not "2 found; the best fit" (two places share its name)
+        return _row_line(1, out.rows[0], lang)[3:]
     lines.append(_found_line(out.count, len(out.rows), zh))
     wanted = out.arguments.get("dishes") or []
     lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
