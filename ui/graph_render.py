@@ -205,7 +205,7 @@ def short_label(text: str, limit: int = 18) -> str:
 def canvas_label(text: str, columns: int = 40) -> str:
     """A node's label on the canvas: at most ``columns`` widths of a Latin letter, a CJK character counting two,
     so a Chinese label wraps to the two lines an English one does (40 CJK characters wrapped to four lines in
-    the label's 165 px and ran into the node below).
+    the label's 150 px and ran into the node below).
 
     >>> canvas_label("I am allergic to seafood", 40), canvas_label("我们一共4个人，两个大人两个小孩，还有一位老人", 20)
     ('I am allergic to seafood', '我们一共4个人，两…')
@@ -303,7 +303,7 @@ def vis_payload(
                 "strokeWidth": 3,
                 "strokeColor": "#ffffff",
             },
-            "widthConstraint": {"maximum": 165},
+            "widthConstraint": {"maximum": 150},
             "kind": str(kind),
             "turn": a.get("turn", 0),
         }
