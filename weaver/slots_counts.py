@@ -78,8 +78,8 @@ _RATING_BELOW = compile_ci(r"^\D{0,6}?(?:以下|below|under|or less|at most)")
 
 
 def read_counts(text: str) -> list[SlotValue]:
-    out = []
-    adults = []
+    out: list[SlotValue] = []
+    adults: list[SlotValue] = []
     for m in _PARTY.finditer(text):
         n = small_number(next(g for g in m.groups() if g))
         if n and 0 < n <= 50:
@@ -87,10 +87,10 @@ def read_counts(text: str) -> list[SlotValue]:
             if _ADULTS.search(m.group(0)):
                 kids = _CHILDREN_AFTER.match(text[m.end() :])
                 k = small_number(next(g for g in kids.groups() if g)) if kids else None
-                if k and n + k <= 50:
+                if kids and k and n + k <= 50:
                     n, span = n + k, (m.start(), m.end() + kids.end())
-            v = SlotValue("party", float(n), "eq", "people", "", span, text[span[0] : span[1]])
-            (adults if _ADULTS.search(m.group(0)) else out).append(v)
+            said = SlotValue("party", float(n), "eq", "people", "", span, text[span[0] : span[1]])
+            (adults if _ADULTS.search(m.group(0)) else out).append(said)
     # "我们一共4个人，两个大人两个小孩": the adults (and children) break a stated group down, they do not resize it
     out += [] if out else adults
     if not out:
