@@ -32,10 +32,20 @@ ROOT = Path(__file__).resolve().parent
 url_state.restore()  # F5 / deep link: space, language and selection come back from the URL (before any widget)
 
 pages = {
-    key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path=key)
+    # the default page is served at "/" and only reserves its url_path: "home", so that "chat" is free for the alias
+    key: st.Page(str(ROOT / path), title=t(key), icon=icon, default=default, url_path="home" if default else key)
     for path, key, icon, default in PAGES
 }
-nav = st.navigation(list(pages.values()))
+
+
+def _chat_alias() -> None:
+    """`/chat?space=…` (typed, bookmarked, or the name the docs use) opens the chat, not a "Page not found" box."""
+    st.switch_page(pages["chat"], query_params=st.query_params.to_dict())
+
+
+nav = st.navigation(
+    list(pages.values()) + [st.Page(_chat_alias, title=t("chat"), url_path="chat", visibility="hidden")]
+)
 mark_shell(pages)
 # tighter top margin than Streamlit's default, except on a narrow (phone) window, where the header bar with the
 # sidebar button covers the page's first 3.75rem and hid half the title; CJK-capable fonts first

@@ -77,3 +77,96 @@ def test_narrow_window_title_clears_the_header_and_live_graph_frames_the_newest_
     assert all(0 <= c["x"] <= v["W"] and 0 <= c["y"] <= v["H"] for c in v["centres"]), v
     assert 0 <= v["box"]["top"] and v["box"]["bottom"] <= v["H"], v
     assert v["H"] - v["box"]["bottom"] < 40, f"an empty band of {v['H'] - v['box']['bottom']:.0f} px below it: {v}"
+
+
+# every pair of drawn nodes whose boxes (labels included) touch: side by side, less than 10 canvas px apart
+# vertically (a ringed node right under a label reads as one blob)
+_OVERLAPS = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const ids = Object.keys(net.getPositions());
+  const box = Object.fromEntries(ids.map((id) => [id, net.getBoundingBox(id)]));
+  const out = [];
+  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) {
+    const a = box[ids[i]], b = box[ids[j]];
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 4 && h > -10) out.push([net.body.nodes[ids[i]].options.label, net.body.nodes[ids[j]].options.label]);
+  }
+  return {n: ids.length, out};
+}"""
+
+
+@pytest.fixture(scope="module")
+def own_chat(tmp_path_factory):
+    """A chat of a new user's own (not a demo script): two searches widened when nothing fit near the place."""
+    from weaver import Runtime, Settings
+    from weaver.agent import TravelAgent
+
+    data_dir = tmp_path_factory.mktemp("own") / "data"
+    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
+    w = rt.open("demo")
+    agent = TravelAgent(w)
+    for msg in [
+        "你好，我想下个月去北京玩三天，预算每晚500元以内的酒店",
+        "我们一共4个人，两个大人两个小孩",
+        "日期定在10月3日到10月5日",
+        "我对花生过敏，而且我太太吃素",
+        "帮我找一家颐和园附近的餐厅，要有素菜",
+        "这家餐厅人均多少钱？",
+        "帮我找一家故宫附近的酒店",
+    ]:
+        list(agent.run(msg))
+    w.flush()
+    return data_dir, next(n.id for n in w.nodes.values() if n.kind == "user_input" and n.turn == 5)
+
+
+def test_chat_deep_link_opens_the_chat_and_no_node_sits_on_another_label(own_chat, chromium):
+    own_chat, _ = own_chat
+    with running_studio(own_chat, own_chat.parent / "streamlit-link.log", start_timeout=60) as base:
+        ctx, page = _opened(chromium, base + "/?lang=zh&space=demo", 1400, 1000)  # the server knows its pages now
+        ctx.close()
+        # "/chat" is the page's name everywhere else (the sidebar, docs, ?node= links): it opened a "Page not found"
+        # box over the page, which left the chat input inert
+        ctx, page = _opened(chromium, base + "/chat?lang=zh&space=demo", 1400, 1000)
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        assert page.locator('[role="dialog"]').count() == 0, page.locator('[role="dialog"]').inner_text()
+        assert page.get_by_text("与旅行规划智能体对话").is_visible()
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.fill("x")  # not inert: nothing covers the page
+        assert "space=demo" in page.url and "lang=zh" in page.url
+        v = page.evaluate(_OVERLAPS, "chat_graph_demo")
+        ctx.close()
+    # Chinese labels wrapped to four lines and a reply pushed under a widened search sat on the labels above them
+    assert v and v["n"] > 10 and v["out"] == [], v
+
+
+# the canvas's corners in drawing units, beside the drawing's own extent (labels included)
+_VIEW = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const W = net.body.container.clientWidth, H = net.body.container.clientHeight;
+  const a = net.DOMtoCanvas({x: 0, y: 0}), z = net.DOMtoCanvas({x: W, y: H});
+  const all = {left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity};
+  for (const id of Object.keys(net.getPositions())) {
+    const b = net.getBoundingBox(id);
+    all.left = Math.min(all.left, b.left); all.right = Math.max(all.right, b.right);
+    all.top = Math.min(all.top, b.top); all.bottom = Math.max(all.bottom, b.bottom);
+  }
+  return {scale: net.getScale(), view: {left: a.x, right: z.x, top: a.y, bottom: z.y}, all};
+}"""
+
+
+def test_a_selected_node_in_the_first_column_is_framed_with_its_turn_not_beside_empty_canvas(own_chat, chromium):
+    data, node = own_chat
+    with running_studio(data, data.parent / "streamlit-frame.log", start_timeout=60) as base:
+        ctx, page = _opened(chromium, base + "/?lang=zh&space=demo", 1400, 1000)
+        ctx.close()
+        ctx, page = _opened(chromium, base + f"/graph?lang=zh&space=demo&node={node}", 1400, 1000)
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        v = page.evaluate(_VIEW, "graph_page_demo")
+        ctx.close()
+    assert v and 0.6 - 1e-6 <= v["scale"] <= 0.8 + 1e-6, v  # legible, and not one node blown up at 1.0
+    view, drawn = v["view"], v["all"]
+    # the user's message sits in the first column: centring on it left the canvas's left half empty
+    assert view["left"] >= drawn["left"] - 30 and view["right"] <= drawn["right"] + 30, v

@@ -54,9 +54,13 @@ def test_relabel_add_and_delete_edges_from_the_inspector(seeded, embedder):
 
     _pick(at, "gi_edge", "预算总共")  # its edge from the budget
     _pick(at, f"gi_edge_rel_{budget}_{plan}", "causal")
+    was = _reopen(data, embedder).graph.edges[budget, plan]["relation"]
     at.button(key="gi_set").click().run()
     edge = _reopen(data, embedder).graph.edges[budget, plan]
     assert edge["relation"] == "causal" and edge["origin"] == "human"
+    # the undo button says the edit first (it used to cut "…: de…" off the end of a long node label)
+    undo = next(b for b in at.button if b.key and b.key.startswith("gi_undo_"))
+    assert undo.label.startswith(f"Undo: {was} → causal · ← 我的预算总共是5000元"), undo.label
 
     if not _reopen(data, embedder).graph.has_edge(plan, allergy):
         _pick(at, "gi_other", "海鲜过敏")
@@ -69,4 +73,6 @@ def test_relabel_add_and_delete_edges_from_the_inspector(seeded, embedder):
     at.button(key="gi_del").click().run()
     w = _reopen(data, embedder)
     assert not w.graph.has_edge(budget, plan)
+    undo = next(b for b in at.button if b.key and b.key.startswith("gi_undo_"))
+    assert undo.label.startswith("Undo: causal deleted · ← 我的预算"), undo.label
     assert sum(1 for e in w.curation.log.entries if e.actor == "human") >= 2

@@ -44,6 +44,38 @@ def test_layered_layout_puts_causes_before_effects_and_never_moves_old_turns():
     assert viz.layout_positions(g)["t2r2"][0] > viz.layout_positions(g)["t2r"][0]
 
 
+def test_a_chinese_canvas_label_wraps_to_the_two_lines_an_english_one_does():
+    # 40 CJK characters wrapped to four lines in the label's 165 px and ran into the node below
+    zh = "用户要找酒店。从记忆中读到的约束：位置：故宫附近（第5轮）；2人（第2轮）；日期：10月3日"
+    en = "The user wants hotels. Constraints from memory: near the Forbidden City"
+    assert graph_render.canvas_label(zh, 40) == zh[:19] + "…"  # 19 wide characters and the ellipsis: 39 columns
+    assert graph_render.canvas_label(en, 40) == en[:39] + "…"
+    assert graph_render.canvas_label("search_hotels(near=故宫)", 40) == "search_hotels(near=故宫)"
+    g = nx.DiGraph()
+    g.add_node("a", content=zh, kind="agent_thought", turn=1)
+    assert graph_render.vis_payload(g)["nodes"][0]["label"] == zh[:19] + "…"
+
+
+def test_a_node_stacked_in_its_column_clears_the_label_above_it():
+    # a widened retry pushes the reply into the last column, under the retry: it sat on the retry's label
+    g = nx.DiGraph()
+    for k, (nid, kind) in enumerate(
+        [
+            ("u", "user_input"),
+            ("t", "agent_thought"),
+            ("r1", "tool_result"),
+            ("r2", "tool_result"),
+            ("a", "agent_response"),
+        ]
+    ):
+        g.add_node(nid, content=nid, kind=kind, turn=1, timestamp=k)
+    for u, v in [("u", "t"), ("t", "r1"), ("r1", "r2"), ("r2", "a")]:
+        g.add_edge(u, v, relation="causal", confidence=1.0, origin="agent")
+    pos = viz.layout_positions(g)
+    assert pos["a"][0] >= pos["r2"][0] > pos["r1"][0]  # causes left of / above their effects
+    assert pos["a"][1] - pos["r2"][1] >= 120  # a ringed node (24 px) below a two-line label (~60 px) and a gap
+
+
 def test_edges_fade_with_confidence_and_guesses_can_be_hidden():
     g = _turns(2)
     p = {e["id"]: e for e in graph_render.vis_payload(g)["edges"]}

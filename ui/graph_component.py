@@ -102,12 +102,15 @@ function view(net, data) {
   const W = net.body.container.clientWidth, H = net.body.container.clientHeight, pad = 16;
   const f = extent(net, focus), all = extent(net, Object.keys(net.body.nodes));
   const fw = Math.max(1, f.right - f.left), fh = Math.max(1, f.bottom - f.top);
-  const scale = Math.max(0.6, Math.min(1.0, (W - 2 * pad) / fw, (H - 2 * pad) / fh));
+  // legible, and no closer than needed: a focus of one node at 1.0 showed it and three neighbours
+  const scale = Math.max(0.6, Math.min(0.8, (W - 2 * pad) / fw, (H - 2 * pad) / fh));
   let x = (f.left + f.right) / 2, y = (f.top + f.bottom) / 2;
-  const half = (H / 2 - pad) / scale;
-  if (fh * scale + 2 * pad <= H) {
-    if (f.bottom >= all.bottom - 1) y = f.bottom - half;  // nothing below: the focus at the bottom edge
-    else if (f.top <= all.top + 1) y = f.top + half;  // nothing above: at the top edge
+  // the view stays inside the drawing: a focus in the first column no longer leaves the canvas's left half empty,
+  // and one at the bottom sits at the bottom edge with the turns before it above
+  const hw = (W / 2 - pad) / scale, hh = (H / 2 - pad) / scale;
+  if (all.right - all.left > 2 * hw) x = Math.min(Math.max(x, all.left + hw), all.right - hw);
+  if (fh * scale + 2 * pad <= H && all.bottom - all.top > 2 * hh) {
+    y = Math.min(Math.max(y, all.top + hh), all.bottom - hh);
   }
   net.moveTo({ position: { x, y }, scale, animation: false });
 }

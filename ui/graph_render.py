@@ -44,6 +44,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import unicodedata
 from typing import Any, Iterable, Mapping
 
 import networkx as nx
@@ -61,6 +62,7 @@ __all__ = [
     "legend_html",
     "payload_json",
     "short_label",
+    "canvas_label",
     "labels",
 ]
 
@@ -200,6 +202,23 @@ def short_label(text: str, limit: int = 18) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def canvas_label(text: str, columns: int = 40) -> str:
+    """A node's label on the canvas: at most ``columns`` widths of a Latin letter, a CJK character counting two,
+    so a Chinese label wraps to the two lines an English one does (40 CJK characters wrapped to four lines in
+    the label's 150 px and ran into the node below).
+
+    >>> canvas_label("I am allergic to seafood", 40), canvas_label("我们一共4个人，两个大人两个小孩，还有一位老人", 20)
+    ('I am allergic to seafood', '我们一共4个人，两…')
+    """
+    text = re.sub(r"\s+", " ", str(text or "")).strip()
+    used = 0
+    for i, ch in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        if used > columns:
+            return text[: max(i - 1, 0)] + "…"  # the ellipsis takes the place of the last character kept
+    return text
+
+
 def _merge(base: dict, extra: Mapping) -> dict:
     out = dict(base)
     for k, v in extra.items():
@@ -265,7 +284,7 @@ def vis_payload(
         base = {
             # two wrapped lines of ~40 characters: legible at 1080p without covering the neighbours
             "id": str(n),
-            "label": short_label(a.get("content", ""), 40),
+            "label": canvas_label(a.get("content", ""), 40),
             "title": _node_title(n, a, lang),
             "shape": KIND_SHAPES.get(kind, "dot"),
             "size": 16,
@@ -284,7 +303,7 @@ def vis_payload(
                 "strokeWidth": 3,
                 "strokeColor": "#ffffff",
             },
-            "widthConstraint": {"maximum": 165},
+            "widthConstraint": {"maximum": 150},
             "kind": str(kind),
             "turn": a.get("turn", 0),
         }

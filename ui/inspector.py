@@ -140,6 +140,12 @@ def _edge_editor(w, node_id: str, key: str) -> None:
                 arrow = "→" if u == node_id else "←"
                 return f"{arrow} [{rel}] {node_option_label(g, other)}"
 
+            def said(e, action: str) -> str:
+                """An edit in words, the action first: the undo button cuts the long end, never the verb."""
+                other = e[1] if e[0] == node_id else e[0]
+                arrow = "→" if e[0] == node_id else "←"
+                return f"{action} · {arrow} {graph_render.short_label(g.nodes[other].get('content', other), 40)}"
+
             # labels made now, not when the widget formats them later: the language is the one of this run
             names = {e: label(e) for e in edges}
             edge = st.selectbox(
@@ -160,19 +166,19 @@ def _edge_editor(w, node_id: str, key: str) -> None:
                 w,
                 c1.button(t("set_relation"), key=f"{key}_set"),
                 lambda: w.curation.set_edge(*edge, rel),
-                f"{label(edge)} → {L['relations'].get(rel, rel)}",
+                said(edge, f"{L['relations'].get(g.edges[edge].get('relation'), '')} → {L['relations'].get(rel, rel)}"),
             )
             _action(
                 w,
                 c2.button(t("confirm_edge"), key=f"{key}_confirm"),
                 lambda: w.curation.confirm_edge(*edge),
-                f"{label(edge)} ✓",
+                said(edge, f"{L['relations'].get(g.edges[edge].get('relation'), '')} ✓"),
             )
             _action(
                 w,
                 c3.button(t("delete_edge"), key=f"{key}_del"),
                 lambda: w.curation.remove_edge(*edge),
-                f"{label(edge)}: {t('edge_deleted')}",
+                said(edge, f"{L['relations'].get(g.edges[edge].get('relation'), '')} {t('edge_deleted')}"),
             )
         st.markdown(f"**{t('add_edge')}**")
         others = [n for n in w.node_ids if n != node_id and not g.has_edge(node_id, n) and not g.has_edge(n, node_id)]

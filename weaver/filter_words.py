@@ -49,6 +49,7 @@ _PHRASES = [
     ("filler reply: courtesy only, nothing to remember", "客套回复：只是寒暄，没有要记住的内容"),
     ("filler: courtesy or reaction, nothing of its own", "客套或附和：没有自己的内容"),
     ("states a constraint the slot reader reads", "陈述了槽位读取器能读出的约束"),
+    ("makes a choice in the task", "在任务中做出了选择"),
     ("pleasantry / no information", "寒暄 / 无信息"),
     ("reaction to the other party", "对对方的回应"),
     ("near-duplicate of memory", "与已有记忆几乎重复"),

@@ -162,7 +162,14 @@ def judge(
         nearest, nearest_text = float(sims[i]), memory_texts[i]
     # the agent's own steps are on-task by construction: only user messages face the coarse gate, and
     # a message that states a constraint, a number or a date is never dropped by an embedding alone
-    if kind == "user_input" and closeness is not None and coarse < cfg.coarse_threshold and not _states_facts(content):
+    # nor one that makes a choice ("Book the first one": far from any topic's words, but what the next steps act on)
+    if (
+        kind == "user_input"
+        and closeness is not None
+        and coarse < cfg.coarse_threshold
+        and not _states_facts(content)
+        and not features(content).decision
+    ):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
         return FineVerdict(
             coarse, res, 1.0, False, f"rejected at stage 1: {res.reason}", (time.perf_counter() - t0) * 1e3
@@ -198,15 +205,21 @@ def judge(
         # "Where should we have dinner?": short, but the request the agent's next steps act on (their cause)
         kept = True
         reason = f"kept: asks for a {domain} decision (total {total:.2f}; {res.reason})"
+    if not kept and kind == "user_input" and closeness is not None and features(content).decision:
+        # "Book the first one" in a task: short, but the choice the agent's next steps act on (their cause); a
+        # general chat has no task focus and keeps its own scores
+        kept = True
+        reason = f"kept: makes a choice in the task (total {total:.2f}; {res.reason})"
     # a repeat of what memory holds, with nothing new in it, would only duplicate a node
     # (an agent step is an event of its own turn: only a verbatim repeat of one is a duplicate, or the
-    # step's tool result and reply would lose the thought that made the call; and a text that changes a
-    # number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
+    # step's tool result and reply would lose the thought that made the call, and a widened search's result,
+    # the one that found something, would be lost beside the empty first try it resembles; and a text that
+    # changes a number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
     if (
         kept
         and nearest >= cfg.duplicate_threshold
         and res.novelty <= 1.5
-        and (kind != "agent_thought" or nearest_text.strip() == content.strip())
+        and (kind not in ("agent_thought", "tool_result") or nearest_text.strip() == content.strip())
         and set(features(content).numbers) <= set(features(nearest_text).numbers)
     ):
         kept = False

@@ -150,7 +150,9 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
             if high < lo:
                 lo, high = high, lo
             after = around_span(text, n.start, end)[1]
-        local = before[-12:] + " " + after[:10]
+        # the words after the amount, past its currency: "1000 yuan a night" is per night
+        cur = _CURRENCY_AFTER.match(after)
+        local = before[-12:] + " " + (clause_a[: 10 + cur.end()] if cur else after[:10])
         scope = _budget_scope(local, clause_b + clause_a)
         by = (
             +1 if _MORE_BY.search(clause_b) or _MORE_AFTER.match(text[end:]) else -1 if _LESS_BY.search(clause_b) else 0

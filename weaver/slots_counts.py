@@ -29,6 +29,13 @@ _COMPANIONS = compile_ci(
     r"我(?:和|跟|带着?)\s*" + _N + r"\s*个(?:朋友|同事|同学|家人|孩子|小孩)|"
     r"\bwith\s+" + _N + r"\s+(?:friends|colleagues|classmates|coworkers|kids|children|others)\b"
 )
+# "两个大人两个小孩" / "2 adults and 1 child": the children said right after the adults are in the party too
+_CHILDREN_AFTER = compile_ci(
+    r"^\s*(?:和|加|带|跟|还有|以及|[,，、+&]|and|plus|with)?\s*"
+    + _N
+    + r"\s*(?:个|位|名)?\s*(?:小孩|孩子|儿童|小朋友|娃|kids?|child(?:ren)?)"
+)
+_ADULTS = compile_ci(r"大人|成人|adults")
 _NIGHTS = compile_ci(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
 _RATING = compile_ci(
     r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
@@ -71,11 +78,21 @@ _RATING_BELOW = compile_ci(r"^\D{0,6}?(?:以下|below|under|or less|at most)")
 
 
 def read_counts(text: str) -> list[SlotValue]:
-    out = []
+    out: list[SlotValue] = []
+    adults: list[SlotValue] = []
     for m in _PARTY.finditer(text):
         n = small_number(next(g for g in m.groups() if g))
         if n and 0 < n <= 50:
-            out.append(SlotValue("party", float(n), "eq", "people", "", m.span(), m.group(0)))
+            span = m.span()
+            if _ADULTS.search(m.group(0)):
+                kids = _CHILDREN_AFTER.match(text[m.end() :])
+                k = small_number(next(g for g in kids.groups() if g)) if kids else None
+                if kids and k and n + k <= 50:
+                    n, span = n + k, (m.start(), m.end() + kids.end())
+            said = SlotValue("party", float(n), "eq", "people", "", span, text[span[0] : span[1]])
+            (adults if _ADULTS.search(m.group(0)) else out).append(said)
+    # "我们一共4个人，两个大人两个小孩": the adults (and children) break a stated group down, they do not resize it
+    out += [] if out else adults
     if not out:
         for m in _COMPANIONS.finditer(text):
             n = small_number(next(g for g in m.groups() if g))

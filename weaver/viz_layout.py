@@ -29,9 +29,11 @@ __all__ = [
 LAYOUTS = ("auto", "layered", "spring")
 _KIND_LANE = {"user_input": 0, "agent_thought": 1, "tool_result": 2, "agent_response": 3}
 _DEPTHS = 4  # columns inside a turn band: user -> thought -> tool results -> reply
-COL_W = 230.0  # wide enough for a wrapped two-line label at 1080p
+COL_W = (
+    190.0  # a two-line label (150 px) and a gap: a turn's four columns fit the chat's canvas at 0.6 (1400 px window)
+)
 BAND_GAP = 40.0
-NODE_H = 95.0
+NODE_H = 125.0  # a node stacked under another in its column (ringed when new) clears its two-line label
 GUESS_BELOW = 0.5  # an automatic edge under this confidence is a guess
 
 

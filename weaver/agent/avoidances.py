@@ -41,6 +41,8 @@ _FOOD_KEYS = (
     "清真",
 )
 _FOOD_ALIAS = {"虾": "虾蟹", "蟹": "虾蟹"}
+# "我有什么过敏？" / "你对什么过敏": a question about an allergy names no food to avoid
+_ASKING = re.compile(r"什么|哪|啥|吗|是否|有没有|多少")
 _EN_AVOID = re.compile(
     r"allergic to ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so | please)|([a-z]+) allerg(?:y|ies)|"
     r"(?:don't|do not|can't|cannot|never) eat ([a-z ]{2,20}?)(?=[,.;!?]|$| and | so )|"
@@ -60,6 +62,8 @@ def avoided_foods(text: str) -> list[str]:
     for m in [*_ZH_AVOID.finditer(text), *before]:
         # "我对虾过敏": the one who is allergic is not part of the food
         word = _WHO_TO.sub("", next(g for g in m.groups() if g)) or next(g for g in m.groups() if g)
+        if _ASKING.search(word) and not categories_in(word):
+            continue
         several = categories_in(word) if word not in ("吃素", "素食", "清真") else []
         if len(several) > 1:  # "对海鲜和猪肉过敏", "不吃牛羊肉": each one is avoided
             terms += several

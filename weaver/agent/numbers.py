@@ -224,6 +224,10 @@ def people_count(text: str) -> int | None:
         if _COUPLE.search(text):  # a trip party of two ("我和老婆", "my wife and I"); the library's reader leaves
             return 2  # this out: in a general chat "my husband and I went hiking" states no party size
         return None
+    # "两个大人两个小孩": the library's reader counts the children said with the adults (its span covers this one)
+    whole = [v for v in read_slots(text) if v.slot == "party" and v.span[0] <= m.start() < v.span[1]]
+    if whole and isinstance(whole[0].value, float):
+        return int(whole[0].value)
     n = _small(next(g for g in m.groups() if g))
     return n if n and 0 < n <= 50 else None
 

@@ -13,7 +13,8 @@ import re
 from ..filler import is_filler
 from .agent_steps import StepWriter
 from .cuisine import cuisine_note
-from .history import agent_readings, asked_keys, history_text
+from .history import PLAN_ASKED, agent_readings, asked_keys, history_text
+from .intent_cues import domain_hits
 from .memory import Known, MemoryItem
 from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
@@ -144,6 +145,9 @@ class OfflineTurn(StepWriter):
         if p.intent == "history":
             keys = asked_keys(p.text)
             text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
+            if PLAN_ASKED.search(p.text):  # "…订的是哪家酒店？": the plan is what was decided too
+                said, ids = _plan_said(self.plan_items(), p.text, lang)
+                text, self._chain = text + "\n" + said, self._chain + ids
             return text
         if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
             lists = self.last_shown(lists_only=True)
@@ -202,6 +206,29 @@ class OfflineTurn(StepWriter):
             "restates", []
         )
         return ack_text(lang, p.constraints)
+
+
+def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]:
+    """The plan's items of the kinds ``text`` names (all when it names none), and their nodes."""
+    zh = lang == "zh"
+    kinds = {d for d, n in domain_hits(text).items() if n}
+    chosen = [i for i in items if not kinds or i.get("kind") in kinds]
+    if not chosen:
+        return ("行程里还没有订这类地方。" if zh else "Nothing of that kind is in your plan yet."), []
+    parts = []
+    for i in chosen:
+        name = display_name(str(i.get("name", "")), lang)
+        if i.get("kind") == "hotel" and i.get("nights"):
+            name += (
+                f"（{i.get('check_in')}入住{i['nights']}晚）"
+                if zh
+                else f" ({i['nights']} nights from {i.get('check_in')})"
+            )
+        elif i.get("day"):
+            name += f"（第{i['day']}天）" if zh else f" (day {i['day']})"
+        parts.append(name)
+    head = "行程里订的是：" if zh else "In your plan: "
+    return head + ("、" if zh else ", ").join(parts) + ("。" if zh else "."), [str(i["node_id"]) for i in chosen]
 
 
 def _has_check_in(known) -> bool:

@@ -102,6 +102,17 @@ def sourced(used: list[Constraint], lang: str) -> str:
     return ("；" if lang == "zh" else "; ").join(parts)
 
 
+# what the planner found missing, in words
+_MISSING = {
+    "target": ("指的是哪一家", "which place is meant"),
+    "beyond": ("列表里没有这一项", "that item is not in the list"),
+    "already": ("这一项已在当天的行程里", "that item is already on that day"),
+    "dates": ("日期", "the dates"),
+    "place": ("地点", "the place"),
+    "plan_item": ("行程里的这一项", "that item in the plan"),
+}
+
+
 def thought_text(lang: str, intent: str, domain: str | None, used: list[Constraint], calls: list, missing: list) -> str:
     zh = lang == "zh"
     what = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "attractions")}
@@ -121,8 +132,8 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
             "The user tells the sights day by day: add each to the plan.",
         ),
         "history": (
-            "用户问某个约束之前的值：读约束记录的历史。",
-            "The user asks for a constraint's earlier value: read its record's history.",
+            "用户问之前说过或定下的内容：读约束记录和它们的历史。",
+            "The user asks what was said or decided: read the constraint records and their history.",
         ),
         "city": (
             "用户问的城市不在数据库里（只有北京）。",
@@ -136,8 +147,9 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
             + sourced(used, lang)
             + ("。" if zh else ".")
         )
-    if missing:
-        parts.append(("缺少：" if zh else "Missing: ") + ", ".join(missing) + ("。" if zh else "."))
+    if missing:  # said in words, never the planner's own names ("缺少：target")
+        said = [_MISSING.get(m, (m, m))[0 if zh else 1] for m in missing]
+        parts.append(("缺少：" if zh else "Missing: ") + ("、" if zh else ", ").join(said) + ("。" if zh else "."))
     for call in calls:
         args = ", ".join(f"{k}={v}" for k, v in call.arguments.items())
         parts.append((f"调用 {call.tool}({args})。" if zh else f"Call {call.tool}({args})."))

@@ -279,12 +279,26 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         )
     if out.tool == "metro_station" and out.count == 1:  # one place, one station: no "1 found" list
         return _row_line(1, out.rows[0], lang)[3:]
-    lines.append(
-        f"共找到{out.count}个，前{len(out.rows)}个：" if zh else f"{out.count} found; the top {len(out.rows)}:"
-    )
+    if out.arguments.get("name") and out.arguments.get("limit") == 1 and len(out.rows) == 1 and not lines:
+        # "这家餐厅人均多少钱？": the place asked about, not "2 found; the best fit" (two places share its name)
+        return _row_line(1, out.rows[0], lang)[3:]
+    lines.append(_found_line(out.count, len(out.rows), zh))
     wanted = out.arguments.get("dishes") or []
     lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
+
+
+def _found_line(count: int, shown: int, zh: bool) -> str:
+    """How many fit and how many are listed ("3 found; the top 1:" read as a slip when one was asked for).
+
+    >>> _found_line(3, 1, False), _found_line(2, 2, False), _found_line(9, 5, True), _found_line(5, 1, True)
+    ('3 found; the best fit:', '2 found:', '共找到9个，前5个：', '共找到5个，最合适的是：')
+    """
+    if shown >= count:
+        return f"共找到{count}个：" if zh else f"{count} found:"
+    if shown == 1:
+        return f"共找到{count}个，最合适的是：" if zh else f"{count} found; the best fit:"
+    return f"共找到{count}个，前{shown}个：" if zh else f"{count} found; the top {shown}:"
 
 
 def _dishes_first(row: dict, wanted: list[str]) -> dict:
