@@ -42,6 +42,14 @@ def render_vector_compare(w, res, vec, cmp, roles: dict, lang: str) -> None:
     tok = "token" if ZH else "tokens"
     left.markdown("**" + T("Graph retrieval", "图检索") + f"** ({res.tokens} {tok})")
     added, shared, displaced = T("+ added", "+ 新增"), T("shared", "共有"), T("- displaced", "- 被挤掉")
+    # the text gets the width (a long role label took it and left the content one clipped line) and every
+    # similarity shows three decimals (0.53 beside 0.238 read as different precisions)
+    columns = {
+        T("mark", "标记"): st.column_config.TextColumn(width="small"),
+        T("role", "角色"): st.column_config.TextColumn(width="small"),
+        T("content", "内容"): st.column_config.TextColumn(width="large"),
+        T("similarity", "相似度"): st.column_config.NumberColumn(format="%.3f", width="small"),
+    }
     left.dataframe(
         pd.DataFrame(
             [
@@ -55,6 +63,7 @@ def render_vector_compare(w, res, vec, cmp, roles: dict, lang: str) -> None:
             ]
         ),
         hide_index=True,
+        column_config=columns,
         key="rd_cmp_graph",
     )
     right.markdown("**" + T("Plain vector top-k", "纯向量检索前 k 名") + f"** ({vec.tokens} {tok})")
@@ -70,6 +79,7 @@ def render_vector_compare(w, res, vec, cmp, roles: dict, lang: str) -> None:
             ]
         ),
         hide_index=True,
+        column_config=columns,
         key="rd_cmp_vec",
     )
     if cmp.displaced:
