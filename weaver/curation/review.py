@@ -14,7 +14,8 @@ general heuristics —
   edge.
 
 Edges a caller declared (origin ``agent``) and the parents of a node it declared them for are left as they
-are: they record what it used, not a guess (:mod:`.review_rules`). Human decisions are never touched; a proposal already rejected is not made again.
+are: they record what it used, not a guess (:mod:`.review_rules`). Human decisions are never touched; a
+proposal already rejected is not made again.
 
 This module owns the pass (:func:`run_review`: pick the window, ask a proposer, drop what humans decided or
 was proposed before, apply the sure ones, queue the rest) and its summary; the window is
