@@ -167,19 +167,17 @@ def _missing_edges(win: ReviewWindow, learner: RulesReasoner) -> list[ReviewItem
             if w.nodes[u].status != "active" or g.has_edge(u, v) or f"{u}->{v}" in win.human:
                 continue
             # the same slot means a value of it stated on both ends, not a topic word both mention
-            shared = keys & _slot_keys(w.nodes[u].content)
-            if shared:
-                best = (sim, u, shared)
+            if keys & _slot_keys(w.nodes[u].content):
+                best = (sim, u)
                 break
         if best is None or v in nx.single_source_shortest_path_length(g, best[1], cutoff=4):
             continue
-        sim, u, shared = best
+        sim, u = best
         j = _judge(learner, w, u, v, sim)
         # "holds under the earlier constraint" needs a constraint there: a user's statement of the slot (what
         # the constraint records read), not an agent step that quotes it back ("Constraints from memory: ...")
         if j.relation is None or (j.relation == "conditional" and w.nodes[u].kind != "user_input"):
             continue
-        slots = "/".join(sorted(f"{k}/{sc}" if sc else k for k, sc in shared))
         out.append(
             proposal_item(
                 win,
@@ -188,7 +186,8 @@ def _missing_edges(win: ReviewWindow, learner: RulesReasoner) -> list[ReviewItem
                 v,
                 relation=j.relation,
                 confidence=round(min(0.8, j.confidence), 2),
-                rationale=f"similar ({sim:.2f}), both state {slots}, no path between them: {j.rationale}",
+                # the wording rationale_words reads (the studio shows it in Chinese)
+                rationale=f"similar ({sim:.2f}), same slot, no path between them: {j.rationale}",
             )
         )
     return out
