@@ -10,9 +10,12 @@ general heuristics —
 - two user statements about the same slot with different values -> the older is superseded (the slot
   reader of :mod:`weaver.slots`, as on arrival: the pass proposes only what arrival did not do, e.g. in a
   space woven before it or with ``supersede_on_arrival`` off);
-- a strongly similar earlier node on the same slot with no path between them -> add the missing edge.
+- a strongly similar earlier node stating a value of the same slot with no path between them -> add the missing
+  edge.
 
-Human decisions are never touched; a proposal already rejected is not made again.
+Edges a caller declared (origin ``agent``) and the parents of a node it declared them for are left as they
+are: they record what it used, not a guess (:mod:`.review_rules`). Human decisions are never touched; a
+proposal already rejected is not made again.
 
 This module owns the pass (:func:`run_review`: pick the window, ask a proposer, drop what humans decided or
 was proposed before, apply the sure ones, queue the rest) and its summary; the window is

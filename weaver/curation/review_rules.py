@@ -5,7 +5,15 @@
 - a temporal / elaborating edge implied by a longer path (transitively redundant) -> prune;
 - two user statements about the same slot with different values -> the older is superseded (what supersede
   on arrival, :mod:`.arrival`, would have done and did not);
-- a strongly similar earlier node on the same slot with no path between them -> add the missing edge.
+- a strongly similar earlier node stating a value of the same slot (:func:`weaver.slots.read_slots`) with no
+  path between them -> add the missing edge (``conditional`` only from a user's statement of the slot: the
+  constraint the later node would hold under).
+
+Edges a caller declared (origin ``agent``: the travel agent's provenance, ``ingest(depends_on=...)``) are what
+it used, not a guess: similarity is no evidence against them, and a node whose parents were declared gets no
+guessed parent beside them (the builder's rule too). Without this the pass proposed, after a 13-turn agent
+chat, ``conditional`` edges between acknowledgements of different slots and the pruning of the agent's own
+user -> thought links: proposals a curator rejects, every one.
 
 The thresholds are here, next to the rules that read them; the pass (:mod:`.review`) filters and applies.
 """
@@ -18,11 +26,12 @@ from ..backends.base import Candidate, RelateRequest
 from ..backends.rules import RulesReasoner
 from ..builder import match_correction
 from ..cues import features
+from ..slots import read_slots
 from .arrival import plan_supersedes
 from .queue import ReviewItem
 from .review_window import ReviewWindow, proposal_item
 
-__all__ = ["ADD_SIMILARITY", "LOW_CONFIDENCE", "WEAK_SIMILARITY", "rules_proposals"]
+__all__ = ["ADD_SIMILARITY", "LOW_CONFIDENCE", "WEAK_SIMILARITY", "declared_parents", "rules_proposals"]
 
 LOW_CONFIDENCE = 0.5
 WEAK_SIMILARITY = 0.12
@@ -44,6 +53,7 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], ReviewWindow]:
             win.skipped += 1
             continue
         rel, conf = d.get("relation"), float(d.get("confidence") or 0.0)
+        declared = d.get("origin") == "agent"
         sim = win.sim(u, v)
         if corrections:  # the same bounded reach as the builder: only pairs like a corrected one
             c = match_correction(corrections, w.nodes[u].kind, w.nodes[v].kind, w.vector_of(u), w.vector_of(v))
@@ -63,6 +73,8 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], ReviewWindow]:
                     )
                 )
                 continue
+        if declared:  # what the caller used: the heuristics below judge guesses, not declared provenance
+            continue
         if conf < LOW_CONFIDENCE:
             out.append(
                 proposal_item(
@@ -128,27 +140,43 @@ def _supersede_proposals(win: ReviewWindow) -> list[ReviewItem]:
     return out
 
 
+def declared_parents(g: nx.DiGraph, nid: str) -> bool:
+    """Whether ``nid``'s parents were declared by its caller (an incoming edge of origin ``agent``)."""
+    return any(d.get("origin") == "agent" for d in g.pred[nid].values())
+
+
+def _slot_keys(text: str) -> set[tuple[str, str]]:
+    """The slots ``text`` states a value of (a question about the budget states none)."""
+    return {v.key for v in read_slots(text) if v.value is not None}
+
+
 def _missing_edges(win: ReviewWindow, learner: RulesReasoner) -> list[ReviewItem]:
     w, g = win.w, win.w.graph
     out = []
     for v in win.ids:
-        if w.nodes[v].status != "active":
+        # a node whose caller declared its parents has them all: nothing is guessed beside them
+        if w.nodes[v].status != "active" or declared_parents(g, v):
             continue
-        fv = features(w.nodes[v].content)
+        keys = _slot_keys(w.nodes[v].content)
+        if not keys:
+            continue
         best = None
         for sim, u in win.nearest_earlier(v, 5):
             if sim < ADD_SIMILARITY:
                 break
             if w.nodes[u].status != "active" or g.has_edge(u, v) or f"{u}->{v}" in win.human:
                 continue
-            if fv.slots & features(w.nodes[u].content).slots:
+            # the same slot means a value of it stated on both ends, not a topic word both mention
+            if keys & _slot_keys(w.nodes[u].content):
                 best = (sim, u)
                 break
         if best is None or v in nx.single_source_shortest_path_length(g, best[1], cutoff=4):
             continue
         sim, u = best
         j = _judge(learner, w, u, v, sim)
-        if j.relation is None:
+        # "holds under the earlier constraint" needs a constraint there: a user's statement of the slot (what
+        # the constraint records read), not an agent step that quotes it back ("Constraints from memory: ...")
+        if j.relation is None or (j.relation == "conditional" and w.nodes[u].kind != "user_input"):
             continue
         out.append(
             proposal_item(
@@ -158,6 +186,7 @@ def _missing_edges(win: ReviewWindow, learner: RulesReasoner) -> list[ReviewItem
                 v,
                 relation=j.relation,
                 confidence=round(min(0.8, j.confidence), 2),
+                # the wording rationale_words reads (the studio shows it in Chinese)
                 rationale=f"similar ({sim:.2f}), same slot, no path between them: {j.rationale}",
             )
         )
