@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
+from ..curation.arrival import restated_values
 from ..models import WeaverError, new_id
 from ..text import clean_text, detect_language
 from .agent_steps import MAX_STEP_CHARS, fit_step
@@ -23,6 +24,7 @@ from .events import AgentEvent, events_for
 from .history import is_history_question
 from .memory import items_from_result, read_constraints, with_records
 from .offline_turn import OfflineTurn
+from .slot_bridge import constraints_from_records, records_from_statements
 from .tools import ToolBox
 from .understanding import Parsed, parse
 
@@ -100,6 +102,13 @@ class TravelAgent(OfflineTurn):
         yield self._event("user", text, {"ingest": res.to_dict(), "language": lang})
 
         p = parse(text)
+        if not p.constraints and p.intent == "statement" and self._user_node:
+            # "Make that 12000 yuan." right after a budget: the amount alone names no slot, the statement before
+            # does (the weaver read it so on arrival, and superseded the old value)
+            again = restated_values(self.weaver, self._user_node)
+            if again:
+                node = (self._user_node, self._turn, text)
+                p.constraints = constraints_from_records(records_from_statements([node], None, lambda *_: again))
         p.day_plan = day_plan(text)
         if p.day_plan:  # "第一天想去故宫，第二天去颐和园": each sight into the plan for its day
             p.intent, p.domain = "dayplan", "attraction"

@@ -23,9 +23,18 @@ from ..builder import same_episode
 from ..graph_export import edge_from
 from ..slot_index import SlotIndex, said_value
 from ..models import WeaverError
+from ..slot_restate import is_amount_change, restated_amount
 from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots
 
-__all__ = ["Supersede", "plan_supersedes", "supersede_on_arrival", "uncommitted_edits", "linked_edits", "RELATION"]
+__all__ = [
+    "Supersede",
+    "plan_supersedes",
+    "restated_values",
+    "supersede_on_arrival",
+    "uncommitted_edits",
+    "linked_edits",
+    "RELATION",
+]
 
 RELATION = "supersedes"
 MAX_RESIDUE = 4  # content words beyond its slots an earlier statement may hold and still be superseded whole
@@ -59,6 +68,23 @@ def _statements(w, nid: str) -> tuple[SlotValue, ...]:
     return tuple(read_slots(node.content)) if node.kind == "user_input" else ()
 
 
+def restated_values(w, node_id: str) -> list[SlotValue]:
+    """The slot value a bare amount said as a change ("Make that 12000 yuan.", "改成一万二吧") restates: the
+    slot of the same speaker's statement just before it that the amount fits ([] for any other message)."""
+    node = w.nodes[node_id]
+    if node.kind != "user_input" or not is_amount_change(node.content):
+        return []
+    order, speaker = w.mirror.order, node.meta.get("speaker")
+    for j in range(w.position_of(node_id) - 1, -1, -1):
+        other = w.nodes[order[j]]
+        if other.kind != "user_input" or other.status not in ("active", "superseded"):
+            continue
+        if other.meta.get("speaker") == speaker:
+            # "make that 12000" then "make that 15000": the one before restates a slot in turn
+            return restated_amount(node.content, list(_statements(w, other.id)) or restated_values(w, other.id))
+    return []
+
+
 # slots whose same_as is more than equal values (a place inside a longer name, a day inside a date range)
 _LOOSE = ("location", "date")
 
@@ -84,7 +110,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
     curator; on arrival nothing crosses a session: a budget of another trip is not a revision of this one).
     """
     node = w.nodes[node_id]
-    new_vals = list(_statements(w, node_id))
+    new_vals = list(_statements(w, node_id)) or restated_values(w, node_id)
     if not new_vals or node.status != "active" or is_another(node.content) or asks_about(node.content):
         return []  # "another restaurant, 500-1000 per person": a second request; "它评分是5分吗？": a question
     order = w.mirror.order  # read in place: copying the node ids per plan was O(space)
