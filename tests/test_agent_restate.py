@@ -45,11 +45,25 @@ def test_a_bare_amount_after_no_numeric_statement_sets_nothing(runtime, lang, fi
     assert not [r for r in agent.weaver.constraints() if r.slot == "budget"]
 
 
-def test_a_second_bare_amount_restates_the_restated_budget(runtime):
-    agent = TravelAgent(runtime.open("restate-chain"))
-    for text in ["My total budget is 8000 yuan.", "Make that 12000 yuan.", "Make that 15000."]:
+@pytest.mark.parametrize(
+    "lang,texts",
+    [
+        ("en", ["My total budget is 8000 yuan.", "Make that 12000 yuan.", "Make that 15000."]),
+        ("zh", ["我们总预算八千。", "改成一万二吧", "那就15000吧"]),
+    ],
+)
+def test_a_second_bare_amount_restates_the_restated_budget(runtime, lang, texts):
+    agent = TravelAgent(runtime.open(f"restate-chain-{lang}"))
+    for text in texts:
         chat_turn(agent, text)
     (budget,) = [r for r in agent.weaver.constraints() if r.key == "budget/total"]
     assert budget.value == 15000.0 and [h["value"] for h in budget.history] == [8000.0, 12000.0]
-    # left for later: the second restatement's supersedes edge (the slot index reads "Make that 12000 yuan." as
-    # stating nothing, so it is no candidate); the record's value and history already follow the chain
+    w = agent.weaver
+    first, second, third = (
+        next(n.id for n in w.nodes.values() if n.kind == "user_input" and n.content == text) for text in texts
+    )
+    # each restatement supersedes the one before it at once: the second bare amount too, though its
+    # predecessor states nothing by its own text (it restated the budget)
+    assert w.graph.edges[first, second]["relation"] == "supersedes"
+    assert w.graph.edges[second, third]["relation"] == "supersedes"
+    assert [w.nodes[i].status for i in (first, second, third)] == ["superseded", "superseded", "active"]

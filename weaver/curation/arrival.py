@@ -29,6 +29,7 @@ from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_r
 __all__ = [
     "Supersede",
     "plan_supersedes",
+    "restated_statement",
     "restated_values",
     "supersede_on_arrival",
     "uncommitted_edits",
@@ -68,21 +69,31 @@ def _statements(w, nid: str) -> tuple[SlotValue, ...]:
     return tuple(read_slots(node.content)) if node.kind == "user_input" else ()
 
 
-def restated_values(w, node_id: str) -> list[SlotValue]:
-    """The slot value a bare amount said as a change ("Make that 12000 yuan.", "改成一万二吧") restates: the
-    slot of the same speaker's statement just before it that the amount fits ([] for any other message)."""
+def restated_statement(w, node_id: str) -> int:
+    """The position of the statement a bare amount said as a change ("Make that 12000 yuan.", "改成一万二吧")
+    answers: the same speaker's user statement just before it (-1 for any other message, or none)."""
     node = w.nodes[node_id]
     if node.kind != "user_input" or not is_amount_change(node.content):
-        return []
+        return -1
     order, speaker = w.mirror.order, node.meta.get("speaker")
     for j in range(w.position_of(node_id) - 1, -1, -1):
         other = w.nodes[order[j]]
         if other.kind != "user_input" or other.status not in ("active", "superseded"):
             continue
         if other.meta.get("speaker") == speaker:
-            # "make that 12000" then "make that 15000": the one before restates a slot in turn
-            return restated_amount(node.content, list(_statements(w, other.id)) or restated_values(w, other.id))
-    return []
+            return j
+    return -1
+
+
+def restated_values(w, node_id: str) -> list[SlotValue]:
+    """The slot value a bare amount said as a change restates: the slot of the statement
+    :func:`restated_statement` finds that the amount fits ([] for any other message)."""
+    j = restated_statement(w, node_id)
+    if j < 0:
+        return []
+    other = w.mirror.order[j]
+    # "make that 12000" then "make that 15000": the one before restates a slot in turn
+    return restated_amount(w.nodes[node_id].content, list(_statements(w, other)) or restated_values(w, other))
 
 
 # slots whose same_as is more than equal values (a place inside a longer name, a day inside a date range)
@@ -110,7 +121,11 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
     curator; on arrival nothing crosses a session: a budget of another trip is not a revision of this one).
     """
     node = w.nodes[node_id]
-    new_vals = list(_statements(w, node_id)) or restated_values(w, node_id)
+    stated = _statements(w, node_id)
+    new_vals = list(stated) or restated_values(w, node_id)
+    # a bare amount after another one ("make that 12000", then "make that 15000"): the one before states nothing
+    # by its text, so the index does not hold it; it is the candidate, with the values it restated
+    chained = -1 if stated else restated_statement(w, node_id)
     if not new_vals or node.status != "active" or is_another(node.content) or asks_about(node.content):
         return []  # "another restaurant, 500-1000 per person": a second request; "它评分是5分吗？": a question
     order = w.mirror.order  # read in place: copying the node ids per plan was O(space)
@@ -151,6 +166,8 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
             # skips a value the same as the new one): "I'm allergic to peanuts" restated leaves every earlier one be
             keep &= (said != 0) & (said != index.said_ids[mine])
         found.update(at[keep].tolist())
+    if chained >= 0 and not _statements(w, order[chained]):
+        found.add(chained)
     candidates = sorted(found, reverse=True)
     out = []
     for i in candidates:
@@ -160,7 +177,7 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
         other_session = not same_episode(old, node)
         if other_session and not across_sessions:
             continue
-        old_vals = index.values_at(i)
+        old_vals = index.values_at(i) or (tuple(restated_values(w, old.id)) if i == chained else ())
         if not keys & {v.key for v in old_vals}:
             continue
         pairs = changes(list(old_vals), new_vals, cue)
