@@ -67,3 +67,32 @@ def test_a_second_bare_amount_restates_the_restated_budget(runtime, lang, texts)
     assert w.graph.edges[first, second]["relation"] == "supersedes"
     assert w.graph.edges[second, third]["relation"] == "supersedes"
     assert [w.nodes[i].status for i in (first, second, third)] == ["superseded", "superseded", "active"]
+
+
+@pytest.mark.parametrize(
+    "lang,texts",
+    [
+        ("zh", ["我们一家四口，总预算八千。", "帮我找一家故宫附近的酒店", "改成一万二吧"]),
+        (
+            "en",
+            [
+                "There are four of us and our total budget is 8000 yuan.",
+                "Find a hotel near the Forbidden City.",
+                "Make that 12000 yuan.",
+            ],
+        ),
+    ],
+)
+def test_a_bare_amount_after_a_request_restates_the_budget_said_before_it(runtime, lang, texts):
+    """A search request between the budget and the change: the amount looks back past it to the slot it fits
+    (a budget, not the party of four: an amount said with a currency, or too large for a party)."""
+    agent = TravelAgent(runtime.open(f"restate-past-{lang}"))
+    replies = [chat_turn(agent, text)[0] for text in texts]
+    w = agent.weaver
+    (budget,) = [r for r in w.constraints() if r.key == "budget/total"]
+    first, _, third = (next(n.id for n in w.nodes.values() if n.content == text) for text in texts)
+    assert (budget.value, budget.node_id) == (12000.0, third)
+    # the budget is superseded; the first statement stays active for the party it also states
+    assert w.graph.edges[first, third]["relation"] == "supersedes" and w.nodes[first].status == "active"
+    assert [r.value for r in w.constraints() if r.slot == "party"] == [4.0]
+    assert "12,000" in replies[-1] or "12000" in replies[-1]

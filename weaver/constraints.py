@@ -32,7 +32,7 @@ from . import statement_cache
 from .constraint_record import ConstraintRecord, label
 from .slot_cache import SlotCache
 from .slots import SlotValue, asks_about, read_slots
-from .slot_restate import is_amount_change, restated_amount
+from .slot_restate import REACH, is_amount_change, restated_amount
 from .slots_prefs import read_prefs
 
 __all__ = [  # ConstraintRecord and label live in constraint_record: re-exported, callers import them from here
@@ -116,7 +116,7 @@ def records_from_statements(
     supersedes = supersedes or set()
     current: dict[tuple, ConstraintRecord] = {}
     unread: list[ConstraintRecord] = []
-    before: dict = {}  # each speaker's previous statement's values: what a bare "改成一万二" restates
+    before: dict = {}  # each speaker's latest statements' values, newest first: what a bare "改成一万二" restates
     for st in statements:
         nid, turn, text = st[0], st[1], st[2]
         speaker = st[3] if len(st) > 3 else None
@@ -124,8 +124,8 @@ def records_from_statements(
         nstatus = st[5] if len(st) > 5 else "active"
         vals = list(statement_values(text) if values_of is None else values_of(nid, text))
         if not vals and is_amount_change(text):
-            vals = restated_amount(text, before.get(speaker, ()))
-        before[speaker] = vals
+            vals = next(filter(None, (restated_amount(text, b) for b in before.get(speaker, ()))), [])
+        before[speaker] = [vals, *before.get(speaker, ())][:REACH]
         for v in vals:
             rec = _record(v, nid, turn, speaker, mid, nstatus)
             k = (speaker, rec.key)

@@ -3,8 +3,9 @@
 The slot readers (:func:`weaver.slots.read_slots`) read a text alone, and an amount alone names no slot, so
 "改成一万二吧" read nothing. Said as a change ("make that", "change it to", "改成", "换成", "那就 ... 吧") right
 after a statement, the amount is that statement's slot again with a new value. The caller supplies the
-statement before (the same speaker's previous message): the reading depends on it, so it is never cached
-with the text's own values.
+statements before (the same speaker's, newest first, at most :data:`REACH`): the newest whose slot the amount
+fits is restated ("总预算八千" / "帮我找故宫附近的酒店" / "改成一万二吧": the budget). The reading depends on them,
+so it is never cached with the text's own values.
 
 >>> from weaver.slots import read_slots
 >>> [v.describe() for v in restated_amount("Make that 12000 yuan.", read_slots("My total budget is 8000 yuan."))]
@@ -26,7 +27,11 @@ from dataclasses import replace
 from .numerals import find_numbers
 from .slot_value import SlotValue
 
-__all__ = ["restated_amount", "is_amount_change"]
+__all__ = ["restated_amount", "is_amount_change", "REACH"]
+
+# the same speaker's statements a bare amount looks back over: a search bound (a change said a request or two
+# after the value it changes), not a fitted constant; past it an amount alone names nothing
+REACH = 6
 
 # the whole message before the amount: an optional opener, then a cue that sets something to a value
 _BEFORE = re.compile(

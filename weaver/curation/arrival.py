@@ -23,7 +23,7 @@ from ..builder import same_episode
 from ..graph_export import edge_from
 from ..slot_index import SlotIndex, said_value
 from ..models import WeaverError
-from ..slot_restate import is_amount_change, restated_amount
+from ..slot_restate import REACH, is_amount_change, restated_amount
 from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots
 
 __all__ = [
@@ -71,17 +71,24 @@ def _statements(w, nid: str) -> tuple[SlotValue, ...]:
 
 def restated_statement(w, node_id: str) -> int:
     """The position of the statement a bare amount said as a change ("Make that 12000 yuan.", "改成一万二吧")
-    answers: the same speaker's user statement just before it (-1 for any other message, or none)."""
+    answers: the newest of the same speaker's last :data:`~weaver.slot_restate.REACH` user statements whose slot
+    the amount fits (-1 for any other message, or none)."""
     node = w.nodes[node_id]
     if node.kind != "user_input" or not is_amount_change(node.content):
         return -1
-    order, speaker = w.mirror.order, node.meta.get("speaker")
+    order, speaker, seen = w.mirror.order, node.meta.get("speaker"), 0
     for j in range(w.position_of(node_id) - 1, -1, -1):
         other = w.nodes[order[j]]
         if other.kind != "user_input" or other.status not in ("active", "superseded"):
             continue
-        if other.meta.get("speaker") == speaker:
+        if other.meta.get("speaker") != speaker:
+            continue
+        # "make that 12000" then "make that 15000": the one before restates a slot in turn
+        if restated_amount(node.content, list(_statements(w, other.id)) or restated_values(w, other.id)):
             return j
+        seen += 1
+        if seen >= REACH:
+            break
     return -1
 
 
@@ -92,7 +99,6 @@ def restated_values(w, node_id: str) -> list[SlotValue]:
     if j < 0:
         return []
     other = w.mirror.order[j]
-    # "make that 12000" then "make that 15000": the one before restates a slot in turn
     return restated_amount(w.nodes[node_id].content, list(_statements(w, other)) or restated_values(w, other))
 
 
