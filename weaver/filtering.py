@@ -215,11 +215,14 @@ def judge(
     # step's tool result and reply would lose the thought that made the call, and a widened search's result,
     # the one that found something, would be lost beside the empty first try it resembles; and a text that
     # changes a number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
+    # (a user's request asked again, "再帮我找一家王府井附近的酒店", is a new event too: the agent's next steps answer
+    # it, and without it their cause would be a guess)
     if (
         kept
         and nearest >= cfg.duplicate_threshold
         and res.novelty <= 1.5
         and (kind not in ("agent_thought", "tool_result") or nearest_text.strip() == content.strip())
+        and not (kind == "user_input" and _asks_decision(content))
         and set(features(content).numbers) <= set(features(nearest_text).numbers)
     ):
         kept = False
@@ -248,11 +251,25 @@ def _own_words(allowed: int, text: str) -> int:
 _ASKS = re.compile(r"[?？]|[吗呢][\s。.!！]*$")
 
 
+# a request is no question but asks as much ("Recommend a restaurant for dinner.", "给我看看酒店"): an imperative
+# opening a sentence, or a Chinese request verb; the cue words' question test only knew 推荐 on the Chinese side
+_REQUEST = re.compile(
+    r"(?:^|[.!?。！？;；]\s*)(?:please\s+|pls\s+|kindly\s+)?(?:recommend|suggest|find|show|give|get|list|book|"
+    r"reserve|pick|choose|look\s+for|search\s+for|help\s+(?:me|us)\s+(?:find|choose|pick|plan))\b"
+    r"|推荐|帮我|帮忙|给我|替我|找一|找个|找家|找几|来一|来个|安排一|想要一|物色|介绍一",
+    re.IGNORECASE,
+)
+
+
 def _asks_decision(content: str) -> str | None:
     """The domain of a question or request that asks for a decision ("晚饭去哪家餐厅？" -> restaurant), else None.
 
     >>> _asks_decision("Where should we have dinner?"), _asks_decision("哈哈，听起来不错")
     ('restaurant', None)
+    >>> _asks_decision("Recommend a restaurant for dinner."), _asks_decision("给我看看酒店")
+    ('restaurant', 'hotel')
+    >>> _asks_decision("We had a great dinner yesterday."), _asks_decision("I love finding new restaurants.")
+    (None, None)
     """
     domain, _ = needed(content)
-    return domain if domain and features(content).question else None
+    return domain if domain and (features(content).question or _REQUEST.search(content.strip())) else None

@@ -104,8 +104,12 @@ class StepWriter(MemoryReads):
         because: list[str] | None = None,
         call_id: str | None = None,
         widens: str | None = None,
+        set_by: list[str] | None = None,
     ) -> Iterator[AgentEvent]:
-        """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault."""
+        """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault.
+
+        ``because``: what this call is linked to directly; ``set_by``: every constraint that set an argument, also
+        those reached through the earlier search in ``because`` that this one continues."""
         yield self._event(
             "tool_call",
             fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
@@ -142,6 +146,8 @@ class StepWriter(MemoryReads):
             meta["reason"] = out.reason
         if because:
             meta["because"] = because
+        if set_by and set(set_by) - set(because or []):
+            meta["set_by"] = set_by
         if call_id:
             meta["call_id"] = call_id
         self._ntool += 1

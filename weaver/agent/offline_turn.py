@@ -69,7 +69,10 @@ class OfflineTurn(StepWriter):
                 **_restating([c for c in tp.used if c.node_id not in {res.node.id if res.node else None}], lang),
             },
         )
-        because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
+        # a search that continues an earlier one ("another one") depends on it (its offers set ``exclude``), and the
+        # constraints that set both reach it through that one: each is linked once, not once per search
+        set_by = list(dict.fromkeys(c.node_id for c in tp.used if c.node_id))
+        because = [i for i in set_by if i not in tp.carried] + ([tp.follows] if tp.follows else [])
         if tp.remove and tp.remove.get("node_id"):
             # the user's own decision, audited as a human edit: the booking memory is retracted (its dependents
             # flagged) and leaves the plan, which is read from the active bookings in memory
@@ -78,7 +81,7 @@ class OfflineTurn(StepWriter):
             )
         relaxed = False
         for call in tp.calls:
-            yield from self.tool_events(call.tool, call.arguments, lang, because)
+            yield from self.tool_events(call.tool, call.arguments, lang, because, set_by=set_by)
             for alt in call.fallbacks:  # nothing near a remembered place: widen step by step
                 out = self._outputs[-1]
                 if out.count or out.error:
@@ -90,7 +93,7 @@ class OfflineTurn(StepWriter):
                 if alt.slot == AROUND:
                     args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
-                yield from self.tool_events(call.tool, args, lang, because, widens=first)
+                yield from self.tool_events(call.tool, args, lang, because, widens=first, set_by=set_by)
         rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
