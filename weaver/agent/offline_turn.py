@@ -157,6 +157,8 @@ class OfflineTurn(StepWriter):
             names = lists.get(p.domain or "") or next(iter(lists.values()), [])
             said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
             return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
+        if tp.missing and tp.missing[0] == "unplaced":
+            return honest_text("unplaced", lang, place=p.unplaced)
         if tp.missing and tp.missing[0] == "already":
             return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
         if tp.missing:

@@ -282,7 +282,9 @@ def plan_turn(
     tp = TurnPlan(p.intent, p.domain, stated=list(p.constraints))
     # this message's own constraints are the newest
     known = Known(known.constraints + [c for c in p.constraints])
-    if p.intent == "search" and p.domain:
+    if p.intent == "search" and p.domain and p.unplaced:
+        tp.missing.append("unplaced")  # "near the Bund": said, not searched all over Beijing instead
+    elif p.intent == "search" and p.domain:
         tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous, last_shown))
     elif p.intent == "has":
         # "第一家有没有停车场？": the hotel chosen or shown that the question points at, looked up by name

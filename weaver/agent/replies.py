@@ -82,6 +82,16 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             else f"Sorry, my database covers Beijing only: I have no data for {CITY_EN.get(city, city)}, so I "
             f"can't search {kw.get('what_en', 'it')} there."
         )
+    if kind == "unplaced":
+        place = kw.get("place", "")
+        return (
+            f"我没能定位“{place}”：我只有北京的数据（CrossWOZ 数据库里的酒店、餐厅和景点），所以没有按它搜索。"
+            "如果它在北京，请告诉我它附近的地标或区域；如果在别的城市，我帮不上忙。"
+            if zh
+            else f'I couldn\'t place "{place}": I only know Beijing (the hotels, restaurants and sights of the CrossWOZ '
+            "database), so I searched nothing near it. If it is in Beijing, tell me a landmark or area near it; "
+            "if it is in another city, I can't help there."
+        )
     if kind == "dates":
         return (
             "要加入酒店，我需要入住日期和晚数，但记忆里没有找到。请告诉我几号入住、住几晚。"

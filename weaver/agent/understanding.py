@@ -67,7 +67,7 @@ from .intent_cues import (
 )
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_kind
 from .numbers import people_count, rating_range, trip_day
-from .place_names import DOMAINS, city_named, dish_mentions, find_entities, without_place_names
+from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, stated_dates
 from .typos import fix_typos
@@ -101,6 +101,7 @@ class Parsed:
     refers: bool = False  # "this one" / "it"
     failure: bool = False
     city: str | None = None
+    unplaced: str | None = None  # "near the Bund": a place asked to be near that the (Beijing) database cannot place
     side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
     meal: str | None = None  # breakfast / lunch / dinner / late-night
     kind: str | None = None  # a kind of sight asked for: museum / park / temple
@@ -226,6 +227,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     places = [e for e in p.entities if e[1] == "area" or e[1] != p.domain or NEAR.search(text)]
     if places and not p.city:
         cons.append(Constraint("place", places[0][0], scope))
+    elif not p.city and not p.near_kind:
+        p.unplaced = unplaced_place(text)  # said back, never dropped in silence (the database is Beijing's only)
     for c in cons:
         c.text = text
 
