@@ -88,8 +88,55 @@ with q_tab:
     L = graph_render.labels(lang())
     groups: dict[str, list] = {}
     for item in items[:50]:  # proposals about one edge are judged together, side by side
+        if item.kind == "needs_review":
+            continue  # flags: one group per change, below
         key = item.edge_key if item.kind in ("prune", "relabel", "add") else f"node:{item.target}"
         groups.setdefault(key, []).append(item)
+
+    # a changed fact flags every memory that used its old value: one line per change, its memories one click away
+    for g in cur.flag_groups():
+        with st.container(border=True):
+            by = t("flag_by", new=quoted(w, g.by)) if g.by else ""
+            head = t("flag_group", old=quoted(w, g.source), by=by, n=len(g.targets))
+            st.markdown(f"**{md_escape(head)}**")
+            if g.source in w.nodes:  # the old value's own words: the evidence the whole group rests on
+                st.text(w.nodes[g.source].content[:300])
+            with st.expander(t("flag_list")):
+                for item_id in g.item_ids:  # each still judged on its own when the curator wants to
+                    item = cur.queue[item_id]
+                    what = item_words(w, item)
+                    c1, c2, c3 = st.columns([6, 1, 1], vertical_alignment="center")
+                    c1.markdown(md_escape(what))
+                    c2.button(
+                        t("accept"),
+                        key=f"acc_{item.id}",
+                        on_click=_act,
+                        args=(cur.accept, item.id),
+                        kwargs={"done": t("ok_accept", what=what)},
+                    )
+                    c3.button(
+                        t("reject"),
+                        key=f"rej_{item.id}",
+                        on_click=_act,
+                        args=(cur.reject, item.id),
+                        kwargs={"done": t("ok_reject", what=what)},
+                    )
+            done = t("ok_group", n=len(g.targets), what=quoted(w, g.source))
+            b1, b2 = st.columns(2)
+            b1.button(
+                t("dismiss_all"),
+                key=f"flags_keep_{g.source}",
+                on_click=_act,
+                args=(cur.resolve_flags, g.source, False),
+                kwargs={"done": done},
+            )
+            b2.button(
+                t("accept_all"),
+                key=f"flags_out_{g.source}",
+                on_click=_act,
+                args=(cur.resolve_flags, g.source, True),
+                kwargs={"done": done},
+            )
 
     def _evidence(item) -> None:
         for role in ("source", "target"):

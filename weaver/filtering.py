@@ -272,4 +272,6 @@ def _asks_decision(content: str) -> str | None:
     (None, None)
     """
     domain, _ = needed(content)
-    return domain if domain and (features(content).question or _REQUEST.search(content.strip())) else None
+    f = features(content)
+    # a request that makes a choice ("Book the first one") is kept as the choice it is, by the rule after this one
+    return domain if domain and (f.question or (not f.decision and _REQUEST.search(content.strip()))) else None

@@ -24,6 +24,7 @@ from .replies import (
     fmt_money,
     has_text,
     honest_text,
+    length_clash_text,
     results_text,
     route_text,
     sourced,
@@ -31,7 +32,8 @@ from .replies import (
 )
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
-from .understanding import Constraint, Parsed, nights_between
+from .numbers import stay_said
+from .understanding import Constraint, Parsed, length_clash, nights_between
 from .why import explain_why
 
 __all__ = ["OfflineTurn"]
@@ -106,12 +108,36 @@ class OfflineTurn(StepWriter):
                     for old, out in rebooked
                 ]
             )
+        if p.length_clash:  # "a 3-day trip, May 1 to May 4": the dates are kept, the disagreement asked back
+            text += "\n\n" + length_clash_text(p.length_clash, lang)
+        elif clash := _clash_with_memory(p, known):  # said in two messages: the later one against the earlier
+            text += "\n\n" + length_clash_text(clash[0], lang, kept_dates=clash[1])
+        flagged = self._flagged_by_this_message(lang)
+        if flagged:  # one line per fact this message changed, however many memories used its old value
+            text += "\n\n" + flagged
         # a why-answer also cites the chain it walked in the graph
         ids = memory_ids + [i for i in self._chain if i not in memory_ids]
         noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
         yield self.reply(
             text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
         )
+
+    def _flagged_by_this_message(self, lang: str) -> str:
+        """The facts this message superseded whose dependents were flagged for review, one line per fact."""
+        lines = []
+        for g in self.weaver.curation.flag_groups() if self._user_node else []:
+            if g.by != self._user_node or g.source not in self.weaver.nodes:
+                continue
+            old = self.weaver.nodes[g.source].content
+            old = old if len(old) <= 40 else old[:39] + "…"
+            n = len(g.targets)
+            lines.append(
+                f"（这条更新了“{old}”：之前按旧值得出的{n}条记忆已标为待复查。）"
+                if lang == "zh"
+                else f"(This updates \u201c{old}\u201d: {n} {'memory' if n == 1 else 'memories'} that used the old value "
+                f"{'is' if n == 1 else 'are'} flagged for review.)"
+            )
+        return "\n".join(lines)
 
     def _rebook(self, p: Parsed, known, lang: str):
         """Bookings made under dates or a party size this message changes, made again (the same tools, so the
@@ -238,6 +264,22 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
 
 def _has_check_in(known) -> bool:
     return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
+
+
+def _clash_with_memory(p: Parsed, known) -> tuple[dict, bool] | None:
+    """This message's dates against a stay length said before, or its stay length against the dates said before,
+    when they disagree: (the clash, whether the dates are what this message kept)."""
+    new = next((c for c in p.constraints if c.slot == "dates" and isinstance(c.value, dict)), None)
+    before = known.latest("dates", ("any", "hotel"))
+    if new is None or before is None or not isinstance(before.value, dict) or before.node_id == new.node_id:
+        return None
+    if new.value.get("check_out") and not before.value.get("check_in"):  # "3 days" then "May 1 to May 4"
+        clash = length_clash(new.value, stay_said(before.text)) if before.text else None
+        return (clash, True) if clash else None
+    if not new.value.get("check_in") and before.value.get("check_out"):  # "May 1 to May 4" then "a 3-day trip"
+        clash = length_clash(before.value, stay_said(p.text))
+        return (clash, False) if clash else None
+    return None
 
 
 def _keep_stay_end(p: Parsed, known) -> None:
