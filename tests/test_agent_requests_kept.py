@@ -62,3 +62,15 @@ def test_courtesy_and_stories_are_still_no_requests(runtime, lang):
     for text in {"zh": ["好的谢谢", "哈哈，太好了"], "en": ["Thanks!", "Great, thanks!"]}[lang]:
         got = _user_node(list(agent.run(text)))
         assert not got["kept"], (text, got["reason"])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_request_for_another_naming_no_kind_is_kept(runtime, lang):
+    w = runtime.open(f"requests-another-{lang}")
+    agent = TravelAgent(w)
+    chat_turn(agent, AGAIN[lang])
+    for text in {"zh": ["换一家", "还有别的吗？"], "en": ["Find another one.", "Any others?"]}[lang]:
+        events = list(agent.run(text))
+        got = _user_node(events)
+        assert got["kept"], (text, got["reason"])
+        assert [e for e in events if e.type == "tool_call"]  # the search it asked for ran

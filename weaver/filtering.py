@@ -169,6 +169,7 @@ def judge(
         and coarse < cfg.coarse_threshold
         and not _states_facts(content)
         and not features(content).decision
+        and not _ANOTHER.search(content.strip())
     ):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
         return FineVerdict(
@@ -205,6 +206,10 @@ def judge(
         # "Where should we have dinner?": short, but the request the agent's next steps act on (their cause)
         kept = True
         reason = f"kept: asks for a {domain} decision (total {total:.2f}; {res.reason})"
+    if not kept and kind == "user_input" and closeness is not None and _ANOTHER.search(content.strip()):
+        # "换一家" / "Find another one.": no kind of place named, but a request the agent's next search answers
+        kept = True
+        reason = f"kept: asks for another option (total {total:.2f}; {res.reason})"
     if not kept and kind == "user_input" and closeness is not None and features(content).decision:
         # "Book the first one" in a task: short, but the choice the agent's next steps act on (their cause); a
         # general chat has no task focus and keeps its own scores
@@ -257,6 +262,14 @@ _REQUEST = re.compile(
     r"(?:^|[.!?。！？;；]\s*)(?:please\s+|pls\s+|kindly\s+)?(?:recommend|suggest|find|show|give|get|list|book|"
     r"reserve|pick|choose|look\s+for|search\s+for|help\s+(?:me|us)\s+(?:find|choose|pick|plan))\b"
     r"|推荐|帮我|帮忙|给我|替我|找一|找个|找家|找几|来一|来个|安排一|想要一|物色|介绍一",
+    re.IGNORECASE,
+)
+
+
+# a request for another of what was offered, said as one ("换一家", "Find another one.", "还有别的吗？")
+_ANOTHER = re.compile(
+    r"^(?:please\s+)?(?:(?:find|show|give|get|suggest|recommend)\s+(?:me\s+|us\s+)?)?(?:another|one more|a different)"
+    r"\b|^(?:any|are there any)\s+others?\b|换一|再来一|再找一|再推荐|再给我?(?:找|推荐|来)|还有(?:别的|其他的?)[吗呢]?",
     re.IGNORECASE,
 )
 

@@ -128,6 +128,9 @@ class OfflineTurn(StepWriter):
         for g in self.weaver.curation.flag_groups() if self._user_node else []:
             if g.by != self._user_node or g.source not in self.weaver.nodes:
                 continue
+            nodes = self.weaver.nodes
+            if not any(t in nodes and nodes[t].kind == "tool_result" for t in g.targets):
+                continue  # nothing was looked up with the old value (a place it could not place): no news to the user
             old = self.weaver.nodes[g.source].content
             old = old if len(old) <= 40 else old[:39] + "…"
             n = len(g.targets)
