@@ -170,3 +170,36 @@ def test_a_selected_node_in_the_first_column_is_framed_with_its_turn_not_beside_
     view, drawn = v["view"], v["all"]
     # the user's message sits in the first column: centring on it left the canvas's left half empty
     assert view["left"] >= drawn["left"] - 30 and view["right"] <= drawn["right"] + 30, v
+
+
+# how far any node's box (labels included) reaches past the canvas's left and right edges, in screen px
+_SIDES = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const W = net.body.container.clientWidth;
+  let left = 0, right = 0;
+  for (const id of Object.keys(net.getPositions())) {
+    const b = net.getBoundingBox(id);
+    left = Math.max(left, -net.canvasToDOM({x: b.left, y: b.top}).x);
+    right = Math.max(right, net.canvasToDOM({x: b.right, y: b.bottom}).x - W);
+  }
+  return {W, left, right, scale: net.getScale()};
+}"""
+
+
+def test_no_label_is_cut_at_the_canvas_sides(own_chat, chromium):
+    data, _ = own_chat
+    with running_studio(data, data.parent / "streamlit-sides.log", start_timeout=60) as base:
+        seen = {}
+        for url, width, key in (
+            ("/?lang=zh&space=demo", 1400, "chat_graph_demo"),
+            ("/graph?lang=zh&space=demo", 1400, "graph_page_demo"),
+            ("/graph?lang=zh&space=demo", 580, "graph_page_demo"),
+        ):
+            ctx, page = _opened(chromium, base + url, width, 1000)
+            page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+            seen[(url, width)] = page.evaluate(_SIDES, key)
+            ctx.close()
+    # vis-network's fit() framed the nodes without their labels: the outer columns lost ~28 px at 1400 px
+    for where, v in seen.items():
+        assert v and v["scale"] >= 0.6 - 1e-6 and v["left"] <= 0.5 and v["right"] <= 0.5, (where, v)
