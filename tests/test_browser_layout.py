@@ -187,8 +187,26 @@ _SIDES = """(key) => {
 }"""
 
 
-def test_no_label_is_cut_at_the_canvas_sides(own_chat, chromium):
-    data, _ = own_chat
+@pytest.fixture(scope="module")
+def long_chat(tmp_path_factory):
+    """The 15-turn free-form Chinese chat of tests/test_agent_chats.py: too tall to fit, so the view frames a focus."""
+    from test_agent_chats import CHATS
+
+    from weaver import Runtime, Settings
+    from weaver.agent import TravelAgent
+
+    data_dir = tmp_path_factory.mktemp("long") / "data"
+    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
+    w = rt.open("demo")
+    agent = TravelAgent(w)
+    for msg in CHATS["zh"]:
+        list(agent.run(msg))
+    w.flush()
+    return data_dir
+
+
+def test_no_label_is_cut_at_the_canvas_sides(long_chat, chromium):
+    data = long_chat
     with running_studio(data, data.parent / "streamlit-sides.log", start_timeout=60) as base:
         seen = {}
         for url, width, key in (
