@@ -95,9 +95,8 @@ function view(net, data) {
   // framed with its labels. The newest turn is the bottom band of the layered layout: centring it left the
   // canvas's lower half empty and cut its labels at the sides, so a focus with nothing drawn below it sits
   // at the canvas's bottom edge and the turns before it fill the space above (and likewise at the top).
-  // vis-network's own fit() measured the nodes without their labels: the outer columns' labels were cut by a few
-  // characters at the canvas's sides. The drawing's extent, labels included, is framed here with a margin instead
-  // (never above 1:1, where a small graph only looked blown up).
+  // The drawing's extent, labels included, framed with a margin (never above 1:1, where a small graph only looked
+  // blown up), rather than vis-network's fit(), which pads by a ratio and may run before new labels are measured.
   const focus = (data.focus_ids || []).filter((id) => net.body.nodes[id]);
   net.__cwFocus = focus;
   const W = net.body.container.clientWidth, H = net.body.container.clientHeight, pad = 16;
