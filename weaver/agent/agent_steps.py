@@ -155,14 +155,14 @@ class StepWriter(MemoryReads):
             deps = [(self._thought_id, "temporal", f"result of the {tool} call this step made")]
         else:  # the step's thought was not kept (a repeat): the call still answers the user's message
             deps = [(self._user_node, "causal", f"the {tool} call this message asked for")] if self._user_node else []
-        set_by = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
+        said = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
         if widens:  # the same call with its place widened: its thought and constraints reach it through the first
             # (causal: the empty first try is why this one ran, and a cascade from a constraint flows on through it)
             deps = [(widens, "causal", f"{tool} widened after nothing fit there")]
             self._widened.add(widens)
         else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
             deps += [
-                (nid, "conditional", f"set the arguments of {tool}({set_by})")
+                (nid, "conditional", f"set the arguments of {tool}({said})")
                 for nid in dict.fromkeys(because or [])
                 if nid and nid != self._thought_id
             ]

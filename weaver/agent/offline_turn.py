@@ -9,6 +9,7 @@ size invalidates are made again, and ``_compose`` says the result in the user's 
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..filler import is_filler
 from .agent_steps import StepWriter
@@ -276,11 +277,12 @@ def _clash_with_memory(p: Parsed, known) -> tuple[dict, bool] | None:
     before = known.latest("dates", ("any", "hotel"))
     if new is None or before is None or not isinstance(before.value, dict) or before.node_id == new.node_id:
         return None
-    if new.value.get("check_out") and not before.value.get("check_in"):  # "3 days" then "May 1 to May 4"
-        clash = length_clash(new.value, stay_said(before.text)) if before.text else None
+    now, then = cast(dict, new.value), before.value  # a dates constraint's value is its dict
+    if now.get("check_out") and not then.get("check_in"):  # "3 days" then "May 1 to May 4"
+        clash = length_clash(now, stay_said(before.text)) if before.text else None
         return (clash, True) if clash else None
-    if not new.value.get("check_in") and before.value.get("check_out"):  # "May 1 to May 4" then "a 3-day trip"
-        clash = length_clash(before.value, stay_said(p.text))
+    if not now.get("check_in") and then.get("check_out"):  # "May 1 to May 4" then "a 3-day trip"
+        clash = length_clash(then, stay_said(p.text))
         return (clash, False) if clash else None
     return None
 
