@@ -48,6 +48,12 @@ def _act(fn, *args, done: str = "", **kwargs) -> None:
         st.session_state["review_msg"] = ("error", str(exc))
 
 
+def _pair(*buttons) -> None:
+    """Buttons side by side, each ``(column, label key, widget key, (library call, args...), outcome in words)``."""
+    for col, label, key, call, done in buttons:
+        col.button(t(label), key=key, on_click=_act, args=call, kwargs={"done": done})
+
+
 w = get_weaver()
 cur = w.curation
 NAMES = {n: memory_label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
@@ -107,35 +113,15 @@ with q_tab:
                     what = item_words(w, item)
                     c1, c2, c3 = st.columns([6, 1, 1], vertical_alignment="center")
                     c1.markdown(md_escape(what))
-                    c2.button(
-                        t("accept"),
-                        key=f"acc_{item.id}",
-                        on_click=_act,
-                        args=(cur.accept, item.id),
-                        kwargs={"done": t("ok_accept", what=what)},
-                    )
-                    c3.button(
-                        t("reject"),
-                        key=f"rej_{item.id}",
-                        on_click=_act,
-                        args=(cur.reject, item.id),
-                        kwargs={"done": t("ok_reject", what=what)},
+                    _pair(
+                        (c2, "accept", f"acc_{item.id}", (cur.accept, item.id), t("ok_accept", what=what)),
+                        (c3, "reject", f"rej_{item.id}", (cur.reject, item.id), t("ok_reject", what=what)),
                     )
             done = t("ok_group", n=len(g.targets), what=quoted(w, g.source))
             b1, b2 = st.columns(2)
-            b1.button(
-                t("dismiss_all"),
-                key=f"flags_keep_{g.source}",
-                on_click=_act,
-                args=(cur.resolve_flags, g.source, False),
-                kwargs={"done": done},
-            )
-            b2.button(
-                t("accept_all"),
-                key=f"flags_out_{g.source}",
-                on_click=_act,
-                args=(cur.resolve_flags, g.source, True),
-                kwargs={"done": done},
+            _pair(
+                (b1, "dismiss_all", f"flags_keep_{g.source}", (cur.resolve_flags, g.source, False), done),
+                (b2, "accept_all", f"flags_out_{g.source}", (cur.resolve_flags, g.source, True), done),
             )
 
     def _evidence(item) -> None:

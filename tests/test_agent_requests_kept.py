@@ -54,23 +54,27 @@ def test_a_request_asked_again_is_a_new_event_not_a_duplicate(runtime, lang):
     assert [u for u in w.graph.predecessors(thought.id)] == [got["node_id"]]
 
 
+def _after_a_search(runtime, name: str, lang: str, texts: list[str]):
+    """Each of ``texts`` said after a hotel search: (text, its filter verdict, whether a tool ran for it)."""
+    agent = TravelAgent(runtime.open(name))
+    chat_turn(agent, AGAIN[lang])
+    out = []
+    for text in texts:
+        events = list(agent.run(text))
+        out.append((text, _user_node(events), any(e.type == "tool_call" for e in events)))
+    return out
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_courtesy_and_stories_are_still_no_requests(runtime, lang):
-    w = runtime.open(f"requests-not-{lang}")
-    agent = TravelAgent(w)
-    chat_turn(agent, AGAIN[lang])
-    for text in {"zh": ["好的谢谢", "哈哈，太好了"], "en": ["Thanks!", "Great, thanks!"]}[lang]:
-        got = _user_node(list(agent.run(text)))
+    said = {"zh": ["好的谢谢", "哈哈，太好了"], "en": ["Thanks!", "Great, thanks!"]}[lang]
+    for text, got, _ in _after_a_search(runtime, f"requests-not-{lang}", lang, said):
         assert not got["kept"], (text, got["reason"])
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_request_for_another_naming_no_kind_is_kept(runtime, lang):
-    w = runtime.open(f"requests-another-{lang}")
-    agent = TravelAgent(w)
-    chat_turn(agent, AGAIN[lang])
-    for text in {"zh": ["换一家", "还有别的吗？"], "en": ["Find another one.", "Any others?"]}[lang]:
-        events = list(agent.run(text))
-        got = _user_node(events)
+    said = {"zh": ["换一家", "还有别的吗？"], "en": ["Find another one.", "Any others?"]}[lang]
+    for text, got, searched in _after_a_search(runtime, f"requests-another-{lang}", lang, said):
         assert got["kept"], (text, got["reason"])
-        assert [e for e in events if e.type == "tool_call"]  # the search it asked for ran
+        assert searched, text  # the search it asked for ran

@@ -97,27 +97,37 @@ _OVERLAPS = """(key) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def own_chat(tmp_path_factory):
-    """A chat of a new user's own (not a demo script): two searches widened when nothing fit near the place."""
+def _woven(tmp_path_factory, name: str, messages: list[str]):
+    """A data folder whose "demo" space holds ``messages`` chatted with the agent in this process, and the space."""
     from weaver import Runtime, Settings
     from weaver.agent import TravelAgent
 
-    data_dir = tmp_path_factory.mktemp("own") / "data"
+    data_dir = tmp_path_factory.mktemp(name) / "data"
     rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
     w = rt.open("demo")
     agent = TravelAgent(w)
-    for msg in [
-        "你好，我想下个月去北京玩三天，预算每晚500元以内的酒店",
-        "我们一共4个人，两个大人两个小孩",
-        "日期定在10月3日到10月5日",
-        "我对花生过敏，而且我太太吃素",
-        "帮我找一家颐和园附近的餐厅，要有素菜",
-        "这家餐厅人均多少钱？",
-        "帮我找一家故宫附近的酒店",
-    ]:
+    for msg in messages:
         list(agent.run(msg))
     w.flush()
+    return data_dir, w
+
+
+@pytest.fixture(scope="module")
+def own_chat(tmp_path_factory):
+    """A chat of a new user's own (not a demo script): two searches widened when nothing fit near the place."""
+    data_dir, w = _woven(
+        tmp_path_factory,
+        "own",
+        [
+            "你好，我想下个月去北京玩三天，预算每晚500元以内的酒店",
+            "我们一共4个人，两个大人两个小孩",
+            "日期定在10月3日到10月5日",
+            "我对花生过敏，而且我太太吃素",
+            "帮我找一家颐和园附近的餐厅，要有素菜",
+            "这家餐厅人均多少钱？",
+            "帮我找一家故宫附近的酒店",
+        ],
+    )
     return data_dir, next(n.id for n in w.nodes.values() if n.kind == "user_input" and n.turn == 5)
 
 
@@ -192,14 +202,7 @@ def long_chat(tmp_path_factory):
     """A 10-turn Chinese chat (a why-question is chatted in the browser after it): too tall to fit, so the view
     frames the newest turn, whose labels are narrower than the drawing's widest: zoomed to fit the turn alone, the
     outer columns' labels were cut at both sides."""
-    from weaver import Runtime, Settings
-    from weaver.agent import TravelAgent
-
-    data_dir = tmp_path_factory.mktemp("long") / "data"
-    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
-    w = rt.open("demo")
-    agent = TravelAgent(w)
-    for msg in [
+    messages = [
         "你好，我想五月一号到五月四号去北京玩。",
         "我们两个人，总预算八千块。",
         "住宿每晚不要超过六百。",
@@ -210,10 +213,8 @@ def long_chat(tmp_path_factory):
         "住宿每晚改成不超过七百。",
         "换一家",
         "故宫门票多少钱？",
-    ]:
-        list(agent.run(msg))
-    w.flush()
-    return data_dir
+    ]
+    return _woven(tmp_path_factory, "long", messages)[0]
 
 
 def test_no_label_is_cut_at_the_canvas_sides(long_chat, chromium):
