@@ -220,14 +220,14 @@ def judge(
     # step's tool result and reply would lose the thought that made the call, and a widened search's result,
     # the one that found something, would be lost beside the empty first try it resembles; and a text that
     # changes a number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
-    # (a user's request asked again, "再帮我找一家王府井附近的酒店", is a new event too: the agent's next steps answer
-    # it, and without it their cause would be a guess)
+    # (a user's request for another, "再帮我找一家王府井附近的酒店", is new by what it asks though near in words: the
+    # agent's next steps answer it, and without it their cause would be a guess; a request merely repeated is not)
     if (
         kept
         and nearest >= cfg.duplicate_threshold
         and res.novelty <= 1.5
         and (kind not in ("agent_thought", "tool_result") or nearest_text.strip() == content.strip())
-        and not (kind == "user_input" and _asks_decision(content))
+        and not (kind == "user_input" and _ANOTHER.search(content.strip()))
         and set(features(content).numbers) <= set(features(nearest_text).numbers)
     ):
         kept = False
@@ -268,8 +268,9 @@ _REQUEST = re.compile(
 
 # a request for another of what was offered, said as one ("换一家", "Find another one.", "还有别的吗？")
 _ANOTHER = re.compile(
-    r"^(?:please\s+)?(?:(?:find|show|give|get|suggest|recommend)\s+(?:me\s+|us\s+)?)?(?:another|one more|a different)"
-    r"\b|^(?:any|are there any)\s+others?\b|换一|再来一|再找一|再推荐|再给我?(?:找|推荐|来)|还有(?:别的|其他的?)[吗呢]?",
+    r"^(?:please\s+)?(?:find|show|give|get|suggest|recommend)\s+(?:me\s+|us\s+)?(?:another|one more|a different)\b"
+    r"|^(?:another|one more)(?:\s+(?:one|please))?[\s.!?]*$|^(?:any|are there any)\s+others?\b"
+    r"|换一|再来一|再(?:帮我|给我|替我)?(?:找|推荐|来一|看看)|还有(?:别的|其他的?)[吗呢]?",
     re.IGNORECASE,
 )
 
