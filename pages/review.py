@@ -48,6 +48,12 @@ def _act(fn, *args, done: str = "", **kwargs) -> None:
         st.session_state["review_msg"] = ("error", str(exc))
 
 
+def _pair(*buttons) -> None:
+    """Buttons side by side, each ``(column, label key, widget key, (library call, args...), outcome in words)``."""
+    for col, label, key, call, done in buttons:
+        col.button(t(label), key=key, on_click=_act, args=call, kwargs={"done": done})
+
+
 w = get_weaver()
 cur = w.curation
 NAMES = {n: memory_label(w, n) for n in w.node_ids}  # made in this run's language (widgets format options later)
@@ -88,8 +94,35 @@ with q_tab:
     L = graph_render.labels(lang())
     groups: dict[str, list] = {}
     for item in items[:50]:  # proposals about one edge are judged together, side by side
+        if item.kind == "needs_review":
+            continue  # flags: one group per change, below
         key = item.edge_key if item.kind in ("prune", "relabel", "add") else f"node:{item.target}"
         groups.setdefault(key, []).append(item)
+
+    # a changed fact flags every memory that used its old value: one line per change, its memories one click away
+    for g in cur.flag_groups():
+        with st.container(border=True):
+            by = t("flag_by", new=quoted(w, g.by)) if g.by else ""
+            head = t("flag_group", old=quoted(w, g.source), by=by, n=len(g.targets))
+            st.markdown(f"**{md_escape(head)}**")
+            if g.source in w.nodes:  # the old value's own words: the evidence the whole group rests on
+                st.text(w.nodes[g.source].content[:300])
+            with st.expander(t("flag_list")):
+                for item_id in g.item_ids:  # each still judged on its own when the curator wants to
+                    item = cur.queue[item_id]
+                    what = item_words(w, item)
+                    c1, c2, c3 = st.columns([6, 1, 1], vertical_alignment="center")
+                    c1.markdown(md_escape(what))
+                    _pair(
+                        (c2, "accept", f"acc_{item.id}", (cur.accept, item.id), t("ok_accept", what=what)),
+                        (c3, "reject", f"rej_{item.id}", (cur.reject, item.id), t("ok_reject", what=what)),
+                    )
+            done = t("ok_group", n=len(g.targets), what=quoted(w, g.source))
+            b1, b2 = st.columns(2)
+            _pair(
+                (b1, "dismiss_all", f"flags_keep_{g.source}", (cur.resolve_flags, g.source, False), done),
+                (b2, "accept_all", f"flags_out_{g.source}", (cur.resolve_flags, g.source, True), done),
+            )
 
     def _evidence(item) -> None:
         for role in ("source", "target"):

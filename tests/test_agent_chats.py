@@ -110,6 +110,11 @@ def test_a_free_form_chat_leaves_a_true_sparse_graph(runtime, lang):
                     w.nodes[cause].content,
                     source.content,
                 )
+        # a search that continues an earlier one ("another") reaches the constraints that set both through it
+        followed = [u for u in source.meta.get("because", []) if u in w.nodes and w.nodes[u].kind == "tool_result"]
+        for cause in source.meta.get("set_by", []):
+            if cause in w.nodes and not g.has_edge(cause, source.id):
+                assert followed and any(nx.has_path(g, cause, u) for u in followed), (w.nodes[cause].content, n.content)
     for u, v, d in g.edges(data=True):  # no user message -> acknowledgement "conditional" guess
         if w.nodes[u].kind == "user_input" and w.nodes[v].kind == "agent_response":
             assert d["relation"] != "conditional"

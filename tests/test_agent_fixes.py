@@ -75,10 +75,18 @@ def test_another_one_offers_the_next_fitting_item_not_one_offered_before(runtime
         assert all(r[price_key] is None or r[price_key] <= cap for r in rows)  # the same constraints
         assert rows[0]["名称"] in reply
         offered += [r["名称"] for r in rows]
-    # the continued search is linked to the message whose constraints it keeps (declared, not guessed)
+    # the continued search is linked to the message whose constraints it keeps (declared, not guessed): through
+    # the searches it continues, each declaring the one before (the constraints are not stacked on every search)
     asked = next(n for n in w.nodes.values() if n.kind == "user_input" and n.content == first)
-    last = [n for n in w.nodes.values() if n.kind == "tool_result"][-1]
-    assert w.graph.has_edge(asked.id, last.id) and w.graph.edges[asked.id, last.id]["origin"] == "agent"
+    searches = [n for n in w.nodes.values() if n.kind == "tool_result"]
+    last = searches[-1]
+    assert asked.id in last.meta.get("set_by", last.meta.get("because", []))
+    chain = [last.id]
+    while not w.graph.has_edge(asked.id, chain[-1]):
+        earlier = [u for u in w.graph.predecessors(chain[-1]) if w.nodes[u].kind == "tool_result"]
+        assert len(earlier) == 1 and w.graph.edges[earlier[0], chain[-1]]["origin"] == "agent", chain
+        chain.append(earlier[0])
+    assert w.graph.edges[asked.id, chain[-1]]["origin"] == "agent"
 
 
 WIDEN = {

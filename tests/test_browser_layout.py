@@ -97,27 +97,37 @@ _OVERLAPS = """(key) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def own_chat(tmp_path_factory):
-    """A chat of a new user's own (not a demo script): two searches widened when nothing fit near the place."""
+def _woven(tmp_path_factory, name: str, messages: list[str]):
+    """A data folder whose "demo" space holds ``messages`` chatted with the agent in this process, and the space."""
     from weaver import Runtime, Settings
     from weaver.agent import TravelAgent
 
-    data_dir = tmp_path_factory.mktemp("own") / "data"
+    data_dir = tmp_path_factory.mktemp(name) / "data"
     rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
     w = rt.open("demo")
     agent = TravelAgent(w)
-    for msg in [
-        "你好，我想下个月去北京玩三天，预算每晚500元以内的酒店",
-        "我们一共4个人，两个大人两个小孩",
-        "日期定在10月3日到10月5日",
-        "我对花生过敏，而且我太太吃素",
-        "帮我找一家颐和园附近的餐厅，要有素菜",
-        "这家餐厅人均多少钱？",
-        "帮我找一家故宫附近的酒店",
-    ]:
+    for msg in messages:
         list(agent.run(msg))
     w.flush()
+    return data_dir, w
+
+
+@pytest.fixture(scope="module")
+def own_chat(tmp_path_factory):
+    """A chat of a new user's own (not a demo script): two searches widened when nothing fit near the place."""
+    data_dir, w = _woven(
+        tmp_path_factory,
+        "own",
+        [
+            "你好，我想下个月去北京玩三天，预算每晚500元以内的酒店",
+            "我们一共4个人，两个大人两个小孩",
+            "日期定在10月3日到10月5日",
+            "我对花生过敏，而且我太太吃素",
+            "帮我找一家颐和园附近的餐厅，要有素菜",
+            "这家餐厅人均多少钱？",
+            "帮我找一家故宫附近的酒店",
+        ],
+    )
     return data_dir, next(n.id for n in w.nodes.values() if n.kind == "user_input" and n.turn == 5)
 
 
@@ -170,3 +180,65 @@ def test_a_selected_node_in_the_first_column_is_framed_with_its_turn_not_beside_
     view, drawn = v["view"], v["all"]
     # the user's message sits in the first column: centring on it left the canvas's left half empty
     assert view["left"] >= drawn["left"] - 30 and view["right"] <= drawn["right"] + 30, v
+
+
+# how far any node's box (labels included) reaches past the canvas's left and right edges, in screen px
+_SIDES = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const W = net.body.container.clientWidth;
+  let left = 0, right = 0;
+  for (const id of Object.keys(net.getPositions())) {
+    const b = net.getBoundingBox(id);
+    left = Math.max(left, -net.canvasToDOM({x: b.left, y: b.top}).x);
+    right = Math.max(right, net.canvasToDOM({x: b.right, y: b.bottom}).x - W);
+  }
+  return {W, left, right, scale: net.getScale()};
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_chat(tmp_path_factory):
+    """A 10-turn Chinese chat (a why-question is chatted in the browser after it): too tall to fit, so the view
+    frames the newest turn, whose labels are narrower than the drawing's widest: zoomed to fit the turn alone, the
+    outer columns' labels were cut at both sides."""
+    messages = [
+        "你好，我想五月一号到五月四号去北京玩。",
+        "我们两个人，总预算八千块。",
+        "住宿每晚不要超过六百。",
+        "我对海鲜过敏。",
+        "帮我找一家王府井附近的酒店。",
+        "再帮我找一家王府井附近的酒店。",
+        "推荐一家吃晚饭的餐厅",
+        "住宿每晚改成不超过七百。",
+        "换一家",
+        "故宫门票多少钱？",
+    ]
+    return _woven(tmp_path_factory, "long", messages)[0]
+
+
+def test_no_label_is_cut_at_the_canvas_sides(long_chat, chromium):
+    data = long_chat
+    with running_studio(data, data.parent / "streamlit-sides.log", start_timeout=60) as base:
+        seen = {}
+        for url, width, key in (
+            ("/?lang=zh&space=demo", 1400, "chat_graph_demo"),
+            ("/graph?lang=zh&space=demo", 1400, "graph_page_demo"),
+            ("/graph?lang=zh&space=demo", 580, "graph_page_demo"),
+        ):
+            ctx, page = _opened(chromium, base + url, width, 1000)
+            page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+            if key == "chat_graph_demo":  # a turn chatted here: the live graph is re-framed with the new nodes
+                box = page.locator('[data-testid="stChatInputTextArea"]')
+                box.fill("为什么推荐这家酒店？")
+                box.press("Enter")
+                page.get_by_text("为什么推荐这家酒店？").first.wait_for(timeout=60_000)
+                page.wait_for_function(
+                    "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=180_000
+                )
+                page.wait_for_timeout(2500)
+            seen[(url, width)] = page.evaluate(_SIDES, key)
+            ctx.close()
+    # the newest turn was zoomed to fit its own labels only: the outer columns lost ~28 px a side at 1400 px
+    for where, v in seen.items():
+        assert v and v["scale"] >= 0.6 - 1e-6 and v["left"] <= 0.5 and v["right"] <= 0.5, (where, v)

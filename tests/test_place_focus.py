@@ -111,3 +111,54 @@ def test_common_phrases_are_not_names_and_anchors_need_nearby():
     assert is_name("北京泰山饭店") and is_name("干锅传奇")
     assert anchors("请在雁栖湖风景区附近找酒店", "雁栖湖风景区")
     assert not anchors("雁栖湖风景区的门票多少钱", "雁栖湖风景区")
+
+
+LONG_RANGE = {
+    # a place another speaker named turns before, named again: the later message links to where it was named
+    "zh": (
+        [
+            ("user_input", "我们想找个地方喝茶。"),
+            ("agent_response", "可以去老舍茶馆，也可以去颐和园里的茶座。"),
+            ("user_input", "喝茶的预算是每人一百元左右。"),
+            ("agent_response", "已记下：喝茶预算每人一百元。"),
+            ("user_input", "我们一共两个人，周六下午去。"),
+            ("agent_response", "已记下：两个人，周六下午。"),
+            ("user_input", "颐和园里的茶座几点开门？"),
+        ],
+        "颐和园里的茶座",
+    ),
+    "en": (
+        [
+            ("user_input", "We would like somewhere to have tea."),
+            ("agent_response", "You could try the Laoshe Teahouse, or the tea house in the Summer Palace."),
+            ("user_input", "Our tea budget is about 100 yuan per person."),
+            ("agent_response", "Noted: a tea budget of 100 yuan per person."),
+            ("user_input", "There are two of us, going on Saturday afternoon."),
+            ("agent_response", "Noted: two people on Saturday afternoon."),
+            ("user_input", "When does the tea house in the Summer Palace open?"),
+        ],
+        "Summer Palace",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_name_said_again_turns_later_links_to_where_another_speaker_named_it(runtime, lang):
+    """English proper names of two or more capitalised words link like a Chinese name of four characters or
+    more (before, a Latin name never did: the link asked for four CJK characters); a word alone does not."""
+    said, name = LONG_RANGE[lang]
+    w = runtime.open(f"long-range-{lang}")
+    ids = [w.ingest(text, kind).node for kind, text in said]
+    ids = [n.id if n else None for n in ids]  # an acknowledgement may be dropped as saying little
+    parents = _parents(w, ids[-1])
+    assert ids[1] in parents and name in parents[ids[1]], parents
+    if lang == "en":  # "Louvre" alone stays no link: a single capitalised word is too often a person or a day
+        w2 = runtime.open("one-word-en")
+        said = [
+            ("agent_response", "The Louvre is open late on Fridays, until nine."),
+            ("user_input", "We arrive in Paris on Thursday evening."),
+            ("agent_response", "Noted: arriving on Thursday evening."),
+            ("user_input", "Is the Louvre busy on Friday nights?"),
+        ]
+        last = [w2.ingest(text, kind).node for kind, text in said][-1]
+        assert last and not any("Louvre" in why for why in _parents(w2, last.id).values())

@@ -95,20 +95,31 @@ function view(net, data) {
   // framed with its labels. The newest turn is the bottom band of the layered layout: centring it left the
   // canvas's lower half empty and cut its labels at the sides, so a focus with nothing drawn below it sits
   // at the canvas's bottom edge and the turns before it fill the space above (and likewise at the top).
-  net.fit({ animation: false });
+  // The drawing's extent, labels included, framed with a margin (never above 1:1, where a small graph only looked
+  // blown up), rather than vis-network's fit(), which pads by a ratio and may run before new labels are measured.
   const focus = (data.focus_ids || []).filter((id) => net.body.nodes[id]);
   net.__cwFocus = focus;
-  if (net.getScale() >= 0.6 || !focus.length) return;
   const W = net.body.container.clientWidth, H = net.body.container.clientHeight, pad = 16;
-  const f = extent(net, focus), all = extent(net, Object.keys(net.body.nodes));
+  const all = extent(net, Object.keys(net.body.nodes));
+  if (!Number.isFinite(all.left)) return;
+  const whole = Math.min(1, (W - 2 * pad) / Math.max(1, all.right - all.left), (H - 2 * pad) / Math.max(1, all.bottom - all.top));
+  if (whole >= 0.6 || !focus.length) {
+    net.moveTo({ position: { x: (all.left + all.right) / 2, y: (all.top + all.bottom) / 2 }, scale: whole, animation: false });
+    return;
+  }
+  const f = extent(net, focus);
   const fw = Math.max(1, f.right - f.left), fh = Math.max(1, f.bottom - f.top);
   // legible, and no closer than needed: a focus of one node at 1.0 showed it and three neighbours
-  const scale = Math.max(0.6, Math.min(0.8, (W - 2 * pad) / fw, (H - 2 * pad) / fh));
+  // and the drawing's full width when that stays legible: every turn is as wide as the widest, so a focus
+  // narrower than the canvas still left the outer columns' labels cut at both sides
+  const aw = Math.max(1, all.right - all.left);
+  const scale = Math.max(0.6, Math.min(0.8, (W - 2 * pad) / fw, (W - 2 * pad) / aw, (H - 2 * pad) / fh));
   let x = (f.left + f.right) / 2, y = (f.top + f.bottom) / 2;
   // the view stays inside the drawing: a focus in the first column no longer leaves the canvas's left half empty,
   // and one at the bottom sits at the bottom edge with the turns before it above
   const hw = (W / 2 - pad) / scale, hh = (H / 2 - pad) / scale;
   if (all.right - all.left > 2 * hw) x = Math.min(Math.max(x, all.left + hw), all.right - hw);
+  else x = (all.left + all.right) / 2; // the drawing is no wider than the view: all of its columns, centred
   if (fh * scale + 2 * pad <= H && all.bottom - all.top > 2 * hh) {
     y = Math.min(Math.max(y, all.top + hh), all.bottom - hh);
   }
@@ -162,7 +173,8 @@ export default function (component) {
     root.__nodes.clear(); root.__edges.clear();
     root.__nodes.add(data.nodes); root.__edges.add(data.edges);
     root.__net.setOptions(data.options);
-    if (data.fit) view(root.__net, data);
+    // framed once the new nodes are drawn: their label boxes are measured in that drawing
+    if (data.fit) { const net = root.__net; net.once("afterDrawing", () => view(net, data)); net.redraw(); }
   }
   root.__sig = sig;
   drawUndo(root, data.undo, setTriggerValue);

@@ -19,6 +19,7 @@ import json
 from typing import Mapping
 
 import networkx as nx
+import numpy as np
 
 from weaver.viz import is_guessed, layout_positions, order_key, select_subgraph
 
@@ -102,6 +103,7 @@ def vis_payload(
             spec = ([spec] if isinstance(spec, (str, Mapping)) else list(spec or [])) + ["selected"]
         nodes.append(apply_style(base, spec, NODE_STYLES))
     edges = []
+    centres = {n: pos.get(n, (0.0, 0.0)) for n in sub}
     for u, v, d in sub.edges(data=True):
         rel = d.get("relation", "")
         color = RELATION_COLORS.get(rel, OTHER_COLOR)
@@ -134,6 +136,9 @@ def vis_payload(
         if d.get("status") == "rejected":
             base["dashes"] = True
             base["color"]["opacity"] = 0.3
+        bend = _bend_around(pos, u, v, centres)
+        if bend is not None:  # the default curve ran through a node between its ends
+            base["smooth"] = {"enabled": True, "type": bend[0], "roundness": bend[1]}
         edges.append(apply_style(base, edge_styles.get((u, v)), EDGE_STYLES))
     note = ""
     if len(shown) < total:
@@ -154,6 +159,63 @@ def vis_payload(
         "layout": {"randomSeed": 7, "improvedLayout": False},
     }
     return {"nodes": nodes, "edges": edges, "options": options, "shown": len(shown), "total": total, "note": note}
+
+
+# the curve every edge gets (vis-network's "curvedCW", roundness 0.15), then bends further either way, in order
+_BENDS = [("curvedCW", 0.15), ("curvedCCW", 0.15)] + [
+    (t, r) for r in (0.3, 0.45, 0.6, 0.8) for t in ("curvedCW", "curvedCCW")
+]
+_CLEAR = 34.0  # canvas px from a node's centre: its shape (16-24 px, ringed when new) and a little air
+
+
+def _curve(a: tuple, b: tuple, kind: str, roundness: float) -> np.ndarray:
+    """Points along the quadratic curve vis-network draws for a "curvedCW" / "curvedCCW" edge from ``a`` to ``b``
+    (its ``_getViaCoordinates``: the control point turned (0.5 r + 0.5) pi off the edge's angle).
+
+    >>> pts = _curve((0.0, 0.0), (100.0, 0.0), "curvedCW", 0.15)
+    >>> bool(pts[:, 1].min() < -5 and pts[:, 1].max() <= 0)  # a slight bow upward (canvas y grows down)
+    True
+    """
+    dx, dy = b[0] - a[0], a[1] - b[1]
+    length = float(np.hypot(dx, dy))
+    k = 0.5 * roundness + 0.5
+    turn = (0.5 * (roundness if kind == "curvedCW" else -roundness) + 0.5) * np.pi
+    angle = (np.arctan2(dy, dx) + turn) % (2 * np.pi)
+    via = (a[0] + k * length * np.sin(angle), a[1] + k * length * np.cos(angle))
+    t = np.linspace(0.06, 0.94, 23)[:, None]
+    return (1 - t) ** 2 * np.array(a) + 2 * (1 - t) * t * np.array(via) + t**2 * np.array(b)
+
+
+def _bend_around(pos: Mapping, u, v, centres: Mapping) -> tuple[str, float] | None:
+    """The curve an edge needs so it passes no node between its ends (None: the default one does).
+
+    A supersedes edge from turn 1's message to turn 3's runs down the message column: drawn with the default
+    slight bow it went straight through turn 2's message. Each bend, stronger and to either side, is tried in
+    turn; the first that clears every other node by ``_CLEAR`` wins, else the one that keeps furthest away.
+
+    >>> pos = {"a": (0.0, 0.0), "b": (0.0, 165.0), "c": (0.0, 330.0)}
+    >>> _bend_around(pos, "a", "c", pos)[1] > 0.15
+    True
+    >>> _bend_around(pos, "a", "b", pos) is None
+    True
+    """
+    a, b = pos.get(u), pos.get(v)
+    others = np.array([p for n, p in centres.items() if n not in (u, v)], dtype=float).reshape(-1, 2)
+    if a is None or b is None or not len(others):
+        return None
+    lo, hi = np.minimum(a, b) - 400.0, np.maximum(a, b) + 400.0  # only nodes near the edge can be in its way
+    others = others[np.all((others >= lo) & (others <= hi), axis=1)]
+    if not len(others):
+        return None
+    best, best_gap = None, -1.0
+    for kind, roundness in _BENDS:
+        pts = _curve(a, b, kind, roundness)
+        gap = float(np.sqrt(((pts[:, None, :] - others[None, :, :]) ** 2).sum(-1)).min())
+        if gap >= _CLEAR:
+            return None if (kind, roundness) == _BENDS[0] else (kind, roundness)
+        if gap > best_gap:
+            best, best_gap = (kind, roundness), gap
+    return None if best == _BENDS[0] else best
 
 
 def payload_json(payload: Mapping) -> str:

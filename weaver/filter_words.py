@@ -57,6 +57,7 @@ _PHRASES = [
     ("promoted by a curator", "由整理者提升"),
     ("rejected at stage 1", "第一阶段拒绝"),
     ("little information", "信息很少"),
+    ("asks for another option", "请求换一个选择"),
     ("general content", "一般内容"),
     ("personal fact", "个人信息"),
     ("new numbers", "新数字"),

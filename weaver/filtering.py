@@ -169,6 +169,7 @@ def judge(
         and coarse < cfg.coarse_threshold
         and not _states_facts(content)
         and not features(content).decision
+        and not _ANOTHER.search(content.strip())
     ):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
         return FineVerdict(
@@ -205,6 +206,10 @@ def judge(
         # "Where should we have dinner?": short, but the request the agent's next steps act on (their cause)
         kept = True
         reason = f"kept: asks for a {domain} decision (total {total:.2f}; {res.reason})"
+    if not kept and kind == "user_input" and closeness is not None and _ANOTHER.search(content.strip()):
+        # "换一家" / "Find another one.": no kind of place named, but a request the agent's next search answers
+        kept = True
+        reason = f"kept: asks for another option (total {total:.2f}; {res.reason})"
     if not kept and kind == "user_input" and closeness is not None and features(content).decision:
         # "Book the first one" in a task: short, but the choice the agent's next steps act on (their cause); a
         # general chat has no task focus and keeps its own scores
@@ -215,11 +220,14 @@ def judge(
     # step's tool result and reply would lose the thought that made the call, and a widened search's result,
     # the one that found something, would be lost beside the empty first try it resembles; and a text that
     # changes a number of the nearest one, "Noted: budget ¥9,000" after "Noted: budget ¥6,000", updates it)
+    # (a user's request for another, "再帮我找一家王府井附近的酒店", is new by what it asks though near in words: the
+    # agent's next steps answer it, and without it their cause would be a guess; a request merely repeated is not)
     if (
         kept
         and nearest >= cfg.duplicate_threshold
         and res.novelty <= 1.5
         and (kind not in ("agent_thought", "tool_result") or nearest_text.strip() == content.strip())
+        and not (kind == "user_input" and _ANOTHER.search(content.strip()))
         and set(features(content).numbers) <= set(features(nearest_text).numbers)
     ):
         kept = False
@@ -248,11 +256,36 @@ def _own_words(allowed: int, text: str) -> int:
 _ASKS = re.compile(r"[?？]|[吗呢][\s。.!！]*$")
 
 
+# a request is no question but asks as much ("Recommend a restaurant for dinner.", "给我看看酒店"): an imperative
+# opening a sentence, or a Chinese request verb; the cue words' question test only knew 推荐 on the Chinese side
+_REQUEST = re.compile(
+    r"(?:^|[.!?。！？;；]\s*)(?:please\s+|pls\s+|kindly\s+)?(?:recommend|suggest|find|show|give|get|list|book|"
+    r"reserve|pick|choose|look\s+for|search\s+for|help\s+(?:me|us)\s+(?:find|choose|pick|plan))\b"
+    r"|推荐|帮我|帮忙|给我|替我|找一|找个|找家|找几|来一|来个|安排一|想要一|物色|介绍一",
+    re.IGNORECASE,
+)
+
+
+# a request for another of what was offered, said as one ("换一家", "Find another one.", "还有别的吗？")
+_ANOTHER = re.compile(
+    r"^(?:please\s+)?(?:find|show|give|get|suggest|recommend)\s+(?:me\s+|us\s+)?(?:another|one more|a different)\b"
+    r"|^(?:another|one more)(?:\s+(?:one|please))?[\s.!?]*$|^(?:any|are there any)\s+others?\b"
+    r"|换一|再来一|再(?:帮我|给我|替我)?(?:找|推荐|来一|看看)|还有(?:别的|其他的?)[吗呢]?",
+    re.IGNORECASE,
+)
+
+
 def _asks_decision(content: str) -> str | None:
     """The domain of a question or request that asks for a decision ("晚饭去哪家餐厅？" -> restaurant), else None.
 
     >>> _asks_decision("Where should we have dinner?"), _asks_decision("哈哈，听起来不错")
     ('restaurant', None)
+    >>> _asks_decision("Recommend a restaurant for dinner."), _asks_decision("给我看看酒店")
+    ('restaurant', 'hotel')
+    >>> _asks_decision("We had a great dinner yesterday."), _asks_decision("I love finding new restaurants.")
+    (None, None)
     """
     domain, _ = needed(content)
-    return domain if domain and features(content).question else None
+    f = features(content)
+    # a request that makes a choice ("Book the first one") is kept as the choice it is, by the rule after this one
+    return domain if domain and (f.question or (not f.decision and _REQUEST.search(content.strip()))) else None

@@ -85,5 +85,7 @@ class MemoryReads:
                 and str(n.meta.get("tool", "")).startswith("search_")
                 and "name" not in args
             ):
-                return {"node_id": nid, "arguments": dict(args), "offered": offered}
+                # the constraints that set it, directly or through the search it continued
+                set_by = n.meta.get("set_by") or n.meta.get("because") or []
+                return {"node_id": nid, "arguments": dict(args), "offered": offered, "set_by": list(set_by)}
         return None

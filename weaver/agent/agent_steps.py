@@ -104,8 +104,12 @@ class StepWriter(MemoryReads):
         because: list[str] | None = None,
         call_id: str | None = None,
         widens: str | None = None,
+        set_by: list[str] | None = None,
     ) -> Iterator[AgentEvent]:
-        """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault."""
+        """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault.
+
+        ``because``: what this call is linked to directly; ``set_by``: every constraint that set an argument, also
+        those reached through the earlier search in ``because`` that this one continues."""
         yield self._event(
             "tool_call",
             fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
@@ -142,6 +146,8 @@ class StepWriter(MemoryReads):
             meta["reason"] = out.reason
         if because:
             meta["because"] = because
+        if set_by and set(set_by) - set(because or []):
+            meta["set_by"] = set_by
         if call_id:
             meta["call_id"] = call_id
         self._ntool += 1
@@ -149,14 +155,14 @@ class StepWriter(MemoryReads):
             deps = [(self._thought_id, "temporal", f"result of the {tool} call this step made")]
         else:  # the step's thought was not kept (a repeat): the call still answers the user's message
             deps = [(self._user_node, "causal", f"the {tool} call this message asked for")] if self._user_node else []
-        set_by = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
+        said = ", ".join(f"{k}={v}" for k, v in out.arguments.items())[:120]
         if widens:  # the same call with its place widened: its thought and constraints reach it through the first
             # (causal: the empty first try is why this one ran, and a cascade from a constraint flows on through it)
             deps = [(widens, "causal", f"{tool} widened after nothing fit there")]
             self._widened.add(widens)
         else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
             deps += [
-                (nid, "conditional", f"set the arguments of {tool}({set_by})")
+                (nid, "conditional", f"set the arguments of {tool}({said})")
                 for nid in dict.fromkeys(because or [])
                 if nid and nid != self._thought_id
             ]

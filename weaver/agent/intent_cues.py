@@ -177,7 +177,7 @@ CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|
 MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
     r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"
-    r"anything else|more options)(?![a-z])",
+    r"anything else|more options|any others?|are there others)(?![a-z])",
     re.IGNORECASE,
 )
 THIS = _cue("这家|那家|这个|那个|它|this one|that one|it")

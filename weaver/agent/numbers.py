@@ -17,7 +17,7 @@ from ..slots import read_slots
 
 import re
 
-__all__ = ["trip_day", "cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length"]
+__all__ = ["trip_day", "cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length", "stay_said"]
 
 _CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -96,7 +96,7 @@ _NIGHTS = re.compile(
     re.IGNORECASE,
 )
 _DAYS = re.compile(
-    r"(?<![第\d])(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+    r"(?<![第\d月])(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
     r"seven)[- ]days?\b",
     re.IGNORECASE,
 )
@@ -233,15 +233,29 @@ def people_count(text: str) -> int | None:
 
 
 def stay_length(text: str) -> int | None:
-    """Nights of a stay: "住两晚" / "3 nights", else days - 1 from "三日游" / "a 3-day trip"."""
+    """Nights of a stay: "住两晚" / "3 nights", else days - 1 from "三日游" / "a 3-day trip" (never a date's 日).
+
+    >>> stay_length("a 3-day trip"), stay_length("住三晚"), stay_length("五月三日出发")
+    (2, 3, None)
+    """
+    said = stay_said(text)
+    return None if said is None else said[0] - (said[1] == "days")
+
+
+def stay_said(text: str) -> tuple[int, str] | None:
+    """How long a stay is said to be, as said: (3, "days") for "玩三天" / "a 3-day trip", (2, "nights") for "2 nights".
+
+    >>> stay_said("我们玩三天"), stay_said("three nights"), stay_said("三天两晚"), stay_said("5月1日到5月3日")
+    ((3, 'days'), (3, 'nights'), (2, 'nights'), None)
+    """
     m = _NIGHTS.search(text)
     if m:
         n = _small(next(g for g in m.groups() if g))
-        return n if n and 0 < n <= 60 else None
+        return (n, "nights") if n and 0 < n <= 60 else None
     m = _DAYS.search(text)
     if m:
         n = _small(next(g for g in m.groups() if g))
-        return n - 1 if n and 1 < n <= 60 else None
+        return (n, "days") if n and 1 < n <= 60 else None
     return None
 
 

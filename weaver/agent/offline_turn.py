@@ -9,6 +9,7 @@ size invalidates are made again, and ``_compose`` says the result in the user's 
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..filler import is_filler
 from .agent_steps import StepWriter
@@ -24,6 +25,7 @@ from .replies import (
     fmt_money,
     has_text,
     honest_text,
+    length_clash_text,
     results_text,
     route_text,
     sourced,
@@ -31,7 +33,8 @@ from .replies import (
 )
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
-from .understanding import Constraint, Parsed, nights_between
+from .numbers import stay_said
+from .understanding import Constraint, Parsed, length_clash, nights_between
 from .why import explain_why
 
 __all__ = ["OfflineTurn"]
@@ -69,7 +72,10 @@ class OfflineTurn(StepWriter):
                 **_restating([c for c in tp.used if c.node_id not in {res.node.id if res.node else None}], lang),
             },
         )
-        because = [c.node_id for c in tp.used if c.node_id] + ([tp.follows] if tp.follows else [])
+        # a search that continues an earlier one ("another one") depends on it (its offers set ``exclude``), and the
+        # constraints that set both reach it through that one: each is linked once, not once per search
+        set_by = list(dict.fromkeys(c.node_id for c in tp.used if c.node_id))
+        because = [i for i in set_by if i not in tp.carried] + ([tp.follows] if tp.follows else [])
         if tp.remove and tp.remove.get("node_id"):
             # the user's own decision, audited as a human edit: the booking memory is retracted (its dependents
             # flagged) and leaves the plan, which is read from the active bookings in memory
@@ -78,7 +84,7 @@ class OfflineTurn(StepWriter):
             )
         relaxed = False
         for call in tp.calls:
-            yield from self.tool_events(call.tool, call.arguments, lang, because)
+            yield from self.tool_events(call.tool, call.arguments, lang, because, set_by=set_by)
             for alt in call.fallbacks:  # nothing near a remembered place: widen step by step
                 out = self._outputs[-1]
                 if out.count or out.error:
@@ -90,7 +96,7 @@ class OfflineTurn(StepWriter):
                 if alt.slot == AROUND:
                     args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
-                yield from self.tool_events(call.tool, args, lang, because, widens=first)
+                yield from self.tool_events(call.tool, args, lang, because, widens=first, set_by=set_by)
         rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
@@ -103,12 +109,39 @@ class OfflineTurn(StepWriter):
                     for old, out in rebooked
                 ]
             )
+        if p.length_clash:  # "a 3-day trip, May 1 to May 4": the dates are kept, the disagreement asked back
+            text += "\n\n" + length_clash_text(p.length_clash, lang)
+        elif clash := _clash_with_memory(p, known):  # said in two messages: the later one against the earlier
+            text += "\n\n" + length_clash_text(clash[0], lang, kept_dates=clash[1])
+        flagged = self._flagged_by_this_message(lang)
+        if flagged:  # one line per fact this message changed, however many memories used its old value
+            text += "\n\n" + flagged
         # a why-answer also cites the chain it walked in the graph
         ids = memory_ids + [i for i in self._chain if i not in memory_ids]
         noted = [{"slot": c.slot, "value": c.value, "scope": c.scope} for c in p.constraints] if not p.city else []
         yield self.reply(
             text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
         )
+
+    def _flagged_by_this_message(self, lang: str) -> str:
+        """The facts this message superseded whose dependents were flagged for review, one line per fact."""
+        lines = []
+        for g in self.weaver.curation.flag_groups() if self._user_node else []:
+            if g.by != self._user_node or g.source not in self.weaver.nodes:
+                continue
+            nodes = self.weaver.nodes
+            if not any(t in nodes and nodes[t].kind == "tool_result" for t in g.targets):
+                continue  # nothing was looked up with the old value (a place it could not place): no news to the user
+            old = self.weaver.nodes[g.source].content
+            old = old if len(old) <= 40 else old[:39] + "…"
+            n = len(g.targets)
+            lines.append(
+                f"（这条更新了“{old}”：之前按旧值得出的{n}条记忆已标为待复查。）"
+                if lang == "zh"
+                else f"(This updates \u201c{old}\u201d: {n} {'memory' if n == 1 else 'memories'} that used the old value "
+                f"{'is' if n == 1 else 'are'} flagged for review.)"
+            )
+        return "\n".join(lines)
 
     def _rebook(self, p: Parsed, known, lang: str):
         """Bookings made under dates or a party size this message changes, made again (the same tools, so the
@@ -154,6 +187,8 @@ class OfflineTurn(StepWriter):
             names = lists.get(p.domain or "") or next(iter(lists.values()), [])
             said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
             return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
+        if tp.missing and tp.missing[0] == "unplaced":
+            return honest_text("unplaced", lang, place=p.unplaced)
         if tp.missing and tp.missing[0] == "already":
             return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
         if tp.missing:
@@ -233,6 +268,23 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
 
 def _has_check_in(known) -> bool:
     return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
+
+
+def _clash_with_memory(p: Parsed, known) -> tuple[dict, bool] | None:
+    """This message's dates against a stay length said before, or its stay length against the dates said before,
+    when they disagree: (the clash, whether the dates are what this message kept)."""
+    new = next((c for c in p.constraints if c.slot == "dates" and isinstance(c.value, dict)), None)
+    before = known.latest("dates", ("any", "hotel"))
+    if new is None or before is None or not isinstance(before.value, dict) or before.node_id == new.node_id:
+        return None
+    now, then = cast(dict, new.value), before.value  # a dates constraint's value is its dict
+    if now.get("check_out") and not then.get("check_in"):  # "3 days" then "May 1 to May 4"
+        clash = length_clash(now, stay_said(before.text)) if before.text else None
+        return (clash, True) if clash else None
+    if not now.get("check_in") and then.get("check_out"):  # "May 1 to May 4" then "a 3-day trip"
+        clash = length_clash(then, stay_said(p.text))
+        return (clash, False) if clash else None
+    return None
 
 
 def _keep_stay_end(p: Parsed, known) -> None:

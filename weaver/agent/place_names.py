@@ -16,7 +16,7 @@ from .db import base_name, load_database
 from .lexicon import AREAS_ZH, DISH_ALIASES, OTHER_CITIES, PLACE_ALIASES, PLACE_ALIASES_ZH, english_alias_pattern
 from .meals import NOT_DISHES
 
-__all__ = ["DOMAINS", "find_entities", "dish_mentions", "city_named", "without_place_names"]
+__all__ = ["DOMAINS", "find_entities", "dish_mentions", "city_named", "without_place_names", "unplaced_place"]
 
 DOMAINS = ("hotel", "restaurant", "attraction")
 
@@ -93,3 +93,56 @@ def city_named(text: str) -> str | None:
 def without_place_names(text: str) -> str:
     """The text with every place name blanked ("国家博物馆附近的公园" asks for a park, not a museum)."""
     return _PLACE_EN.sub(" ", _name_index()[1].sub(" ", text))
+
+
+# "near the Bund" / "外滩附近": the words a place is named by before or after a "near" word. English names
+# are capitalised (a proper name); Chinese ones are the run of characters before 附近, after the request's verb
+_NEAR_EN = re.compile(
+    r"\b(?:near|close to|next to|around|by|walking distance (?:of|to|from))\s+(?:the\s+)?"
+    r"((?:[A-Z][\w'’-]*)(?:\s+(?:of\s+)?[A-Z][\w'’-]*){0,4})"
+)
+_NEAR_ZH = re.compile(
+    r"([\u4e00-\u9fff]{2,12})(?:的)?(?:附近|周边|周围|旁边|边上|一带)|离([\u4e00-\u9fff]{2,8}?)(?:很|比较|最)?近"
+)
+# what leads a Chinese place phrase and is no part of the name ("帮我找一家" / "住在" / "去")
+_LEAD_ZH = re.compile(r"找|推荐|住在|住|在|去|到|离|靠近|一家|一个|几家|几个|家|个|些|想|要|给我|帮我")
+_NOT_PLACES = re.compile(
+    r"^(?:Beijing|Peking|I|Me|Us|It|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|"
+    r"March|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b"
+)
+_NOT_PLACES_ZH = re.compile(
+    r"酒店|宾馆|民宿|餐厅|餐馆|饭馆|饭店|景点|公园|博物馆|地铁|车站|这里|那里|这儿|那儿|这家|那家|这个|那个|它|我们|我|你|北京|市中心"
+)
+
+
+def unplaced_place(text: str) -> str | None:
+    """The place a message asks to be near when no name in it is one the database knows, else None.
+
+    >>> unplaced_place("Find a hotel near the Bund."), unplaced_place("帮我找一家外滩附近的酒店"), unplaced_place("离外滩近的")
+    ('the Bund', '外滩', '外滩')
+    >>> unplaced_place("Find a hotel near Tiananmen."), unplaced_place("故宫附近的餐厅"), unplaced_place("酒店附近有地铁吗")
+    (None, None, None)
+    >>> unplaced_place("a restaurant near the hotel"), unplaced_place("around May 2nd"), unplaced_place("near Beijing")
+    (None, None, None)
+    """
+    if find_entities(text):
+        return None
+    m = _NEAR_EN.search(text)
+    if m and not _NOT_PLACES.match(m.group(1)):
+        return ("the " if re.search(r"\bthe\s+$", text[: m.start(1)]) else "") + m.group(1)
+    for m in _NEAR_ZH.finditer(text):
+        name = _after_lead(m.group(1)) if m.group(1) else m.group(2)
+        if len(name) >= 2 and not _NOT_PLACES_ZH.search(name):
+            return name
+    return None
+
+
+def _after_lead(run: str) -> str:
+    """A Chinese run with its request words cut off: after the last lead word that leaves two characters or more
+    ("推荐几家陆家嘴" -> "陆家嘴", not "嘴").
+
+    >>> _after_lead("帮我找一家外滩"), _after_lead("推荐几家陆家嘴"), _after_lead("我想住在南京路")
+    ('外滩', '陆家嘴', '南京路')
+    """
+    ends = [m.end() for i in range(len(run)) if (m := _LEAD_ZH.match(run, i)) and len(run) - m.end() >= 2]
+    return run[max(ends) :] if ends else run

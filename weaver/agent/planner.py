@@ -50,6 +50,7 @@ class TurnPlan:
     missing: list[str] = field(default_factory=list)  # what is needed but unknown (e.g. dates)
     target: str | None = None  # the row a booking / info refers to
     follows: str | None = None  # "another one": the earlier search result this search continues
+    carried: list[str] = field(default_factory=list)  # constraints that set the followed search too: reached through it
     cheaper_than: float | None = None  # "something cheaper": under the cheapest offered so far in the topic
     remove: dict | None = None  # the plan item a "remove" takes out (its memory node is retracted)
 
@@ -171,7 +172,12 @@ def _search(
         from_memory = from_memory or (not places and "near" in args)
         if previous["offered"]:
             args["exclude"] = list(previous["offered"])
-        tp.follows = previous["node_id"] if kept else None  # its arguments set some of this call's
+        # its arguments set some of this call's, or its offers (exclude) do: this call continues that search, and
+        # the constraints that set both calls reach this one through it (declared once, not stacked on both)
+        if kept or previous["offered"]:
+            tp.follows = previous["node_id"]
+            through = set(previous.get("set_by") or [])
+            tp.carried = [c.node_id for c in used if c.node_id and c.node_id in through]
     if p.cheaper and previous and previous["offered"]:
         # "something cheaper": under the cheapest place offered so far in this topic, the others left out
         field_of = {"hotel": ("价格", "price"), "restaurant": ("人均消费", "cost"), "attraction": ("门票", "ticket")}
@@ -276,7 +282,9 @@ def plan_turn(
     tp = TurnPlan(p.intent, p.domain, stated=list(p.constraints))
     # this message's own constraints are the newest
     known = Known(known.constraints + [c for c in p.constraints])
-    if p.intent == "search" and p.domain:
+    if p.intent == "search" and p.domain and p.unplaced:
+        tp.missing.append("unplaced")  # "near the Bund": said, not searched all over Beijing instead
+    elif p.intent == "search" and p.domain:
         tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous, last_shown))
     elif p.intent == "has":
         # "第一家有没有停车场？": the hotel chosen or shown that the question points at, looked up by name

@@ -25,6 +25,7 @@ __all__ = [
     "ack_text",
     "sourced",
     "honest_text",
+    "length_clash_text",
     "fmt_money",
 ]
 
@@ -72,6 +73,30 @@ def ack_text(lang: str, stated: list[Constraint]) -> str:
     return f"记下了：{body}。之后的推荐都会考虑这些。" if zh else f"Noted: {body}. I will apply this to what I suggest."
 
 
+def length_clash_text(clash: dict, lang: str, kept_dates: bool = True) -> str:
+    """The stay's length said against its dates, asked back ("a 3-day trip" but May 1 to May 4 is 3 nights).
+
+    >>> print(length_clash_text({"said": 3, "unit": "days", "nights": 3, "check_in": "5-1", "check_out": "5-4"}, "en"))
+    Please check: you said a 3-day trip, but 5-1 to 5-4 is 4 days (3 nights). I kept the dates; if you meant 3 days (2 nights), tell me the dates again.
+    """
+    n, nights, ci, co = clash["said"], clash["nights"], clash["check_in"], clash["check_out"]
+    days = clash["unit"] == "days"
+    if lang == "zh":
+        span = f"{ci.replace('-', '月')}日到{co.replace('-', '月')}日"
+        said = f"玩{n}天" if days else f"住{n}晚"
+        meant = f"{n}天{n - 1}晚" if days else f"{n}晚"
+        head = f"请确认一下：你说{said}，但{span}是{nights + 1}天{nights}晚。"
+        if not kept_dates:  # the length came after the dates: which one holds is the user's to say
+            return head + f"是按日期，还是按{meant}？"
+        return head + f"我先按日期记下了；如果是{meant}，请告诉我正确的日期。"
+    said = f"a {n}-day trip" if days else f"{n} nights"
+    meant = f"{n} days ({n - 1} nights)" if days else f"{n} nights"
+    head = f"Please check: you said {said}, but {ci} to {co} is {nights + 1} days ({nights} nights). "
+    if not kept_dates:
+        return head + f"Which is right: the dates, or {meant}?"
+    return head + f"I kept the dates; if you meant {meant}, tell me the dates again."
+
+
 def honest_text(kind: str, lang: str, **kw) -> str:
     zh = lang == "zh"
     if kind == "city":
@@ -81,6 +106,16 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else f"Sorry, my database covers Beijing only: I have no data for {CITY_EN.get(city, city)}, so I "
             f"can't search {kw.get('what_en', 'it')} there."
+        )
+    if kind == "unplaced":
+        place = kw.get("place", "")
+        return (
+            f"我没能定位“{place}”：我只有北京的数据（CrossWOZ 数据库里的酒店、餐厅和景点），所以没有按它搜索。"
+            "如果它在北京，请告诉我它附近的地标或区域；如果在别的城市，我帮不上忙。"
+            if zh
+            else f'I couldn\'t place "{place}": I only know Beijing (the hotels, restaurants and sights of the CrossWOZ '
+            "database), so I searched nothing near it. If it is in Beijing, tell me a landmark or area near it; "
+            "if it is in another city, I can't help there."
         )
     if kind == "dates":
         return (

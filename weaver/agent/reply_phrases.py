@@ -110,6 +110,7 @@ _MISSING = {
     "dates": ("日期", "the dates"),
     "place": ("地点", "the place"),
     "plan_item": ("行程里的这一项", "that item in the plan"),
+    "unplaced": ("数据库（只有北京）里找不到的地点", "a place the database (Beijing only) cannot place"),
 }
 
 

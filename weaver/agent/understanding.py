@@ -66,13 +66,13 @@ from .intent_cues import (
     domain_hits,
 )
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_kind
-from .numbers import people_count, rating_range, trip_day
-from .place_names import DOMAINS, city_named, dish_mentions, find_entities, without_place_names
+from .numbers import people_count, rating_range, stay_said, trip_day
+from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, stated_dates
 from .typos import fix_typos
 
-__all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between"]
+__all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
 
 
 @dataclass
@@ -101,6 +101,9 @@ class Parsed:
     refers: bool = False  # "this one" / "it"
     failure: bool = False
     city: str | None = None
+    # "a 3-day trip from May 1 to May 4": the length said and the dates' nights disagree ({said, unit, nights, ...})
+    length_clash: dict | None = None
+    unplaced: str | None = None  # "near the Bund": a place asked to be near that the (Beijing) database cannot place
     side: str | None = None  # a side question: distance / hours / ticket / reserve / crowd / evening
     meal: str | None = None  # breakfast / lunch / dinner / late-night
     kind: str | None = None  # a kind of sight asked for: museum / park / temple
@@ -191,6 +194,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     dates = stated_dates(text, said_on)
     if dates:
         cons.append(Constraint("dates", dates))
+        p.length_clash = length_clash(dates, stay_said(text))
     people = people_count(text)
     if people:
         cons.append(Constraint("people", people))
@@ -226,6 +230,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     places = [e for e in p.entities if e[1] == "area" or e[1] != p.domain or NEAR.search(text)]
     if places and not p.city:
         cons.append(Constraint("place", places[0][0], scope))
+    elif not p.city and not p.near_kind:
+        p.unplaced = unplaced_place(text)  # said back, never dropped in silence (the database is Beijing's only)
     for c in cons:
         c.text = text
 
@@ -299,3 +305,25 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.ordinal and not cons and not p.entities and len(GREETING_WORDS.sub("", text)) <= 24:
         p.intent = "info"  # "第二个" / "2nd one" / "第二个怎么样": that item of the latest list, looked up
     return p
+
+
+def length_clash(dates: dict, said: tuple[int, str] | None) -> dict | None:
+    """The stay's length as said against the nights its dates span, when they disagree (None when they agree or
+    either is missing): a 3-day trip is 2 nights, "May 1 to May 4" is 3.
+
+    >>> length_clash({"check_in": "5-1", "check_out": "5-4", "nights": 3}, (3, "days"))
+    {'said': 3, 'unit': 'days', 'nights': 3, 'check_in': '5-1', 'check_out': '5-4'}
+    >>> length_clash({"check_in": "5-1", "check_out": "5-3", "nights": 2}, (3, "days"))
+    """
+    if not said or not dates.get("check_in") or not dates.get("check_out") or not dates.get("nights"):
+        return None
+    n, unit = said
+    if n - (unit == "days") == dates["nights"]:
+        return None
+    return {
+        "said": n,
+        "unit": unit,
+        "nights": dates["nights"],
+        "check_in": dates["check_in"],
+        "check_out": dates["check_out"],
+    }

@@ -9,7 +9,7 @@ pages and the CLI call it, never the store directly.
 from .audit import AuditEntry, AuditLog, replay
 from .cascade import dependents
 from .edits import Curation
-from .queue import ReviewItem
+from .queue import FlagGroup, ReviewItem
 from .review import ReviewSummary, run_review
 from .table import apply_edge_table_edits, edge_table_rows
 
@@ -17,6 +17,7 @@ __all__ = [
     "AuditEntry",
     "AuditLog",
     "Curation",
+    "FlagGroup",
     "ReviewItem",
     "ReviewSummary",
     "apply_edge_table_edits",

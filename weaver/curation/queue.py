@@ -13,7 +13,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["ReviewItem", "PROPOSAL_KINDS", "PROPOSAL_WORDS", "ITEM_STATUSES", "evidence_for"]
+__all__ = ["ReviewItem", "FlagGroup", "PROPOSAL_KINDS", "PROPOSAL_WORDS", "ITEM_STATUSES", "evidence_for"]
 
 # prune: delete the edge; relabel: change its relation; add: a missing edge; supersede: the node's
 # value was replaced by a later one; needs_review: a cause of the node was retracted or superseded
@@ -78,6 +78,18 @@ class ReviewItem:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ReviewItem":
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass
+class FlagGroup:
+    """The pending "needs review" flags one change raised: the fact that changed (``source``, now ``status``,
+    superseded ``by`` a later memory) and every memory that depended on its old value, in the order flagged."""
+
+    source: str
+    status: str
+    by: str
+    targets: list[str]
+    item_ids: list[str]
 
 
 def evidence_for(weaver, *node_ids: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..models import RELATIONS, WeaverError
 from ..validation import check_prefix
-from .queue import ReviewItem
+from .queue import FlagGroup, ReviewItem
 from .writing import in_write_section
 
 if TYPE_CHECKING:  # used in annotations only (entries are built by the log: ``self.log.new``)
@@ -41,6 +41,45 @@ class QueueActions:
     def flagged(self) -> set[str]:
         """Nodes with a pending "needs review" flag."""
         return {i.target for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"}
+
+    def flag_groups(self) -> list[FlagGroup]:
+        """Pending "needs review" flags grouped by the change that raised them, oldest change first: a budget
+        changed once is one group (one line for the user), however many results and replies used the old value."""
+        groups: dict[str, list[ReviewItem]] = {}
+        pending = [i for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"]
+        for i in sorted(pending, key=lambda i: i.created_at):
+            groups.setdefault(i.source, []).append(i)
+        out = []
+        for src, items in groups.items():
+            node = self.w.nodes.get(src)
+            status = node.status if node else ""
+            by = str(node.meta.get("superseded_by", "")) if node else ""
+            out.append(FlagGroup(src, status, by, [i.target for i in items], [i.id for i in items]))
+        return out
+
+    @in_write_section
+    def resolve_flags(self, source: str, accept: bool) -> int:
+        """Every pending flag one change raised, resolved at once (each an audited, undoable edit): accepted (the
+        memories fall with the old value) or dismissed (they stay as they are). How many were resolved."""
+        group = next((g for g in self.flag_groups() if g.source == source), None)
+        if group is None:
+            return 0
+        for item_id in group.item_ids:
+            if accept:
+                self.accept(item_id)
+            else:
+                self.reject(item_id)
+        if accept:  # each memory that fell flagged the others after it, which fell in the same stroke: no news
+            fell = set(group.targets)
+            echoes = [
+                i
+                for i in self.queue.values()
+                if i.kind == "needs_review" and i.status == "pending" and i.source in fell and i.target in fell
+            ]
+            for i in echoes:
+                i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "fell with its group"
+            self.save_items(echoes)
+        return len(group.item_ids)
 
     def _item(self, item_id: str) -> ReviewItem:
         item_id = check_prefix(item_id, "review item id")  # "" prefixes every id: never a match

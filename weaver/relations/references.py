@@ -8,7 +8,7 @@ definite reference ("酒店周边", "near the hotel") links to the newest memory
 question about the surroundings with no name ("周边有什么酒店吗？", "它家周边", "any hotels near it?") links to the
 place in focus, the latest memory that named one place or put one forward (weaver/relations/places.py). A name
 here is a shared run of at least four CJK characters, or a capitalised Latin word
-that does not open a sentence, that few earlier memories share and that reads as a name (a place, a branch, a
+that does not open a sentence (a link needs two or more: "Summer Palace"), that few earlier memories share and that reads as a name (a place, a branch, a
 proper or out-of-dictionary word: "营业时间", "人均消费" are common phrases, not references).
 
 >>> shared_name("请推荐天安门广场周边的酒店", "为您推荐天安门广场、国家博物馆。")
@@ -19,6 +19,8 @@ proper or out-of-dictionary word: "营业时间", "人均消费" are common phra
 '砂锅居（西四店）'
 >>> shared_name("好的谢谢", "好的谢谢你") is None
 True
+>>> shared_name("Any quiet hotels near the Summer Palace?", "We loved the Summer Palace last time.")
+'Summer Palace'
 """
 
 from __future__ import annotations
@@ -64,6 +66,11 @@ _VALUE = re.compile(r"\d+(?:\.\d+)?\s*(?:分|元|块|小时|天|晚|号|日|月|
 # "among these / 这些景点里 / 他家": the place in focus, or items listed around it
 _AMONG = re.compile(r"这些|那些|这几个|那几个|这家|那家|他家|它家|\b(?:these|those)\b", re.IGNORECASE)
 _PROPER = re.compile(r"(?<![.!?。！？]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+# an English proper name of two or more capitalised words ("Summer Palace", "Temple of Heaven", "Lord of the Rings"),
+# not opening a sentence: as rare across a chat as a four-character Chinese name, so it is one for the links too
+_NAME_WORDS = r"[A-Z][a-z]+(?:\s+(?:of\s+(?:the\s+)?|de\s+|du\s+)?[A-Z][a-z]+)+"
+_PROPER_NAME = re.compile(r"(?<![.!?。！？]\s)(?<!^)\b" + _NAME_WORDS + r"\b")
+_IS_PROPER_NAME = re.compile(_NAME_WORDS)
 _COMMON = re.compile(
     r"^(?:可以|推荐|一下|一个|一家|请问|谢谢|您好|你好|没有|什么|哪些|多少|评分|周边|附近|为您|给您|我想|"
     r"好的|那就|麻烦|帮我|去|在|的|了|吧|和|就|那|请|I|The|This|That|What|When|Where|How|Yes|Thanks)"
@@ -144,7 +151,8 @@ def _parts(child: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[st
         (run, frozenset(run[i : i + MIN_CJK] for i in range(len(run) - MIN_CJK + 1)))
         for run in _NAME_RUN.findall(child)
     )
-    return runs, tuple(w for w in _PROPER.findall(child) if not _COMMON.fullmatch(w))
+    names = sorted(set(_PROPER_NAME.findall(child)), key=len, reverse=True)  # the longest name first
+    return runs, tuple(names) + tuple(w for w in _PROPER.findall(child) if not _COMMON.fullmatch(w))
 
 
 @lru_cache(maxsize=1024)
@@ -218,8 +226,8 @@ def reference_parent(
             names.setdefault(name, []).append(i)
     me = speaker_of(child.kind, child.meta)
     for name, where in sorted(names.items(), key=lambda kv: -len(kv[0])):
-        if _cjk(_VALUE.sub("", name)) < MIN_CJK or not is_name(name):
-            continue  # "评分4.5分以上", "营业时间", "酒店周边": a restated value or a common phrase, not a name
+        if not _IS_PROPER_NAME.fullmatch(name) and (_cjk(_VALUE.sub("", name)) < MIN_CJK or not is_name(name)):
+            continue  # "评分4.5分以上", "营业时间", "酒店周边", "Louvre": a value, a common phrase, a word alone
         holders = [i for i in range(lo, len(earlier)) if name in own[i]] or where
         if len(holders) > MAX_SHARING:
             continue  # a common phrase
