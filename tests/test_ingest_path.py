@@ -247,3 +247,33 @@ def test_the_slot_readers_stamp_covers_every_module_they_import(tmp_path):
     (tmp_path / "slots_dates.py").write_text((tmp_path / "slots_dates.py").read_text() + "\n# an edit\n")
     assert digest() != before
     assert "slots_prefs.py" not in names  # preferences are not read by read_slots: their edits keep the cache
+
+
+def test_the_slot_readers_sources_are_the_modules_python_would_import(tmp_path):
+    """The stamp's module list is found with a pattern, not the parser: the same list as walking the syntax tree
+    for "from .x import y" (a lazy import inside a function included), so a cache stamped before stays valid."""
+    import ast
+
+    import weaver
+    from weaver.slot_cache import reader_sources
+
+    (tmp_path / "slots.py").write_text(
+        'from .a import x\n"""from .doc import nothing"""\ndef f():\n    from .b import (\n        y,\n    )\n'
+    )
+    (tmp_path / "a.py").write_text("from . import c\nfrom .. import d\nimport os\n")
+    (tmp_path / "b.py").write_text("")
+    (tmp_path / "doc.py").write_text("")
+    assert [p.name for p in reader_sources(root=tmp_path)] == ["a.py", "b.py", "slots.py"]
+
+    src = Path(weaver.__file__).parent
+    seen: dict[str, Path] = {}
+    todo = [src / "slots.py"]
+    while todo:
+        path = todo.pop()
+        if path.name in seen or not path.is_file():
+            continue
+        seen[path.name] = path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                todo.append(src / f"{node.module}.py")
+    assert reader_sources() == [seen[n] for n in sorted(seen)]

@@ -37,10 +37,12 @@ import json
 import weakref
 from typing import Any
 
+import numpy as np
+
 from .chroma_access import PLACEHOLDER_VECTOR, NoEmbeddingFunction
 from .chroma_disk import persist_dir_of, sweep_orphan_segments
 from .chroma_io import Call, is_missing_collection
-from .models import Edge, FilterDecision, MemoryNode
+from .models import Edge, FilterDecision, MemoryNode, WeaverError
 from .registry import new_vector_names
 from .sections import WriteSections
 from .space_loading import SpaceLoading, document_of
@@ -175,6 +177,23 @@ class ChromaSpace(WriteSections, SpaceLoading, SpaceWrites, RecordKinds, SpaceSt
             if rev == before:
                 self._records_seen[name] = (token, text)
         return token
+
+    # ------------------------------------------------------- vector index
+    def all_applied(self) -> bool:
+        """Whether every acknowledged write is in Chroma (nothing buffered in a section, nothing in the log)."""
+        log = self._write_log
+        return not self._buffer and not self._sink and (log is None or not log.pending())
+
+    def similar_ids(self, vecs: np.ndarray, k: int) -> list[list[str]] | None:
+        """The ids of the ``k`` nodes nearest each vector by Chroma's own HNSW index of the nodes (approximate:
+        what :mod:`weaver.nearest` scores exactly); None when the index cannot answer."""
+        try:
+            res = self.nodes.query(query_embeddings=vecs, n_results=k, include=[])
+        except WeaverError:
+            raise
+        except Exception:  # an index Chroma cannot read, fewer nodes than k: the exact product answers
+            return None
+        return res["ids"]
 
     # --------------------------------------------------------------- reembed
     def replace_vectors(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence, Set as AbstractSet
+from collections.abc import Callable, Sequence, Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -149,17 +149,23 @@ def judge(
     known_numbers: AbstractSet[float],
     speaker: str = "",
     echoes: AbstractSet[str] = frozenset(),
+    near: Callable[[np.ndarray], tuple[float, int] | None] | None = None,
 ) -> FineVerdict:
     """The filter's verdict on one message. ``speaker``: the name its text may begin with as a label;
-    ``echoes``: what it may repeat of the message before it without saying anything new (:func:`echo_words`)."""
+    ``echoes``: what it may repeat of the message before it without saying anything new (:func:`echo_words`);
+    ``near``: the nearest memory as (similarity, row) found through the store's index in a large space, or None
+    (:func:`weaver.nearest.nearest_indexed`): the product with every memory is then skipped."""
     t0 = time.perf_counter()
     closeness = focus.closeness(vec)
     coarse = 1.0 if closeness is None else closeness
     nearest, nearest_text = 0.0, ""
     if memory_matrix is not None and len(memory_matrix):
-        sims = memory_matrix @ vec
-        i = int(np.argmax(sims))
-        nearest, nearest_text = float(sims[i]), memory_texts[i]
+        found = near(vec) if near is not None else None
+        if found is None:
+            sims = memory_matrix @ vec
+            i = int(np.argmax(sims))
+            found = float(sims[i]), i
+        nearest, nearest_text = found[0], memory_texts[found[1]]
     # the agent's own steps are on-task by construction: only user messages face the coarse gate, and
     # a message that states a constraint, a number or a date is never dropped by an embedding alone
     # nor one that makes a choice ("Book the first one": far from any topic's words, but what the next steps act on)

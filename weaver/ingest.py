@@ -21,6 +21,7 @@ from .filler import echo_words
 from .filtering import judge
 from .kept_node import make_node
 from .mirror import Mirror
+from .nearest import INDEX_MIN_ROWS, nearest_indexed
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts
 from .text import detect_language
 from .validation import prepare_message
@@ -154,6 +155,7 @@ def weave(
         mirror.words,  # read, never changed, before this message's words join them
         mirror.numbers,
         *_heard(mirror, m),
+        near=_near(w),
     )
     res = v.result
     lang = detect_language(m.content)
@@ -192,6 +194,14 @@ def weave(
     w.space.put_decisions([decision], vec[None, :])
     mirror.add_decision(decision, vec)
     return IngestResult(decision, node, edges)
+
+
+def _near(w: ContextWeaver):
+    """The filter's nearest memory through the store's index in a large space (:mod:`weaver.nearest`); an LLM
+    scorer reads the nearest memory's text, not only its similarity, so it always gets the exact product."""
+    if getattr(w.reasoner, "kind", "") != "rules" or len(w.mirror) < INDEX_MIN_ROWS:
+        return None
+    return lambda vec: nearest_indexed(w, vec)
 
 
 def _heard(mirror: Mirror, m: Message) -> tuple[str, frozenset[str]]:

@@ -13,9 +13,9 @@ and the supersede index (weaver.curation.arrival).
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import hashlib
+import re
 import sys
 import zlib
 from dataclasses import fields
@@ -50,10 +50,13 @@ def reader_sources(start: str = "slots.py", root: Path | None = None) -> list[Pa
         if path.name in seen or not path.is_file():
             continue
         seen[path.name] = path
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:  # "from .x import y" within weaver/
-                todo.append(here / f"{node.module}.py")
+        # "from .x import y" within weaver/, at any indent (a lazy import inside a function counts too); a
+        # pattern, not the parser: parsing the ~30 modules cost 0.1-0.4 s of the first ingest in every process
+        todo += [here / f"{m}.py" for m in _RELATIVE_IMPORT.findall(path.read_text(encoding="utf-8"))]
     return [seen[name] for name in sorted(seen)]
+
+
+_RELATIVE_IMPORT = re.compile(r"^[ \t]*from \.(\w[\w.]*) import\b", re.MULTILINE)
 
 
 @lru_cache(maxsize=1)

@@ -153,15 +153,18 @@ def _slot_keys(text: str) -> set[tuple[str, str]]:
 def _missing_edges(win: ReviewWindow, learner: RulesReasoner) -> list[ReviewItem]:
     w, g = win.w, win.w.graph
     out = []
-    for v in win.ids:
-        # a node whose caller declared its parents has them all: nothing is guessed beside them
-        if w.nodes[v].status != "active" or declared_parents(g, v):
-            continue
-        keys = _slot_keys(w.nodes[v].content)
-        if not keys:
-            continue
+    # a node whose caller declared its parents has them all: nothing is guessed beside them; and only a node
+    # stating a slot value can have a same-slot partner. Only these are searched for their nearest earlier
+    # nodes (a search of the whole space each, on a pass's first reading of them)
+    asked = [
+        (v, keys)
+        for v in win.ids
+        if w.nodes[v].status == "active" and not declared_parents(g, v) and (keys := _slot_keys(w.nodes[v].content))
+    ]
+    among = [v for v, _ in asked]
+    for v, keys in asked:
         best = None
-        for sim, u in win.nearest_earlier(v, 5):
+        for sim, u in win.nearest_earlier(v, 5, among):
             if sim < ADD_SIMILARITY:
                 break
             if w.nodes[u].status != "active" or g.has_edge(u, v) or f"{u}->{v}" in win.human:

@@ -8,9 +8,11 @@ window holds, not what the space holds (10k-100k nodes).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 
 import numpy as np
 
+from ..nearest import indexed_candidates
 from .queue import ReviewItem, evidence_for
 
 __all__ = ["ReviewWindow", "proposal_item"]
@@ -48,29 +50,36 @@ class ReviewWindow:
             return 0.0
         return float(self.matrix[self.w.position_of(a)] @ self.matrix[self.w.position_of(b)])
 
-    def nearest_earlier(self, nid: str, k: int) -> list[tuple[float, str]]:
+    def nearest_earlier(self, nid: str, k: int, among: Sequence[str] = ()) -> list[tuple[float, str]]:
         """The ``k`` earlier nodes most similar to ``nid``, most similar first.
 
-        One matrix product for the whole window, on first use (the earlier rows read once, not once per
-        window node), and a partial sort: a pass stays cheap on a big space.
+        ``among``: the window nodes the caller will ask about, searched together on the first ask (one matrix
+        product for them all, the earlier rows read once, and a partial sort each); default the whole window.
+        In a large space the store's index proposes the candidates, scored exactly (:mod:`weaver.nearest`).
         """
-        if k > self._near_k:
-            self._near, self._near_k = self._nearest(k), k
+        if nid not in self._near or k > self._near_k:
+            self._near.update(self._nearest(k, list(among) or self.ids))
+            self._near_k = k
         return self._near.get(nid, [])[:k]
 
-    def _nearest(self, k: int) -> dict[str, list[tuple[float, str]]]:
+    def _nearest(self, k: int, ids: list[str]) -> dict[str, list[tuple[float, str]]]:
         w, m = self.w, self.matrix
-        if m is None or not len(self.ids):
+        if m is None or not len(ids):
             return {}
         known = _NEAR.get(w.mirror)
         if known is None:
             known = _NEAR[w.mirror] = {}
-        out = {nid: known[nid][1] for nid in self.ids if nid in known and known[nid][0] >= k}
-        todo = [nid for nid in self.ids if nid not in out]
+        out = {nid: known[nid][1] for nid in ids if nid in known and known[nid][0] >= k}
+        todo = [nid for nid in ids if nid not in out]
+        if todo:
+            todo = self._indexed(todo, k, out, known)
         if not todo:
             return {nid: near[:k] for nid, near in out.items()}
         rows = np.array([w.position_of(n) for n in todo])
-        sims = m[: rows.max()] @ m[rows].T  # earlier rows x the window nodes not met before
+        # two columns at least: numpy hands a one-column product to a matrix-vector routine whose sums round
+        # differently, and a node's similarities must not depend on how many others a pass met with it
+        cols = rows if len(rows) > 1 else np.repeat(rows, 2)
+        sims = m[: rows.max()] @ m[cols].T  # earlier rows x the window nodes not met before
         order = w.mirror.order
         for c, (nid, i) in enumerate(zip(todo, rows)):
             col = sims[:i, c]
@@ -81,6 +90,28 @@ class ReviewWindow:
             out[nid] = [(float(col[j]), order[j]) for j in top]
             known[nid] = (k, out[nid])
         return {nid: near[:k] for nid, near in out.items()}
+
+    def _indexed(self, todo: list[str], k: int, out: dict, known: dict) -> list[str]:
+        """Answer ``todo`` through the store's index in a large space (the earlier candidates scored exactly);
+        returns what is left for the exact product (everything, without an index)."""
+        w, m = self.w, self.matrix
+        rows = [w.position_of(n) for n in todo]
+        # a few more than k: a node's neighbours in the index include later nodes and the node itself
+        cands = indexed_candidates(w, m[rows], k + 8)
+        if cands is None:
+            return todo
+        order = w.mirror.order
+        rest = []
+        for nid, i, cand in zip(todo, rows, cands):
+            cand = cand[cand < i]
+            if len(cand) < min(k, i):  # the index's neighbours were mostly later nodes: the exact product answers
+                rest.append(nid)
+                continue
+            sims = m[cand] @ m[i]
+            top = np.lexsort((cand, -sims))[:k]  # most similar first, ties by position
+            out[nid] = [(float(sims[j]), order[cand[j]]) for j in top]
+            known[nid] = (k, out[nid])
+        return rest
 
 
 def proposal_item(win: ReviewWindow, kind: str, source: str, target: str, **kw) -> ReviewItem:

@@ -4,6 +4,7 @@ usage: PYTHONPATH=<tree> python ident.py <src_data_dir or -> <space> <n_into> <s
 Diff two dumps with: python ident.py diff a.json b.json"""
 
 import json
+import re
 import shutil
 import sys
 import time
@@ -92,7 +93,7 @@ items = sorted(
         i.relation,
         i.current,
         round(float(i.confidence), 6),
-        i.rationale,
+        re.sub(r"n_[0-9a-f]{12}", lambda m: str(P(m.group(0))), i.rationale),  # ids a rationale names, too
         i.status,
         json.dumps(strip(i.evidence), sort_keys=True, ensure_ascii=False, default=str),
     ]
