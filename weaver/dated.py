@@ -42,7 +42,7 @@ _EN_M = re.compile(
     r"november|december)\b",
     re.I,
 )
-_EN_Y = re.compile(rf"\b(?:in|of|during|since)\s+{_YEAR}\b|\b{_YEAR}\b")
+_EN_Y = re.compile(rf"\b{_YEAR}\b")
 _CN = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
 _ZH_YMD = re.compile(r"(\d{4})\s*年\s*" + _CN + r"\s*月(?:\s*" + _CN + r"\s*[日号])?")
 _ZH_MD = re.compile(r"(?<![\d年])" + _CN + r"\s*月")
@@ -92,6 +92,8 @@ def question_span(query: str) -> tuple[int, int, int | None] | None:
     ((0, 0, 5), None)
     >>> question_span("How many pets did Andrew have, as of September 2023?"), question_span("截至2023年5月有几只猫？")
     (None, None)
+    >>> question_span("What has Tim read since 2021?"), question_span("What did Tim read in 2021?") is not None
+    (None, True)
     """
     found = _span(query or "")
     if found is None:
@@ -134,7 +136,7 @@ def _span(text: str) -> tuple[tuple[int, int, int | None], int] | None:
         return (0, 0, _month(m.group(1) or m.group(2))), m.start(1) if m.group(1) else m.start()
     m = _EN_Y.search(text) or _ZH_Y.search(text)
     if m:
-        y = int(next(g for g in m.groups() if g))
+        y = int(m.group(1))
         return (date(y, 1, 1).toordinal(), date(y, 12, 31).toordinal(), None), m.start()
     return None
 
