@@ -13,6 +13,7 @@ import networkx as nx
 import numpy as np
 
 from .asking import question_offset
+from .dated import date_lift
 from .lexical import LexicalIndex, lexical_tokens
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
 from .query_turns import dense_similarity, fused_relevance, heard_similarity, turn_similarities
@@ -182,4 +183,6 @@ def score_nodes(
     if edges is not None:  # with graph expansion: the best hits' siblings in the speaker's other sessions
         lifted = lifted + sibling_lift(own, matrix, facts, cfg.sibling_lift)
     lifted = lifted + question_offset(facts, cfg.w_question)  # a question lent in full (above), ranks lower itself
+    # a question naming a date: the memories of the sittings held then rank higher (they share it: nothing to lend)
+    lifted = lifted + date_lift(g, ids, facts, query, cfg.w_date)
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)

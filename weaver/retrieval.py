@@ -47,6 +47,7 @@ __all__ = [
 # the plain vector baseline the debugger compares against: dense similarity alone (with expand=False)
 PLAIN_DENSE = dict(w_lexical=0.0, w_centrality=0.0, w_speaker=0.0, context_decay=0.0, edge_lift=0.0, sibling_lift=0.0)
 PLAIN_DENSE["w_question"] = 0.0
+PLAIN_DENSE["w_date"] = 0.0
 
 
 class _Ranking:
@@ -352,6 +353,7 @@ def retrieve(
             "edge_lift": cfg.edge_lift if (edges is not None and expand_graph) else 0.0,
             "sibling_lift": cfg.sibling_lift if (edges is not None and expand_graph) else 0.0,
             "w_question": cfg.w_question if facts is not None else 0.0,
+            "w_date": cfg.w_date if facts is not None else 0.0,
             "boosted": len(boost or {}),
             "boost": boost.largest() if isinstance(boost, Boost) else max((boost or {}).values(), default=0.0),
         },

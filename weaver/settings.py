@@ -57,6 +57,9 @@ class WeaverConfig:
     # in a chat between named people, a memory that asks ranks this much lower (it still lends its relevance to the
     # reply; weaver/asking.py): chosen by leave-one-conversation-out on LoCoMo (docs/benchmarks)
     w_question: float = 0.1
+    # a question naming a day, month or year: memories dated then rank this much higher (weaver/dated.py); chosen
+    # by leave-one-conversation-out on LoCoMo (docs/benchmarks)
+    w_date: float = 0.8
     search_archived: bool = True  # the cold tier: archived memories may seed retrieval (alone, without edges)
     # review
     review_every: int = 10  # a review pass every N newly kept nodes (0: only on demand)
