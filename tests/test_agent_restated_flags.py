@@ -13,7 +13,12 @@ from agent_chat import chat_turn
 from weaver.agent import TravelAgent
 
 APART = {
-    "zh": ["我们两个人，五月一号到五月三号去北京。", "总预算五千块。", "帮我找一家王府井附近每晚六百以内的酒店。", "现在我们三个人，总预算改成八千。"],
+    "zh": [
+        "我们两个人，五月一号到五月三号去北京。",
+        "总预算五千块。",
+        "帮我找一家王府井附近每晚六百以内的酒店。",
+        "现在我们三个人，总预算改成八千。",
+    ],
     "en": [
         "We're two people visiting Beijing from May 2nd to May 4th.",
         "Our total budget is 6000 yuan.",
@@ -22,7 +27,11 @@ APART = {
     ],
 }
 TOGETHER = {
-    "zh": ["我们两个人，总预算五千块，五月一号到五月三号。", "帮我找一家王府井附近每晚六百以内的酒店。", "现在我们三个人，总预算改成八千。"],
+    "zh": [
+        "我们两个人，总预算五千块，五月一号到五月三号。",
+        "帮我找一家王府井附近每晚六百以内的酒店。",
+        "现在我们三个人，总预算改成八千。",
+    ],
     "en": [
         "We're two people with a total budget of 6000 yuan, May 2nd to May 4th.",
         "Find a hotel near Wangfujing under 700 a night.",

@@ -39,7 +39,7 @@ STREETS = {
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_street_named_after_a_city_is_a_street_not_the_city(runtime, lang):
-    """"Nanjing Road" / "南京路" is a street (Shanghai's, or any city's): said back as a place the database cannot
+    """ "Nanjing Road" / "南京路" is a street (Shanghai's, or any city's): said back as a place the database cannot
     place, not answered as a request for the city of Nanjing; the city alone still is one."""
     text, street, city = STREETS[lang]
     agent = TravelAgent(runtime.open(f"street-{lang}"))

@@ -12,7 +12,12 @@ from agent_chat import chat_turn
 from weaver.agent import TravelAgent
 
 CHAT = {
-    "zh": ["我们两个人，五月一号到五月三号去北京。", "总预算五千块。", "帮我找一家王府井附近每晚六百以内的酒店。", "晚饭去哪里吃？"],
+    "zh": [
+        "我们两个人，五月一号到五月三号去北京。",
+        "总预算五千块。",
+        "帮我找一家王府井附近每晚六百以内的酒店。",
+        "晚饭去哪里吃？",
+    ],
     "en": [
         "We're two people visiting Beijing from May 2nd to May 4th.",
         "Our total budget is 6000 yuan.",
