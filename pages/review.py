@@ -27,6 +27,7 @@ from ui.review_words import (
     key_words,
     memory_label,
     pair_of,
+    proposal_groups,
     quoted,
     t,
 )
@@ -87,20 +88,16 @@ q_tab, e_tab, n_tab, l_tab = st.tabs(
 # ------------------------------------------------------------------ queue
 with q_tab:
     items = cur.items()
+    flag_groups = cur.flag_groups()
     if not items:
         st.info(t("queue_empty"))
-    else:
-        st.caption(t("n_pending", n=len(items)))
+    else:  # the decisions the page asks for: one per change that flagged memories, one per contested edge or node
+        st.caption(t("n_pending", n=len(proposal_groups(items)) + len(flag_groups)))
     L = graph_render.labels(lang())
-    groups: dict[str, list] = {}
-    for item in items[:50]:  # proposals about one edge are judged together, side by side
-        if item.kind == "needs_review":
-            continue  # flags: one group per change, below
-        key = item.edge_key if item.kind in ("prune", "relabel", "add") else f"node:{item.target}"
-        groups.setdefault(key, []).append(item)
+    groups = proposal_groups(items[:50])  # proposals about one edge are judged together, side by side
 
     # a changed fact flags every memory that used its old value: one line per change, its memories one click away
-    for g in cur.flag_groups():
+    for g in flag_groups:
         with st.container(border=True):
             by = t("flag_by", new=quoted(w, g.by)) if g.by else ""
             head = t("flag_group", old=quoted(w, g.source), by=by, n=len(g.targets))

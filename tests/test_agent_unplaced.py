@@ -29,3 +29,21 @@ def test_a_place_outside_the_database_is_said_not_dropped(runtime, lang):
     # a place the database knows is searched as before, and the unplaced one is no constraint later
     reply, calls, results = chat_turn(agent, KNOWN[lang])
     assert calls and calls[0]["arguments"]["near"] == "王府井" and results[0]["count"] > 0, reply
+
+
+STREETS = {
+    "en": ("Find a hotel near Nanjing Road.", "Nanjing Road", "Find a hotel in Nanjing."),
+    "zh": ("帮我找一家南京路附近的酒店", "南京路", "帮我找一家南京的酒店"),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_street_named_after_a_city_is_a_street_not_the_city(runtime, lang):
+    """ "Nanjing Road" / "南京路" is a street (Shanghai's, or any city's): said back as a place the database cannot
+    place, not answered as a request for the city of Nanjing; the city alone still is one."""
+    text, street, city = STREETS[lang]
+    agent = TravelAgent(runtime.open(f"street-{lang}"))
+    reply, calls, _ = chat_turn(agent, text)
+    assert calls == [] and street in reply and ("没能定位" if lang == "zh" else "couldn't place") in reply, reply
+    reply, calls, _ = chat_turn(agent, city)
+    assert calls == [] and ("南京" if lang == "zh" else "Nanjing") in reply and street not in reply, reply

@@ -21,6 +21,7 @@ __all__ = [
     "key_words",
     "memory_label",
     "pair_of",
+    "proposal_groups",
     "quoted",
     "t",
 ]
@@ -199,6 +200,18 @@ def item_words(w, item) -> str:
     if item.kind == "supersede":
         return f"{t('k_supersede')}: {quoted(w, item.target)} ← {quoted(w, item.source)}"
     return f"{t('k_needs_review')}: {quoted(w, item.target)}"
+
+
+def proposal_groups(items) -> dict[str, list]:
+    """The queue's proposals as the page shows them: those about one edge (or one node) together, judged side by
+    side; flags are left out (one group per change: ``Curation.flag_groups``)."""
+    groups: dict[str, list] = {}
+    for item in items:
+        if item.kind == "needs_review":
+            continue
+        key = item.edge_key if item.kind in ("prune", "relabel", "add") else f"node:{item.target}"
+        groups.setdefault(key, []).append(item)
+    return groups
 
 
 def entry_words(w, entry) -> str:

@@ -14,14 +14,16 @@ from typing import Generator
 
 from .events import AgentEvent
 from .tools import tool_schemas
+from .turn_facts import with_facts
 
 __all__ = ["agent_messages", "llm_steps", "MAX_ROUNDS"]
 
 MAX_ROUNDS = 4  # model calls per user message (tool rounds plus the final answer)
 
 
-def agent_messages(user_text: str, context: str, lang: str) -> list[dict]:
-    """The prompt: role, the database's scope, honesty rules, the user's language, and the retrieved memory."""
+def agent_messages(user_text: str, context: str, lang: str, facts: list[str] | None = None) -> list[dict]:
+    """The prompt: role, the database's scope, honesty rules, the user's language, the retrieved memory, and the
+    facts of this message the reply must state (``facts``)."""
     language = "Chinese (简体中文)" if lang == "zh" else "English"
     system = (
         "You are a travel-planning assistant for Beijing. Your tools query the CrossWOZ Beijing database "
@@ -34,6 +36,8 @@ def agent_messages(user_text: str, context: str, lang: str) -> list[dict]:
         f"Summer Palace = 颐和园, Great Wall = 八达岭长城, Wangfujing = 王府井). Reply in {language}.\n\n"
         "Memory retrieved for this message (causes before effects):\n" + (context or "(nothing relevant yet)")
     )
+    if facts:  # checked by the agent, not guesses: the user must hear each of them
+        system += "\n\nFacts about this message you must state in your reply:\n" + "\n".join(f"- {f}" for f in facts)
     return [{"role": "system", "content": system}, {"role": "user", "content": user_text}]
 
 
@@ -57,8 +61,10 @@ def _describe(calls) -> str:
     return "; ".join(f"{c.function.name}({c.function.arguments})" for c in calls)
 
 
-def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Generator[AgentEvent, None, bool]:
-    messages = agent_messages(text, result.context, lang)
+def llm_steps(
+    agent, text: str, lang: str, result, memory_ids: list[str], facts: list[str] | None = None
+) -> Generator[AgentEvent, None, bool]:
+    messages = agent_messages(text, result.context, lang, facts)
     tools = tool_schemas()
     thought_done = False
     for round_no in range(MAX_ROUNDS):
@@ -87,7 +93,7 @@ def llm_steps(agent, text: str, lang: str, result, memory_ids: list[str]) -> Gen
             if not content:
                 yield agent.error("the model returned an empty reply", {"stage": "llm"})
                 return False
-            yield agent.reply(content, memory_ids, {"rounds": round_no + 1})
+            yield agent.reply(with_facts(content, facts or []), memory_ids, {"rounds": round_no + 1})
             return True
         messages.append(
             {

@@ -26,6 +26,7 @@ from .memory import items_from_result, read_constraints, with_records
 from .offline_turn import OfflineTurn
 from .slot_bridge import constraints_from_records, records_from_statements
 from .tools import ToolBox
+from .turn_facts import turn_facts
 from .understanding import Parsed, parse
 
 __all__ = ["TravelAgent", "retrieval_query", "MAX_STEP_CHARS", "fit_step"]
@@ -146,7 +147,10 @@ class TravelAgent(OfflineTurn):
         if self.llm_client is not None:
             from .llm import llm_steps
 
-            ok = yield from llm_steps(self, text, lang, result, memory_ids)
+            # what the offline reply would say of this message (an unplaced place, a length against the dates, the
+            # memories its change flagged): facts the model must state, appended if it leaves one out
+            facts = turn_facts(p, known, self.flagged_by_this_message(lang), lang)
+            ok = yield from llm_steps(self, text, lang, result, memory_ids, facts)
             if ok:
                 return
             self._outputs, self._thought_id, self._result_ids = (

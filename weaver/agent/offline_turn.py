@@ -9,8 +9,6 @@ size invalidates are made again, and ``_compose`` says the result in the user's 
 from __future__ import annotations
 
 import re
-from typing import cast
-
 from ..filler import is_filler
 from .agent_steps import StepWriter
 from .cuisine import cuisine_note
@@ -25,7 +23,6 @@ from .replies import (
     fmt_money,
     has_text,
     honest_text,
-    length_clash_text,
     results_text,
     route_text,
     sourced,
@@ -33,8 +30,8 @@ from .replies import (
 )
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
-from .numbers import stay_said
-from .understanding import Constraint, Parsed, length_clash, nights_between
+from .turn_facts import length_note
+from .understanding import Constraint, Parsed, nights_between
 from .why import explain_why
 
 __all__ = ["OfflineTurn"]
@@ -109,11 +106,9 @@ class OfflineTurn(StepWriter):
                     for old, out in rebooked
                 ]
             )
-        if p.length_clash:  # "a 3-day trip, May 1 to May 4": the dates are kept, the disagreement asked back
-            text += "\n\n" + length_clash_text(p.length_clash, lang)
-        elif clash := _clash_with_memory(p, known):  # said in two messages: the later one against the earlier
-            text += "\n\n" + length_clash_text(clash[0], lang, kept_dates=clash[1])
-        flagged = self._flagged_by_this_message(lang)
+        if note := length_note(p, known, lang):  # the dates kept, a length that disagrees asked back
+            text += "\n\n" + note
+        flagged = self.flagged_by_this_message(lang)
         if flagged:  # one line per fact this message changed, however many memories used its old value
             text += "\n\n" + flagged
         # a why-answer also cites the chain it walked in the graph
@@ -123,7 +118,7 @@ class OfflineTurn(StepWriter):
             text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
         )
 
-    def _flagged_by_this_message(self, lang: str) -> str:
+    def flagged_by_this_message(self, lang: str) -> str:
         """The facts this message superseded whose dependents were flagged for review, one line per fact."""
         lines = []
         for g in self.weaver.curation.flag_groups() if self._user_node else []:
@@ -268,23 +263,6 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
 
 def _has_check_in(known) -> bool:
     return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
-
-
-def _clash_with_memory(p: Parsed, known) -> tuple[dict, bool] | None:
-    """This message's dates against a stay length said before, or its stay length against the dates said before,
-    when they disagree: (the clash, whether the dates are what this message kept)."""
-    new = next((c for c in p.constraints if c.slot == "dates" and isinstance(c.value, dict)), None)
-    before = known.latest("dates", ("any", "hotel"))
-    if new is None or before is None or not isinstance(before.value, dict) or before.node_id == new.node_id:
-        return None
-    now, then = cast(dict, new.value), before.value  # a dates constraint's value is its dict
-    if now.get("check_out") and not then.get("check_in"):  # "3 days" then "May 1 to May 4"
-        clash = length_clash(now, stay_said(before.text)) if before.text else None
-        return (clash, True) if clash else None
-    if not now.get("check_in") and then.get("check_out"):  # "May 1 to May 4" then "a 3-day trip"
-        clash = length_clash(then, stay_said(p.text))
-        return (clash, False) if clash else None
-    return None
 
 
 def _keep_stay_end(p: Parsed, known) -> None:

@@ -26,6 +26,12 @@ _NOT_ENTITIES = frozenset(
 _PLACE_EN = english_alias_pattern(PLACE_ALIASES)
 _DISH_EN = english_alias_pattern(DISH_ALIASES)
 _CITY = english_alias_pattern(OTHER_CITIES)
+# what makes a city's name a street's: a road word right after it, with an optional direction between
+_STREET = re.compile(
+    r"\s*(?:(?:east|west|north|south|middle|central)\s+)?(?:road|rd\b|street|st\b|avenue|ave\b|lane|alley)"
+    r"|[东西南北中]?(?:路|街|大街|大道|胡同|巷)",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=1)
@@ -85,9 +91,20 @@ def dish_mentions(text: str) -> Iterator[re.Match]:
 
 
 def city_named(text: str) -> str | None:
-    """Another city the text names (the agent only knows Beijing)."""
-    city = _CITY.search(text)
-    return OTHER_CITIES[city.group(0).lower()] if city else None
+    """Another city the text names (the agent only knows Beijing); a city's name followed by a street word is a
+    street (Beijing, Shanghai and most Chinese cities have a Nanjing Road or a Shanghai Street), not the city.
+
+    >>> city_named("Find a hotel in Nanjing."), city_named("Find a hotel near Nanjing East Road.")
+    ('南京', None)
+    >>> city_named("帮我找一家南京路附近的酒店"), city_named("我们想去上海街吃饭"), city_named("我们下周去南京")
+    (None, None, '南京')
+    >>> city_named("帮我找一家南京大饭店附近的餐厅")
+    """
+    text = without_place_names(text)  # "南京大饭店" is a hotel in Beijing
+    for city in _CITY.finditer(text):
+        if not _STREET.match(text, city.end()):  # "Nanjing Road" / "南京东路": a street, named after the city
+            return OTHER_CITIES[city.group(0).lower()]
+    return None
 
 
 def without_place_names(text: str) -> str:

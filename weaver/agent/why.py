@@ -1,8 +1,10 @@
 """Answer "why ...?" from memory: find the event among the retrieved nodes, then walk its causes in the graph.
 
-The chain is the event's ancestors over the weaver's dependency edges (causal,
-conditional and the thought -> result step), plus the constraint memories the
-agent recorded as the premises of that tool call (``meta["because"]``).
+The event is the one the question names: an entity, else the kind of item ("why this hotel?" explains the
+latest hotel result, even when a restaurant search came after it), else the latest result. The chain is the
+event's ancestors over the weaver's dependency edges (causal, conditional and the thought -> result step), plus
+the constraint memories the agent recorded as the premises of that tool call (``meta["because"]``, and
+``meta["set_by"]``: those that set an argument but are linked through an earlier result).
 """
 
 from __future__ import annotations
@@ -24,10 +26,26 @@ def _target(weaver, items: list[MemoryItem], p: Parsed, current_turn: int) -> Me
         if failed:
             return max(failed, key=lambda i: i.turn)
     named = [i for i in past if any(e[0] in i.content for e in p.entities)]
-    pool = named or [i for i in past if i.kind == "tool_result"] or past
+    pool = named or _of_domain(weaver, past, p.domain, current_turn) or [i for i in past if i.kind == "tool_result"]
+    pool = pool or past
     # the latest result: within a turn, the last call (a widened retry is what the reply showed)
     stamp = {i.id: getattr(weaver.nodes.get(i.id), "timestamp", 0.0) for i in pool}
     return max(pool, key=lambda i: (i.turn, i.kind == "tool_result", stamp[i.id])) if pool else None
+
+
+def _of_domain(weaver, past: list[MemoryItem], domain: str | None, current_turn: int) -> list[MemoryItem]:
+    """The results about the kind of item the question names ("why this hotel?"): the retrieved ones, else any in
+    memory (retrieval may have surfaced only a later search of another kind, which is not what is asked about)."""
+    if not domain:
+        return []
+    hits = [i for i in past if i.kind == "tool_result" and i.meta.get("domain") == domain]
+    if hits:
+        return hits
+    return [
+        MemoryItem(n.id, n.content, n.kind, n.turn, dict(n.meta), n.timestamp)
+        for n in weaver.nodes.values()
+        if n.kind == "tool_result" and n.turn < current_turn and (n.meta or {}).get("domain") == domain
+    ]
 
 
 def _causes(weaver, node_id: str, depth: int = 3) -> list[str]:
@@ -69,7 +87,10 @@ def explain_why(
         return None, []
     chain = set(_causes(weaver, target.id))
     node = weaver.nodes.get(target.id)
-    for nid in (node.meta.get("because") or []) if node else []:
+    # its premises: the constraints linked to the call, and those that set an argument through an earlier result
+    # (recorded, not linked again, to keep the graph sparse)
+    said = [*(node.meta.get("because") or []), *(node.meta.get("set_by") or [])] if node else []
+    for nid in said:
         if nid in weaver.nodes:
             chain.add(nid)
     premises = sorted(

@@ -10,7 +10,8 @@ the one reader the review pass uses too, so the two never disagree.
 
 An earlier statement that also holds other slots nobody restated ("预算五千，两个人"),
 or more than a few words beyond its slots (:func:`weaver.slots.residue`), keeps its
-status: the edge records the change, retrieval still needs the rest.
+status: the edge records the change, retrieval still needs the rest; what depended on it
+is flagged for review all the same (it used the value that changed).
 Statements of different speakers never supersede each other; human decisions stand.
 """
 
@@ -236,6 +237,8 @@ def supersede_on_arrival(cur, node, edges: list) -> list:
                 cur.set_status(
                     plan.old, "superseded", why, actor="builder", by=plan.new, ref=entry.id, message_id=node.message_id
                 )
+            elif not plan.full:  # active for its other slots; what used the restated value is stale all the same
+                cur.flag_restated(plan.old, entry.id)
         except WeaverError:  # a human decided this edge or node: it stands
             continue
         made.append(key)

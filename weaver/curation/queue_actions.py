@@ -54,8 +54,22 @@ class QueueActions:
             node = self.w.nodes.get(src)
             status = node.status if node else ""
             by = str(node.meta.get("superseded_by", "")) if node else ""
+            if node and not by and status == "active":  # one of its values restated, the rest still holds
+                by = self._restated_by(src)
             out.append(FlagGroup(src, status, by, [i.target for i in items], [i.id for i in items]))
         return out
+
+    def _restated_by(self, node_id: str) -> str:
+        """The newest statement a live ``supersedes`` edge from ``node_id`` leads to ("" when none)."""
+        g = self.w.graph
+        later = [
+            v
+            for v in g.successors(node_id)
+            if v in self.w.nodes
+            and g.edges[node_id, v].get("relation") == "supersedes"
+            and g.edges[node_id, v].get("status") != "rejected"
+        ]
+        return max(later, key=lambda v: (self.w.nodes[v].turn, self.w.nodes[v].timestamp), default="")
 
     @in_write_section
     def resolve_flags(self, source: str, accept: bool) -> int:
@@ -114,7 +128,10 @@ class QueueActions:
             )
         # needs_review: accepting the flag means the dependent falls with its cause
         cause = self.w.nodes.get(item.source)
-        new = status or (cause.status if cause and cause.status != "active" else "retracted")
+        if cause is not None and cause.status == "active" and self._restated_by(item.source):
+            new = status or "superseded"  # a value of the cause was restated: what used it is replaced, not wrong
+        else:
+            new = status or (cause.status if cause and cause.status != "active" else "retracted")
         return self.set_status(item.target, new, why, actor, ref=item.id)
 
     @in_write_section

@@ -74,6 +74,12 @@ class StatusActions:
             self._flag_dependents(node_id, status, entry.id)
         return entry
 
+    def flag_restated(self, node_id: str, entry_id: str) -> list[ReviewItem]:
+        """Flag what depended on a statement a later one gave a new value while it stays active for its other
+        slots ("two people, 6000 yuan, May 2-4" after "three of us, 9000"): its old value is as stale as a
+        superseded statement's. ``entry_id``: the audit entry of the ``supersedes`` edge that raised the flags."""
+        return self._flag_dependents(node_id, "restated", entry_id)
+
     def _flag_dependents(self, node_id: str, status: str, entry_id: str) -> list[ReviewItem]:
         pending = {
             (i.target, i.source) for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"
@@ -104,6 +110,17 @@ class StatusActions:
         ]
         for i in items:
             i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "cause restored"
+        self.save_items(items)
+
+    def _withdraw_flags_of(self, entry_id: str) -> None:
+        """The pending flags an edit raised (``cause_entry``), withdrawn when the edit is undone."""
+        items = [
+            i
+            for i in self.queue.values()
+            if i.kind == "needs_review" and i.status == "pending" and i.cause_entry == entry_id
+        ]
+        for i in items:
+            i.status, i.resolved_at, i.resolved_by = "withdrawn", time.time(), "its cause was undone"
         self.save_items(items)
 
     def _write_status(self, nid: str, state: dict) -> None:

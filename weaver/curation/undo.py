@@ -38,6 +38,9 @@ class UndoActions:
     _write_status: Callable[[str, dict], None]
     _withdraw_flags: Callable[[str], None]
     _flag_dependents: Callable[[str, str, str], list]
+    _withdraw_flags_of: Callable[[str], None]
+    queue: dict
+    flag_restated: Callable[[str, str], list]
     _corrections_changed: Callable[..., None]
     _revert_item: Callable[[AuditEntry, dict, str], AuditEntry]
     _set_presence: Callable[[AuditEntry, dict | None, str], AuditEntry]
@@ -67,6 +70,12 @@ class UndoActions:
                 )
             )
             self._write_edge(s, t, state)
+            # an arrival edge that restated a value of a still active statement raised flags of its own: withdrawn
+            # with it, raised again when it comes back (under the same entry, so a second undo finds them)
+            if action == "undo":
+                self._withdraw_flags_of(entry.id)
+            elif any(i.cause_entry == entry.id for i in self.queue.values()):
+                self.flag_restated(s, entry.id)
         else:
             state = cast(dict, state)  # a node.status entry always records both states
             node = self._node(entry.key)
