@@ -28,6 +28,11 @@ unreadable Chroma database) means a full load from Chroma and a new snapshot.
 The file is written to a temporary name and renamed over the old one, and each
 member of the ``.npz`` carries a CRC that is checked when it is read.
 
+This module holds the file: its stamp, the atomic write and the checked read.
+The columns it stores for edges, decisions and tokens (and their encoding and
+checks) are in :mod:`weaver.snapshot_columns`, which the mirror and the BM25
+index read; they are re-exported here, where callers have always imported them.
+
 Local mode only: with a Chroma server there is no shared local file to stamp
 against, so every open is a full load there.
 """
@@ -40,15 +45,23 @@ import os
 import sqlite3
 import threading
 import zipfile
-from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .lazy_records import LazyRecords
-from .models import Edge, FilterDecision, MemoryNode
+from .models import FilterDecision, MemoryNode
+from .snapshot_columns import (
+    NO_NODE,
+    TOKEN_SEP,
+    UNPLACED,
+    DecisionRows,
+    EdgeColumns,
+    TokenColumn,
+    as_bytes,
+    json_loads,
+)
 
 __all__ = [
     "FORMAT",
@@ -68,9 +81,6 @@ __all__ = [
 # snapshot is stale, so the next open is a full load)
 FORMAT = 3
 _MODELS = {"nodes": MemoryNode, "decisions": FilterDecision}
-_EDGE_TEXT = ("relation", "origin", "rationale", "status")  # string fields of an edge, stored as codes
-NO_NODE, UNPLACED = -1, -2  # a decision's node position (DecisionRows.node_at): none; not among the nodes written
-_SEP = "\x00"  # joins every node's BM25 tokens into one string (no token holds it)
 
 
 def chroma_sequences(persist_dir: str | Path, names: list[str]) -> dict[str, list] | None:
@@ -100,194 +110,6 @@ def chroma_sequences(persist_dir: str | Path, names: list[str]) -> dict[str, lis
     return out if set(out) == set(names) and len(rows) == len(names) else None
 
 
-class EdgeColumns:
-    """A space's edges as columns, in load order: endpoints as positions in the node order, each string field as
-    codes into its table of values (``texts[field]``), confidence and time as floats. Opening a 100k-node space
-    spent ~2.5 s parsing 200k edges into objects; the mirror builds its graph and edge index from these."""
-
-    def __init__(self, source, target, codes, texts, confidence, created_at):
-        self.source: np.ndarray = source  # int32 node positions
-        self.target: np.ndarray = target
-        self.codes: np.ndarray = codes  # int32, one column per _EDGE_TEXT field
-        self.texts: dict[str, list[str]] = texts
-        self.confidence: np.ndarray = confidence  # float64: the values written, bit for bit
-        self.created_at: np.ndarray = created_at
-
-    def __len__(self) -> int:
-        return len(self.source)
-
-    def holds(self, field: str, value: str) -> np.ndarray:
-        """Which edges have ``value`` in the string field ``field`` (a mask, from the codes).
-
-        >>> c = EdgeColumns.of([Edge("a", "b", "causal", 1.0, "rules"), Edge("b", "a", "elaborates", 1.0, "rules")],
-        ...                    {"a": 0, "b": 1})
-        >>> c.holds("relation", "elaborates").tolist(), c.holds("status", "rejected").tolist()
-        ([False, True], [False, False])
-        """
-        table = self.texts[field]
-        if value not in table:
-            return np.zeros(len(self), dtype=bool)
-        return self.codes[:, _EDGE_TEXT.index(field)] == table.index(value)
-
-    def column(self, field: str) -> list[str]:
-        """The values of one string field, one per edge."""
-        table = self.texts[field]
-        return [table[i] for i in self.codes[:, _EDGE_TEXT.index(field)].tolist()]
-
-    @classmethod
-    def of(cls, edges: list[Edge], position: dict[str, int]) -> "EdgeColumns":
-        """The edges whose two ends are at ``position`` (the mirror skips any other), in their order.
-
-        >>> e = [Edge("a", "b", "causal", 0.5, "rules", "why", 1.0, "proposed"), Edge("a", "x", "causal", 1.0, "rules")]
-        >>> c = EdgeColumns.of(e, {"a": 0, "b": 1})
-        >>> len(c), c.source.tolist(), c.target.tolist(), c.column("rationale"), c.confidence.tolist()
-        (1, [0], [1], ['why'], [0.5])
-        """
-        kept = [e for e in edges if e.source in position and e.target in position]
-        texts: dict[str, list[str]] = {}
-        codes = np.zeros((len(kept), len(_EDGE_TEXT)), dtype=np.int32)
-        for j, name in enumerate(_EDGE_TEXT):
-            slot: dict[str, int] = {}
-            codes[:, j] = [slot.setdefault(getattr(e, name), len(slot)) for e in kept]
-            texts[name] = list(slot)
-        return cls(
-            np.asarray([position[e.source] for e in kept], dtype=np.int32),
-            np.asarray([position[e.target] for e in kept], dtype=np.int32),
-            codes,
-            texts,
-            np.asarray([e.confidence for e in kept], dtype=np.float64),
-            np.asarray([e.created_at for e in kept], dtype=np.float64),
-        )
-
-
-class DecisionRows(Sequence):
-    """A snapshot's filter decisions as JSON rows (one per decision, in the order written), made into
-    :class:`FilterDecision` objects only when read (:meth:`records`): at 100k nodes parsing all of them cost
-    ~100 MB and a fifth of a warm open. What an open needs of all of them is stored beside: the keys, the order
-    the mirror keeps them in (by time), the latest turn, the rows that moved the task focus. As a sequence,
-    each decision in the order written, made anew on every read (what a reembed or a compact reads)."""
-
-    def __init__(self, blob, ends: np.ndarray, keys: list[str], order: np.ndarray, turns, shifts) -> None:
-        """``blob``: the rows' UTF-8 bytes (or a uint8 array of them), row ``i`` ending at ``ends[i]``."""
-        self.blob, self.ends, self.keys, self.order = blob, ends, keys, order
-        self.turn = int(turns.max()) if len(turns) else 0  # the latest turn any decision was made at
-        self._shifts = shifts  # rows whose decision moved the task focus
-        # message id -> the build audit entry its decision carries (the decisions of kept messages)
-        self.audits: dict[str, dict] = {}
-        # per row, the position (in the node order written) of the node its decision names: NO_NODE for a
-        # rejected message, UNPLACED for a node not among those written (read from the decision itself)
-        self.node_at: np.ndarray = np.zeros(0, dtype=np.int32)
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):  # a list of the decisions made (a writer's batch)
-            return [self.make(j) for j in range(len(self))[i]]
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
-        return self.make(i % len(self))
-
-    def make(self, row: int) -> FilterDecision:
-        """The decision at ``row`` (of the order written)."""
-        a = int(self.ends[row - 1]) if row else 0
-        return FilterDecision(*json_loads(memoryview(self.blob)[a : int(self.ends[row])]))
-
-    def records(self) -> LazyRecords:
-        """message id -> decision, in the mirror's order, each made when first read."""
-        rows = self.order.tolist()
-        return LazyRecords([self.keys[i] for i in rows], rows, self.make)
-
-    def shifted(self) -> list[FilterDecision]:
-        """The decisions that moved the task focus, in the order written (what the focus history reads)."""
-        return [self.make(int(i)) for i in self._shifts]
-
-    @staticmethod
-    def members(decisions: list[FilterDecision], position: dict[str, int]) -> dict[str, np.ndarray]:
-        """The snapshot members of ``decisions`` (:func:`write_snapshot`; ``position``: node id -> its place in
-        the node order written).
-
-        >>> d = [FilterDecision("m1", "user_input", "hi", 2, *[0.5] * 7, True, "ok", "rules", 1.0, timestamp=5.0),
-        ...      FilterDecision("m2", "user_input", "yo", 1, *[0.5] * 7, False, "no", "rules", 1.0, timestamp=4.0)]
-        >>> got = DecisionRows.read(DecisionRows.members(d, {}))
-        >>> len(got), got.turn, list(got.records()), got.records()["m1"] == d[0], got.shifted(), list(got) == d
-        (2, 2, ['m2', 'm1'], True, [], True)
-        >>> got[1:] == d[1:], got[-1] == d[1], got.audits, got.node_at.tolist() == [NO_NODE] * 2
-        (True, True, {}, True)
-        """
-        names = [f.name for f in fields(FilterDecision)]
-        rows = [
-            json.dumps([getattr(d, n) for n in names], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-            for d in decisions
-        ]
-        return {
-            "decision_fields": _bytes(json.dumps(names).encode("utf-8")),
-            "decisions": _bytes(b"".join(rows)),
-            "decision_ends": np.cumsum([len(r) for r in rows], dtype=np.int64),
-            "decision_keys": _bytes(json.dumps([d.message_id for d in decisions], ensure_ascii=False).encode()),
-            # the mirror's order: by time, ties in the order written (a stable sort, as a full load sorts them)
-            "decision_order": np.asarray(
-                sorted(range(len(decisions)), key=lambda i: decisions[i].timestamp), dtype=np.int64
-            ),
-            "decision_turns": np.asarray([d.turn for d in decisions], dtype=np.int64),
-            "decision_shifts": np.asarray([i for i, d in enumerate(decisions) if d.focus_shift_at], dtype=np.int64),
-            # the rows that carry their node's build audit entry, and those entries (what curation reads on open:
-            # a space built by ingest has one per kept message)
-            "decision_audited": np.asarray([i for i, d in enumerate(decisions) if d.audit and d.node_id], np.int64),
-            "decision_nodes": np.asarray(
-                [position.get(d.node_id, UNPLACED) if d.node_id else NO_NODE for d in decisions], dtype=np.int32
-            ),
-            "decision_audits": _bytes(
-                json.dumps([d.audit for d in decisions if d.audit and d.node_id], ensure_ascii=False).encode("utf-8")
-            ),
-        }
-
-    @classmethod
-    def read(cls, z) -> "DecisionRows":
-        """The rows from the members :meth:`members` wrote (``z``: the open archive); ValueError when they
-        do not fit together."""
-        if json_loads(z["decision_fields"].tobytes()) != [f.name for f in fields(FilterDecision)]:
-            raise ValueError("snapshot decisions: the model's fields changed")
-        blob, ends = z["decisions"], z["decision_ends"]  # the rows read in place (no copy: 19 MB at 100k)
-        keys, order = json_loads(z["decision_keys"].tobytes()), z["decision_order"]
-        turns, shifts, audited = z["decision_turns"], z["decision_shifts"], z["decision_audited"]
-        n = len(keys)
-        if not (len(ends) == len(order) == len(turns) == n) or (n and int(ends[-1]) != len(blob)):
-            raise ValueError("snapshot decisions: the columns do not fit")
-        if n and (bool((np.diff(ends) < 0).any()) or int(ends[0]) < 0):
-            raise ValueError("snapshot decisions: rows out of order")
-        if not np.array_equal(np.sort(order), np.arange(n)) or any(
-            len(r) and not 0 <= r.min() <= r.max() < n for r in (shifts, audited)
-        ):
-            raise ValueError("snapshot decisions: an order or row out of range")
-        audits = json_loads(z["decision_audits"].tobytes())
-        if len(audits) != len(audited):
-            raise ValueError("snapshot decisions: one audit entry per audited row")
-        node_at = z["decision_nodes"]
-        if len(node_at) != n or node_at.dtype != np.int32 or (n and int(node_at.min()) < UNPLACED):
-            raise ValueError("snapshot decisions: one node position per row")
-        got = cls(blob, ends, keys, order, turns, shifts)
-        got.audits = dict(zip((keys[i] for i in audited.tolist()), audits))
-        got.node_at = node_at
-        return got
-
-
-class TokenColumn:
-    """Each node's BM25 tokens, as one separator-joined string and a count per node: the BM25 index reads the
-    counts and makes the lists only for a rebuild (:meth:`weaver.lexical.LexicalIndex.load_columns`)."""
-
-    def __init__(self, raw: bytes, counts: np.ndarray) -> None:
-        if len(counts) and int(counts.min()) < 0:
-            raise ValueError("snapshot tokens: a negative count")
-        self.raw, self.counts = raw, counts
-
-    def __len__(self) -> int:
-        return len(self.counts)
-
-    def lists(self) -> list[list[str]]:
-        return _token_lists(self.raw, self.counts)
-
-
 class Snapshot:
     """What a snapshot holds, parsed: the records (nodes in the mirror's order), their vectors, each node's BM25
     tokens, the BM25 postings as columns (:meth:`weaver.lexical.LexicalIndex.columns`), the space's words and
@@ -306,19 +128,6 @@ class Snapshot:
         self.lexical: tuple = lexical
         self.words: set[str] = words
         self.numbers: set[float] = numbers
-
-
-def json_loads(raw: bytes | memoryview):
-    """JSON, parsed by orjson (a dependency of chromadb; several times faster on 100k records) when it can; a
-    memoryview (of a snapshot member) is parsed without a copy of its bytes."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - chromadb requires it
-        return json.loads(bytes(raw))
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:  # e.g. an Infinity, which the standard module writes and reads
-        return json.loads(bytes(raw))
 
 
 def _rows(kind: str, records: list) -> bytes:
@@ -352,10 +161,6 @@ def _parse(kind: str, raw: bytes | memoryview) -> list:
     return [cls(*row) for row in rows]
 
 
-def _bytes(data: bytes) -> np.ndarray:
-    return np.frombuffer(data, dtype=np.uint8)
-
-
 def write_snapshot(
     path: Path,
     stamp: dict[str, Any],
@@ -379,7 +184,7 @@ def write_snapshot(
     ``lexical``: the BM25 postings as :meth:`weaver.lexical.LexicalIndex.columns` (rows are positions in
     ``nodes``); ``words``, ``numbers``: the mirror's sets.
     """
-    if any(_SEP in t for n in nodes for t in derived[n.id][1]):
+    if any(TOKEN_SEP in t for n in nodes for t in derived[n.id][1]):
         return False  # a token the flat column cannot hold (never seen): the next open is a full load
     own = [d.message_id for d in decisions if not d.node_id and d.message_id in own_vectors]
     dim = 0 if node_vectors is None else int(np.asarray(node_vectors).shape[1])
@@ -389,16 +194,16 @@ def write_snapshot(
         else np.zeros((0, dim), dtype=np.float32)
     )
     members = {
-        "stamp": _bytes(json.dumps(stamp, sort_keys=True).encode("utf-8")),
-        "nodes": _bytes(_rows("nodes", nodes)),
-        "own": _bytes(json.dumps(own).encode("utf-8")),
-        "tokens": _bytes(_SEP.join(t for n in nodes for t in derived[n.id][1]).encode("utf-8")),
+        "stamp": as_bytes(json.dumps(stamp, sort_keys=True).encode("utf-8")),
+        "nodes": as_bytes(_rows("nodes", nodes)),
+        "own": as_bytes(json.dumps(own).encode("utf-8")),
+        "tokens": as_bytes(TOKEN_SEP.join(t for n in nodes for t in derived[n.id][1]).encode("utf-8")),
         "token_counts": np.asarray([len(derived[n.id][1]) for n in nodes], dtype=np.int32),
-        "words": _bytes(json.dumps(sorted(words), ensure_ascii=False).encode("utf-8")),
-        "numbers": _bytes(json.dumps(sorted(numbers)).encode("utf-8")),
+        "words": as_bytes(json.dumps(sorted(words), ensure_ascii=False).encode("utf-8")),
+        "numbers": as_bytes(json.dumps(sorted(numbers)).encode("utf-8")),
         "node_vectors": np.asarray(node_vectors if node_vectors is not None else np.zeros((0, dim)), dtype=np.float32),
         "own_vectors": own_vecs,
-        "lex_terms": _bytes(json.dumps(lexical[0], ensure_ascii=False).encode("utf-8")),
+        "lex_terms": as_bytes(json.dumps(lexical[0], ensure_ascii=False).encode("utf-8")),
         "lex_offsets": np.asarray(lexical[1], dtype=np.int64),
         "lex_rows": np.asarray(lexical[2], dtype=np.int32),
         "lex_counts": np.asarray(lexical[3], dtype=np.float32),
@@ -409,7 +214,7 @@ def write_snapshot(
         "edge_source": cols.source,
         "edge_target": cols.target,
         "edge_codes": cols.codes,
-        "edge_texts": _bytes(json.dumps(cols.texts, ensure_ascii=False).encode("utf-8")),
+        "edge_texts": as_bytes(json.dumps(cols.texts, ensure_ascii=False).encode("utf-8")),
         "edge_confidence": cols.confidence,
         "edge_created_at": cols.created_at,
     }
@@ -446,34 +251,6 @@ def _save(fh, members: dict[str, np.ndarray]) -> None:
                 np.lib.format.write_array(out, np.asanyarray(arr), allow_pickle=False)
 
 
-def _token_lists(raw: bytes, counts: np.ndarray) -> list[list[str]]:
-    """Each node's BM25 tokens from one separator-joined string and a count per node (a JSON list of lists took
-    over a second to parse at 100k nodes; a split and slices take a tenth of that).
-
-    >>> _token_lists(_SEP.join(["a", "b", "c"]).encode(), np.asarray([2, 0, 1]))
-    [['a', 'b'], [], ['c']]
-    """
-    flat = raw.decode("utf-8").split(_SEP) if int(counts.sum()) else []
-    if len(flat) != int(counts.sum()) or (len(counts) and int(counts.min()) < 0):
-        raise ValueError("snapshot tokens: the counts do not match the tokens")
-    ends = np.cumsum(counts).tolist()
-    return [flat[e - c : e] for e, c in zip(ends, counts.tolist())]
-
-
-def _edges_fit(c: EdgeColumns, n: int) -> bool:
-    """Whether edge columns are whole and point inside ``n`` nodes and their tables."""
-    e = len(c.source)
-    if not (len(c.target) == len(c.confidence) == len(c.created_at) == e and c.codes.shape == (e, len(_EDGE_TEXT))):
-        return False
-    if set(c.texts) != set(_EDGE_TEXT) or c.source.dtype != np.int32 or c.target.dtype != np.int32:
-        return False
-    if not e:
-        return True
-    ends = (c.source.min(), c.source.max(), c.target.min(), c.target.max())
-    tables = np.asarray([len(c.texts[f]) for f in _EDGE_TEXT])
-    return min(ends) >= 0 and max(ends) < n and c.codes.min() >= 0 and bool((c.codes.max(axis=0) < tables).all())
-
-
 SPARE_ROWS = 1024  # at least this many empty rows after the node vectors (and a sixteenth more of a big space)
 
 
@@ -508,7 +285,7 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
             )
             own_ids = json_loads(z["own"].tobytes())
             tokens = TokenColumn(z["tokens"].tobytes(), z["token_counts"])
-            if tokens.raw.count(_SEP.encode()) + 1 != max(1, int(tokens.counts.sum())):
+            if tokens.raw.count(TOKEN_SEP.encode()) + 1 != max(1, int(tokens.counts.sum())):
                 raise ValueError("snapshot tokens: the counts do not match the tokens")
             words = set(json_loads(z["words"].tobytes()))
             numbers = set(json_loads(z["numbers"].tobytes()))
@@ -526,7 +303,7 @@ def read_snapshot(path: Path, stamp: dict[str, Any]) -> Snapshot | None:
         or (len(lex[2]) and (int(lex[2].max()) >= len(nodes) or int(lex[2].min()) < 0))
         or int(lex[1][-1]) != len(lex[2])
         or len(lex[2]) != len(lex[3])
-        or not _edges_fit(edges, len(nodes))
+        or not edges.fits(len(nodes))
     ):
         return None
     own = {mid: own_vectors[i] for i, mid in enumerate(own_ids)}

@@ -22,6 +22,10 @@
 - **LLM mode** ingests messages with the ``openai`` backend against the
   OpenAI-protocol test server (``tests/openai_server.py``) started in-process,
   and reports LLM calls and tokens per message.
+
+This module holds the texts and the plan of the runs (:func:`run_scale`); each
+run's child process is in :mod:`weaver.bench.scale_jobs`, the report (Markdown
+and plot) in :mod:`weaver.bench.scale_report`, re-exported here.
 """
 
 from __future__ import annotations
@@ -30,20 +34,18 @@ import importlib.util
 import json
 import os
 import random
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from tqdm import tqdm
 
-from .common import finish_line_plot, percentiles, temp_runtime
-from .report import markdown_table
+from .common import percentiles, temp_runtime
+from .scale_jobs import BUILD_SCRIPT, disk_mb, run_job
+from .scale_report import plot_scale, scale_markdown
 from .scale_space import restatements
 from ..models import Message, WeaverError
 
@@ -91,109 +93,6 @@ def synthetic_texts(n: int, seed: int = 0) -> list[str]:
             + f" #{i}"
         )
     return out
-
-
-def _disk_mb(path: str | Path) -> float:
-    total = sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
-    return round(total / 2**20, 1)
-
-
-# Run in a fresh interpreter with PYTHONPATH at a source tree (this one or a baseline): only names that every
-# release of the weaver has (Settings, Runtime, CachedEmbedder, USEEmbedder, Message, ingest, query).
-_CHILD = r"""
-import json, resource, sys, time
-from dataclasses import replace
-from pathlib import Path
-from weaver.embedding import CachedEmbedder, USEEmbedder
-from weaver.models import Message
-from weaver.runtime import Runtime
-from weaver.settings import Settings
-
-job = json.loads(sys.argv[1])
-emb = CachedEmbedder(USEEmbedder())
-emb.embed(job["queries"] + job["texts"])  # warm: what is measured is the weaver, not first-time embedding
-import jieba
-jieba.initialize()  # its dictionary loads once a process (~0.9 s), like the model: not a cost per turn
-rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-s = Settings.from_env(env={}, secrets_path=None)
-rt = Runtime.from_settings(replace(s, data_dir=Path(job["data_dir"])), embedder=emb)
-out = {}
-t0 = time.perf_counter()
-w = rt.open(job["space"])
-out["open_s"] = time.perf_counter() - t0
-out["open_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-out["rss_before_open_mb"] = rss0
-lat = []
-for q in job["queries"]:
-    t0 = time.perf_counter()
-    w.query(q, budget=1024)
-    lat.append((time.perf_counter() - t0) * 1e3)
-out["query_ms"] = lat
-texts = job["texts"]
-nb = job.get("batched", 0)
-if nb:
-    t0 = time.perf_counter()
-    for i in range(0, nb, 64):
-        w.ingest_many([Message(t) for t in texts[i:min(nb, i + 64)]])
-    getattr(w, "flush", lambda: None)()  # timed: Chroma holds every message (write-behind applied)
-    out["batched_turns_per_s"] = nb / (time.perf_counter() - t0)
-t0 = time.perf_counter()
-lat = []
-for t in texts[nb:]:
-    t1 = time.perf_counter()
-    w.ingest(t)
-    lat.append((time.perf_counter() - t1) * 1e3)
-getattr(w, "flush", lambda: None)()  # timed: the write-behind log applied, so Chroma holds every message
-out["one_by_one_turns_per_s"] = (len(texts) - nb) / max(time.perf_counter() - t0, 1e-9)
-out["ingest_ms"] = lat
-if job.get("reopen"):
-    t0 = time.perf_counter()
-    rt.open(job["space"])
-    out["reopen_s"] = time.perf_counter() - t0
-out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print("\nRESULT " + json.dumps(out))
-"""
-
-
-# The bulk build of a big space on the code of a tree (this one or a baseline): each system is measured on the
-# storage layout its own code writes (a space of this release's layout is not writable by an older one).
-_BUILD = r"""
-import json, sys, time
-from dataclasses import replace
-from pathlib import Path
-from weaver.settings import Settings
-from weaver.store import connect
-
-job = json.loads(sys.argv[1])
-spec = json.loads(Path(job["spec"]).read_text("utf-8"))  # the texts and their restatements, from the running bench
-ns = {"__name__": "scale_writer"}
-exec(compile(Path(job["writer"]).read_text("utf-8"), job["writer"], "exec"), ns)  # this release's writer, any code
-s = replace(Settings.from_env(env={}, secrets_path=None), data_dir=Path(job["data_dir"]))
-w = type("W", (), {})()
-w.space = connect(s).open_space(job["space"], create=True)
-t0 = time.perf_counter()
-edges = ns["write_bulk"](w, spec["texts"], job["dim"], job["n"], (spec["edges"], spec["gone"]))
-getattr(w.space, "sync", lambda: None)()
-print("\nRESULT " + json.dumps({"edges": edges, "bulk_s": time.perf_counter() - t0}))
-"""
-
-
-def _child(tree: Path, job: dict, timeout: float = 3600, script: str = _CHILD) -> dict:
-    """Run :data:`_CHILD` (or ``script``) on the code of ``tree`` (a fresh process: its RSS is the job's own)."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.run(
-        [sys.executable, "-c", script, json.dumps(job)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=str(tree),
-        check=False,
-    )
-    lines = [x for x in proc.stdout.splitlines() if x.startswith("RESULT ")]
-    if proc.returncode != 0 or not lines:
-        raise WeaverError(f"scale job on {tree} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
-    return json.loads(lines[-1][7:])
 
 
 def _ratio(new, old) -> float | None:
@@ -288,7 +187,7 @@ def run_scale(
     out["throughput"] = {}
     for name, tree in trees.items():  # a fresh space each: batched, then one by one
         with tempfile.TemporaryDirectory(prefix="weaver-scale-") as tmp:
-            r = _child(
+            r = run_job(
                 tree, {"data_dir": tmp, "space": "throughput", "queries": [], "texts": texts, "batched": n_batched}
             )
         out["throughput"][name] = {
@@ -314,7 +213,7 @@ def run_scale(
                 spec_path = Path(built).parent / f"{Path(built).name}-spec.json"
                 spec_path.write_text(json.dumps(spec), "utf-8")
                 try:
-                    b = _child(
+                    b = run_job(
                         tree,
                         {
                             "data_dir": built,
@@ -324,7 +223,7 @@ def run_scale(
                             "spec": str(spec_path),
                             "writer": str(Path(__file__).with_name("scale_writer.py")),
                         },
-                        script=_BUILD,
+                        script=BUILD_SCRIPT,
                     )
                 finally:
                     spec_path.unlink(missing_ok=True)
@@ -334,18 +233,18 @@ def run_scale(
                         "edges": b["edges"],
                         "bulk_write_s": round(bulk_s, 1),
                         "bulk_nodes_per_s": round(n / bulk_s, 1),
-                        "disk_mb": _disk_mb(built),
+                        "disk_mb": disk_mb(built),
                     }
-                disk_built = _disk_mb(built)
+                disk_built = disk_mb(built)
                 with tempfile.TemporaryDirectory(prefix="weaver-scale-") as copy:
                     shutil.copytree(built, copy, dirs_exist_ok=True)
                     job = {"data_dir": copy, "space": f"scale-{n}", "queries": qtexts}
                     # cold: the first open after the bulk writer (a full load from Chroma; this code then
                     # writes its snapshot); warm: the next open in a fresh process, nothing written between
-                    cold = _child(tree, dict(job, texts=[]))
-                    disk_opened = _disk_mb(copy)
-                    r = _child(tree, dict(job, texts=into_texts, reopen=True))
-                    disk_after = _disk_mb(copy)
+                    cold = run_job(tree, dict(job, texts=[]))
+                    disk_opened = disk_mb(copy)
+                    r = run_job(tree, dict(job, texts=into_texts, reopen=True))
+                    disk_after = disk_mb(copy)
                 row[name] = {
                     "open_s": round(r["open_s"], 2),
                     "cold_open_s": round(cold["open_s"], 2),
@@ -387,115 +286,3 @@ def run_scale(
         out["llm_mode"] = _llm_mode(embedder)
     out["wall_s"] = round(time.perf_counter() - t_start, 1)
     return out
-
-
-def scale_markdown(res: dict) -> str:
-    systems = res.get("systems", ["weaver"])
-    md = ["# Scale", "", f"{res['cpus']} CPUs. Wall time {res['wall_s']} s. Turns: {res.get('texts', '')}.", ""]
-    head = ["system", "turns/s one by one", "one ingest p50 / p95 / max ms", "turns/s batched"]
-
-    def waits(t: dict) -> str:
-        ms = t.get("one_by_one_ms")
-        return f"{ms['p50']} / {ms['p95']} / {ms['max']}" if ms and "max" in ms else "-"
-
-    md += [
-        markdown_table(
-            head,
-            [
-                [
-                    s,
-                    res["throughput"][s]["one_by_one_turns_per_s"],
-                    waits(res["throughput"][s]),
-                    res["throughput"][s]["batched_turns_per_s"],
-                ]
-                for s in systems
-            ],
-        ),
-        "",
-    ]
-    rows = []
-    for r in res["rows"]:
-        for s in systems:
-            x = r[s]
-            rows.append(
-                [
-                    r["nodes"],
-                    s,
-                    x["query_ms"]["p50"],
-                    x["query_ms"]["p95"],
-                    x.get("first_query_ms", ""),
-                    x.get("cold_open_s", ""),
-                    x["open_s"],
-                    x["reopen_s"],
-                    x.get("cold_open_rss_mb", ""),
-                    x["open_rss_mb"],
-                    x["into_turns_per_s"],
-                    x.get("disk_mb_built", r["disk_mb"]),
-                    x.get("disk_mb_opened", ""),
-                ]
-            )
-    md += [
-        markdown_table(
-            [
-                "nodes",
-                "system",
-                "query p50 ms",
-                "query p95 ms",
-                "first query ms (cold)",
-                "open s, cold",
-                "open s, warm",
-                "reopen s (after writes)",
-                "RSS MB at cold open",
-                "RSS MB at warm open",
-                "ingest into it, turns/s",
-                "disk MB (as built)",
-                "disk MB (opened)",
-            ],
-            rows,
-        ),
-        "",
-        "Cold: the first open after the bulk writer, in a fresh process (a full load from Chroma; this code then "
-        "writes its snapshot). Warm: the next open in another fresh process, nothing written in between (this code "
-        "reads the snapshot). Queries (p50 / p95) are the warm process's, after its open; the first query is the "
-        "cold process's first. Reopen: a new weaver in the warm process after it ingested into the space (its "
-        "writes made the snapshot stale: a full load). RSS is the process's peak so far, the embedder included.",
-    ]
-    if res.get("ratios"):
-        ra = res["ratios"]
-        md += [
-            "",
-            f"Ratios (this code vs baseline): one by one x{ra['one_by_one']}, batched x{ra['batched']}; "
-            + "; ".join(
-                f"{n} nodes: query p95 x{v['query_p95_speedup']} faster (p50 x{v.get('query_p50_speedup')}), "
-                f"open x{v['open_speedup']} warm, x{v.get('cold_open_speedup')} cold, RSS at open "
-                f"x{v.get('open_rss_ratio')}, disk x{v.get('disk_ratio')}, ingest into it x{v['into_speedup']}"
-                for n, v in ra["by_size"].items()
-            )
-            + ".",
-        ]
-    llm = res.get("llm_mode")
-    if llm and "skipped" not in llm:
-        md += [
-            "",
-            f"LLM mode (openai backend against the local test server, {llm['messages']} messages): "
-            f"{llm['llm_calls_per_message']} LLM calls and {llm['llm_tokens_per_message']} tokens per "
-            f"message ({llm['fallbacks']} fell back to rules).",
-        ]
-    return "\n".join(md) + "\n"
-
-
-def plot_scale(res: dict, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    ns = [r["nodes"] for r in res["rows"]]
-    fig, ax = plt.subplots(figsize=(6, 3.8), dpi=110)
-    for sys_name in res.get("systems", ["weaver"]):
-        ax.plot(ns, [r[sys_name]["query_ms"]["p50"] for r in res["rows"]], "-o", label=f"{sys_name} p50")
-        ax.plot(ns, [r[sys_name]["query_ms"]["p95"] for r in res["rows"]], "-s", label=f"{sys_name} p95")
-    ax.set_xscale("log")
-    finish_line_plot(
-        fig, ax, path, "nodes in the space", "query latency at 1,024 tokens (ms)", "Retrieval latency vs. memory size"
-    )
