@@ -65,3 +65,31 @@ def test_chinese_filler_is_dropped_and_constraints_and_choices_kept(runtime, tex
     _feed(w, [("", "帮我找一家王府井附近的酒店，每晚不超过六百。")])
     d = _feed(w, [("", text)])[0]
     assert (not d.kept and "filler" in d.reason) if filler else d.kept, (text, d.reason)
+
+
+@pytest.mark.parametrize(
+    "asked, reply",
+    [
+        (("Melanie", "Did you enjoy the music festival?"), ("Jon", "Yeah, awesome! Glad to be part of it.")),
+        (("小王", "你喜欢那个展览吗？"), ("小李", "喜欢，太棒了！")),
+    ],
+)
+def test_an_answer_to_the_other_speakers_question_is_no_filler(runtime, asked, reply):
+    # the attitude is the answer: "how did Jon feel about the festival?" has it as its evidence
+    w = runtime.open("filler-answer")
+    decisions = _feed(w, [("Jon", "I went to the music festival downtown on Saturday."), asked, reply])
+    assert "filler" not in decisions[2].reason, decisions[2].reason
+
+
+@pytest.mark.parametrize(
+    "asked, reply",
+    [
+        (("Jon", "Did you enjoy the music festival?"), ("Jon", "Wow, awesome!")),  # the same speaker reacting
+        (("Melanie", "Thanks! Anything else I can help with?"), ("Jon", "No thanks, bye!")),  # a courtesy asked
+        (("小王", "好的，还需要什么吗？"), ("小李", "不用了，谢谢！")),
+    ],
+)
+def test_a_reaction_to_a_courtesy_or_to_ones_own_question_stays_filler(runtime, asked, reply):
+    w = runtime.open("filler-courtesy")
+    decisions = _feed(w, [("Jon", "I went to the music festival downtown on Saturday."), asked, reply])
+    assert not decisions[2].kept and "filler" in decisions[2].reason, decisions[2].reason

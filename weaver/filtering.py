@@ -150,6 +150,7 @@ def judge(
     speaker: str = "",
     echoes: AbstractSet[str] = frozenset(),
     near: Callable[[np.ndarray], tuple[float, int] | None] | None = None,
+    answers: bool = False,
 ) -> FineVerdict:
     """The filter's verdict on one message. ``speaker``: the name its text may begin with as a label;
     ``echoes``: what it may repeat of the message before it without saying anything new (:func:`echo_words`);
@@ -191,6 +192,7 @@ def judge(
         and is_filler(content, echoes, speaker, _own_words(cfg.filler_own_words, content))
         and not _ASKS.search(content)
         and not _steers(content)
+        and not answers
     ):
         # a greeting, a thanks, a "wow, so cute!": past courtesy and what it echoes of the message before it,
         # nothing of its own to remember
@@ -260,6 +262,11 @@ def _own_words(allowed: int, text: str) -> int:
 
 # a question is what the answer after it builds on (its words are the answer's context): never filler
 _ASKS = re.compile(r"[?？]|[吗呢][\s。.!！]*$")
+
+
+def asks(text: str) -> bool:
+    """True when ``text`` asks something (a question mark, or a Chinese question particle at its end)."""
+    return bool(_ASKS.search(text))
 
 
 # a request is no question but asks as much ("Recommend a restaurant for dinner.", "给我看看酒店"): an imperative

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 
 from .embedding import embed_text_for
-from .filler import echo_words
-from .filtering import judge
+from .filler import echo_words, is_filler
+from .filtering import asks, judge
 from .kept_node import make_node
 from .mirror import Mirror
 from .nearest import INDEX_MIN_ROWS, nearest_indexed
@@ -156,6 +156,7 @@ def weave(
         mirror.numbers,
         *_heard(mirror, m),
         near=_near(w),
+        answers=_answers(mirror, m),
     )
     res = v.result
     lang = detect_language(m.content)
@@ -212,6 +213,20 @@ def _heard(mirror: Mirror, m: Message) -> tuple[str, frozenset[str]]:
     if before is None:
         return speaker, frozenset()
     return speaker, echo_words(before.content, str((before.meta or {}).get("speaker") or ""))
+
+
+def _answers(mirror: Mirror, m: Message) -> bool:
+    """True when ``m`` replies to another speaker's question that was no courtesy of its own: "Yeah, awesome!
+    Glad to be part of it." after "Did you enjoy the festival?" is the answer (an attitude), not a reaction;
+    "不用了，谢谢" after "还需要查什么吗？" (itself filler) stays filler, and so does a speaker reacting to their own."""
+    before = mirror.latest_decision()
+    if before is None or not asks(before.content):
+        return False
+    asker = str((before.meta or {}).get("speaker") or "")
+    # without speaker names (the agent's chats) the kinds tell who speaks: a user answers the agent's question
+    if (asker or before.kind) == (str((m.meta or {}).get("speaker") or "") or m.kind):
+        return False
+    return not is_filler(before.content, speaker=asker)
 
 
 def promote_message(w: ContextWeaver, message_id: str) -> IngestResult:
