@@ -107,9 +107,7 @@ def explain_why(
                 else f' (updated in turn {later.turn}: "{later.content}")'
             )
         lines.append(line)
-    lines.append(
-        f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}"
-    )
+    lines.append(_result_line(target, zh))
     if p.failure and premises:
         lines.append("所以：上面的条件导致了这次失败。" if zh else "So the conditions above led to this failure.")
     elif premises:
@@ -118,3 +116,31 @@ def explain_why(
         )
     ids = [n.id for n in premises] + [target.id]
     return "\n".join(lines), ids
+
+
+_KIND_WORDS = {"hotel": ("酒店", "hotel"), "restaurant": ("餐厅", "restaurant"), "attraction": ("景点", "attraction")}
+
+
+def _result_line(target: MemoryItem, zh: bool) -> str:
+    """The result in words ("第5轮搜索酒店：找到6个，推荐了北京崇文门饭店"): a user asking why reads what was found and
+    offered, not the call's arguments, which the premises above already say in the user's own words.
+
+    >>> item = MemoryItem("r1", "search_hotels(near=天坛)：共6个结果", "tool_result", 5,
+    ...                   {"count": 6, "names": ["北京崇文门饭店", "北京饭店"], "domain": "hotel",
+    ...                    "arguments": {"limit": 1}, "ok": True})
+    >>> _result_line(item, True), _result_line(item, False)
+    ('- 第5轮搜索酒店：找到6个，推荐了北京崇文门饭店', '- Turn 5, hotel search: 6 found; recommended 北京崇文门饭店')
+    """
+    meta = target.meta or {}
+    names = [str(n) for n in meta.get("names") or []]
+    if target.kind != "tool_result" or not names or meta.get("ok") is False:
+        return (
+            f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}"
+        )
+    shown = names[: max(1, int((meta.get("arguments") or {}).get("limit") or 3))]
+    kind_zh, kind_en = _KIND_WORDS.get(str(meta.get("domain")), ("", ""))
+    count = int(meta.get("count") or len(names))
+    if zh:
+        return f"- 第{target.turn}轮搜索{kind_zh}：找到{count}个，推荐了{'、'.join(shown)}"
+    search = f"{kind_en} search" if kind_en else "search"
+    return f"- Turn {target.turn}, {search}: {count} found; recommended {', '.join(shown)}"
