@@ -167,6 +167,8 @@ def judge(
             i = int(np.argmax(sims))
             found = float(sims[i]), i
         nearest, nearest_text = found[0], memory_texts[found[1]]
+    # a user's request for another of what was offered ("换一家", "Find another one."): no kind of place named
+    another = kind == "user_input" and bool(_ANOTHER.search(content.strip()))
     # the agent's own steps are on-task by construction: only user messages face the coarse gate, and
     # a message that states a constraint, a number or a date is never dropped by an embedding alone
     # nor one that makes a choice ("Book the first one": far from any topic's words, but what the next steps act on)
@@ -176,7 +178,7 @@ def judge(
         and coarse < cfg.coarse_threshold
         and not _states_facts(content)
         and not features(content).decision
-        and not _ANOTHER.search(content.strip())
+        and not another
     ):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
         return FineVerdict(
@@ -214,7 +216,7 @@ def judge(
         # "Where should we have dinner?": short, but the request the agent's next steps act on (their cause)
         kept = True
         reason = f"kept: asks for a {domain} decision (total {total:.2f}; {res.reason})"
-    if not kept and kind == "user_input" and closeness is not None and _ANOTHER.search(content.strip()):
+    if not kept and another and closeness is not None:
         # "换一家" / "Find another one.": no kind of place named, but a request the agent's next search answers
         kept = True
         reason = f"kept: asks for another option (total {total:.2f}; {res.reason})"
@@ -235,7 +237,7 @@ def judge(
         and nearest >= cfg.duplicate_threshold
         and res.novelty <= 1.5
         and (kind not in ("agent_thought", "tool_result") or nearest_text.strip() == content.strip())
-        and not (kind == "user_input" and _ANOTHER.search(content.strip()))
+        and not another
         and set(features(content).numbers) <= set(features(nearest_text).numbers)
     ):
         kept = False

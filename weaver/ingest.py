@@ -143,6 +143,7 @@ def weave(
     w.turn = max(w.turn, turn)
     assert m.message_id is not None  # a prepared message has its id
     mirror = w.mirror
+    speaker, echoes, answers = _heard(mirror, m)
     v = judge(
         w.reasoner,
         cfg,
@@ -154,9 +155,10 @@ def weave(
         _Contents(mirror),
         mirror.words,  # read, never changed, before this message's words join them
         mirror.numbers,
-        *_heard(mirror, m),
+        speaker,
+        echoes,
         near=_near(w),
-        answers=_answers(mirror, m),
+        answers=answers,
     )
     res = v.result
     lang = detect_language(m.content)
@@ -205,28 +207,24 @@ def _near(w: ContextWeaver):
     return lambda vec: nearest_indexed(w, vec)
 
 
-def _heard(mirror: Mirror, m: Message) -> tuple[str, frozenset[str]]:
-    """The speaker's name a message's text may begin with, and what it may echo of the message before it
-    (kept or not): a reaction is filler when nothing of its own is left (weaver/filler.py)."""
+def _heard(mirror: Mirror, m: Message) -> tuple[str, frozenset[str], bool]:
+    """How a message is heard after the one before it (kept or not): the speaker's name its text may begin with,
+    what it may echo of that message (a reaction is filler when nothing of its own is left: weaver/filler.py), and
+    whether it answers that message's question. "Yeah, awesome! Glad to be part of it." after another speaker's
+    "Did you enjoy the festival?" is the answer (an attitude), not a reaction; "不用了，谢谢" after "还需要查什么吗？"
+    (itself filler) stays filler, and so does a speaker reacting to their own question."""
     speaker = str((m.meta or {}).get("speaker") or "")
     before = mirror.latest_decision()
     if before is None:
-        return speaker, frozenset()
-    return speaker, echo_words(before.content, str((before.meta or {}).get("speaker") or ""))
-
-
-def _answers(mirror: Mirror, m: Message) -> bool:
-    """True when ``m`` replies to another speaker's question that was no courtesy of its own: "Yeah, awesome!
-    Glad to be part of it." after "Did you enjoy the festival?" is the answer (an attitude), not a reaction;
-    "不用了，谢谢" after "还需要查什么吗？" (itself filler) stays filler, and so does a speaker reacting to their own."""
-    before = mirror.latest_decision()
-    if before is None or not asks(before.content):
-        return False
+        return speaker, frozenset(), False
     asker = str((before.meta or {}).get("speaker") or "")
     # without speaker names (the agent's chats) the kinds tell who speaks: a user answers the agent's question
-    if (asker or before.kind) == (str((m.meta or {}).get("speaker") or "") or m.kind):
-        return False
-    return not is_filler(before.content, speaker=asker)
+    answers = (
+        asks(before.content)
+        and (asker or before.kind) != (speaker or m.kind)
+        and not is_filler(before.content, speaker=asker)
+    )
+    return speaker, echo_words(before.content, asker), answers
 
 
 def promote_message(w: ContextWeaver, message_id: str) -> IngestResult:
