@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .memory import MemoryItem
+from .reply_phrases import display_name
 from .understanding import Parsed
 
 __all__ = ["explain_why"]
@@ -129,7 +130,7 @@ def _result_line(target: MemoryItem, zh: bool) -> str:
     ...                   {"count": 6, "names": ["北京崇文门饭店", "北京饭店"], "domain": "hotel",
     ...                    "arguments": {"limit": 1}, "ok": True})
     >>> _result_line(item, True), _result_line(item, False)
-    ('- 第5轮搜索酒店：找到6个，推荐了北京崇文门饭店', '- Turn 5, hotel search: 6 found; recommended 北京崇文门饭店')
+    ('- 第5轮搜索酒店：找到6个，推荐了北京崇文门饭店', '- Turn 5, hotel search: 6 found; recommended 北京崇文门饭店 (Beijing Chongwenmen Hotel)')
     """
     meta = target.meta or {}
     names = [str(n) for n in meta.get("names") or []]
@@ -143,4 +144,6 @@ def _result_line(target: MemoryItem, zh: bool) -> str:
     if zh:
         return f"- 第{target.turn}轮搜索{kind_zh}：找到{count}个，推荐了{'、'.join(shown)}"
     search = f"{kind_en} search" if kind_en else "search"
-    return f"- Turn {target.turn}, {search}: {count} found; recommended {', '.join(shown)}"
+    return (
+        f"- Turn {target.turn}, {search}: {count} found; recommended {', '.join(display_name(n, 'en') for n in shown)}"
+    )
