@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _index_state(w) -> tuple:
-    idx = arrival._slot_index(w)
+    idx = arrival.slot_index(w)
     values = {pos: idx.values_at(pos) for pos in idx.stated()}  # a cached statement's values are made when first read
     return idx.upto, idx.by_key, values, idx.said, idx.said_ids
 
@@ -110,7 +110,7 @@ def test_the_supersede_index_from_its_own_file_equals_a_fresh_build(runtime):
     path = _index_file(fresh)
     slots._read.cache_clear()
     stored = runtime.open("index-file")
-    idx = arrival._slot_index(stored)
+    idx = arrival.slot_index(stored)
     assert idx.upto == want[0] and not idx.values  # read from the file: no statement's values made yet
     assert _index_state(stored) == want
     assert slots._read.cache_info().misses == 0  # no slot reader ran: every value from the file

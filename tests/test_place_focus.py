@@ -162,3 +162,17 @@ def test_a_name_said_again_turns_later_links_to_where_another_speaker_named_it(r
         ]
         last = [w2.ingest(text, kind).node for kind, text in said][-1]
         assert last and not any("Louvre" in why for why in _parents(w2, last.id).values())
+
+
+def test_proper_noun_tags_are_the_taggers_own():
+    """The proper-noun table read straight from the segmenter's dictionary is the one ``jieba.posseg`` builds from
+    it (restricted to the proper-noun tags), so the links do not change with the cheaper reader."""
+    import jieba.posseg as posseg
+
+    from weaver.relations.places import proper_noun_tags
+
+    tagger = {w: t for w, t in posseg.dt.word_tag_tab.items() if t in ("ns", "nt", "nr", "nz")}
+    table = proper_noun_tags()
+    assert len(table) > 50_000
+    assert table == tagger
+    assert (table["慕田峪长城"], table["人民大会堂"]) == ("ns", "nt") and "酒店" not in table

@@ -12,6 +12,7 @@ import threading
 import streamlit as st
 
 from weaver import ContextWeaver, Runtime, Settings, WeaverConfig, WeaverError, viz
+from weaver.warming import warm_in_background
 
 __all__ = [
     "get_runtime",
@@ -106,6 +107,9 @@ def get_weaver(space: str | None = None) -> ContextWeaver:
     with space_lock(space):
         if space not in cache:
             cache[space] = get_runtime().open(space)
+            # the loads a process makes once per space (store indexes, supersede index) behind the page being
+            # drawn, not in the first chat turn: ~1 s at 100k nodes (weaver.warming)
+            warm_in_background(cache[space])
         weaver = cache[space]
         # another process (a CLI ingest, another studio) may have written since this weaver was read:
         # every page run catches up, so no page draws a stale graph

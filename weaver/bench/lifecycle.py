@@ -39,14 +39,11 @@ from ..settings import Settings
 from .common import Turn, ingest_turns, percentiles, recall
 from .lifecycle_report import lifecycle_markdown, plot_lifecycle
 from .lifecycle_stream import lifecycle_stream
+from .scale_jobs import disk_mb
 
 # the stream and the report live in lifecycle_stream and lifecycle_report: re-exported (the CLI and tests import
 # them from here)
 __all__ = ["grow_space", "lifecycle_markdown", "lifecycle_stream", "plot_lifecycle", "run_lifecycle", "side_by_side"]
-
-
-def _disk_mb(path: str | Path) -> float:
-    return round(sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file()) / 2**20, 1)
 
 
 def _size(w, rt, turn: int, elapsed: float) -> dict:
@@ -56,7 +53,7 @@ def _size(w, rt, turn: int, elapsed: float) -> dict:
         "active_nodes": active,
         "nodes": len(w.nodes),
         "edges": w.graph.number_of_edges(),
-        "disk_mb": _disk_mb(rt.settings.data_dir),
+        "disk_mb": disk_mb(rt.settings.data_dir),
         "elapsed_s": round(elapsed, 1),
     }
 

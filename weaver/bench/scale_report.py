@@ -52,7 +52,10 @@ def scale_markdown(res: dict) -> str:
                     x["reopen_s"],
                     x.get("cold_open_rss_mb", ""),
                     x["open_rss_mb"],
+                    x.get("warm_s", ""),
                     x["into_turns_per_s"],
+                    x.get("into_with_warm_turns_per_s", ""),
+                    x.get("into_then_turns_per_s", ""),
                     x.get("disk_mb_built", r["disk_mb"]),
                     x.get("disk_mb_opened", ""),
                 ]
@@ -70,7 +73,10 @@ def scale_markdown(res: dict) -> str:
                 "reopen s (after writes)",
                 "RSS MB at cold open",
                 "RSS MB at warm open",
-                "ingest into it, turns/s",
+                "warm-up s",
+                "ingest into it, turns/s (first messages after the warm-up)",
+                "the same counting the warm-up",
+                "the next messages",
                 "disk MB (as built)",
                 "disk MB (opened)",
             ],
@@ -81,7 +87,11 @@ def scale_markdown(res: dict) -> str:
         "writes its snapshot). Warm: the next open in another fresh process, nothing written in between (this code "
         "reads the snapshot). Queries (p50 / p95) are the warm process's, after its open; the first query is the "
         "cold process's first. Reopen: a new weaver in the warm process after it ingested into the space (its "
-        "writes made the snapshot stale: a full load). RSS is the process's peak so far, the embedder included.",
+        "writes made the snapshot stale: a full load). RSS is the process's peak so far, the embedder included. "
+        "Ingest into it: messages one by one after the warm process's queries and its warm-up (the loads a "
+        "process makes once: the store's indexes, the supersede index; a release without a warm-up pays them in "
+        "its first messages), the write-behind log applied at the end; then as many messages again in the same "
+        "process. Each rate includes its final apply.",
     ]
     if res.get("ratios"):
         ra = res["ratios"]

@@ -82,4 +82,10 @@ def write_bulk(w, texts: list, dim: int, seed: int, plan: tuple, chunk: int = 50
         w.space.put_edges(edges)
         w.space.put_decisions(decisions, vecs)
         n_edges += len(edges)
+    # ingest runs a review pass every few kept nodes (config.review_every), so a space it built has been
+    # reviewed up to about its newest node: without this the first pass after the open reviewed the bulk
+    # space's 300 newest nodes at once (a real space's passes each read ~30)
+    put_records = getattr(w.space, "put_records", None)
+    if put_records is not None:
+        put_records("review", {"state": {"reviewed_upto": n}})
     return n_edges

@@ -24,6 +24,7 @@ from ..debugger import why_not
 from ..models import NODE_STATUSES, WeaverError
 from ..retrieval import RetrievalResult
 from ..runtime import Runtime
+from ..warming import warm_in_background
 from ..slots import read_slots
 
 __all__ = ["MemoryService", "trace_summary", "MAX_GRAPH_NODES"]
@@ -98,6 +99,8 @@ class MemoryService:
             if w is None:
                 w = self.runtime.open(name, create=create)
                 self._open[name] = w
+                # the once-a-process loads (store indexes, supersede index) behind this call, not in the next
+                warm_in_background(w)
             else:
                 w.refresh()
             return w

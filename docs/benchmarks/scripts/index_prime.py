@@ -15,5 +15,5 @@ rt = Runtime.from_settings(replace(s, data_dir=Path(sys.argv[1])), embedder=Cach
 w = rt.open(sys.argv[2])
 print("loaded", w.loaded_from)
 t0 = time.perf_counter()
-idx = arrival._slot_index(w)
+idx = arrival.slot_index(w)
 print("index", idx.upto, time.perf_counter() - t0)

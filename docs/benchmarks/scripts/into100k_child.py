@@ -1,6 +1,8 @@
 # ruff: noqa: E402  (a measurement script: imports after the argument checks, as run)
 """Bench scale's warm child, with per-message ingest timings and an optional cProfile of the ingest loop.
-usage: PYTHONPATH=<tree> python into.py <data_dir> <space> <queries> <into> [prof_out]"""
+usage: PYTHONPATH=<tree> python into.py <data_dir> <space> <queries> <into> [prof_out]
+env: WARM=1 runs ContextWeaver.warm() after the queries (timed apart, when the tree has it); THEN=<n> ingests n
+more messages after the measured ones, in the same process (every once-a-process load behind them)."""
 
 import json
 import os
@@ -16,9 +18,11 @@ from weaver.settings import Settings
 
 data_dir, space, nq, ninto = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 prof = sys.argv[5] if len(sys.argv) > 5 else None
-queries, texts = synthetic_texts(nq, seed=99), synthetic_texts(ninto, seed=11)
+nthen = int(os.environ.get("THEN", "0"))
+queries, both = synthetic_texts(nq, seed=99), synthetic_texts(ninto + nthen, seed=11)
+texts, then = both[:ninto], both[ninto:]
 emb = CachedEmbedder(USEEmbedder())
-emb.embed(queries + texts)
+emb.embed(queries + both)
 import jieba
 
 jieba.initialize()
@@ -45,6 +49,10 @@ if lat:
     out["q_p50"] = round(lat[len(lat) // 2], 1)
     out["q_p95"] = round(lat[int(0.95 * (len(lat) - 1))], 1)
 out["rss_after_q"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+if os.environ.get("WARM") == "1" and hasattr(w, "warm"):
+    t0 = time.perf_counter()
+    out["warm_parts"] = w.warm()
+    out["warm_s"] = round(time.perf_counter() - t0, 2)
 if ninto:
     import cProfile
 
@@ -68,6 +76,12 @@ if ninto:
         "into_cpu_ms_per_msg": round((time.process_time() - c0) * 1e3 / ninto, 1),
         "ingest_ms": ms,
     }
+if then:
+    t0 = time.perf_counter()
+    for t in then:
+        w.ingest(t)
+    getattr(w, "flush", lambda: None)()
+    out["then_turns_per_s"] = round(len(then) / (time.perf_counter() - t0), 1)
 out["peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 out["load"] = os.getloadavg()
 print(json.dumps(out))
