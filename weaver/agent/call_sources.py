@@ -13,6 +13,9 @@ values agree, so a value the model invented, or one the user has since changed, 
 {'price': ['n1']}
 >>> argument_sources("search_restaurants", {"avoid": ["海鲜", "花生"], "people": 2, "budget": 4000}, known)
 {'avoid': ['n2'], 'people': ['n3']}
+>>> known.constraints.append(Constraint("dates", {"check_in": "5-1", "nights": 2}, "any", 4, "n4"))
+>>> argument_sources("book_hotel", {"name": "x", "check_in": "2024-05-01", "nights": 3, "budget": 5000}, known)
+{'check_in': ['n4'], 'budget': ['n3']}
 """
 
 from __future__ import annotations
@@ -108,9 +111,14 @@ def _money(key: str, value: Any, slots: dict[str, Constraint]) -> list[Constrain
 
 
 def _avoid(terms: Any, known: Known) -> list[Constraint]:
-    """The statements that set each avoided term (each food is credited to where it was said)."""
-    said = {_term(t) for t in (terms if isinstance(terms, list) else [terms])}
-    return [c for c in known.avoid()[1] if said & {_term(t) for t in c.value}]  # type: ignore[attr-defined]
+    """The statement that set each avoided term, the latest that said it (each food credited to where it was said,
+    once)."""
+    by_term: dict[str, Constraint] = {}
+    for c in sorted(known.avoid()[1], key=lambda c: c.turn):
+        for t in c.value:  # type: ignore[attr-defined]  # an avoid value is its list of foods
+            by_term[_term(t)] = c
+    said = [_term(t) for t in (terms if isinstance(terms, list) else [terms])]
+    return sorted({id(c): c for t in said if (c := by_term.get(t))}.values(), key=lambda c: c.turn)
 
 
 def _near(value: Any, known: Known, plan_items: list[dict]) -> list[Constraint]:
