@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..models import WeaverError
 from ..slots import read_slots
@@ -114,11 +114,12 @@ def _avoid(terms: Any, known: Known) -> list[Constraint]:
     """The statement that set each avoided term, the latest that said it (each food credited to where it was said,
     once)."""
     by_term: dict[str, Constraint] = {}
-    for c in sorted(known.avoid()[1], key=lambda c: c.turn):
-        for t in c.value:  # type: ignore[attr-defined]  # an avoid value is its list of foods
-            by_term[_term(t)] = c
+    for held in sorted(known.avoid()[1], key=lambda c: c.turn):
+        for t in cast(list, held.value):  # an avoid value is its list of foods
+            by_term[_term(t)] = held
     said = [_term(t) for t in (terms if isinstance(terms, list) else [terms])]
-    return sorted({id(c): c for t in said if (c := by_term.get(t))}.values(), key=lambda c: c.turn)
+    found = [by_term[t] for t in said if t in by_term]
+    return sorted({id(c): c for c in found}.values(), key=lambda c: c.turn)
 
 
 def _near(value: Any, known: Known, plan_items: list[dict]) -> list[Constraint]:
