@@ -13,6 +13,8 @@ values agree, so a value the model invented, or one the user has since changed, 
 {'price': ['n1']}
 >>> argument_sources("search_restaurants", {"avoid": ["海鲜", "花生"], "people": 2, "budget": 4000}, known)
 {'avoid': ['n2'], 'people': ['n3']}
+>>> argument_sources("search_hotels", {"price": "<5000"}, known)  # no ceiling of 5000 a night: the total budget's
+{'price': ['n3']}
 >>> known.constraints.append(Constraint("dates", {"check_in": "5-1", "nights": 2}, "any", 4, "n4"))
 >>> argument_sources("book_hotel", {"name": "x", "check_in": "2024-05-01", "nights": 3, "budget": 5000}, known)
 {'check_in': ['n4'], 'budget': ['n3']}
