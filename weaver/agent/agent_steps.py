@@ -105,11 +105,13 @@ class StepWriter(MemoryReads):
         call_id: str | None = None,
         widens: str | None = None,
         set_by: list[str] | None = None,
+        sources: dict[str, list[str]] | None = None,
     ) -> Iterator[AgentEvent]:
         """tool_call -> run -> tool_result (ingested, linked to the thought); an error event on a fault.
 
         ``because``: what this call is linked to directly; ``set_by``: every constraint that set an argument, also
-        those reached through the earlier search in ``because`` that this one continues."""
+        those reached through the earlier search in ``because`` that this one continues; ``sources``: argument ->
+        the nodes that set it, when known per argument (a model's call read back), said in each edge's rationale."""
         yield self._event(
             "tool_call",
             fit_step(f"{tool}({', '.join(f'{k}={v}' for k, v in arguments.items())})"),
@@ -150,6 +152,8 @@ class StepWriter(MemoryReads):
             meta["set_by"] = set_by
         if call_id:
             meta["call_id"] = call_id
+        if sources:
+            meta["argument_sources"] = sources
         self._ntool += 1
         if self._thought_id:
             deps = [(self._thought_id, "temporal", f"result of the {tool} call this step made")]
@@ -162,7 +166,11 @@ class StepWriter(MemoryReads):
             self._widened.add(widens)
         else:  # every constraint that set an argument, this turn's message included (it is also the call's cause)
             deps += [
-                (nid, "conditional", f"set the arguments of {tool}({said})")
+                (
+                    nid,
+                    "conditional",
+                    _set_what(tool, out.arguments, nid, sources) or f"set the arguments of {tool}({said})",
+                )
                 for nid in dict.fromkeys(because or [])
                 if nid and nid != self._thought_id
             ]
@@ -218,6 +226,13 @@ class StepWriter(MemoryReads):
         return self._event(
             "reply", text, {"memory_ids": memory_ids, "ingest": res.to_dict(), "mode": self.mode, **(extra or {})}
         )
+
+
+def _set_what(tool: str, arguments: dict, nid: str, sources: dict[str, list[str]] | None) -> str:
+    """The arguments ``nid`` set ("set price=<800 of search_hotels"), when they are known one by one ("" if not)."""
+    keys = [k for k, ids in (sources or {}).items() if nid in ids]
+    said = ", ".join(f"{k}={arguments.get(k)}" for k in keys)[:120]
+    return f"set {said} of {tool}" if said else ""
 
 
 _RECORD_FIELDS = ("价格", "人均消费", "门票", "评分", "酒店类型", "地铁", "营业时间", "游玩时间")

@@ -2,7 +2,8 @@
 
 The system prompt holds the retrieved narrative (causes first); the model calls
 tools by their JSON schemas; each call and result goes through the agent's
-steps (so results are ingested and linked to the thought). Any fault of the
+steps (so results are ingested and linked to the thought, and to each memory that
+states one of the model's arguments, read back by :mod:`.call_sources`). Any fault of the
 endpoint (HTTP error, timeout, empty or malformed reply) yields an "error"
 event and returns False, and the agent answers offline instead.
 """
@@ -10,13 +11,15 @@ event and returns False, and the agent answers offline instead.
 from __future__ import annotations
 
 import json
-from typing import Generator
+from typing import Callable, Generator
 
+from .call_sources import argument_sources, call_domain
 from .events import AgentEvent
+from .memory import Known
 from .tools import tool_schemas
 from .turn_facts import with_facts
 
-__all__ = ["agent_messages", "llm_steps", "MAX_ROUNDS"]
+__all__ = ["agent_messages", "call_links", "llm_steps", "MAX_ROUNDS"]
 
 MAX_ROUNDS = 4  # model calls per user message (tool rounds plus the final answer)
 
@@ -61,9 +64,33 @@ def _describe(calls) -> str:
     return "; ".join(f"{c.function.name}({c.function.arguments})" for c in calls)
 
 
+def call_links(agent, tool: str, args: dict, known: Known) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """(because, set_by, sources) of a model's call, as the offline planner declares them for its own calls:
+    each memory that states an argument; a search that leaves out what an earlier one offered ("another one")
+    continues it, and the constraints that set both reach this one through it (linked once, not stacked)."""
+    sources = argument_sources(tool, args, known, agent.plan_items())
+    set_by = list(dict.fromkeys(i for ids in sources.values() for i in ids))
+    excluded = set(args.get("exclude") or []) if tool.startswith("search_") else set()
+    previous = agent.previous_search(call_domain(tool, args)) if excluded else None
+    if previous and excluded & set(previous["offered"]):
+        through = set(previous["set_by"])
+        sources = {**sources, "exclude": [previous["node_id"]]}  # what that search offered is left out
+        return [i for i in set_by if i not in through] + [previous["node_id"]], set_by, sources
+    return set_by, set_by, sources
+
+
 def llm_steps(
-    agent, text: str, lang: str, result, memory_ids: list[str], facts: list[str] | None = None
+    agent,
+    text: str,
+    lang: str,
+    result,
+    memory_ids: list[str],
+    facts: list[str] | None = None,
+    in_force: Callable[[], Known] | None = None,
 ) -> Generator[AgentEvent, None, bool]:
+    """The model's rounds for one message (``in_force``: the constraints in force, this message's own included,
+    read when the model first calls a tool); True when it ended with a reply, False after an error event."""
+    known: Known | None = None
     messages = agent_messages(text, result.context, lang, facts)
     tools = tool_schemas()
     thought_done = False
@@ -119,7 +146,12 @@ def llm_steps(
                 yield agent.error(err, {"stage": "tool", "tool": c.function.name, "error": err})
                 messages.append({"role": "tool", "tool_call_id": c.id, "content": json.dumps({"error": err})})
                 continue
-            yield from agent.tool_events(c.function.name, args, lang, call_id=c.id)
+            if known is None:
+                known = in_force() if in_force else Known([])
+            because, set_by, sources = call_links(agent, c.function.name, args, known)
+            yield from agent.tool_events(
+                c.function.name, args, lang, because, call_id=c.id, set_by=set_by, sources=sources
+            )
             messages.append({"role": "tool", "tool_call_id": c.id, "content": _payload(agent.last_output)})
     yield agent.error(f"no final answer after {MAX_ROUNDS} model calls", {"stage": "llm"})
     return False

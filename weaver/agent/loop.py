@@ -22,7 +22,7 @@ from .agent_steps import MAX_STEP_CHARS, fit_step
 from .dayplan import day_plan
 from .events import AgentEvent, events_for
 from .history import is_history_question
-from .memory import items_from_result, read_constraints, with_records
+from .memory import Known, items_from_result, read_constraints, with_records
 from .offline_turn import OfflineTurn
 from .slot_bridge import constraints_from_records, records_from_statements
 from .tools import ToolBox
@@ -144,13 +144,25 @@ class TravelAgent(OfflineTurn):
         )
         memory_ids = used_ids
 
+        self.own_constraints(p, text, known, res)  # this message's constraints, with its node, for either mode
         if self.llm_client is not None:
             from .llm import llm_steps
 
             # what the offline reply would say of this message (an unplaced place, a length against the dates, the
             # memories its change flagged): facts the model must state, appended if it leaves one out
             facts = turn_facts(p, known, self.flagged_by_this_message(lang), lang)
-            ok = yield from llm_steps(self, text, lang, result, memory_ids, facts)
+
+            # every record in force, not only the ones this message's query needed (the model may call a tool of
+            # another kind): read now when the query has just read them (cached until the next memory is added)
+            records = self.weaver.constraints() if result.decision is not None else None
+
+            def in_force() -> Known:  # read when the model first calls a tool; this message's own are the newest
+                held = with_records(
+                    known, self.weaver.constraints() if records is None else records, current, self.weaver
+                )
+                return Known(held.constraints + p.constraints)
+
+            ok = yield from llm_steps(self, text, lang, result, memory_ids, facts, in_force)
             if ok:
                 return
             self._outputs, self._thought_id, self._result_ids = (

@@ -40,11 +40,15 @@ __all__ = ["OfflineTurn"]
 class OfflineTurn(StepWriter):
     """The offline answer to one parsed message (``TravelAgent._run`` hands it the memories it retrieved)."""
 
-    def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
+    def own_constraints(self, p: Parsed, text: str, known, res) -> None:
+        """This message's constraints as they stand after it (a budget moved by an amount, a stay's kept end), each
+        with this turn and node: what either mode's calls credit to this message. Run once per message."""
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
         _keep_stay_end(p, known)
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
+
+    def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up

@@ -79,7 +79,7 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
     """The agent's constraints for the current records (each with the node that stated it), oldest first."""
     out: list[Constraint] = []
     avoid: list[str] = []
-    avoid_by: ConstraintRecord | None = None
+    avoid_by: dict[str, tuple[ConstraintRecord, list[str]]] = {}  # statement -> the foods it set
     start: ConstraintRecord | None = None
     end: ConstraintRecord | None = None
     nights: ConstraintRecord | None = None
@@ -101,7 +101,7 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             term = diet_term(str(r.value))
             if term not in avoid:
                 avoid.append(term)
-                avoid_by = r
+                avoid_by.setdefault(r.node_id, (r, []))[1].append(term)
         elif r.slot == "party":
             c = Constraint("people", int(float(r.value)))
         elif r.slot == "date" and r.scope == "start":
@@ -129,10 +129,9 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
         if c is not None:
             c.turn, c.node_id, c.text = r.turn, r.node_id, r.text
             out.append(c)
-    if avoid:
-        assert avoid_by is not None  # set with every avoided item
-        c = Constraint("avoid", avoid, "restaurant", avoid_by.turn, avoid_by.node_id, avoid_by.text)
-        out.append(c)
+    # one avoid constraint per statement (the planner's ``Known.avoid`` joins their foods): each food is credited
+    # to where it was said, not all of them to the latest
+    out += [Constraint("avoid", terms, "restaurant", r.turn, r.node_id, r.text) for r, terms in avoid_by.values()]
     if start is not None or nights is not None:
         value: dict[str, str | int] = {}
         if start is not None and not str(start.value).startswith("--"):
