@@ -73,10 +73,13 @@ def test_narrow_window_title_clears_the_header_and_live_graph_frames_the_newest_
         ctx.close()
     assert v, "the chat page's live graph has a focus (the newest turn)"
     assert v["scale"] >= 0.6 - 1e-6  # legible
-    # every node of the newest turn is on the canvas, and the turn sits at the bottom edge, not mid-canvas
+    # every node of the newest turn is on the canvas, and the turn sits at the bottom edge, not mid-canvas (centred,
+    # it had ~200 px empty below it); the band below may be up to about a gap between rows (~45 px) high, so that
+    # the canvas's top edge falls between the rows above rather than through one (this box stops ~7 px short of
+    # the last label line: vis-network's own)
     assert all(0 <= c["x"] <= v["W"] and 0 <= c["y"] <= v["H"] for c in v["centres"]), v
     assert 0 <= v["box"]["top"] and v["box"]["bottom"] <= v["H"], v
-    assert v["H"] - v["box"]["bottom"] < 40, f"an empty band of {v['H'] - v['box']['bottom']:.0f} px below it: {v}"
+    assert v["H"] - v["box"]["bottom"] < 60, f"an empty band of {v['H'] - v['box']['bottom']:.0f} px below it: {v}"
 
 
 # every pair of drawn nodes whose boxes (labels included) touch: side by side, less than 10 canvas px apart
@@ -325,3 +328,24 @@ def test_no_node_is_cut_by_the_canvas_edges_when_the_view_frames_the_newest_turn
         # the newest turn is in view: whole, or from its first column (the user's message) on a narrow canvas
         f = v["focus"]
         assert 0 <= f["top"] and f["bottom"] <= v["H"] and 0 <= f["left"] < v["W"], (where, v)
+
+
+def test_the_view_puts_its_edges_between_rows_and_keeps_the_focus(chromium):
+    """``place`` (ui/graph_frame.js), in the browser that runs it: rows 100 tall with gaps of 50."""
+    from pathlib import Path
+
+    page = chromium.new_page()
+    page.add_script_tag(content=(Path(__file__).resolve().parents[1] / "ui" / "graph_frame.js").read_text("utf-8"))
+    rows = [[i * 150, i * 150 + 100] for i in range(6)]  # 0-100, 150-250, ... 750-850
+    at = page.evaluate(
+        "([rows, len, want, pad, focus]) => place(rows, len, want, pad, focus)", [rows, 400, 455, 10, [750, 850]]
+    )
+    # wanted 455-855 (the last row at the bottom): its top edge ran through the row 450-550; moved down past it
+    assert at is not None and 550 <= at <= 590 and at + 400 >= 860, at
+    for top, bottom in rows:  # each row wholly outside the window or wholly inside it
+        assert bottom <= at or top >= at + 400 or (at < top and bottom < at + 400), (top, bottom, at)
+    # a window shorter than a row can show none of the focus whole: none (not a window beside the drawing)
+    assert page.evaluate("([rows]) => place(rows, 80, 0, 10, [0, 100])", [rows]) is None
+    # a drawing shorter than the window: the window as wanted, both edges outside it
+    assert page.evaluate("([rows]) => place(rows, 1000, -75, 10, [750, 850])", [rows]) == -75
+    page.close()

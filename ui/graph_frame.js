@@ -44,13 +44,14 @@ function bands(boxes, lo, hi) {
 
 function place(rows, len, want, pad, focus) {
   // the start of a window `len` long, nearest `want`, whose two edges both fall between rows (each row it shows is
-  // at least `pad` inside it, each other row wholly outside) and that holds `focus` [start, end] when that fits;
-  // null when no such window exists
+  // at least `pad` inside it, each other row wholly outside) and that holds `focus` [start, end] when that fits, or
+  // shows a part of it when it does not; null when no such window exists
   const gaps = [[-Infinity, rows[0][0]]];
   for (let i = 1; i < rows.length; i++) gaps.push([rows[i - 1][1], rows[i][0]]);
   gaps.push([rows[rows.length - 1][1], Infinity]);
   let lo = -Infinity, hi = Infinity;
   if (focus && focus[1] - focus[0] + 2 * pad <= len) { lo = focus[1] + pad - len; hi = focus[0] - pad; }
+  else if (focus) { lo = focus[0] + pad - len; hi = focus[1] - pad; }
   let best = null;
   for (const [s1, e1] of gaps) {
     for (const [s2, e2] of gaps) {
