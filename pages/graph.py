@@ -85,10 +85,12 @@ with st.container(border=True):
                 key="gf_turn",
                 format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x),
             )
-            b1, b2, b3 = st.columns(3)
-            b1.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,), width="stretch")
-            b2.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,), width="stretch")
-            playing = b3.toggle(t("replay_play"), key="gf_play")
+            # a row that wraps, each control as wide as its words: three equal columns in a narrow window cut
+            # the labels to "◀ …" and "St…"
+            with st.container(horizontal=True, vertical_alignment="center"):
+                st.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,))
+                st.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,))
+                playing = st.toggle(t("replay_play"), key="gf_play")
         else:
             upto, playing = turns[-1], False
     query = c5.text_input(t("search"), key="gf_search", placeholder="北京 / budget …")
@@ -98,9 +100,9 @@ with st.container(border=True):
         key="gf_layout",
         format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get,
     )
-    c7, c8 = st.columns(2)
-    hide_guessed = c7.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
-    focus_nb = c8.toggle(t("focus_nb"), key="gf_nb")
+    with st.container(horizontal=True, gap="medium"):  # wraps rather than cutting "Only the selection's neig…"
+        hide_guessed = st.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
+        focus_nb = st.toggle(t("focus_nb"), key="gf_nb")
 
 if playing:
 

@@ -101,7 +101,7 @@ else:
         height=80,
         placeholder=T(
             "e.g. Which restaurant should we pick for dinner? (or paste a dialogue, one turn a line; Ctrl+Enter runs it)",
-            "例如：晚饭选哪家餐厅？（也可粘贴一段对话，每轮一行）",
+            "例如：晚饭选哪家餐厅？（也可粘贴一段对话，每轮一行；Ctrl+Enter 运行）",
         ),
     )
 

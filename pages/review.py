@@ -70,15 +70,18 @@ if not w.nodes:
     st.info(t("empty"))
     st.stop()
 
-left, right = st.columns([1, 3])
-if left.button(t("run"), type="primary", key="review_run"):
+# the button as wide as its words beside the last pass's line, which wraps below it in a narrow window (a quarter
+# of the page cut the button to "Run revie…" at 900 px)
+bar = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+if bar.button(t("run"), type="primary", key="review_run"):
     _act(lambda: cur.review().text(lang()))
     st.rerun()
 runs = cur.state.get("runs") or []
 
 
 last = f"{t('last')}: {ReviewSummary(**runs[-1]).text(lang())} · " if runs else ""
-right.caption(md_escape(f"{last}{cur.pending_review()} {t('pending')}"))  # the summary quotes endpoint errors
+# the summary quotes endpoint errors
+bar.caption(md_escape(last + t("pending", n=cur.pending_review())), width="stretch")
 
 # a key and fixed labels: an action on the log tab reruns the page without jumping back to the queue
 q_tab, e_tab, n_tab, l_tab = st.tabs(

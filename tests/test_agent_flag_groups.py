@@ -89,8 +89,8 @@ def test_the_review_page_shows_one_group_per_change(tmp_path, monkeypatch, embed
     ]
     assert len(heads) == 1 and str(len(g.targets)) in heads[0], heads
     # the count of what waits is the decisions shown (one change), not the flags one by one (before: 2 or more)
-    wait = [c.value for c in at.caption if ("项等待处理" if lang == "zh" else "wait for a decision") in c.value]
-    assert wait == (["1 项等待处理。"] if lang == "zh" else ["1 item(s) wait for a decision."]), wait
+    wait = [c.value for c in at.caption if ("项等待处理" if lang == "zh" else "Waiting for a decision") in c.value]
+    assert wait == (["1 项等待处理。"] if lang == "zh" else ["Waiting for a decision: 1 item."]), wait
     at.button(key=f"flags_out_{g.source}").click().run()  # all of them fall with the old value
     assert not at.exception, [e.value for e in at.exception]
     w = rt.open("demo")

@@ -73,10 +73,13 @@ def test_narrow_window_title_clears_the_header_and_live_graph_frames_the_newest_
         ctx.close()
     assert v, "the chat page's live graph has a focus (the newest turn)"
     assert v["scale"] >= 0.6 - 1e-6  # legible
-    # every node of the newest turn is on the canvas, and the turn sits at the bottom edge, not mid-canvas
+    # every node of the newest turn is on the canvas, and the turn sits at the bottom edge, not mid-canvas (centred,
+    # it had ~200 px empty below it); the band below may be up to about a gap between rows (~45 px) high, so that
+    # the canvas's top edge falls between the rows above rather than through one (this box stops ~7 px short of
+    # the last label line: vis-network's own)
     assert all(0 <= c["x"] <= v["W"] and 0 <= c["y"] <= v["H"] for c in v["centres"]), v
     assert 0 <= v["box"]["top"] and v["box"]["bottom"] <= v["H"], v
-    assert v["H"] - v["box"]["bottom"] < 40, f"an empty band of {v['H'] - v['box']['bottom']:.0f} px below it: {v}"
+    assert v["H"] - v["box"]["bottom"] < 60, f"an empty band of {v['H'] - v['box']['bottom']:.0f} px below it: {v}"
 
 
 # every pair of drawn nodes whose boxes (labels included) touch: side by side, less than 10 canvas px apart
@@ -242,3 +245,107 @@ def test_no_label_is_cut_at_the_canvas_sides(long_chat, chromium):
     # the newest turn was zoomed to fit its own labels only: the outer columns lost ~28 px a side at 1400 px
     for where, v in seen.items():
         assert v and v["scale"] >= 0.6 - 1e-6 and v["left"] <= 0.5 and v["right"] <= 0.5, (where, v)
+
+
+# the nodes that a canvas edge runs through, in screen px: each node's box with its border and its label as drawn
+# (vis-network's own box stops short of a label below a shape by about half a line), beside the focus's box. A node near an edge
+# is drawn, so its label's box is the one on screen.
+_CUT = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net) return null;
+  const W = net.body.container.clientWidth, H = net.body.container.clientHeight;
+  const cut = [], focus = {left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity};
+  for (const id of Object.keys(net.getPositions())) {
+    const n = net.body.nodes[id], s = n.labelModule.size, m = (n.options.borderWidth || 0) / 2;
+    const g = net.getBoundingBox(id), b = {left: g.left - m, right: g.right + m, top: g.top - m, bottom: g.bottom + m};
+    if (s.width > 0) {
+      b.left = Math.min(b.left, s.left); b.right = Math.max(b.right, s.left + s.width);
+      b.top = Math.min(b.top, s.top); b.bottom = Math.max(b.bottom, s.top + s.height);
+    }
+    const a = net.canvasToDOM({x: b.left, y: b.top}), z = net.canvasToDOM({x: b.right, y: b.bottom});
+    const shown = z.x > 0 && a.x < W && z.y > 0 && a.y < H, whole = a.x >= 0 && z.x <= W && a.y >= 0 && z.y <= H;
+    if (shown && !whole) cut.push([net.body.nodes[id].options.label, Math.round(a.x), Math.round(a.y), Math.round(z.x), Math.round(z.y)]);
+    if ((net.__cwFocus || []).includes(id)) {
+      focus.left = Math.min(focus.left, a.x); focus.right = Math.max(focus.right, z.x);
+      focus.top = Math.min(focus.top, a.y); focus.bottom = Math.max(focus.bottom, z.y);
+    }
+  }
+  return {W, H, scale: net.getScale(), cut, focus, n: (net.__cwFocus || []).length};
+}"""
+
+_WALKS = {
+    "en": [
+        "Two of us, a 3-day trip from May 1 to May 4, total budget 6000 yuan.",
+        "Find a hotel near the Temple of Heaven.",
+        "Any good restaurants near the Bund?",
+        "Make that 9000 yuan.",
+        "Find another one.",
+        "Why did you recommend this hotel?",
+    ],
+    "zh": [
+        "我们两个人，五月二号到北京，玩三天，住四晚，总预算六千。",
+        "帮我找一家天坛附近的酒店",
+        "外滩附近有什么好吃的？",
+        "预算改成九千吧",
+        "换一家",
+        "为什么推荐这家酒店？",
+        "我对花生过敏，而且我太太吃素，请推荐一家故宫附近有素菜的餐厅",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_node_is_cut_by_the_canvas_edges_when_the_view_frames_the_newest_turn(lang, tmp_path_factory, chromium):
+    data, _ = _woven(tmp_path_factory, "walk-" + lang, _WALKS[lang])
+    seen = {}
+    with running_studio(data, data.parent / "streamlit-cut.log", start_timeout=60) as base:
+        for url, width, key in (
+            (f"/?lang={lang}&space=demo", 1400, "chat_graph_demo"),
+            (f"/graph?lang={lang}&space=demo", 1400, "graph_page_demo"),
+            (f"/?lang={lang}&space=demo", 900, "chat_graph_demo"),
+            (f"/graph?lang={lang}&space=demo", 900, "graph_page_demo"),
+        ):
+            ctx, page = _opened(chromium, base + url, width, 1000)
+            page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+            seen[(url, width)] = page.evaluate(_CUT, key)
+            if width == 1400 and key == "chat_graph_demo":  # a turn chatted here: the view is framed anew
+                said = {"en": "Find a restaurant near the Forbidden City.", "zh": "帮我找一家故宫附近的餐厅"}[lang]
+                box = page.locator('[data-testid="stChatInputTextArea"]')
+                box.fill(said)
+                box.press("Enter")
+                page.get_by_text(said).first.wait_for(timeout=60_000)
+                page.wait_for_function(
+                    "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=180_000
+                )
+                page.wait_for_timeout(2500)
+                seen[(url, width, "chatted")] = page.evaluate(_CUT, key)
+            ctx.close()
+    for where, v in seen.items():
+        assert v and v["n"] and v["scale"] >= 0.6 - 1e-6, (where, v)
+        # a view framed at the newest turn (the graph is too tall to show whole) ran its top edge through the row
+        # of the turns before, and its bottom edge through the newest turn's last label line
+        assert v["cut"] == [], (where, v)
+        # the newest turn is in view: whole, or from its first column (the user's message) on a narrow canvas
+        f = v["focus"]
+        assert 0 <= f["top"] and f["bottom"] <= v["H"] and 0 <= f["left"] < v["W"], (where, v)
+
+
+def test_the_view_puts_its_edges_between_rows_and_keeps_the_focus(chromium):
+    """``place`` (ui/graph_frame.js), in the browser that runs it: rows 100 tall with gaps of 50."""
+    from pathlib import Path
+
+    page = chromium.new_page()
+    page.add_script_tag(content=(Path(__file__).resolve().parents[1] / "ui" / "graph_frame.js").read_text("utf-8"))
+    rows = [[i * 150, i * 150 + 100] for i in range(6)]  # 0-100, 150-250, ... 750-850
+    at = page.evaluate(
+        "([rows, len, want, pad, focus]) => place(rows, len, want, pad, focus)", [rows, 400, 455, 10, [750, 850]]
+    )
+    # wanted 455-855 (the last row at the bottom): its top edge ran through the row 450-550; moved down past it
+    assert at is not None and 550 <= at <= 590 and at + 400 >= 860, at
+    for top, bottom in rows:  # each row wholly outside the window or wholly inside it
+        assert bottom <= at or top >= at + 400 or (at < top and bottom < at + 400), (top, bottom, at)
+    # a window shorter than a row can show none of the focus whole: none (not a window beside the drawing)
+    assert page.evaluate("([rows]) => place(rows, 80, 0, 10, [0, 100])", [rows]) is None
+    # a drawing shorter than the window: the window as wanted, both edges outside it
+    assert page.evaluate("([rows]) => place(rows, 1000, -75, 10, [750, 850])", [rows]) == -75
+    page.close()

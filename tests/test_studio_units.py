@@ -211,3 +211,13 @@ def test_a_small_graph_gets_a_lower_canvas_and_a_long_chat_the_full_one():
     assert 320 <= small < 640 and long == 640
     assert fitted_height(drawn(2), 640) <= fitted_height(drawn(4), 640) <= fitted_height(drawn(8), 640)
     assert fitted_height([], 640) == 640
+
+
+def test_review_page_words_count_in_english():
+    import doctest
+
+    from ui import review_words
+
+    # "3 memory(ies) that used the old value need review" and "1 item(s) wait for a decision" on the Review page
+    result = doctest.testmod(review_words)
+    assert result.attempted >= 1 and result.failed == 0

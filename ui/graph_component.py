@@ -4,7 +4,7 @@ vis-network is the copy pyvis ships, injected inline once per page (no CDN, no r
 the machine). A click on a node sends its id back as the ``selected`` trigger; callers pass a
 callback that stores it in ``st.session_state``. The container exposes ``data-nodes`` /
 ``data-edges`` and ``window.__cwGraphs[key]`` (the vis Network) so browser tests can count nodes
-and click one.
+and click one. Where the view looks (whole nodes only, the newest turn in view) is ``ui/graph_frame.js``.
 """
 
 from __future__ import annotations
@@ -78,54 +78,6 @@ function edgeMenu(parent, root, id, at, edit, send) {
   root.appendChild(m);
 }
 
-function extent(net, ids) {
-  // the drawing's box of these nodes, labels included (a label below a dot is wider than the dot)
-  const b = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
-  for (const id of ids) {
-    const n = net.getBoundingBox(id);
-    if (!n) continue;
-    b.left = Math.min(b.left, n.left); b.right = Math.max(b.right, n.right);
-    b.top = Math.min(b.top, n.top); b.bottom = Math.max(b.bottom, n.bottom);
-  }
-  return b;
-}
-
-function view(net, data) {
-  // the whole graph when its labels stay legible; else the focus (selection, new nodes) at a readable zoom,
-  // framed with its labels. The newest turn is the bottom band of the layered layout: centring it left the
-  // canvas's lower half empty and cut its labels at the sides, so a focus with nothing drawn below it sits
-  // at the canvas's bottom edge and the turns before it fill the space above (and likewise at the top).
-  // The drawing's extent, labels included, framed with a margin (never above 1:1, where a small graph only looked
-  // blown up), rather than vis-network's fit(), which pads by a ratio and may run before new labels are measured.
-  const focus = (data.focus_ids || []).filter((id) => net.body.nodes[id]);
-  net.__cwFocus = focus;
-  const W = net.body.container.clientWidth, H = net.body.container.clientHeight, pad = 16;
-  const all = extent(net, Object.keys(net.body.nodes));
-  if (!Number.isFinite(all.left)) return;
-  const whole = Math.min(1, (W - 2 * pad) / Math.max(1, all.right - all.left), (H - 2 * pad) / Math.max(1, all.bottom - all.top));
-  if (whole >= 0.6 || !focus.length) {
-    net.moveTo({ position: { x: (all.left + all.right) / 2, y: (all.top + all.bottom) / 2 }, scale: whole, animation: false });
-    return;
-  }
-  const f = extent(net, focus);
-  const fw = Math.max(1, f.right - f.left), fh = Math.max(1, f.bottom - f.top);
-  // legible, and no closer than needed: a focus of one node at 1.0 showed it and three neighbours
-  // and the drawing's full width when that stays legible: every turn is as wide as the widest, so a focus
-  // narrower than the canvas still left the outer columns' labels cut at both sides
-  const aw = Math.max(1, all.right - all.left);
-  const scale = Math.max(0.6, Math.min(0.8, (W - 2 * pad) / fw, (W - 2 * pad) / aw, (H - 2 * pad) / fh));
-  let x = (f.left + f.right) / 2, y = (f.top + f.bottom) / 2;
-  // the view stays inside the drawing: a focus in the first column no longer leaves the canvas's left half empty,
-  // and one at the bottom sits at the bottom edge with the turns before it above
-  const hw = (W / 2 - pad) / scale, hh = (H / 2 - pad) / scale;
-  if (all.right - all.left > 2 * hw) x = Math.min(Math.max(x, all.left + hw), all.right - hw);
-  else x = (all.left + all.right) / 2; // the drawing is no wider than the view: all of its columns, centred
-  if (fh * scale + 2 * pad <= H && all.bottom - all.top > 2 * hh) {
-    y = Math.min(Math.max(y, all.top + hh), all.bottom - hh);
-  }
-  net.moveTo({ position: { x, y }, scale, animation: false });
-}
-
 function drawUndo(root, undo, send) {
   let bar = root.querySelector(".cw-undo");
   if (!undo) { if (bar) bar.remove(); return; }
@@ -195,7 +147,8 @@ def _js() -> str:
 
     src = (Path(pyvis.__file__).parent / "templates" / "lib" / "vis-9.1.2" / "vis-network.min.js").read_text("utf-8")
     # keep the newlines: a one-line string would be taken for a file path
-    return "const VIS_SRC = " + json.dumps(src) + ";\n" + _JS_BODY
+    frame = (Path(__file__).parent / "graph_frame.js").read_text("utf-8")
+    return "const VIS_SRC = " + json.dumps(src) + ";\n" + frame + "\n" + _JS_BODY
 
 
 @lru_cache(maxsize=1)

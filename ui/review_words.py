@@ -66,7 +66,7 @@ _WORDS = {
     "by": ("Superseded by", "被取代于"),
     "flags": ("Needs review", "需复查"),
     "flag_group": (
-        "{old} changed{by}: {n} memory(ies) that used the old value need review",
+        "{old} changed{by}: review the {n} memory(ies) that used the old value",
         "{old} 已更改{by}：依赖旧值的 {n} 条记忆需复查",
     ),
     "flag_by": (" (now {new})", "（现为 {new}）"),
@@ -77,8 +77,8 @@ _WORDS = {
     "builder": ("Show the builder's entries", "显示构建器条目"),
     "export": ("Export JSON", "导出 JSON"),
     "last": ("Last review", "上次审阅"),
-    "pending": ("kept nodes since the last review", "个新节点未审阅"),
-    "n_pending": ("{n} item(s) wait for a decision.", "{n} 项等待处理。"),
+    "pending": ("{n} new memory(ies) not reviewed yet", "{n} 个新节点未审阅"),
+    "n_pending": ("Waiting for a decision: {n} item(s).", "{n} 项等待处理。"),
     "conflict": (
         "Conflicting proposals for the same edge: pick one (accepting one withdraws nothing else "
         "automatically; reject the other).",
@@ -146,8 +146,19 @@ ACTIONS = {
 def t(key: str, **kw) -> str:
     """The page's label for ``key`` in the reader's language, ``kw`` filled in."""
     en, zh = _WORDS[key]
-    s = zh if lang() == "zh" else en
-    return s.format(**kw) if kw else s
+    if lang() == "zh":
+        return zh.format(**kw) if kw else zh
+    return _plural(en, kw["n"]).format(**kw) if "n" in kw else (en.format(**kw) if kw else en)
+
+
+def _plural(en: str, n) -> str:
+    """English words counted by ``n``: "1 memory", "3 memories", not "memory(ies)".
+
+    >>> _plural("{n} memory(ies) and {n} flag(s)", 1), _plural("{n} memory(ies) and {n} flag(s)", 3)
+    ('{n} memory and {n} flag', '{n} memories and {n} flags')
+    """
+    one = n == 1
+    return en.replace("y(ies)", "y" if one else "ies").replace("(s)", "" if one else "s")
 
 
 def pair_of(table: dict, key: str) -> str:
