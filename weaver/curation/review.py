@@ -62,6 +62,8 @@ _LINE = {
         "fallback": "；LLM 失败，改用规则（{}）",
     },
 }
+# the pass's mode said in Chinese (English keeps the CLI's own names)
+_MODE_ZH = {"rules": "规则", "llm": "LLM", "rules (fallback)": "规则（LLM 失败后）"}
 
 
 @dataclass
@@ -93,7 +95,7 @@ class ReviewSummary:
         >>> s.text()
         'review (rules): 3 nodes / 2 edges reviewed; 1 prune; 0 auto-applied, 1 queued'
         >>> s.text("zh")
-        '审阅（rules）：检查了 3 个节点 / 2 条边；1 项删除这条边；自动应用 0 项，排队 1 项'
+        '审阅（规则）：检查了 3 个节点 / 2 条边；1 项删除这条边；自动应用 0 项，排队 1 项'
         """
         zh = lang == "zh"
         words = _LINE["zh" if zh else "en"]
@@ -106,7 +108,7 @@ class ReviewSummary:
             or words["none"]
         )
         out = words["line"].format(
-            mode=self.mode,
+            mode=_MODE_ZH.get(self.mode, self.mode) if zh else self.mode,
             model=words["model"].format(self.model) if self.model else "",
             nodes=self.window_nodes,
             edges=self.window_edges,
