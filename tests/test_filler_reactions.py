@@ -93,3 +93,42 @@ def test_a_reaction_to_a_courtesy_or_to_ones_own_question_stays_filler(runtime, 
     w = runtime.open("filler-courtesy")
     decisions = _feed(w, [("Jon", "I went to the music festival downtown on Saturday."), asked, reply])
     assert not decisions[2].kept and "filler" in decisions[2].reason, decisions[2].reason
+
+
+@pytest.mark.parametrize(
+    "told, asked, said, reply",
+    [
+        (
+            ("Tom", "We took the kids to the war memorial on Sunday."),
+            ("Ana", "That's so moving! How did they react?"),
+            ("Ana", "That's so moving! I went there once too."),
+            ("Tom", "They were awestruck and humbled."),
+        ),
+        (
+            ("小王", "周末我带孩子们去了军事纪念馆。"),
+            ("小李", "真感人！他们看到的时候有什么反应？"),
+            ("小李", "真感人！我也去过那里。"),
+            ("小王", "他们都很感动，也很敬佩。"),
+        ),
+    ],
+)
+def test_an_answer_under_the_keep_line_is_kept_and_the_same_words_after_no_question_are_not(
+    runtime, settings, told, asked, said, reply
+):
+    # a high keep line puts the reply's own score under it (in a long conversation "little new" does the same)
+    cfg = settings.config.with_(keep_threshold=4.0)
+    answer = _feed(runtime.open("answer-kept", config=cfg), [told, asked, reply])[2]
+    assert answer.kept and "answers the other speaker's question" in answer.reason, answer.reason
+    assert answer.total < 4.0 and answer.relevance > 1.0  # its own scores stay on the decision
+    # the same words after a remark are no answer: the same scores, under the line
+    remark = _feed(runtime.open("remark-dropped", config=cfg), [told, said, reply])[2]
+    assert not remark.kept and remark.total == answer.total, remark.reason
+
+
+def test_in_an_agent_chat_a_reply_to_the_agents_question_keeps_its_own_scores(runtime, settings):
+    # no speaker names: the user's answers that matter state constraints or choices, kept by their own rules
+    w = runtime.open("agent-answer", config=settings.config.with_(keep_threshold=4.0))
+    w.ingest_many([Message("We took the kids to the war memorial on Sunday.", "user_input")])
+    w.ingest_many([Message("That's so moving! How did they react?", "agent_response")])
+    d = w.ingest_many([Message("They were awestruck and humbled.", "user_input")])[0].decision
+    assert not d.kept and "answers" not in d.reason, d.reason

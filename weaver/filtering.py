@@ -155,7 +155,9 @@ def judge(
     """The filter's verdict on one message. ``speaker``: the name its text may begin with as a label;
     ``echoes``: what it may repeat of the message before it without saying anything new (:func:`echo_words`);
     ``near``: the nearest memory as (similarity, row) found through the store's index in a large space, or None
-    (:func:`weaver.nearest.nearest_indexed`): the product with every memory is then skipped."""
+    (:func:`weaver.nearest.nearest_indexed`): the product with every memory is then skipped; ``answers``: the
+    message replies to the other speaker's question (:func:`weaver.ingest` hears it so): never filler, and kept
+    between named speakers."""
     t0 = time.perf_counter()
     closeness = focus.closeness(vec)
     coarse = 1.0 if closeness is None else closeness
@@ -207,6 +209,14 @@ def judge(
     kept = total >= cfg.keep_threshold
     verdict = "kept" if kept else "rejected"
     reason = f"{verdict}: total {total:.2f} {'>=' if kept else '<'} {cfg.keep_threshold} ({res.reason})"
+    if not kept and answers and speaker:
+        # an answer is what a later question about it asks for: "They were awestruck and humbled." after "How did
+        # your kids react?" says little in words of its own and scores under the line (in LoCoMo a reply to the
+        # other speaker's question is evidence 3x as often as any other turn). Only between named speakers: in an
+        # agent's chat the user's answers state constraints or choices (kept below) and the agent's replies are
+        # its steps, scored as such
+        kept = True
+        reason = f"kept: answers the other speaker's question (total {total:.2f}; {res.reason})"
     if not kept and kind == "user_input" and any(v.known for v in statement_values(content)):
         # "I'm vegetarian." / "我吃素。": short, but the slot reader finds a constraint in it; losing it would
         # let a later search ignore it
