@@ -25,6 +25,8 @@ pytestmark = pytest.mark.slow
 PAGES = ["pages/chat.py", "pages/graph.py", "pages/retrieval.py", "pages/review.py", "pages/benchmarks.py"]
 # names, units and formats written the same in both languages
 ALLOWED = {
+    "ctrl",  # key names as printed on the keyboard ("按 Ctrl+Enter 运行"), not words to translate
+    "enter",
     "csv",
     "json",
     "graphml",
