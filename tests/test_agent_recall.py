@@ -50,6 +50,33 @@ def test_a_budget_said_per_night_after_its_currency_is_the_hotels_nightly_price(
     assert [(c.slot, c.value, c.scope) for c in cons] == [("price", "0-1000", "hotel")]
 
 
+@pytest.mark.parametrize(
+    "text, scope",
+    [
+        ("Raise the nightly budget to 800.", "night"),  # seen in a studio walk: it read as a total of 800
+        ("The budget per night is 800.", "night"),  # the budget word 21 characters back: not read at all before
+        ("Make the budget per night 800.", "night"),
+        ("Our per-person budget for dinner is 150 yuan", "person"),
+        ("budget per person 200", "person"),
+        ("My total budget is 5000 yuan", "total"),
+        ("We have 2 kids and a budget of 3000", "total"),
+    ],
+)
+def test_a_budget_scope_said_before_the_budget_word(text, scope):
+    (v,) = [v for v in read_slots(text) if v.slot == "budget"]
+    assert v.scope == scope
+    assert not [v for v in read_slots("The budget is fine, we arrive on day 3") if v.slot == "budget"]
+
+
+def test_a_nightly_budget_change_supersedes_the_nightly_price_and_sets_the_hotel_price(runtime):
+    w = runtime.open("nightly-change")
+    old = w.ingest("I'm travelling alone, June 3 to June 5, at most 500 yuan a night.", "user_input").node.id
+    new = w.ingest("Raise the nightly budget to 800.", "user_input").node.id
+    assert w.graph.has_edge(old, new) and w.graph.edges[old, new]["relation"] == "supersedes"
+    cons = parse("Raise the nightly budget to 800.").constraints
+    assert [(c.slot, c.value, c.scope) for c in cons] == [("price", "0-800", "hotel")]
+
+
 def test_a_question_about_an_allergy_names_no_food():
     assert avoided_foods("我有什么过敏？") == [] and avoided_foods("你对什么过敏") == []
     assert avoided_foods("我对花生过敏，而且我太太吃素") == ["peanut", "meat"]

@@ -72,7 +72,8 @@ _VAGUE = compile_ci(
 
 
 def _money(text: str, start: int, end: int) -> bool:
-    before, after = around_span(text, start, end, 16, 12)
+    # 24 characters back (within the clause): "The budget per night is 800" names its budget 21 before the amount
+    before, after = around_span(text, start, end, 24, 12)
     if _NOT_MONEY_AFTER.match(after):
         return False
     return bool(
@@ -87,6 +88,10 @@ def _money(text: str, start: int, end: int) -> bool:
 
 
 _PRICE = compile_ci(r"价格|价钱|price")
+# a scope said as the budget's adjective, further back than the words next to the amount: "Raise the nightly budget
+# to 800" is per night (12 characters back reach only "budget to ")
+_NIGHTLY_BUDGET = compile_ci(r"(?:nightly|per[- ]night|night's|a[- ]night)\s+budget\b[^,.;\d]{0,20}$")
+_PERSON_BUDGET = compile_ci(r"(?:per[- ]person|per[- ]head|per[- ]capita)\s+budget\b[^,.;\d]{0,20}$")
 _BUDGET_WORD = compile_ci(r"预算|经费|budget")
 
 
@@ -154,6 +159,10 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         cur = _CURRENCY_AFTER.match(after)
         local = before[-12:] + " " + (clause_a[: 10 + cur.end()] if cur else after[:10])
         scope = _budget_scope(local, clause_b + clause_a)
+        if _NIGHTLY_BUDGET.search(clause_b):
+            scope = "night"
+        elif _PERSON_BUDGET.search(clause_b):
+            scope = "person"
         by = (
             +1 if _MORE_BY.search(clause_b) or _MORE_AFTER.match(text[end:]) else -1 if _LESS_BY.search(clause_b) else 0
         )
