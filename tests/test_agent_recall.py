@@ -150,3 +150,24 @@ def test_a_widened_search_is_remembered_and_this_one_refers_to_what_it_found(run
 def test_a_thought_says_what_is_missing_in_words(lang, word):
     text = thought_text(lang, "info", "restaurant", [], [], ["target"])
     assert word in text and "target" not in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我一个人去北京出差，6月3号到6月5号，每晚住宿不超过五百。",  # a studio walk's first message: it was searched
+        "我们两个人到北京，每晚住宿不超过五百",
+        "I'm travelling alone to Beijing for work, June 3 to June 5, at most 500 yuan a night.",
+    ],
+)
+def test_who_travels_where_with_a_lodging_ceiling_is_a_statement_not_a_search(text):
+    p = parse(text)
+    assert p.intent == "statement"
+    assert ("price", "0-500") in [(c.slot, c.value) for c in p.constraints]
+
+
+def test_a_first_person_question_is_still_a_request():
+    assert (
+        parse("我去哪吃烤鸭？").intent == "search"
+        and parse("我来北京玩，住宿每晚五百以内，有推荐吗？").intent == "search"
+    )

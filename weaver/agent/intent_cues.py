@@ -140,6 +140,8 @@ METRO_Q = re.compile(
 # a statement about oneself, not a request ("I'm allergic to ...", "我打算 ...")
 FIRST_PERSON = _cue(
     "我想|我们想|我要|我们要|我打算|我们打算|我计划|我们计划|我会|我们会|我是|我的|我对|我们的|我们可以|我可以|"
+    # "我一个人去北京出差" / "我们两个人到北京": who travels where, a statement ("我去哪吃" asks: a request)
+    "我们?(?:[一两二三四五六七八九十几0-9]+个人)?[去到来](?!哪)|"
     "i'm|i am|i'll|i will|we're|we are|we'll|my|our|we can|i can|we could|i could|"
     "we don't|i don't|we do not|i do not|we can't|i can't"
 )
