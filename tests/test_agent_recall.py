@@ -171,3 +171,21 @@ def test_a_first_person_question_is_still_a_request():
         parse("我去哪吃烤鸭？").intent == "search"
         and parse("我来北京玩，住宿每晚五百以内，有推荐吗？").intent == "search"
     )
+
+
+@pytest.mark.parametrize(
+    "text, party",
+    [
+        ("I'm travelling alone to Beijing for work, June 3 to June 5.", 1.0),  # its zh twin said 1人, this nothing
+        ("It's a solo trip.", 1.0),
+        ("A room for one guest, please.", 1.0),
+        ("我一个人去北京出差", 1.0),
+        ("One person in our group is vegetarian.", None),  # says nothing of the party's size
+        ("I went alone to the museum yesterday.", None),
+        ("Just me and my wife this time.", None),
+        ("I'm alone at home tonight.", None),
+    ],
+)
+def test_a_party_of_one_said_without_a_number_of_people(text, party):
+    got = [v.value for v in read_slots(text) if v.slot == "party"]
+    assert got == ([party] if party else [])

@@ -24,6 +24,13 @@ _PARTY = compile_ci(
     + _N
     + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"
 )
+# "I'm travelling alone" / "a solo trip" / "for one person": a party of one said without a number of people ("我一个人"
+# is the Chinese pattern above); "one person in our group is vegetarian", "just me and my wife", "I'm alone at
+# home" say nothing of the party's size
+_SOLO = compile_ci(
+    r"\b(?:travell?ing|going|coming|flying)\s+(?:alone|solo|by myself|on my own)\b|"
+    r"\ba solo trip\b|\bfor (?:one|1) (?:person|adult|guest|travell?er)\b"
+)
 # "我和两个朋友" / "with three friends": the speaker and the others
 _COMPANIONS = compile_ci(
     r"我(?:和|跟|带着?)\s*" + _N + r"\s*个(?:朋友|同事|同学|家人|孩子|小孩)|"
@@ -93,6 +100,8 @@ def read_counts(text: str) -> list[SlotValue]:
             (adults if _ADULTS.search(m.group(0)) else out).append(said)
     # "我们一共4个人，两个大人两个小孩": the adults (and children) break a stated group down, they do not resize it
     out += [] if out else adults
+    if not out:
+        out += [SlotValue("party", 1.0, "eq", "people", "", m.span(), m.group(0)) for m in _SOLO.finditer(text)][:1]
     if not out:
         for m in _COMPANIONS.finditer(text):
             n = small_number(next(g for g in m.groups() if g))
