@@ -189,3 +189,13 @@ def test_a_first_person_question_is_still_a_request():
 def test_a_party_of_one_said_without_a_number_of_people(text, party):
     got = [v.value for v in read_slots(text) if v.slot == "party"]
     assert got == ([party] if party else [])
+
+
+def test_a_party_of_one_and_a_single_night_read_in_english():
+    from weaver.agent.reply_phrases import constraint_phrase
+
+    cons = parse("I'm travelling alone, June 3 to June 4, at most 500 yuan a night.").constraints
+    said = [constraint_phrase(c, "en") for c in cons]
+    assert "1 person" in said and any("(1 night)" in s for s in said), said
+    assert not any("1 people" in s or "1 nights" in s for s in said)
+    assert "1人" in [constraint_phrase(c, "zh") for c in parse("我一个人去北京").constraints]

@@ -57,7 +57,7 @@ def rebook_text(old: dict, ok: bool, lang: str, money) -> str:
         was = (
             f"原来{old.get('people')}人，{money(old.get('cost'))}"
             if zh
-            else f"was {old.get('people')} people, {money(old.get('cost'))}"
+            else f"was {old.get('people')} {'person' if old.get('people') == 1 else 'people'}, {money(old.get('cost'))}"
         )
     if ok:
         return f"（行程已按新的安排更新；{was}。）" if zh else f"(Your plan is updated to match; it {was}.)"

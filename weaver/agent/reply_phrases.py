@@ -21,6 +21,10 @@ for _en, _zh in PLACE_ALIASES.items():
     _EN_NAME.setdefault(_zh, _en.title())
 
 
+def _nights(n) -> str:
+    return "1 night" if n == 1 else f"{n} nights"
+
+
 def fmt_money(x) -> str:
     return f"¥{float(x):,.0f}" if x is not None else "?"
 
@@ -79,13 +83,13 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
         dates = cast(dict, v)
         ci, co, n = dates.get("check_in"), dates.get("check_out"), dates.get("nights")
         if not ci and not co:  # "three days next month": the length is known, the dates are not
-            return (f"行程{n}晚" if zh else f"a stay of {n} nights") if n else ("日期未定" if zh else "dates not set")
+            return (f"行程{n}晚" if zh else f"a stay of {_nights(n)}") if n else ("日期未定" if zh else "dates not set")
         if zh:
             when = f"{ci.replace('-', '月')}日" if ci else ""
             return f"日期：{when}{'至' + co.replace('-', '月') + '日' if co else ''}{f'（{n}晚）' if n else ''}"
-        return f"dates: {ci or '?'}{' to ' + co if co else ''}{f' ({n} nights)' if n else ''}"
+        return f"dates: {ci or '?'}{' to ' + co if co else ''}{f' ({_nights(n)})' if n else ''}"
     if c.slot == "people":
-        return f"{v}人" if zh else f"{v} people"
+        return f"{v}人" if zh else ("1 person" if v == 1 else f"{v} people")
     if c.slot == "facilities":
         return ("设施：" if zh else "facilities: ") + "、".join(cast(list[str], v))
     if c.slot == "hotel_type":
