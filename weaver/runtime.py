@@ -58,10 +58,9 @@ class Runtime:
             self.embedder.embed(["."])
         # the Chinese segmenter's dictionary (1.3 s) and the token counter's encoding (0.4 s) load on first use
         # too: the first chat turn of a studio session took 1.1 s against a median of 41 ms, measured
-        from .text import count_tokens, jieba_segmenter
+        from .text import warm_text_tools
 
-        jieba_segmenter()
-        count_tokens("warm 预热")
+        warm_text_tools()
 
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
         check_space_name(space)  # before any client call: a NUL or lone surrogate never reaches Chroma

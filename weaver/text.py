@@ -101,6 +101,13 @@ def _encoding():
     return None
 
 
+def warm_text_tools() -> None:
+    """Load the Chinese segmenter's dictionary (~1.3 s) and the token counter's encoding (~0.4 s) now: both load on
+    first use otherwise, in the first message or query."""
+    jieba_segmenter()
+    count_tokens("warm 预热")
+
+
 def token_counter() -> str:
     """The counting method in use: ``"cl100k_base"`` or ``"estimate"``."""
     return "cl100k_base" if _encoding() is not None else "estimate"

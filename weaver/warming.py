@@ -34,10 +34,10 @@ def warm(w) -> dict[str, float]:
     from .curation.arrival import slot_index
     from .nearest import warm_index
     from .relations.places import proper_noun_tags
-    from .text import count_tokens, jieba_segmenter
+    from .text import warm_text_tools
 
     parts = {
-        "text tools": lambda: (jieba_segmenter(), count_tokens("warm 预热")),
+        "text tools": warm_text_tools,
         "vector index": lambda: warm_index(w),
         "supersede index": lambda: slot_index(w),
         "store indexes": getattr(w.space, "warm_indexes", lambda: 0),

@@ -17,6 +17,8 @@ marks the old booking's memory superseded by the new one.
 
 from __future__ import annotations
 
+from .reply_phrases import en_count
+
 __all__ = ["rebookings", "rebook_text"]
 
 
@@ -51,13 +53,14 @@ def rebook_text(old: dict, ok: bool, lang: str, money) -> str:
         was = (
             f"原来{old.get('check_in')}入住{old.get('nights')}晚，{money(old.get('cost'))}"
             if zh
-            else f"was check-in {old.get('check_in')}, {old.get('nights')} nights, {money(old.get('cost'))}"
+            else f"was check-in {old.get('check_in')}, {en_count(old.get('nights'), 'night', 'nights')}, "
+            f"{money(old.get('cost'))}"
         )
     else:
         was = (
             f"原来{old.get('people')}人，{money(old.get('cost'))}"
             if zh
-            else f"was {old.get('people')} {'person' if old.get('people') == 1 else 'people'}, {money(old.get('cost'))}"
+            else f"was {en_count(old.get('people'), 'person', 'people')}, {money(old.get('cost'))}"
         )
     if ok:
         return f"（行程已按新的安排更新；{was}。）" if zh else f"(Your plan is updated to match; it {was}.)"

@@ -21,8 +21,9 @@ for _en, _zh in PLACE_ALIASES.items():
     _EN_NAME.setdefault(_zh, _en.title())
 
 
-def _nights(n) -> str:
-    return "1 night" if n == 1 else f"{n} nights"
+def en_count(n, one: str, many: str) -> str:
+    """An English count with its noun: "1 person", "2 people", "1 night"."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def fmt_money(x) -> str:
@@ -83,13 +84,18 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
         dates = cast(dict, v)
         ci, co, n = dates.get("check_in"), dates.get("check_out"), dates.get("nights")
         if not ci and not co:  # "three days next month": the length is known, the dates are not
-            return (f"行程{n}晚" if zh else f"a stay of {_nights(n)}") if n else ("日期未定" if zh else "dates not set")
+            return (
+                (f"行程{n}晚" if zh else f"a stay of {en_count(n, 'night', 'nights')}")
+                if n
+                else ("日期未定" if zh else "dates not set")
+            )
         if zh:
             when = f"{ci.replace('-', '月')}日" if ci else ""
             return f"日期：{when}{'至' + co.replace('-', '月') + '日' if co else ''}{f'（{n}晚）' if n else ''}"
-        return f"dates: {ci or '?'}{' to ' + co if co else ''}{f' ({_nights(n)})' if n else ''}"
+        stay = f" ({en_count(n, 'night', 'nights')})" if n else ""
+        return f"dates: {ci or '?'}{' to ' + co if co else ''}{stay}"
     if c.slot == "people":
-        return f"{v}人" if zh else ("1 person" if v == 1 else f"{v} people")
+        return f"{v}人" if zh else en_count(v, "person", "people")
     if c.slot == "facilities":
         return ("设施：" if zh else "facilities: ") + "、".join(cast(list[str], v))
     if c.slot == "hotel_type":
