@@ -280,6 +280,25 @@ def _cli_cases() -> list[Case]:
         c("unknown-option", "unrecognized arguments", "--space", "base", "spaces", "--colour"),
         c("probe-add-without-query", "", "--space", "base", "probe", "add"),
         c("probe-rm-unknown", "", "--space", "base", "probe", "rm", "p_nope"),
+        # numbers the socket layer, the lifecycle or a bench loop would take with a traceback or silently
+        c("mcp-port-out-of-range", "a port from 1 to 65535, not '70000'", "mcp", "--http", "--port", "70000"),
+        c("mcp-port-negative", "a port from 1 to 65535, not '-1'", "mcp", "--http", "--port", "-1"),
+        c("forget-working-turns-negative", "0 or more, not '-1'", "--space", "base", "forget", "--working-turns", "-1"),
+        c("tiers-working-turns-negative", "0 or more, not '-5'", "--space", "base", "tiers", "--working-turns", "-5"),
+        c("data-dir-empty", "--data-dir: an empty path", "--data-dir", "", "spaces"),
+        c("bench-scale-sizes-text", "--sizes takes comma-separated node counts", "bench", "scale", "--sizes", "a,b"),
+        c("bench-count-negative", "a positive integer, not '-1'", "bench", "locomo", "--conversations", "-1"),
+        c("bench-every-zero", "a positive integer, not '0'", "bench", "lifecycle", "--every", "0"),
+        c(
+            "bench-distractors-missing",
+            "cannot read CrossWOZ distractors from {dir}/nope.zip",
+            "bench",
+            "madial-channels",
+            "--data",
+            "{dir}/nope",
+            "--crosswoz",
+            "{dir}/nope.zip",
+        ),
     ]
 
 
@@ -373,6 +392,16 @@ def _lib_cases() -> list[Case]:
                 [Message("My budget is 800 yuan.", message_id="ok-2"), Message("hi", message_id="\udc80")]
             ),
         ),
+        lib("batch-not-a-list", "takes a list of Message objects, not int", lambda rt, w, ids: w.ingest_many(5)),
+        lib("batch-a-string", "takes a list of Message objects, not str", lambda rt, w, ids: w.ingest_many("hi")),
+        lib(
+            "batch-a-dict-entry",
+            "message 1 of the batch is a dict",
+            lambda rt, w, ids: w.ingest_many([Message("My budget is 900 yuan.", message_id="ok-3"), {"content": "x"}]),
+        ),
+        lib("batch-a-none-entry", "message 0 of the batch is a NoneType", lambda rt, w, ids: w.ingest_many([None])),
+        lib("query-int", "the query must be a string, not int", lambda rt, w, ids: w.query(5)),
+        lib("score-nodes-list", "the query must be a string, not list", lambda rt, w, ids: w.score_nodes(["x"])),
         lib("task-none", "the task must be a string", lambda rt, w, ids: w.set_task(None)),
         lib("task-int", "the task must be a string", lambda rt, w, ids: w.set_task(5)),
         lib("task-control-only", "the task text is empty", lambda rt, w, ids: w.set_task("\x00")),

@@ -19,7 +19,7 @@ from .runtime import Runtime
 from .settings import Settings
 from .validation import check_budget, check_space_name, check_task, prepare_message
 
-__all__ = ["main", "read_jsonl", "positive_int", "OneLineParser"]
+__all__ = ["main", "read_jsonl", "positive_int", "count_int", "port_number", "OneLineParser"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
 COMMAND_MODULES: list[str] = [
@@ -48,6 +48,35 @@ def positive_int(text: str) -> int:
         return value
     except (ValueError, WeaverError):
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+
+
+def count_int(text: str) -> int:
+    """argparse type for counts where 0 means none (turns kept, messages replayed): an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer of 0 or more, not {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type for a TCP port: 1-65535 (the socket layer would refuse any other with a traceback)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, not {text!r}")
+    return value
+
+
+def _data_dir(text: str) -> str:
+    """``--data-dir``: an empty value (an unset shell variable) would put the space files in the current directory."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (leave the option out for $WEAVER_DATA_DIR or ./data)")
+    return text
 
 
 def _line_item(path: str, lineno: int, text: str) -> dict:
@@ -247,7 +276,7 @@ def cmd_compact(rt: Runtime, args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m weaver", description="ContextWeaver memory CLI")
     p.add_argument("--space", default=os.environ.get("WEAVER_SPACE", "default"), help="memory space (default: default)")
-    p.add_argument("--data-dir", help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
+    p.add_argument("--data-dir", type=_data_dir, help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("spaces", help="list spaces")
