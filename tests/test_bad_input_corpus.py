@@ -280,6 +280,19 @@ def _cli_cases() -> list[Case]:
         c("unknown-option", "unrecognized arguments", "--space", "base", "spaces", "--colour"),
         c("probe-add-without-query", "", "--space", "base", "probe", "add"),
         c("probe-rm-unknown", "", "--space", "base", "probe", "rm", "p_nope"),
+        c(
+            "status-superseded-by-itself",
+            "cannot be superseded by itself",
+            "--space",
+            "base",
+            "status",
+            "{node}",
+            "superseded",
+            "--by",
+            "{node}",
+        ),
+        # an error quoting a 100 kB argument stays a line a person can read
+        c("undo-huge-entry-id", "... (100,017 characters)", "--space", "base", "undo", "a" * 100_000),
         # numbers the socket layer, the lifecycle or a bench loop would take with a traceback or silently
         c("mcp-port-out-of-range", "a port from 1 to 65535, not '70000'", "mcp", "--http", "--port", "70000"),
         c("mcp-port-negative", "a port from 1 to 65535, not '-1'", "mcp", "--http", "--port", "-1"),
@@ -413,6 +426,11 @@ def _lib_cases() -> list[Case]:
         lib("query-budget-bool", "positive integer", lambda rt, w, ids: w.query("hotel", budget=True)),
         lib("query-budget-str", "positive integer", lambda rt, w, ids: w.query("hotel", budget="10")),
         lib("promote-unknown", "no message", lambda rt, w, ids: w.promote("nope")),
+        lib(
+            "supersede-by-itself",
+            "cannot be superseded by itself",
+            lambda rt, w, ids: w.curation.set_status(ids[0], "superseded", "t", by=ids[0]),
+        ),
         lib("resolve-empty-prefix", "matches everything", lambda rt, w, ids: w.curation.resolve_node("")),
         lib(
             "set-status-empty-prefix",
@@ -550,6 +568,7 @@ def test_bad_input_is_one_clear_line_and_writes_nothing(case, world, monkeypatch
         assert code == 2, (code, err)
         assert "Traceback" not in err
         assert err.startswith("error: ") and err.endswith("\n") and err.count("\n") == 1, err
+        assert len(err) <= 1_100, len(err)  # a refused 1 MB argument is not echoed whole
         message = err
         if case.line is not None:
             assert f", line {case.line}: " in err, err

@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from .models import Message, WeaverError
+from .models import Message, WeaverError, error_line
 from .runtime import Runtime
 from .settings import Settings
 from .validation import check_budget, check_space_name, check_task, prepare_message
@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(rt, args)
     except WeaverError as exc:
         # one line, printable on any stream (a file name from argv may hold undecodable bytes)
-        text = " ".join(str(exc).split("\n")).encode("utf-8", "backslashreplace").decode("utf-8")
+        text = error_line(exc).encode("utf-8", "backslashreplace").decode("utf-8")
         print(f"error: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

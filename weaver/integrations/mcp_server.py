@@ -17,7 +17,7 @@ import functools
 import logging
 from typing import Any, Callable
 
-from ..models import WeaverError
+from ..models import WeaverError, error_line
 from .service import MemoryService
 
 __all__ = ["build_server", "serve", "TOOL_NAMES", "DEFAULT_PORT"]
@@ -83,7 +83,7 @@ def build_server(service: MemoryService):
             try:
                 return fn(*args, **kwargs)
             except WeaverError as exc:  # the user can fix this: say what, in one line
-                raise ToolError(" ".join(str(exc).split())) from exc
+                raise ToolError(error_line(exc)) from exc
 
         server.tool()(wrapped)
         return wrapped
