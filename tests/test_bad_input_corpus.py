@@ -24,6 +24,7 @@ import pytest
 from weaver import Runtime, Settings
 from weaver.cli import main
 from weaver.models import Message, WeaverError
+from weaver.probes import save_probe
 
 BIG = 1_000_001
 
@@ -116,6 +117,11 @@ def _file_cases() -> list[Case]:
         ("kind-null", {"kind": None, "content": "hi"}, "unknown kind None"),
         ("kind-list", {"kind": ["user_input"], "content": "hi"}, "unknown kind"),
         ("content-missing", {"kind": "user_input"}, "content must be a non-empty string"),
+        # keys the reader would drop while reporting the line ingested
+        ("key-metadata-typo", {"content": "hi", "metadata": {"turn": 3}}, "unknown key 'metadata': a message line"),
+        ("key-depends-on", {"content": "hi", "depends_on": [["n_1", "causal"]]}, "unknown key 'depends_on'"),
+        ("key-text-for-content", {"text": "hi", "role": "user"}, "unknown key 'text', 'role'"),
+        ("task-with-content", {"task": "Plan", "content": "hi"}, "a task line holds only task"),
         ("content-number", {"content": 5}, "content must be a non-empty string"),
         ("content-list", {"content": ["a"]}, "content must be a non-empty string"),
         ("content-null", {"content": None}, "content must be a non-empty string"),
@@ -415,6 +421,9 @@ def _lib_cases() -> list[Case]:
         lib("batch-a-none-entry", "message 0 of the batch is a NoneType", lambda rt, w, ids: w.ingest_many([None])),
         lib("query-int", "the query must be a string, not int", lambda rt, w, ids: w.query(5)),
         lib("score-nodes-list", "the query must be a string, not list", lambda rt, w, ids: w.score_nodes(["x"])),
+        lib("probe-expect-empty-id", "not in this space: ''", lambda rt, w, ids: save_probe(w, "hotel", [""])),
+        lib("probe-expect-bare-id", "a list of node ids", lambda rt, w, ids: save_probe(w, "hotel", ids[0])),
+        lib("probe-query-int", "the query must be a string", lambda rt, w, ids: save_probe(w, 5, [ids[0]])),
         lib("task-none", "the task must be a string", lambda rt, w, ids: w.set_task(None)),
         lib("task-int", "the task must be a string", lambda rt, w, ids: w.set_task(5)),
         lib("task-control-only", "the task text is empty", lambda rt, w, ids: w.set_task("\x00")),

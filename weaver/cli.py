@@ -50,6 +50,9 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
 
 
+LINE_KEYS = ("kind", "content", "meta", "id")  # an ingest line; or {"task": ...} alone
+
+
 def count_int(text: str) -> int:
     """argparse type for counts where 0 means none (turns kept, messages replayed): an integer >= 0."""
     try:
@@ -91,6 +94,13 @@ def _line_item(path: str, lineno: int, text: str) -> dict:
         raise WeaverError(f"not valid JSON ({str(exc).splitlines()[0]})") from exc
     if not isinstance(obj, dict):
         raise WeaverError("expected a JSON object")
+    keys = ("task",) if "task" in obj else LINE_KEYS
+    extra = [k for k in obj if k not in keys]
+    if extra:
+        # a key the reader does not take (a "metadata" typo, a "depends_on" or "timestamp" the file format has
+        # no place for) would be dropped while the line is reported as ingested: what was written would be lost
+        wanted = "a task line holds only task" if keys == ("task",) else "a message line holds " + ", ".join(LINE_KEYS)
+        raise WeaverError(f"unknown key {', '.join(map(repr, extra))}: {wanted}")
     if "task" in obj:
         if not isinstance(obj["task"], str) or not obj["task"].strip():
             raise WeaverError("task must be a non-empty string")
