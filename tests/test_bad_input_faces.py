@@ -164,3 +164,32 @@ def test_a_chroma_port_that_never_answers_is_a_clear_error_not_a_hang(tmp_path, 
         sock.close()
         for c in held:
             c.close()
+
+
+def test_the_memory_service_refuses_bad_arguments_in_one_line_and_reads_declared_objects(runtime):
+    """What an MCP or LangGraph face passes straight through: before, ``tuple()`` of each dependency turned
+    ``{"node_id", "relation"}`` into its keys (refused as "unknown relation 'relation'") and a number into a
+    TypeError; a list as the space name was a TypeError; ``hops=True`` was taken as 1."""
+    from weaver.integrations import MemoryService
+
+    svc = MemoryService(runtime, default_space="svc")
+    budget = svc.remember("My total budget is 5000 yuan.")["node_id"]
+    thought = svc.remember(
+        "Search hotels under 600 yuan a night.",
+        "agent_thought",
+        depends_on=[{"node_id": budget, "relation": "conditional", "why": "sets max_price"}],
+    )
+    assert {"source": budget, "target": thought["node_id"], "relation": "conditional"} in thought["edges"]
+    w = runtime.open("svc", create=False)
+    assert w.graph.edges[budget, thought["node_id"]]["origin"] == "agent"  # declared, not guessed
+    for call, expect in [
+        (lambda: svc.remember("Book it.", depends_on=[5]), r"expected \(node id, relation\)"),
+        (lambda: svc.remember("Book it.", depends_on=[None]), r"expected \(node id, relation\)"),
+        (lambda: svc.remember("Book it.", depends_on="n_1"), "must be a list"),
+        (lambda: svc.recall("budget", space=["svc"]), "a space needs a non-empty name"),
+        (lambda: svc.graph(budget, hops=True), "hops must be 1, 2 or 3"),
+        (lambda: svc.why(5, "budget"), "a node or message id is a string, not int"),
+    ]:
+        with pytest.raises(WeaverError, match=expect):
+            call()
+    assert len(runtime.open("svc", create=False).decisions) == 2
