@@ -193,3 +193,27 @@ def test_the_memory_service_refuses_bad_arguments_in_one_line_and_reads_declared
         with pytest.raises(WeaverError, match=expect):
             call()
     assert len(runtime.open("svc", create=False).decisions) == 2
+
+
+def test_a_web_server_that_is_not_chroma_is_one_short_line(tmp_path):
+    """Its 404 page came back whole (HTML, newlines and all) inside the error."""
+    from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # the test's output is not the place for the server's access log
+            pass
+
+    httpd = HTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    port = httpd.server_address[1]
+    try:
+        s = Settings.from_env(
+            env={"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)}, secrets_path=None
+        )
+        with pytest.raises(WeaverError) as exc:
+            Runtime.from_settings(s)
+    finally:
+        httpd.shutdown()
+    text = str(exc.value)
+    assert text.startswith(f"cannot open the Chroma server at 127.0.0.1:{port}: ")
+    assert "\n" not in text and len(text) < 300, text
