@@ -217,3 +217,13 @@ def test_a_web_server_that_is_not_chroma_is_one_short_line(tmp_path):
     text = str(exc.value)
     assert text.startswith(f"cannot open the Chroma server at 127.0.0.1:{port}: ")
     assert "\n" not in text and len(text) < 300, text
+
+
+def test_an_empty_weaver_space_variable_reads_as_unset(monkeypatch):
+    """As WEAVER_DATA_DIR and every other variable: an empty one means the default, not a blank space name."""
+    from weaver.cli import build_parser
+
+    monkeypatch.setenv("WEAVER_SPACE", "")
+    assert build_parser().parse_args(["spaces"]).space == "default"
+    monkeypatch.setenv("WEAVER_SPACE", "trip 行程")
+    assert build_parser().parse_args(["spaces"]).space == "trip 行程"

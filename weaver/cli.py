@@ -285,7 +285,9 @@ def cmd_compact(rt: Runtime, args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m weaver", description="ContextWeaver memory CLI")
-    p.add_argument("--space", default=os.environ.get("WEAVER_SPACE", "default"), help="memory space (default: default)")
+    # an empty WEAVER_SPACE is unset, as every WEAVER_* variable Settings reads (a blank name is refused)
+    space = os.environ.get("WEAVER_SPACE") or "default"
+    p.add_argument("--space", default=space, help="memory space (default: $WEAVER_SPACE or default)")
     p.add_argument("--data-dir", type=_data_dir, help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
