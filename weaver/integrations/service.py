@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterable
+from typing import Any
 
 import networkx as nx
 
@@ -122,7 +122,7 @@ class MemoryService:
         kind: str = "user_input",
         space: str | None = None,
         message_id: str | None = None,
-        depends_on: Iterable[Iterable[str]] | None = None,
+        depends_on: list | tuple | None = None,
         meta: dict | None = None,
     ) -> dict[str, Any]:
         """Ingest one message; ``depends_on``: ``[node or message id, relation(, why)]`` pairs it depends on."""
