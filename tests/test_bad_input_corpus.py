@@ -24,6 +24,7 @@ import pytest
 from weaver import Runtime, Settings
 from weaver.cli import main
 from weaver.models import Message, WeaverError
+from weaver.probes import save_probe
 
 BIG = 1_000_001
 
@@ -116,6 +117,11 @@ def _file_cases() -> list[Case]:
         ("kind-null", {"kind": None, "content": "hi"}, "unknown kind None"),
         ("kind-list", {"kind": ["user_input"], "content": "hi"}, "unknown kind"),
         ("content-missing", {"kind": "user_input"}, "content must be a non-empty string"),
+        # keys the reader would drop while reporting the line ingested
+        ("key-metadata-typo", {"content": "hi", "metadata": {"turn": 3}}, "unknown key 'metadata': a message line"),
+        ("key-depends-on", {"content": "hi", "depends_on": [["n_1", "causal"]]}, "unknown key 'depends_on'"),
+        ("key-text-for-content", {"text": "hi", "role": "user"}, "unknown key 'text', 'role'"),
+        ("task-with-content", {"task": "Plan", "content": "hi"}, "a task line holds only task"),
         ("content-number", {"content": 5}, "content must be a non-empty string"),
         ("content-list", {"content": ["a"]}, "content must be a non-empty string"),
         ("content-null", {"content": None}, "content must be a non-empty string"),
@@ -280,6 +286,38 @@ def _cli_cases() -> list[Case]:
         c("unknown-option", "unrecognized arguments", "--space", "base", "spaces", "--colour"),
         c("probe-add-without-query", "", "--space", "base", "probe", "add"),
         c("probe-rm-unknown", "", "--space", "base", "probe", "rm", "p_nope"),
+        c(
+            "status-superseded-by-itself",
+            "cannot be superseded by itself",
+            "--space",
+            "base",
+            "status",
+            "{node}",
+            "superseded",
+            "--by",
+            "{node}",
+        ),
+        # an error quoting a 100 kB argument stays a line a person can read
+        c("undo-huge-entry-id", "... (100,017 characters)", "--space", "base", "undo", "a" * 100_000),
+        # numbers the socket layer, the lifecycle or a bench loop would take with a traceback or silently
+        c("mcp-port-out-of-range", "a port from 1 to 65535, not '70000'", "mcp", "--http", "--port", "70000"),
+        c("mcp-port-negative", "a port from 1 to 65535, not '-1'", "mcp", "--http", "--port", "-1"),
+        c("forget-working-turns-negative", "0 or more, not '-1'", "--space", "base", "forget", "--working-turns", "-1"),
+        c("tiers-working-turns-negative", "0 or more, not '-5'", "--space", "base", "tiers", "--working-turns", "-5"),
+        c("data-dir-empty", "--data-dir: an empty path", "--data-dir", "", "spaces"),
+        c("bench-scale-sizes-text", "--sizes takes comma-separated node counts", "bench", "scale", "--sizes", "a,b"),
+        c("bench-count-negative", "a positive integer, not '-1'", "bench", "locomo", "--conversations", "-1"),
+        c("bench-every-zero", "a positive integer, not '0'", "bench", "lifecycle", "--every", "0"),
+        c(
+            "bench-distractors-missing",
+            "cannot read CrossWOZ distractors from {dir}/nope.zip",
+            "bench",
+            "madial-channels",
+            "--data",
+            "{dir}/nope",
+            "--crosswoz",
+            "{dir}/nope.zip",
+        ),
     ]
 
 
@@ -373,6 +411,19 @@ def _lib_cases() -> list[Case]:
                 [Message("My budget is 800 yuan.", message_id="ok-2"), Message("hi", message_id="\udc80")]
             ),
         ),
+        lib("batch-not-a-list", "takes a list of Message objects, not int", lambda rt, w, ids: w.ingest_many(5)),
+        lib("batch-a-string", "takes a list of Message objects, not str", lambda rt, w, ids: w.ingest_many("hi")),
+        lib(
+            "batch-a-dict-entry",
+            "message 1 of the batch is a dict",
+            lambda rt, w, ids: w.ingest_many([Message("My budget is 900 yuan.", message_id="ok-3"), {"content": "x"}]),
+        ),
+        lib("batch-a-none-entry", "message 0 of the batch is a NoneType", lambda rt, w, ids: w.ingest_many([None])),
+        lib("query-int", "the query must be a string, not int", lambda rt, w, ids: w.query(5)),
+        lib("score-nodes-list", "the query must be a string, not list", lambda rt, w, ids: w.score_nodes(["x"])),
+        lib("probe-expect-empty-id", "not in this space: ''", lambda rt, w, ids: save_probe(w, "hotel", [""])),
+        lib("probe-expect-bare-id", "a list of node ids", lambda rt, w, ids: save_probe(w, "hotel", ids[0])),
+        lib("probe-query-int", "the query must be a string", lambda rt, w, ids: save_probe(w, 5, [ids[0]])),
         lib("task-none", "the task must be a string", lambda rt, w, ids: w.set_task(None)),
         lib("task-int", "the task must be a string", lambda rt, w, ids: w.set_task(5)),
         lib("task-control-only", "the task text is empty", lambda rt, w, ids: w.set_task("\x00")),
@@ -384,6 +435,11 @@ def _lib_cases() -> list[Case]:
         lib("query-budget-bool", "positive integer", lambda rt, w, ids: w.query("hotel", budget=True)),
         lib("query-budget-str", "positive integer", lambda rt, w, ids: w.query("hotel", budget="10")),
         lib("promote-unknown", "no message", lambda rt, w, ids: w.promote("nope")),
+        lib(
+            "supersede-by-itself",
+            "cannot be superseded by itself",
+            lambda rt, w, ids: w.curation.set_status(ids[0], "superseded", "t", by=ids[0]),
+        ),
         lib("resolve-empty-prefix", "matches everything", lambda rt, w, ids: w.curation.resolve_node("")),
         lib(
             "set-status-empty-prefix",
@@ -521,6 +577,7 @@ def test_bad_input_is_one_clear_line_and_writes_nothing(case, world, monkeypatch
         assert code == 2, (code, err)
         assert "Traceback" not in err
         assert err.startswith("error: ") and err.endswith("\n") and err.count("\n") == 1, err
+        assert len(err) <= 1_100, len(err)  # a refused 1 MB argument is not echoed whole
         message = err
         if case.line is not None:
             assert f", line {case.line}: " in err, err

@@ -14,12 +14,12 @@ import os
 import sys
 from pathlib import Path
 
-from .models import Message, WeaverError
+from .models import Message, WeaverError, error_line
 from .runtime import Runtime
 from .settings import Settings
 from .validation import check_budget, check_space_name, check_task, prepare_message
 
-__all__ = ["main", "read_jsonl", "positive_int", "OneLineParser"]
+__all__ = ["main", "read_jsonl", "positive_int", "count_int", "port_number", "OneLineParser"]
 
 # modules that add their own sub-commands: each defines ``register(subparsers)``
 COMMAND_MODULES: list[str] = [
@@ -50,6 +50,38 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
 
 
+LINE_KEYS = ("kind", "content", "meta", "id")  # an ingest line; or {"task": ...} alone
+
+
+def count_int(text: str) -> int:
+    """argparse type for counts where 0 means none (turns kept, messages replayed): an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer of 0 or more, not {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type for a TCP port: 1-65535 (the socket layer would refuse any other with a traceback)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, not {text!r}")
+    return value
+
+
+def _data_dir(text: str) -> str:
+    """``--data-dir``: an empty value (an unset shell variable) would put the space files in the current directory."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (leave the option out for $WEAVER_DATA_DIR or ./data)")
+    return text
+
+
 def _line_item(path: str, lineno: int, text: str) -> dict:
     """One ingest-file line, checked against every rule ingest applies (weaver/validation.py)."""
     try:
@@ -62,6 +94,13 @@ def _line_item(path: str, lineno: int, text: str) -> dict:
         raise WeaverError(f"not valid JSON ({str(exc).splitlines()[0]})") from exc
     if not isinstance(obj, dict):
         raise WeaverError("expected a JSON object")
+    keys = ("task",) if "task" in obj else LINE_KEYS
+    extra = [k for k in obj if k not in keys]
+    if extra:
+        # a key the reader does not take (a "metadata" typo, a "depends_on" or "timestamp" the file format has
+        # no place for) would be dropped while the line is reported as ingested: what was written would be lost
+        wanted = "a task line holds only task" if keys == ("task",) else "a message line holds " + ", ".join(LINE_KEYS)
+        raise WeaverError(f"unknown key {', '.join(map(repr, extra))}: {wanted}")
     if "task" in obj:
         if not isinstance(obj["task"], str) or not obj["task"].strip():
             raise WeaverError("task must be a non-empty string")
@@ -246,8 +285,10 @@ def cmd_compact(rt: Runtime, args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m weaver", description="ContextWeaver memory CLI")
-    p.add_argument("--space", default=os.environ.get("WEAVER_SPACE", "default"), help="memory space (default: default)")
-    p.add_argument("--data-dir", help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
+    # an empty WEAVER_SPACE is unset, as every WEAVER_* variable Settings reads (a blank name is refused)
+    space = os.environ.get("WEAVER_SPACE") or "default"
+    p.add_argument("--space", default=space, help="memory space (default: $WEAVER_SPACE or default)")
+    p.add_argument("--data-dir", type=_data_dir, help="where spaces live (default: $WEAVER_DATA_DIR or ./data)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("spaces", help="list spaces")
@@ -299,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(rt, args)
     except WeaverError as exc:
         # one line, printable on any stream (a file name from argv may hold undecodable bytes)
-        text = " ".join(str(exc).split("\n")).encode("utf-8", "backslashreplace").decode("utf-8")
+        text = error_line(exc).encode("utf-8", "backslashreplace").decode("utf-8")
         print(f"error: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

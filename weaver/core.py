@@ -44,7 +44,7 @@ from .retrieval import PLAIN_DENSE, NodeScores, RetrievalResult
 from .settings import WeaverConfig
 from .store_api import SpaceStore
 from .tool_records import tool_records
-from .validation import MAX_MESSAGE_CHARS, check_task
+from .validation import MAX_MESSAGE_CHARS, check_query, check_task
 
 __all__ = ["ContextWeaver", "IngestResult", "MAX_MESSAGE_CHARS"]
 
@@ -305,13 +305,13 @@ class ContextWeaver:
     ) -> RetrievalResult:
         """The context for ``text``: a decision's constraints in force first, then retrieval's memories
         within the rest of the token ``budget`` (weaver/querying.py)."""
-        return run_query(self, text, budget, expand, record_access, config)
+        return run_query(self, check_query(text), budget, expand, record_access, config)
 
     def score_nodes(
         self, query: str, config: WeaverConfig | None = None, query_vec: np.ndarray | None = None
     ) -> NodeScores:
         """Every node's scores for a query, as retrieval computes them (aligned with ``node_ids``)."""
-        return node_scores(self, query, config, query_vec)
+        return node_scores(self, check_query(query) or "", config, query_vec)
 
     def constraints(self, include_lifted: bool = False) -> list:
         """The user's constraint records: current value, provenance node, history (weaver/constraints.py)."""

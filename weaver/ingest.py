@@ -24,7 +24,7 @@ from .mirror import Mirror
 from .nearest import INDEX_MIN_ROWS, nearest_indexed
 from .models import Edge, FilterDecision, MemoryNode, Message, WeaverError, dependency_parts
 from .text import detect_language
-from .validation import prepare_message
+from .validation import prepare_messages
 
 if TYPE_CHECKING:
     from .core import ContextWeaver
@@ -91,7 +91,7 @@ def ingest_messages(w: ContextWeaver, messages: Iterable[Message]) -> list[Inges
 
     A message whose id was already ingested returns its stored result (idempotent).
     """
-    prepared = [prepare_message(m) for m in messages]  # every rule, before any write (weaver/validation.py)
+    prepared = prepare_messages(messages)  # every rule, before any write (weaver/validation.py)
     check_dependencies(w, prepared)
     todo = [m for m in prepared if m.message_id not in w.decisions]
     texts = []

@@ -25,6 +25,7 @@ __all__ = [
     "FilterDecision",
     "Message",
     "WeaverError",
+    "error_line",
     "new_id",
     "dependency_parts",
     "check_dependencies",
@@ -42,6 +43,21 @@ EDGE_STATUSES = ("proposed", "confirmed", "rejected")
 
 class WeaverError(ValueError):
     """A clear, user-facing error (bad input, wrong configuration)."""
+
+
+ERROR_LINE_CHARS = 1000  # an error quoting what it refused (a 100 kB id) is cut here: a line a person can read
+
+
+def error_line(exc: BaseException) -> str:
+    """An error as the faces show it: one line, at most ``ERROR_LINE_CHARS`` characters.
+
+    >>> error_line(WeaverError("no node 'n_" + "x" * 2000 + "'"))[-30:]
+    'xxxxxxxx... (2,012 characters)'
+    """
+    text = " ".join(str(exc).split())
+    if len(text) > ERROR_LINE_CHARS:
+        text = f"{text[: ERROR_LINE_CHARS - 30]}... ({len(text):,} characters)"
+    return text
 
 
 def new_id(prefix: str) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 
 from .models import WeaverError
 from .text import clean_text
+from .validation import check_query
 
 __all__ = [
     "Probe",
@@ -153,12 +154,14 @@ def save_probe(
     probe_id: str | None = None,
 ) -> Probe:
     """Save (or overwrite) a probe and record its first run as the baseline."""
-    query = clean_text(query or "")
+    query = clean_text(check_query(query) or "")
     if not query:
         raise WeaverError("a probe needs a query")
+    if isinstance(expect, str):  # one id given bare would be read character by character
+        raise WeaverError("expect takes a list of node ids")
     unknown = [n for n in expect if n not in w.graph]
-    if unknown:
-        raise WeaverError(f"expected node(s) not in this space: {', '.join(unknown)}")
+    if unknown:  # quoted: an empty id reads as '' rather than as nothing
+        raise WeaverError(f"expected node(s) not in this space: {', '.join(map(repr, unknown))}")
     if budget is not None and (not isinstance(budget, int) or budget <= 0):
         raise WeaverError("a probe's budget must be a positive number of tokens")
     probe = Probe(probe_id or f"p_{uuid.uuid4().hex[:10]}", query, list(dict.fromkeys(expect)), budget, note)

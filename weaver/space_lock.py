@@ -74,7 +74,9 @@ class SpaceLock:
             return _PROCESS_REVS.get(self.key, "")
         assert self._rev_path is not None  # set with the file lock
         try:
-            return self._rev_path.read_text()
+            # bytes, not text: a token overwritten by junk (a crash, a careless edit) reads as "changed", and the
+            # next write section writes a clean one; decoding it as UTF-8 would stop every open with a traceback
+            return self._rev_path.read_bytes().decode("ascii", "replace")
         except FileNotFoundError:
             return ""
 

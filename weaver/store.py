@@ -185,6 +185,32 @@ class ChromaStore(Store):
 
 
 _CLIENTS: dict[tuple, Any] = {}  # one Chroma client per location per process
+SERVER_ANSWER_TIMEOUT = 10.0  # seconds a Chroma server has to answer its first request
+
+
+def _check_server_answers(host: str, port: int, where: str) -> None:
+    """WeaverError when something at ``host:port`` accepts a connection but sends nothing back in time.
+
+    Chroma's HTTP client waits without a timeout, so a hung server (or a service that never speaks first
+    and ignores HTTP) would hang the CLI forever; a refused connection or an unknown host is left to
+    Chroma's client, which reports it at once.
+    """
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=SERVER_ANSWER_TIMEOUT) as sock:
+            sock.sendall(f"GET /api/v2/heartbeat HTTP/1.0\r\nHost: {host}\r\n\r\n".encode("ascii", "replace"))
+            sock.recv(1)
+    except TimeoutError:
+        raise WeaverError(f"cannot open the {where}: no answer within {SERVER_ANSWER_TIMEOUT:g} s") from None
+    except (OSError, ValueError):  # refused, unresolvable, a malformed host: Chroma's client says which
+        return
+
+
+def _brief(exc: Exception, limit: int = 200) -> str:
+    """An exception as one short line (a foreign web server's reply is a whole HTML page)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def connect(settings) -> ChromaStore:
@@ -213,6 +239,7 @@ def connect(settings) -> ChromaStore:
         if client is not None:
             pass
         elif settings.chroma_host:
+            _check_server_answers(settings.chroma_host, int(settings.chroma_port), where)
             client = chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings)
             client.heartbeat()
         else:
@@ -223,7 +250,7 @@ def connect(settings) -> ChromaStore:
     except WeaverError:
         raise
     except Exception as exc:
-        raise WeaverError(f"cannot open the {where}: {type(exc).__name__}: {exc}") from exc
+        raise WeaverError(f"cannot open the {where}: {type(exc).__name__}: {_brief(exc)}") from exc
     if not isinstance(client, Guarded):
         client = Guarded(client, where, CrashPoint.parse(os.environ.get("WEAVER_CRASH_AT")))
     _CLIENTS[key] = client

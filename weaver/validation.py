@@ -31,6 +31,8 @@ __all__ = [
     "MAX_ID_CHARS",
     "MAX_SPACE_CHARS",
     "prepare_message",
+    "prepare_messages",
+    "check_query",
     "check_turn",
     "check_meta",
     "check_message_id",
@@ -140,6 +142,27 @@ def prepare_message(msg: Message) -> Message:
         raise WeaverError("message is empty")
     deps = check_dependencies(msg.depends_on)
     return Message(content, msg.kind, meta, mid or new_id("msg"), None if ts is None else float(ts), deps)
+
+
+def prepare_messages(messages) -> list[Message]:
+    """Every message of a batch validated and cleaned (``prepare_message``), or WeaverError before any write:
+    a batch is an iterable of :class:`Message` (a dict, a string or None in it names its position)."""
+    if isinstance(messages, (str, bytes, dict, Message)) or not hasattr(messages, "__iter__"):
+        raise WeaverError(f"ingest_many takes a list of Message objects, not {type(messages).__name__}")
+    out = []
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, Message):
+            raise WeaverError(f"message {i} of the batch is a {type(msg).__name__}, not a Message")
+        out.append(prepare_message(msg))
+    return out
+
+
+def check_query(text):
+    """A query is a string (None reads as empty: refused where it is cleaned); anything else is refused here,
+    before the embedder or the segmenter sees it."""
+    if text is not None and not isinstance(text, str):
+        raise WeaverError(f"the query must be a string, not {type(text).__name__}")
+    return text
 
 
 def check_task(text) -> str:

@@ -75,6 +75,10 @@ def _usable_graph(g: nx.DiGraph) -> nx.Graph:
 
 def _resolve(w, ident: str) -> tuple[str | None, Any]:
     """A node id, or a message id (kept -> its node; rejected -> its decision)."""
+    if not isinstance(ident, str):
+        raise WeaverError(f"a node or message id is a string, not {type(ident).__name__}")
+    if not ident.strip():  # a rejected message's decision names node "": a blank id would "find" the first of them
+        raise WeaverError("an empty id names no node or message")
     if ident in w.graph:
         return ident, None
     d = w.decisions.get(ident)

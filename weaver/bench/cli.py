@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..cli import count_int, positive_int
 from ..models import WeaverError
 from . import BUDGETS
 
@@ -52,7 +53,7 @@ def peer_options(s) -> None:
     s.add_argument("--peer-python", help="the peer venv's python (default: $WEAVER_MEM0_PYTHON)")
     s.add_argument(
         "--peer-top-k",
-        type=int,
+        type=positive_int,
         default=250,
         help="memories the peer returns per question (default 250: enough to fill 2,048 tokens)",
     )
@@ -158,7 +159,10 @@ def cmd_switches(settings, args) -> int:
 def cmd_scale(settings, args) -> int:
     from .scale import plot_scale, run_scale, scale_markdown
 
-    sizes = tuple(int(x) for x in args.sizes.split(","))
+    try:
+        sizes = tuple(int(x) for x in args.sizes.split(","))
+    except ValueError:
+        raise WeaverError(f"--sizes takes comma-separated node counts, not {args.sizes!r}") from None
     res = run_scale(
         sizes,
         _embedder(),
@@ -235,8 +239,8 @@ def register(sub) -> None:
     s = bsub.add_parser("locomo", help="LoCoMo evidence recall, all systems, budgets")
     s.add_argument("--data", default=str(_DATA / "locomo" / "locomo7.json"))
     s.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
-    s.add_argument("--conversations", type=int, help="only the first N conversations")
-    s.add_argument("--questions", type=int, help="only the first N questions of each conversation")
+    s.add_argument("--conversations", type=positive_int, help="only the first N conversations")
+    s.add_argument("--questions", type=positive_int, help="only the first N questions of each conversation")
     peer_options(s)
     common(s, "locomo")
     s.set_defaults(func=cmd_locomo)
@@ -244,8 +248,8 @@ def register(sub) -> None:
     s = bsub.add_parser("crosswoz", help="CrossWOZ constraint recall in long Chinese haystacks")
     s.add_argument("--data", default=str(_DATA / "crosswoz" / "val.json.zip"))
     s.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
-    s.add_argument("--dialogues", type=int, default=100, help="dialogues used (default 100)")
-    s.add_argument("--per-haystack", type=int, default=10, help="dialogues concatenated per haystack")
+    s.add_argument("--dialogues", type=positive_int, default=100, help="dialogues used (default 100)")
+    s.add_argument("--per-haystack", type=positive_int, default=10, help="dialogues concatenated per haystack")
     peer_options(s)
     common(s, "crosswoz")
     s.set_defaults(func=cmd_crosswoz)
@@ -257,14 +261,16 @@ def register(sub) -> None:
     )
     s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))
     s.add_argument("--budgets", default="256,512,1024")
-    s.add_argument("--dialogues", type=int, default=100, help="test dialogues whose goals make chats (default 100)")
+    s.add_argument(
+        "--dialogues", type=positive_int, default=100, help="test dialogues whose goals make chats (default 100)"
+    )
     s.add_argument("--languages", default="zh,en", help="zh, en or zh,en (default)")
     common(s, "decisions")
     s.set_defaults(func=cmd_decisions)
 
     s = bsub.add_parser("madial", help="MADial-Bench memory retrieval R@5/R@10 vs published rankings")
     s.add_argument("--data", default=str(_DATA / "madial"))
-    s.add_argument("--limit", type=int, help="only the first N dialogues")
+    s.add_argument("--limit", type=positive_int, help="only the first N dialogues")
     common(s, "madial")
     s.set_defaults(func=cmd_madial)
 
@@ -273,21 +279,27 @@ def register(sub) -> None:
     )
     s.add_argument("--data", default=str(_DATA / "madial"))
     s.add_argument("--crosswoz", default=str(_DATA / "crosswoz" / "val.json.zip"), help="distractor chat turns")
-    s.add_argument("--distractors", type=int, default=3000, help="CrossWOZ turns beside each user's memories (0: none)")
+    s.add_argument(
+        "--distractors", type=count_int, default=3000, help="CrossWOZ turns beside each user's memories (0: none)"
+    )
     common(s, "madial-channels")
     s.set_defaults(func=cmd_madial_channels)
 
     s = bsub.add_parser("switches", help="topic-switch detection on CrossWOZ (held-out test split by default)")
     s.add_argument("--data", default=str(_DATA / "crosswoz" / "test.json.zip"))
-    s.add_argument("--dialogues", type=int, default=200, help="dialogues with a judged user turn (default 200)")
+    s.add_argument(
+        "--dialogues", type=positive_int, default=200, help="dialogues with a judged user turn (default 200)"
+    )
     s.add_argument("--task", help="a task focus set on every dialogue's space")
     common(s, "switches")
     s.set_defaults(func=cmd_switches)
 
     s = bsub.add_parser("relations", help="are the edges true: Molweni links, XCOPA causal pairs, CrossWOZ deps")
     s.add_argument("--data", default=str(_DATA), help="the shared data folder (default ../shared/data)")
-    s.add_argument("--molweni-dialogues", type=int, help="only the first N Molweni dialogues")
-    s.add_argument("--crosswoz-dialogues", type=int, help="only the first N CrossWOZ dialogues with dependencies")
+    s.add_argument("--molweni-dialogues", type=positive_int, help="only the first N Molweni dialogues")
+    s.add_argument(
+        "--crosswoz-dialogues", type=positive_int, help="only the first N CrossWOZ dialogues with dependencies"
+    )
     s.add_argument(
         "--crosswoz-split",
         choices=("val", "test", "both"),
@@ -299,9 +311,9 @@ def register(sub) -> None:
 
     s = bsub.add_parser("lifecycle", help="memory size and recall over a long stream, with and without the lifecycle")
     s.add_argument("--data", default=str(_DATA), help="the shared data folder (locomo/, crosswoz/)")
-    s.add_argument("--turns", type=int, default=10000, help="stream length in turns (default 10000)")
-    s.add_argument("--every", type=int, default=500, help="a lifecycle pass every N user turns")
-    s.add_argument("--working-turns", type=int, default=200, help="user turns kept as working memory")
+    s.add_argument("--turns", type=positive_int, default=10000, help="stream length in turns (default 10000)")
+    s.add_argument("--every", type=positive_int, default=500, help="a lifecycle pass every N user turns")
+    s.add_argument("--working-turns", type=count_int, default=200, help="user turns kept as working memory")
     s.add_argument("--archive-below", type=float, default=0.4, help="retention under which old memories go")
     s.add_argument("--budgets", default="512,1024")
     s.add_argument("--serial", action="store_true", help="grow the two spaces one after the other, not at once")
@@ -312,17 +324,17 @@ def register(sub) -> None:
 
     s = bsub.add_parser("turns", help="the studio agent's warm chat turn, offline, on every Beijing demo script")
     s.add_argument("--scripts", help="comma-separated demo names (default: every script in assets/demo)")
-    s.add_argument("--rounds", type=int, default=2, help="replays of every script, each into fresh spaces")
+    s.add_argument("--rounds", type=positive_int, default=2, help="replays of every script, each into fresh spaces")
     s.add_argument("--pause", type=float, default=0.0, help="seconds between turns, as a user reads (untimed)")
     common(s, "turns")
     s.set_defaults(func=cmd_turns)
 
     s = bsub.add_parser("scale", help="latency, throughput, RSS and disk at 1k/10k/100k nodes")
     s.add_argument("--sizes", default="1000,10000,100000")
-    s.add_argument("--queries", type=int, default=100)
-    s.add_argument("--one-by-one", type=int, default=300, help="messages ingested one by one per size")
+    s.add_argument("--queries", type=positive_int, default=100)
+    s.add_argument("--one-by-one", type=count_int, default=300, help="messages ingested one by one per size")
     s.add_argument("--no-llm", action="store_true", help="skip the LLM-mode run against the local stub")
     s.add_argument("--baseline", help="a source tree of earlier code (git archive) measured back to back")
-    s.add_argument("--into", type=int, default=50, help="messages ingested one by one into each big space")
+    s.add_argument("--into", type=count_int, default=50, help="messages ingested one by one into each big space")
     common(s, "scale")
     s.set_defaults(func=cmd_scale)

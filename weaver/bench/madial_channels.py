@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..lexical import LexicalIndex
+from ..models import WeaverError
 from ..query_turns import LATEST_FADE, fused_relevance, latest_similarity, query_turns
 from ..retrieval import lexical_weight
 from ..settings import WeaverConfig
@@ -259,9 +260,13 @@ def _kept(memories: dict[int, dict], embedder) -> dict[int, list[int]]:
 
 
 def _distractors(data: Path, n: int) -> list[str]:
-    with zipfile.ZipFile(data) as z:
-        dialogues = json.loads(z.read(z.namelist()[0]))
-    texts = [m["content"] for d in dialogues.values() for m in d["messages"]]
+    try:
+        with zipfile.ZipFile(data) as z:
+            dialogues = json.loads(z.read(z.namelist()[0]))
+        texts = [m["content"] for d in dialogues.values() for m in d["messages"]]
+    except (OSError, ValueError, zipfile.BadZipFile, KeyError, IndexError, TypeError, AttributeError) as exc:
+        # a missing or foreign --crosswoz file: one line naming it, as every other bench's data reader says
+        raise WeaverError(f"cannot read CrossWOZ distractors from {data}: {exc}") from exc
     return list(dict.fromkeys(texts))[:n]
 
 

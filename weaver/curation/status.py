@@ -57,6 +57,8 @@ class StatusActions:
             raise WeaverError(f"unknown status {status!r}: expected one of {', '.join(NODE_STATUSES)}")
         if by:
             self._node(by)
+            if by == node_id:
+                raise WeaverError(f"{node_id} cannot be superseded by itself: name the later memory that replaces it")
         self._guard(node_id, actor)
         before = {"status": node.status, "superseded_by": node.meta.get("superseded_by", "")}
         after = {"status": status, "superseded_by": by if status == "superseded" else ""}

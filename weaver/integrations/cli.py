@@ -7,6 +7,7 @@ another interface.
 
 from __future__ import annotations
 
+from ..cli import port_number
 from .mcp_server import DEFAULT_PORT, serve
 from .service import MemoryService
 
@@ -21,5 +22,5 @@ def cmd_mcp(rt, args) -> int:
 def register(sub) -> None:
     s = sub.add_parser("mcp", help="serve memory over MCP (stdio, or streamable HTTP on 127.0.0.1 with --http)")
     s.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1 instead of stdio")
-    s.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
+    s.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
     s.set_defaults(func=cmd_mcp)

@@ -17,7 +17,7 @@ import functools
 import logging
 from typing import Any, Callable
 
-from ..models import WeaverError
+from ..models import WeaverError, error_line
 from .service import MemoryService
 
 __all__ = ["build_server", "serve", "TOOL_NAMES", "DEFAULT_PORT"]
@@ -51,7 +51,22 @@ def build_server(service: MemoryService):
     """An ``MCPServer`` whose tools call ``service`` (one lock serialises them: the SDK runs each sync tool on a
     worker thread)."""
     MCPServer, ToolError = _require_mcp()
-    server = MCPServer(
+    from pydantic import ValidationError  # the SDK's own dependency
+
+    class Server(MCPServer):  # type: ignore[misc,valid-type]  # the SDK is imported on use (an extra)
+        async def call_tool(self, name, arguments, context=None):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                # arguments that fail the tool's schema: the SDK quotes pydantic's report (several lines and a
+                # link); the client gets one line, as for every other tool error, naming each field and its need
+                cause = exc.__cause__
+                if not isinstance(cause, ValidationError) or type(exc) is not ToolError:
+                    raise
+                fields = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in cause.errors())
+                raise ToolError(f"Error executing tool {name}: invalid arguments: {fields}") from cause
+
+    server = Server(
         name="contextweaver",
         version=_version(),
         log_level="WARNING",  # the SDK configures the root logger; on stdio only the protocol goes to stdout
@@ -68,7 +83,7 @@ def build_server(service: MemoryService):
             try:
                 return fn(*args, **kwargs)
             except WeaverError as exc:  # the user can fix this: say what, in one line
-                raise ToolError(" ".join(str(exc).split())) from exc
+                raise ToolError(error_line(exc)) from exc
 
         server.tool()(wrapped)
         return wrapped

@@ -15,13 +15,14 @@ True
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterable
+from typing import Any
 
 import networkx as nx
 
 from ..core import ContextWeaver
 from ..debugger import why_not
 from ..models import NODE_STATUSES, WeaverError
+from ..validation import check_space_name
 from ..retrieval import RetrievalResult
 from ..runtime import Runtime
 from ..warming import warm_in_background
@@ -93,7 +94,7 @@ class MemoryService:
     # ------------------------------------------------------------------ spaces
     def weaver(self, space: str | None = None, create: bool = True) -> ContextWeaver:
         """The open space (caught up with any other writer, e.g. the studio or a CLI ingest)."""
-        name = space or self.default_space
+        name = check_space_name(space or self.default_space)  # before it keys the dict of open spaces
         with self.lock:
             w = self._open.get(name)
             if w is None:
@@ -121,11 +122,13 @@ class MemoryService:
         kind: str = "user_input",
         space: str | None = None,
         message_id: str | None = None,
-        depends_on: Iterable[Iterable[str]] | None = None,
+        depends_on: list | tuple | None = None,
         meta: dict | None = None,
     ) -> dict[str, Any]:
         """Ingest one message; ``depends_on``: ``[node or message id, relation(, why)]`` pairs it depends on."""
-        deps = [tuple(d) for d in depends_on or []]
+        # as given: the library reads [id, relation(, why)] lists and {"node_id", "relation"} objects and refuses
+        # anything else in one line (tuple() of an object took its keys; of a number, a TypeError)
+        deps = list(depends_on) if isinstance(depends_on, (list, tuple)) else depends_on
         with self.lock:
             res = self.weaver(space).ingest(content, kind, meta=meta, message_id=message_id, depends_on=deps)
             return res.to_dict()
@@ -148,7 +151,7 @@ class MemoryService:
 
     def graph(self, node: str, hops: int = 1, space: str | None = None) -> dict[str, Any]:
         """The neighbourhood of a node: every node within ``hops`` edges (either direction) and their edges."""
-        if not isinstance(hops, int) or not 1 <= hops <= 3:
+        if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= 3:
             raise WeaverError("hops must be 1, 2 or 3")
         with self.lock:
             w = self.weaver(space, create=False)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from ..cli import count_int
+
 from .config import LifecycleConfig
 from .passes import run_pass, undo_pass
 from .tiers import TIERS, tier_counts, tier_of
@@ -116,14 +118,14 @@ def register(sub) -> None:
     s.add_argument(
         "--undo", nargs="?", const="", default=None, metavar="PASS", help="undo the last pass (or the pass named)"
     )
-    s.add_argument("--working-turns", type=int, default=None, help="user turns kept as working memory")
+    s.add_argument("--working-turns", type=count_int, default=None, help="user turns kept as working memory")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_forget)
     s = sub.add_parser("summaries", help="the reflection summary nodes")
     s.add_argument("--json", action="store_true", help="one JSON object per summary")
     s.set_defaults(func=cmd_summaries)
     s = sub.add_parser("tiers", help="memories per tier (working / long-term / summary) and archived")
-    s.add_argument("--working-turns", type=int, default=None)
+    s.add_argument("--working-turns", type=count_int, default=None)
     s.add_argument("--nodes", action="store_true", help="with --json: every node's tier")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_tiers)
