@@ -239,7 +239,7 @@ class OfflineTurn(StepWriter):
         self._restates = _restating([Constraint(c.slot, c.value, c.scope) for c in p.constraints], lang).get(
             "restates", []
         )
-        return ack_text(lang, p.constraints)
+        return ack_text(lang, p.constraints, p.lifted)
 
 
 def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]:

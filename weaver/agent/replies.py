@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .db import all_present, station_of
 from .gloss import gloss_station
-from .lexicon import CITY_EN, FACILITY_ALIASES
+from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES
 from .tools import ToolOutput
 from .understanding import CLOSING, Constraint
 from .reply_phrases import constraint_phrase, display_name, fmt_money, sourced, thought_text
@@ -61,8 +61,23 @@ def route_text(outs: list[ToolOutput], lang: str) -> str:
     return "\n".join(lines)
 
 
-def ack_text(lang: str, stated: list[Constraint]) -> str:
+def ack_text(lang: str, stated: list[Constraint], lifted: list[str] | None = None) -> str:
+    """What a statement said, acknowledged; ``lifted``: the foods it says are no longer avoided.
+
+    >>> ack_text("en", [], ["meat"])
+    'Noted: you no longer avoid meat (vegetarian). I will apply this to what I suggest.'
+    """
     zh = lang == "zh"
+    if lifted:
+        names = [CATEGORY_NAMES[lang].get(t, t) for t in lifted]
+        said = f"不再忌口{'、'.join(names)}" if zh else f"you no longer avoid {', '.join(names)}"
+        rest = sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang) if stated else ""
+        body = f"{said}；{rest}" if zh and rest else f"{said}; {rest}" if rest else said
+        return (
+            f"记下了：{body}。之后的推荐都会考虑这些。"
+            if zh
+            else f"Noted: {body}. I will apply this to what I suggest."
+        )
     if not stated:
         return (
             "我可以帮你查北京的酒店、餐厅、景点和地铁，并记录行程和预算。"

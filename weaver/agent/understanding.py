@@ -116,6 +116,7 @@ class Parsed:
     cuisines: list[str] = field(default_factory=list)  # "有没有川菜馆？": read from names (no cuisine field)
     day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
     day_plan: list[tuple[int, str]] = field(default_factory=list)  # "第一天去故宫，第二天去颐和园": (day, sight)
+    lifted: list[str] = field(default_factory=list)  # "其实不用吃素了": foods no longer avoided (said back)
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -159,8 +160,12 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
             if g.lower() in ("一", "a", "an", "one", "single")
             else small_number(g)  # "三家" / "three hotels": the library's reader of small counts
         )
-    # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
-    avoided = avoided_spans(text)
+    # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted; one the
+    # message says they can eat again ("我朋友现在也吃牛肉了") is a diet lifted, not a dish asked for either
+    from .slot_bridge import lifted_terms, money_from_slots
+
+    lifts = [v.span for v in read_slots(text) if v.slot == "diet" and v.bound == "lift"]
+    avoided = avoided_spans(text) + lifts
     wanted = [m for m in dish_mentions(text) if not any(a <= m.start() < b for a, b in avoided)]
     for m in wanted:
         dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
@@ -199,8 +204,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     if people:
         cons.append(Constraint("people", people))
     # amounts through the weaver's slot reader: "别超过六百" is a ceiling, "几千" no bound at all
-    from .slot_bridge import money_from_slots
-
     if not any(v.slot == "budget" and v.scope == "ticket" for v in read_slots(text)):
         # "门票免费的" / "free entry": the preference reader's free ticket is a ceiling of 0
         if any(v.slot == "budget" and v.scope == "ticket" and v.value == 0 for v in read_prefs(text)):
@@ -212,7 +215,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     rating = rating_range(text)
     if rating:
         cons.append(Constraint("rating", rating, scope))
-    avoid = avoided_foods(text)
+    # "其实不用吃素了": a food the message lifts is no food it avoids, whatever words name it
+    p.lifted = sorted(lifted_terms(text)) if lifts else []
+    avoid = [t for t in avoided_foods(text) if t not in p.lifted]
     if avoid:
         cons.append(Constraint("avoid", avoid, "restaurant"))
     if QUIET.search(text):
@@ -293,7 +298,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif METRO_Q.search(text) or (METRO.search(text) and not NEAR_METRO.search(text)):
         p.intent = "metro"
     elif p.domain and (
-        p.request or not cons or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text))
+        p.request
+        or not (cons or lifts)  # a diet lifted is said, like a constraint: no search unless one is asked for
+        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text))
     ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not NEAR.search(text) else "search"
