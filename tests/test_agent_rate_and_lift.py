@@ -93,3 +93,28 @@ def test_a_lifted_diet_is_said_back_and_no_longer_avoided(runtime, lang):
     args = next(x["arguments"] for x in calls if x["tool"] == "search_restaurants")
     assert args.get("avoid") == ["seafood"], args
     assert {r.key for r in w.constraints() if r.slot == "diet"} == {"diet/seafood"}
+
+
+MORE = {
+    "zh": ("我吃素", "我想吃火锅，王府井附近有吗", "其实不用吃素了，我现在什么都吃", "再推荐个吃饭的地方"),
+    "en": (
+        "I'm vegetarian.",
+        "Any hotpot near Wangfujing?",
+        "Hmm, scrap the vegetarian thing, I eat meat now.",
+        "Another restaurant please.",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_another_one_after_a_lift_leaves_the_lifted_food_out_of_what_it_carries(runtime, lang):
+    """ "再推荐个" continues the last search (its dish, its place), but not a food avoided there and lifted since."""
+    agent = TravelAgent(runtime.open(f"more-{lang}"))
+    style, find, unstyle, another = MORE[lang]
+    chat_turn(agent, style)
+    _, calls, _ = chat_turn(agent, find)
+    assert calls[0]["arguments"]["avoid"] == ["meat"]
+    chat_turn(agent, unstyle)
+    _, calls, _ = chat_turn(agent, another)
+    args = calls[0]["arguments"]
+    assert "meat" not in (args.get("avoid") or []) and args["dishes"] == ["火锅"], args

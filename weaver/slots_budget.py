@@ -39,7 +39,9 @@ _NIGHT = compile_ci(
 _PERSON = compile_ci(r"人均|每人|一人|每位|per person|a head|per head|each|/person|\bpp\b")
 _TICKET = compile_ci(r"门票|票价|ticket|entrance|admission")
 _TOTAL = compile_ci(r"总共|一共|总预算|总计|整个|全部|全程|总|total|overall|altogether|whole trip|in all|all in")
-HOTEL_WORDS = compile_ci(r"酒店|宾馆|住宿|房间|民宿|hotel|room|stay|accommodation|hostel")
+HOTEL_WORDS = compile_ci(
+    r"酒店|宾馆|旅馆|旅店|旅舍|青旅|客栈|住宿|住处|房间|民宿|hotel|room|stay|accommodation|hostel|guest ?house"
+)
 FOOD_WORDS = compile_ci(r"餐厅|饭店|吃饭|吃|餐|restaurant|meal|dinner|lunch|food|eat")
 _RANGE_JOIN = compile_ci(r"^\s*(?:到|至|-|–|~|～|to|and)\s*$")
 _CHANGE_JOIN = compile_ci(

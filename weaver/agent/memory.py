@@ -67,6 +67,7 @@ class Known:
 
     constraints: list[Constraint]
     wishes: list[Constraint] = field(default_factory=list)
+    lifted: set[str] = field(default_factory=set)  # foods the records say are no longer avoided
 
     def latest(self, slot: str, scopes: tuple[str, ...]) -> Constraint | None:
         hits = [c for c in self.constraints if c.slot == slot and c.scope in scopes]
@@ -166,6 +167,7 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
     rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
     slots = {c.slot for c in rec}
     kept = [c for c in known.constraints if not (c.slot in _RECORD_SLOTS and c.slot in slots)]
+    lifted: set[str] = set()
     if weaver is not None:
         from .slot_bridge import diet_term
 
@@ -178,7 +180,8 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
         # is in force here, else the lifted ones (every diet lifted leaves no record in force, and a message
         # read again must not bring a lifted food back)
         read = set().union(*foods.values()) if "avoid" in slots else set()
-        read |= set().union(*(foods[id(r)] for r in diets if r.status == "lifted"))
+        lifted = set().union(*(foods[id(r)] for r in diets if r.status == "lifted"))
+        read |= lifted
         if read:
             kept = [c for c in kept if c.slot != "avoid"]
             for c in known.constraints:
@@ -186,4 +189,6 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
                 extra = [t for t in values if t not in read]
                 if extra:
                     kept.append(Constraint("avoid", extra, c.scope, c.turn, c.node_id, c.text))
-    return Known(kept + rec, known.wishes)
+    # newest last, as ``latest`` reads them: a place the records still hold from an older message ("想住在天安门附近")
+    # must not outrank a newer one their reader missed ("帮我找个海淀区的酒店"); at one turn the record's reading wins
+    return Known(sorted(kept + rec, key=lambda c: c.turn), known.wishes, lifted)

@@ -91,7 +91,7 @@ _PEOPLE = re.compile(
     re.IGNORECASE,
 )
 _NIGHTS = re.compile(
-    r"(\d+|[一二两三四五六七八九十])\s*个?晚(?!餐|饭|上)|\b(\d+|one|two|three|four|five|six|"
+    r"(\d+|[一二两三四五六七八九十])\s*(?:个晚上|个?晚(?!餐|饭|上))|\b(\d+|one|two|three|four|five|six|"
     r"seven)\s+nights?\b",
     re.IGNORECASE,
 )

@@ -32,6 +32,7 @@ from .avoidances import avoided_foods, avoided_spans
 from .cuisine import cuisines_of
 from .intent_cues import (
     ASKS,
+    called_off,
     BOOK,
     CHEAPER,
     CLOSING,
@@ -249,6 +250,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     ):
         # "把酒店从行程里删掉" / "remove the hotel from the plan": a plan item retracted, nothing searched
         p.intent, p.constraints = "remove", []
+        return p
+    if called_off(text):  # "晚饭不用找了" / "never mind dinner": said back, nothing searched (what it states is kept)
+        p.intent = "decline"
         return p
     the_hotel = bool(re.search(r"\b(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店", text, re.I))
     metro_q = METRO.search(text) or (the_hotel and re.search(r"metro|subway|地铁", text, re.I))
