@@ -143,3 +143,35 @@ def test_a_moved_start_keeps_the_stay_length_through_to_the_booking(runtime, lan
     new_start = next(c.value["check_in"] for c in parse(moved).constraints if c.slot == "dates")
     assert calls and calls[0]["tool"] == "book_hotel", calls
     assert (calls[0]["arguments"]["check_in"], calls[0]["arguments"]["nights"]) == (new_start, 3)
+
+
+AROUND = {
+    "zh": ("酒店每晚差不多六百", "帮我找一家王府井附近的酒店"),
+    "en": ("We'd like to keep hotels around 600 a night.", "Find a hotel near Wangfujing."),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_around_an_amount_is_about_it_not_at_most_it(runtime, lang):
+    """ "hotels around 600 a night" was read as "at most 600" (the bound word was looked for 6 characters back, which
+    reach only "round "); the Chinese words are short and were always read."""
+    agent = TravelAgent(runtime.open(f"around-{lang}"))
+    said, find = AROUND[lang]
+    chat_turn(agent, said)
+    _, calls, _ = chat_turn(agent, find)
+    assert calls[0]["arguments"]["price"] == "480-720", calls
+
+
+@pytest.mark.parametrize(
+    "lang, first, more, said",
+    [
+        ("zh", "我们两个人去北京", "有没有便宜一点的？", "还没有推荐过"),
+        ("en", "Two of us going to Beijing.", "Cheaper?", "haven't suggested anything"),
+    ],
+)
+def test_cheaper_before_anything_was_suggested_says_so(runtime, lang, first, more, said):
+    """ "Cheaper?" with nothing shown got the capability blurb ("I can look up Beijing hotels ...")."""
+    agent = TravelAgent(runtime.open(f"cheaper-{lang}"))
+    chat_turn(agent, first)
+    reply, calls, _ = chat_turn(agent, more)
+    assert said in reply and not calls, reply

@@ -33,6 +33,8 @@ _MAX = compile_ci(
 )
 _MIN = compile_ci(r"不低于|不少于|至少|起码|最低|以上|or more|at least|minimum|no less than|more than|over|above")
 _ABOUT = compile_ci(r"左右|上下|大约|大概|约|差不多|around|about|roughly|approximately|approx|~")
+# the word right before the amount, however long ("hotels around 600": six characters back reach only "round ")
+_ABOUT_RIGHT_BEFORE = compile_ci(r"\b(?:around|about|roughly|approximately|approx)\s*(?:[$¥￥€]|rmb|cny)?\s*$")
 _NIGHT = compile_ci(
     r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|each night|every night|/night|nightly|room rate"
 )
@@ -172,7 +174,7 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
             bound = "range"
         elif by:
             bound, lo = "delta", by * lo  # resolved against the value it changes (constraints.records_from_statements)
-        elif _ABOUT.search(before[-6:] + " " + after[:4]):
+        elif _ABOUT.search(before[-6:] + " " + after[:4]) or _ABOUT_RIGHT_BEFORE.search(before):
             bound = "about"
         elif _MAX.search(before + " " + after[:6]):
             bound = "max"

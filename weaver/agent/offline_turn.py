@@ -236,6 +236,8 @@ class OfflineTurn(StepWriter):
         if p.intent == "decline":  # "晚饭不用找了": nothing searched, said so (and what else it stated, noted)
             said = honest_text("declined", lang, domain=p.domain or ("restaurant" if p.meal else None))
             return said + ("\n\n" + ack_text(lang, p.constraints, p.lifted) if p.constraints or p.lifted else "")
+        if p.more and not p.domain and not p.constraints:  # "cheaper?" / "再来一个" before anything was suggested
+            return honest_text("nothing_shown", lang)
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
         # the acknowledgement restates what the message said (without turns)

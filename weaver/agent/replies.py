@@ -175,6 +175,12 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else "I found nothing about that in memory, so I can't say why."
         )
+    if kind == "nothing_shown":
+        return (
+            "我还没有推荐过什么可以比较。想找哪一类：酒店、餐厅还是景点？"
+            if zh
+            else "I haven't suggested anything yet to compare with. Hotels, restaurants or sights?"
+        )
     if kind == "declined":
         what = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
         zh_what, en_what = what.get(kw.get("domain") or "", ("", ""))
