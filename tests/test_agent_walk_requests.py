@@ -175,3 +175,60 @@ def test_cheaper_before_anything_was_suggested_says_so(runtime, lang, first, mor
     chat_turn(agent, first)
     reply, calls, _ = chat_turn(agent, more)
     assert said in reply and not calls, reply
+
+
+SHIFT = {
+    "zh": (
+        "我们两个人10月2号到10月5号去北京",
+        "帮我找一家王府井附近的酒店",
+        "订第一家",
+        "行程推迟一天",
+        "10月3日至10月6日",
+    ),
+    "en": (
+        "Two of us, Beijing, October 2nd to 5th.",
+        "Find a hotel near Wangfujing.",
+        "Book the first one.",
+        "Push the trip back by one day.",
+        "Oct 3 to Oct 6",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_trip_moved_by_a_day_moves_its_dates_and_booking(runtime, lang):
+    """ "行程推迟一天" / "Push the trip back by one day" got the capability blurb; the dates in force move (the stay
+    booked follows, as for new dates), and the next search uses the moved dates, not the records' older ones."""
+    agent = TravelAgent(runtime.open(f"shift-{lang}"))
+    trip, find, book, shift, said = SHIFT[lang]
+    for text in (trip, find, book):
+        chat_turn(agent, text)
+    reply, calls, _ = chat_turn(agent, shift)
+    assert said in reply, reply
+    assert [(c["tool"], c["arguments"]["check_in"], c["arguments"]["nights"]) for c in calls] == [
+        ("book_hotel", "10-3", 3)
+    ]
+    assert [(i["check_in"], i["nights"]) for i in agent.plan_items()] == [("10-3", 3)]
+    _, _, _ = chat_turn(agent, find)
+    memory = [e for e in agent.run("再找一家" if lang == "zh" else "Another one.") if e.type == "memory"][0]
+    dates = [c["value"] for c in memory.data["constraints"] if c["slot"] == "dates"]
+    assert dates and dates[-1]["check_in"] == "10-3", dates
+
+
+@pytest.mark.parametrize("lang, text", [("zh", "我们的预算一共还剩多少？"), ("en", "How much of our budget is left?")])
+def test_budget_left_is_a_tally_not_a_history_question(runtime, lang, text):
+    agent = TravelAgent(runtime.open(f"left-{lang}"))
+    chat_turn(agent, "总预算八千" if lang == "zh" else "Total budget 8000 yuan.")
+    _, calls, _ = chat_turn(agent, text)
+    assert [c["tool"] for c in calls] == ["budget_tally"], calls
+
+
+@pytest.mark.parametrize(
+    "lang, text", [("zh", "再推荐一家附近吃烤鸭的地方，晚饭"), ("en", "Another dinner place nearby for Peking duck?")]
+)
+def test_a_counted_request_word_before_nearby_is_no_place(runtime, lang, text):
+    """ "再推荐一家附近…" was answered "I could not place 一家" (the count read as a place name)."""
+    agent = TravelAgent(runtime.open(f"count-{lang}"))
+    chat_turn(agent, "帮我找一家王府井附近的酒店" if lang == "zh" else "Find a hotel near Wangfujing.")
+    reply, calls, _ = chat_turn(agent, text)
+    assert calls and calls[0]["tool"] == "search_restaurants" and calls[0]["arguments"]["dishes"] == ["烤鸭"], reply

@@ -148,7 +148,9 @@ TALLY = _cue(
     "行程里|行程上|行程(?:都|还)?有|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
-    "how much is left|money left|budget left|还有多少钱|还能花多少"
+    "how much is left|money left|budget left|还有多少钱|还能花多少|"
+    # "how much of our budget is left?" / "how much budget do we have left?": the words between are the budget's
+    r"how much (?:of (?:the|our|my) )?(?:budget|money) (?:is |do (?:we|i) have |have (?:we|i) got )?left"
 )
 BOOK = _cue(
     "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"

@@ -154,6 +154,10 @@ _RECORD_SLOTS = frozenset(
 )
 
 
+# record slots the agent also reads where the library does not (relative dates, a trip moved by days)
+_AGENT_READ = frozenset({"dates"})
+
+
 def with_records(known: Known, records: list, skip_ids: set[str] | None = None, weaver=None) -> Known:
     """``known`` with the weaver's constraint records for this decision (``RetrievalResult.decision``) in force:
     a slot a record holds takes the record's value (read by the one slot reader, with its provenance node),
@@ -166,7 +170,14 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
         ]
     rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
     slots = {c.slot for c in rec}
-    kept = [c for c in known.constraints if not (c.slot in _RECORD_SLOTS and c.slot in slots)]
+    newest = {slot: max(c.turn for c in rec if c.slot == slot) for slot in slots}
+    kept = [
+        c
+        for c in known.constraints
+        if not (c.slot in _RECORD_SLOTS and c.slot in slots)
+        # dates the records' reader cannot read ("下周六出发", "行程推迟一天", resolved when said) stand when newer
+        or (c.slot in _AGENT_READ and c.turn > newest[c.slot])
+    ]
     lifted: set[str] = set()
     if weaver is not None:
         from .slot_bridge import diet_term

@@ -31,6 +31,7 @@ from .replies import (
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
 from .turn_facts import length_note
+from .trip_dates import shifted
 from .understanding import Constraint, Parsed, nights_between
 from .why import explain_why
 
@@ -45,6 +46,10 @@ class OfflineTurn(StepWriter):
         with this turn and node: what either mode's calls credit to this message. Run once per message."""
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
         _keep_stay_end(p, known)
+        before = known.latest("dates", ("any",)) if p.shift else None
+        moved = shifted(before.value, p.shift) if before is not None and isinstance(before.value, dict) else None
+        if moved and p.shift:  # "行程推迟一天": the dates in force, moved (a booking follows, as for new dates)
+            p.constraints.append(Constraint("dates", moved, "any"))
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
 

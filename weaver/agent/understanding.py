@@ -70,7 +70,7 @@ from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_k
 from .numbers import people_count, rating_range, stay_said, trip_day
 from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
 from .side import PLACELESS, side_kind
-from .trip_dates import nights_between, stated_dates
+from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
@@ -118,6 +118,7 @@ class Parsed:
     day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
     day_plan: list[tuple[int, str]] = field(default_factory=list)  # "第一天去故宫，第二天去颐和园": (day, sight)
     lifted: list[str] = field(default_factory=list)  # "其实不用吃素了": foods no longer avoided (said back)
+    shift: int | None = None  # "行程推迟一天" / "push the trip back by a day": days the known dates move
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -198,6 +199,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     # constraints
     cons = p.constraints
     dates = stated_dates(text, said_on)
+    p.shift = None if dates else shift_said(text)  # applied to the dates memory holds (offline_turn)
     if dates:
         cons.append(Constraint("dates", dates))
         p.length_clash = length_clash(dates, stay_said(text))
