@@ -108,7 +108,7 @@ class Known:
 def wishes_of(p: Parsed, node_id: str | None, turn: int) -> list[Constraint]:
     """The dishes, cuisines and meal a parsed message asks for, as ``Known.wishes`` (each with its node)."""
     said = [("dishes", list(p.dishes)), ("cuisine", list(p.cuisines)), ("meal", p.meal)]
-    return [Constraint(slot, value, "restaurant", turn, node_id, p.text) for slot, value in said if value]
+    return [Constraint(slot, value, "restaurant", turn, node_id or "", p.text) for slot, value in said if value]
 
 
 def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) -> Known:

@@ -47,9 +47,10 @@ class OfflineTurn(StepWriter):
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
         _keep_stay_end(p, known)
         before = known.latest("dates", ("any",)) if p.shift else None
-        moved = shifted(before.value, p.shift) if before is not None and isinstance(before.value, dict) else None
-        if moved and p.shift:  # "行程推迟一天": the dates in force, moved (a booking follows, as for new dates)
-            p.constraints.append(Constraint("dates", moved, "any"))
+        if p.shift and before is not None and isinstance(before.value, dict):
+            moved = shifted(before.value, p.shift)  # "行程推迟一天": the dates in force, moved (a booking follows)
+            if moved:
+                p.constraints.append(Constraint("dates", moved, "any"))
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
 

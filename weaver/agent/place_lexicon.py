@@ -108,7 +108,7 @@ PLACE_ALIASES_ZH: dict[str, str] = {
     "香山": "香山公园",
 }
 # Areas: not rows of their own, matched against names, addresses and metro stations
-AREAS_ZH = (
+AREAS_ZH: tuple[str, ...] = (
     "王府井",
     "三里屯",
     "西单",
