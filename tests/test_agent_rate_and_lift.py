@@ -118,3 +118,22 @@ def test_another_one_after_a_lift_leaves_the_lifted_food_out_of_what_it_carries(
     _, calls, _ = chat_turn(agent, another)
     args = calls[0]["arguments"]
     assert "meat" not in (args.get("avoid") or []) and args["dishes"] == ["火锅"], args
+
+
+APPROX = {
+    "zh": ("我们三个人10月2号到10月5号去北京", "住的话一晚四五百吧", "帮我找一家王府井附近的酒店"),
+    "en": ("Three of us, Beijing, October 2nd to 5th.", "Hotels 400 to 500 a night.", "Find a hotel near Wangfujing."),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_price_said_as_neighbouring_digits_is_a_range_per_night(runtime, lang):
+    """ "一晚四五百" (400-500 a night) was read as nothing but a 1-night stay, which replaced the trip's 3 nights; the
+    English "400 to 500" was always read (it is here as the same chat's other half)."""
+    agent = TravelAgent(runtime.open(f"approx-{lang}"))
+    trip, rate, find = APPROX[lang]
+    chat_turn(agent, trip)
+    chat_turn(agent, rate)
+    _, calls, _ = chat_turn(agent, find)
+    args = calls[0]["arguments"]
+    assert (args["price"], args["nights"]) == ("400-500", 3), args

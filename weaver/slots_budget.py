@@ -142,18 +142,21 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         gap = text[n.end : nxt.start] if nxt else ""
         before, after = around_span(text, n.start, n.end)
         clause_b, clause_a = around_span(text, n.start, n.end, 40, 40)
+        side = bool(nxt and nxt.start == n.end)  # "四五百": two amounts with nothing between are a range
         joined = bool(
-            nxt and (_RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap)) and not _NOT_MONEY_AFTER.match(text[n.end :])
+            nxt
+            and (side or _RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap))
+            and not _NOT_MONEY_AFTER.match(text[n.end :])
         )
         if not _money(text, n.start, nxt.end if joined and nxt is not None else n.end):
             continue
-        to_range = bool(joined and _RANGE_JOIN.match(gap) and _CHANGED_TO.search(before))
+        to_range = bool(joined and (side or _RANGE_JOIN.match(gap)) and _CHANGED_TO.search(before))
         if joined and not to_range and _CHANGE_JOIN.match(gap) and (_FROM.search(before) or is_change(clause_b + gap)):
             continue  # "from 5000 to 8000": the first is the old value, the next one is read as the new
         if _NEGATED.search(before):
             continue  # "不是五千" / "instead of 5000": the value said not to hold
         high, lo, end = None, n.value, n.end
-        if joined and nxt is not None and _RANGE_JOIN.match(gap):
+        if joined and nxt is not None and (side or _RANGE_JOIN.match(gap)):
             high, end = nxt.value, nxt.end
             skip.add(i + 1)
             if high < lo:
