@@ -353,7 +353,7 @@ def test_a_new_end_keeps_the_start_and_a_rebooking_over_budget_keeps_the_old_boo
     )
     reply, calls, _ = _turn(agent, "Actually we'll stay until June 5.")  # the end, not a check-in on June 5
     assert calls[0]["arguments"]["check_in"] == "6-1" and calls[0]["arguments"]["nights"] == 4
-    assert "6-1 to 6-5 (4 nights)" in reply and "the old booking stays" in reply
+    assert "Jun 1 to Jun 5 (4 nights)" in reply and "the old booking stays" in reply
     assert agent.plan_items() == [old]  # over budget for 4 nights: the 2-night booking is still the plan
     reply, _, _ = _turn(agent, "what was the check-in date before?")
     assert "check-in has been 06-01" in reply and "check-out" not in reply

@@ -17,6 +17,8 @@ stay words: 千万 ("by all means"), 万一 ("in case"), 十分 ("very"), 百分
 []
 >>> [n.value for n in find_numbers("about five thousand yuan, or two thousand five hundred, 3,500 and 1.2w")]
 [5000.0, 2500.0, 3500.0, 12000.0]
+>>> [(n.text, n.value) for n in find_numbers("一晚四五百，人均七八十")]
+[('四', 400.0), ('五百', 500.0), ('七', 70.0), ('八十', 80.0)]
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ _NUMBER_RE = re.compile(
     re.IGNORECASE,
 )
 _MULT = {"k": 1e3, "千": 1e3, "万": 1e4, "w": 1e4}
+# "四五百" / "一两百" / "七八十": about 400 to 500; read as the two amounts, side by side (a reader joins them)
+_APPROX = re.compile(r"([一二两三四五六七八])([两二三四五六七八九])([十百千万])")
 
 
 def _en_value(words: list[str]) -> float | None:
@@ -160,6 +164,15 @@ def find_numbers(text: str) -> list[Numeral]:
             value *= _MULT.get((m.group("m") or "").lower(), 1)
             out.append(Numeral(value, m.start(), m.end(), m.group(0)))
         elif m.group("c"):
+            pair = _APPROX.fullmatch(m.group("c"))
+            if pair:  # "四五百" / "两三千": two neighbouring digits before one unit, two amounts side by side
+                unit = _CN_UNITS[pair.group(3)]
+                first, second = CN_DIGITS[pair.group(1)], CN_DIGITS[pair.group(2)]
+                if second == first + 1 or (first, second) == (1, 2):
+                    s0 = m.start()
+                    out.append(Numeral(float(first * unit), s0, s0 + 1, pair.group(1)))
+                    out.append(Numeral(float(second * unit), s0 + 1, m.end(), m.group("c")[1:]))
+                    continue
             n = _cn_number(text, m.start(), m.end())
             if n:
                 out.append(n)

@@ -142,8 +142,35 @@ def asks_history(query: str) -> bool:
 def _read(text: str) -> tuple[SlotValue, ...]:
     vals = read_dates(text) + read_counts(text)
     dates = [(s, e) for s, e, _ in date_mentions(text)]
-    vals += read_budgets(text, [v.span for v in vals] + dates) + read_diet(text) + read_locations(text)
+    budgets = read_budgets(text, [v.span for v in vals] + dates)
+    vals = [v for v in vals if not _rate_unit(text, v, budgets)]
+    vals += budgets + read_diet(text) + read_locations(text)
     return tuple(sorted(vals, key=lambda v: v.span))
+
+
+_CLAUSE_BREAK = re.compile(r"[，,。；;！!？?\n]")
+_STAY_VERB = re.compile(r"(?:住|待|呆|过|\bstay(?:ing)?|\bfor)\s*$", re.IGNORECASE)
+
+
+def _rate_unit(text: str, v: SlotValue, budgets: list[SlotValue]) -> bool:
+    """ "酒店一晚别超过五百" / "五百块一晚": "one night" beside a per-night amount in its clause is the amount's unit
+    (a rate), not a stay of one night; "我们住一晚，每晚不超过500" keeps its stay (another clause), and so does
+    "住一晚500的" (a stay verb says it is one).
+
+    >>> [(v.slot, v.value) for v in read_slots("酒店一晚别超过五百块吧")]
+    [('budget', 500.0)]
+    >>> [(v.slot, v.value) for v in read_slots("我们住一晚，每晚不超过500")]
+    [('nights', 1.0), ('budget', 500.0)]
+    """
+    if v.slot != "nights" or v.value != 1 or _STAY_VERB.search(text[: v.span[0]]):
+        return False
+    for b in budgets:
+        if b.scope != "night":
+            continue
+        lo, hi = (v.span[1], b.span[0]) if v.span[1] <= b.span[0] else (b.span[1], v.span[0])
+        if 0 <= hi - lo <= 16 and not _CLAUSE_BREAK.search(text[lo:hi]):
+            return True
+    return False
 
 
 def read_slots(text: str) -> list[SlotValue]:

@@ -33,13 +33,17 @@ _MAX = compile_ci(
 )
 _MIN = compile_ci(r"不低于|不少于|至少|起码|最低|以上|or more|at least|minimum|no less than|more than|over|above")
 _ABOUT = compile_ci(r"左右|上下|大约|大概|约|差不多|around|about|roughly|approximately|approx|~")
+# the word right before the amount, however long ("hotels around 600": six characters back reach only "round ")
+_ABOUT_RIGHT_BEFORE = compile_ci(r"\b(?:around|about|roughly|approximately|approx)\s*(?:[$¥￥€]|rmb|cny)?\s*$")
 _NIGHT = compile_ci(
     r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|each night|every night|/night|nightly|room rate"
 )
 _PERSON = compile_ci(r"人均|每人|一人|每位|per person|a head|per head|each|/person|\bpp\b")
 _TICKET = compile_ci(r"门票|票价|ticket|entrance|admission")
 _TOTAL = compile_ci(r"总共|一共|总预算|总计|整个|全部|全程|总|total|overall|altogether|whole trip|in all|all in")
-HOTEL_WORDS = compile_ci(r"酒店|宾馆|住宿|房间|民宿|hotel|room|stay|accommodation|hostel")
+HOTEL_WORDS = compile_ci(
+    r"酒店|宾馆|旅馆|旅店|旅舍|青旅|客栈|住宿|住处|房间|民宿|hotel|room|stay|accommodation|hostel|guest ?house"
+)
 FOOD_WORDS = compile_ci(r"餐厅|饭店|吃饭|吃|餐|restaurant|meal|dinner|lunch|food|eat")
 _RANGE_JOIN = compile_ci(r"^\s*(?:到|至|-|–|~|～|to|and)\s*$")
 _CHANGE_JOIN = compile_ci(
@@ -138,18 +142,21 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         gap = text[n.end : nxt.start] if nxt else ""
         before, after = around_span(text, n.start, n.end)
         clause_b, clause_a = around_span(text, n.start, n.end, 40, 40)
+        side = bool(nxt and nxt.start == n.end)  # "四五百": two amounts with nothing between are a range
         joined = bool(
-            nxt and (_RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap)) and not _NOT_MONEY_AFTER.match(text[n.end :])
+            nxt
+            and (side or _RANGE_JOIN.match(gap) or _CHANGE_JOIN.match(gap))
+            and not _NOT_MONEY_AFTER.match(text[n.end :])
         )
         if not _money(text, n.start, nxt.end if joined and nxt is not None else n.end):
             continue
-        to_range = bool(joined and _RANGE_JOIN.match(gap) and _CHANGED_TO.search(before))
+        to_range = bool(joined and (side or _RANGE_JOIN.match(gap)) and _CHANGED_TO.search(before))
         if joined and not to_range and _CHANGE_JOIN.match(gap) and (_FROM.search(before) or is_change(clause_b + gap)):
             continue  # "from 5000 to 8000": the first is the old value, the next one is read as the new
         if _NEGATED.search(before):
             continue  # "不是五千" / "instead of 5000": the value said not to hold
         high, lo, end = None, n.value, n.end
-        if joined and nxt is not None and _RANGE_JOIN.match(gap):
+        if joined and nxt is not None and (side or _RANGE_JOIN.match(gap)):
             high, end = nxt.value, nxt.end
             skip.add(i + 1)
             if high < lo:
@@ -170,7 +177,7 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
             bound = "range"
         elif by:
             bound, lo = "delta", by * lo  # resolved against the value it changes (constraints.records_from_statements)
-        elif _ABOUT.search(before[-6:] + " " + after[:4]):
+        elif _ABOUT.search(before[-6:] + " " + after[:4]) or _ABOUT_RIGHT_BEFORE.search(before):
             bound = "about"
         elif _MAX.search(before + " " + after[:6]):
             bound = "max"

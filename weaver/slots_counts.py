@@ -43,7 +43,8 @@ _CHILDREN_AFTER = compile_ci(
     + r"\s*(?:个|位|名)?\s*(?:小孩|孩子|儿童|小朋友|娃|kids?|child(?:ren)?)"
 )
 _ADULTS = compile_ci(r"大人|成人|adults")
-_NIGHTS = compile_ci(_N + r"\s*个?晚(?!餐|饭|上|些|点)|\b" + _N + r"\s+nights?\b")
+# "住三晚" / "待四个晚上" (a counted 晚上 is nights; a bare "一晚上" is an evening or a per-night price)
+_NIGHTS = compile_ci(_N + r"\s*(?:个晚上|个?晚(?!餐|饭|上|些|点))|\b" + _N + r"\s+nights?\b")
 _RATING = compile_ci(
     r"(?:评分|评价|口碑|rating|rated|score|reviews?)\D{0,14}?(\d(?:\.\d)?)(?!\d)(?!\s*(?:元|块|人|晚|天))|"
     r"(\d(?:\.\d)?|[一二三四五])\s*(?:分|颗星|星|stars?)(?!钟)"

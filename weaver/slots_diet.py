@@ -14,6 +14,10 @@ no diet statement.
 [('style', 'restrict', 'vegetarian'), ('peanut', 'restrict', 'peanut')]
 >>> [(v.scope, v.bound, v.value) for v in read_diet("我现在开始吃肉了")]
 [('style', 'lift', 'none')]
+>>> [(v.value, v.bound) for v in read_diet("Actually spicy is fine, just no seafood.")]
+[('spicy', 'lift'), ('seafood', 'restrict')]
+>>> [(v.value, v.bound) for v in read_diet("辣的也可以，就是别放海鲜")], read_diet("辣的可以吗？")
+([('spicy', 'lift'), ('seafood', 'restrict')], [])
 >>> read_diet("推荐一家海鲜餐厅"), read_diet("I'd love some seafood tonight")
 ([], [])
 """
@@ -68,6 +72,13 @@ _AVOID = re.compile(
 _NO_NEED = re.compile(
     r"不用避|不必避|不需要避|no need to avoid|don't (?:need|have) to avoid|needn't avoid", re.IGNORECASE
 )
+# "spicy is fine" / "辣的也可以": the item itself allowed (a question, "辣的可以吗？", allows nothing)
+_FINE_AFTER = re.compile(
+    r"^\s*(?:的|food|dishes)?\s*(?:is|are)?\s*(?:也|都|其实|现在)?\s*(?:可以|行|没问题|没关系|ok(?:ay)?\b|fine\b|"
+    r"no problem|alright|all right)",
+    re.IGNORECASE,
+)
+_ASKED = re.compile(r"[^，,。;；!！\n]*(?:吗|\?|？)")
 _REFUSED_AFTER = re.compile(r"\s*的?\s*(?:也|都|就|可|是|我|我们)?(?:不吃|不能吃|吃不了|不碰|不要(?![太很那么特别贵]))")
 _NOT_RIGHT_BEFORE = re.compile(r"(?:不|别|\bnot|\bnon-?)\s*(?:太|too\s|very\s|so\s)?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!敏)|而且")
@@ -79,7 +90,7 @@ def _window(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
-def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
+def _polarity(kind: str, item: str, before: str, after: str, rest: str = "") -> str | None:
     """ "restrict", "lift" or None (only mentioned) for one mention, from the words around it."""
     near = before[-10:] + " " + after
     if _ALLERGY.search(before[-16:] + " " + after):
@@ -106,6 +117,8 @@ def _polarity(kind: str, item: str, before: str, after: str) -> str | None:
         return "restrict"
     if eat and _MAY.search(before + " " + after):
         return "lift"  # 现在可以吃辣了 / I can eat spicy food now / fine with shellfish
+    if _FINE_AFTER.match(after) and not _NEG.search(before[-6:]) and not _ASKED.match(rest):
+        return "lift"  # spicy is fine / 辣的也可以
     return None
 
 
@@ -139,7 +152,7 @@ def read_diet(text: str) -> list:
             value = "none" if pol == "lift" else "vegetarian"
             out.append(SlotValue("diet", value, pol, "", "style", m.span(), m.group(0)))
             continue
-        pol = _polarity(kind, m.group(0), before, after)
+        pol = _polarity(kind, m.group(0), before, after, text[m.end() : m.end() + 24])
         listed = prev if kind == "item" and prev and _LIST_JOIN.fullmatch(text[prev[0] : m.start()]) else None
         if listed and pol is None:
             pol = listed[1]  # the next item of a list the previous item's words already govern

@@ -41,6 +41,7 @@ _FOOD_KEYS = (
     "清真",
 )
 _FOOD_ALIAS = {"虾": "虾蟹", "蟹": "虾蟹"}
+_PARTICLE = re.compile(r"(?:了|啦|啊|呀|吧|呢|哦|的)+$")
 # "我有什么过敏？" / "你对什么过敏": a question about an allergy names no food to avoid
 _ASKING = re.compile(r"什么|哪|啥|吗|是否|有没有|多少")
 _EN_AVOID = re.compile(
@@ -62,6 +63,7 @@ def avoided_foods(text: str) -> list[str]:
     for m in [*_ZH_AVOID.finditer(text), *before]:
         # "我对虾过敏": the one who is allergic is not part of the food
         word = _WHO_TO.sub("", next(g for g in m.groups() if g)) or next(g for g in m.groups() if g)
+        word = _PARTICLE.sub("", word) or word  # "不吃烤鸭了": the sentence's particle is no part of the food
         if _ASKING.search(word) and not categories_in(word):
             continue
         several = categories_in(word) if word not in ("吃素", "素食", "清真") else []

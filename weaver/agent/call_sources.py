@@ -18,6 +18,11 @@ values agree, so a value the model invented, or one the user has since changed, 
 >>> known.constraints.append(Constraint("dates", {"check_in": "5-1", "nights": 2}, "any", 4, "n4"))
 >>> argument_sources("book_hotel", {"name": "x", "check_in": "2024-05-01", "nights": 3, "budget": 5000}, known)
 {'check_in': ['n4'], 'budget': ['n3']}
+>>> known.wishes = [Constraint("dishes", ["烤鸭"], "restaurant", 5, "n5"), Constraint("meal", "dinner", "restaurant",
+...     6, "n6")]
+>>> argument_sources("search_restaurants", {"dishes": ["Peking duck", "火锅"], "meal": "dinner", "cuisine": ["sichuan"]},
+...     known)  # hotpot and Sichuan food no memory asked for: the model's own
+{'dishes': ['n5'], 'meal': ['n6']}
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from ..models import WeaverError
 from ..slots import read_slots
 from .db import load_database, parse_range
 from .diet_lexicon import category_of
-from .lexicon import FACILITY_ALIASES, HOTEL_TYPE_ALIASES
+from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES
 from .memory import Known
 from .tools import resolve_place
 from .understanding import Constraint
@@ -124,6 +129,36 @@ def _avoid(terms: Any, known: Known) -> list[Constraint]:
     return sorted({id(c): c for c in found}.values(), key=lambda c: c.turn)
 
 
+def _wish_term(key: str, word: Any) -> str:
+    """A dish as the lexicon names it ("Peking duck" is 烤鸭), a cuisine or meal key as a key."""
+    w = str(word).strip()
+    return DISH_ALIASES.get(w.lower(), w) if key == "dishes" else w.lower()
+
+
+def _same_wish(key: str, a: str, b: str) -> bool:
+    # a dish is asked for by a name holding it ("烤鸭" by "北京烤鸭", as the search matches a dish), a cuisine by its key
+    return a == b or (key == "dishes" and bool(a) and bool(b) and (a in b or b in a))
+
+
+def _wished(key: str, value: Any, known: Known) -> list[Constraint]:
+    """The message that asked for each dish / cuisine (the latest that did), or for the meal (the meal said last):
+    a wish the user has since avoided ("不吃烤鸭了") or a meal since changed is in force no more."""
+    wishes = sorted((c for c in known.wishes if c.slot == key), key=lambda c: c.turn)
+    if key == "meal":
+        return wishes[-1:] if wishes and _wish_term(key, wishes[-1].value) == _wish_term(key, value) else []
+    avoided: dict[str, int] = {}
+    for c in known.avoid()[1]:
+        for t in cast(list, c.value):
+            avoided[_term(t)] = max(avoided.get(_term(t), 0), c.turn)
+    found = []
+    for word in value if isinstance(value, list) else [value]:
+        t = _wish_term(key, word)
+        said = [c for c in wishes if any(_same_wish(key, t, _wish_term(key, v)) for v in cast(list, c.value))]
+        if said and said[-1].turn > avoided.get(_term(t), -1):
+            found.append(said[-1])
+    return sorted({id(c): c for c in found}.values(), key=lambda c: c.turn)
+
+
 def _near(value: Any, known: Known, plan_items: list[dict]) -> list[Constraint]:
     """The latest place said (or the planned stay / sight) that the argument names."""
     where = _place(value)
@@ -195,9 +230,11 @@ def argument_sources(
             found = _avoid(value, known)
         elif key == "near":
             found = _near(value, known, plan_items or [])
+        elif key in ("dishes", "cuisine", "meal") and tool == "search_restaurants" and value:
+            found = _wished(key, value, known)
         elif key in _MATCHERS and value is not None:
             found = _MATCHERS[key](key, value, slots)
-        else:  # a name, a limit, dishes asked for now...: this message's wording, not a remembered constraint
+        else:  # a name, a limit...: this call's own choice, not a remembered constraint
             continue
         ids = _ids(found)
         if ids:

@@ -44,6 +44,7 @@ __all__ = [
     "CHEAPER",
     "MORE",
     "THIS",
+    "called_off",
 ]
 
 
@@ -88,10 +89,36 @@ CLOSING = re.compile(
 )
 YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
+# "晚饭不用找了" / "never mind dinner" / "no need to look for restaurants": a search called off, not asked for
+_CALLED_OFF = re.compile(
+    r"(?:不用|不需要|不必|先不|别)(?:再|帮我|给我)?(?:找|查|搜|推荐|订|安排)|\bnever mind\b|"
+    r"\bno need (?:to|for)\b|\b(?:don't|do not) (?:need|want) (?:to )?(?:look|find|search|book|suggest|recommend)|"
+    r"\bforget (?:about )?(?:the |a )?(?:restaurants?|hotels?|dinner|lunch|breakfast|sights?|attractions?)\b",
+    re.IGNORECASE,
+)
+
+
+def called_off(text: str) -> bool:
+    """True when the message calls a search off and asks for nothing else (the clauses that call it off taken out).
+
+    >>> called_off("算了，晚饭不用找了"), called_off("Never mind dinner, no need to look for restaurants.")
+    (True, True)
+    >>> called_off("不用找酒店了，帮我推荐一家餐厅"), called_off("Never mind, find me a hotel near Houhai instead")
+    (False, False)
+    >>> called_off("推荐一家餐厅"), called_off("我不需要安静的酒店")
+    (False, False)
+    """
+    if not _CALLED_OFF.search(text):
+        return False
+    rest = " ".join(c for c in _CLAUSE.split(text) if c and not _CALLED_OFF.search(c))
+    return not (REQUEST.search(rest) or any(c.search(rest) for c in DOMAIN_CUES.values()))
+
+
 _ASK_VERB = re.compile(r"推荐|找|搜|\b(?:recommend|suggest|find|search for|look for|show me)\b", re.IGNORECASE)
 DOMAIN_CUES = {
     "hotel": _cue(
-        "酒店|宾馆|旅馆|住宿|客栈|民宿|住哪|住的|入住|房间|hotels?|hostels?|accommodations?|lodging|"
+        "酒店|宾馆|旅馆|旅店|旅舍|青旅|住宿|住处|住在|客栈|民宿|住哪|住的|入住|房间|落脚|hotels?|hostels?|"
+        "accommodations?|lodging|guest ?houses?|"
         "place to stay|stay|rooms?|inn"
     ),
     "restaurant": _cue(
@@ -121,15 +148,19 @@ TALLY = _cue(
     "行程里|行程上|行程(?:都|还)?有|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
-    "how much is left|money left|budget left|还有多少钱|还能花多少"
+    "how much is left|money left|budget left|还有多少钱|还能花多少|"
+    # "how much of our budget is left?" / "how much budget do we have left?": the words between are the budget's
+    r"how much (?:of (?:the|our|my) )?(?:budget|money) (?:is |do (?:we|i) have |have (?:we|i) got )?left"
 )
 BOOK = _cue(
     "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
     "choose|pick"
 )
+# a station or a way there asked for ("八达岭长城怎么去", "how do I get to ..."): the data has stations, no lines
 METRO = _cue(
-    "地铁站|哪站|地铁怎么|坐地铁|metro station|subway station|nearest station|which station|"
-    "metro stop|subway stop|by metro|by subway"
+    "地铁站|哪站|地铁怎么|坐地铁|怎么去|怎么走|怎么过去|如何去|怎样去|metro station|subway station|nearest station|"
+    "which station|metro stop|subway stop|by metro|by subway|how (?:do|can|should) (?:i|we) get (?:to|there)|"
+    "how to get (?:to|there)|directions to"
 )
 # asking which station is near: a metro question, not a "near the metro" preference
 METRO_Q = re.compile(

@@ -22,7 +22,7 @@ from .agent_steps import MAX_STEP_CHARS, fit_step
 from .dayplan import day_plan
 from .events import AgentEvent, events_for
 from .history import is_history_question
-from .memory import Known, items_from_result, read_constraints, with_records
+from .memory import Known, items_from_result, read_constraints, wishes_of, with_records
 from .offline_turn import OfflineTurn
 from .slot_bridge import constraints_from_records, records_from_statements
 from .tools import ToolBox
@@ -160,7 +160,7 @@ class TravelAgent(OfflineTurn):
                 held = with_records(
                     known, self.weaver.constraints() if records is None else records, current, self.weaver
                 )
-                return Known(held.constraints + p.constraints)
+                return Known(held.constraints + p.constraints, held.wishes + wishes_of(p, self._user_node, self._turn))
 
             ok = yield from llm_steps(self, text, lang, result, memory_ids, facts, in_force)
             if ok:

@@ -14,9 +14,17 @@ from datetime import date
 from dataclasses import dataclass, field
 from typing import cast
 
-from .understanding import Constraint, parse
+from .understanding import Constraint, Parsed, parse
 
-__all__ = ["MemoryItem", "Known", "read_constraints", "items_from_result", "items_from_turns", "with_records"]
+__all__ = [
+    "MemoryItem",
+    "Known",
+    "read_constraints",
+    "items_from_result",
+    "items_from_turns",
+    "with_records",
+    "wishes_of",
+]
 
 
 @dataclass
@@ -53,9 +61,13 @@ def items_from_turns(messages: list[tuple], last_k: int) -> list[MemoryItem]:
 
 @dataclass
 class Known:
-    """Constraints in force, each with the memory it came from."""
+    """Constraints in force, each with the memory it came from; ``wishes``: the dishes, cuisines and meals the
+    user asked for (``dishes`` / ``cuisine`` / ``meal``), which no search applies unasked (the planner reads them
+    from the message itself) but which say where a model's argument came from."""
 
     constraints: list[Constraint]
+    wishes: list[Constraint] = field(default_factory=list)
+    lifted: set[str] = field(default_factory=set)  # foods the records say are no longer avoided
 
     def latest(self, slot: str, scopes: tuple[str, ...]) -> Constraint | None:
         hits = [c for c in self.constraints if c.slot == slot and c.scope in scopes]
@@ -93,11 +105,18 @@ class Known:
         return out
 
 
+def wishes_of(p: Parsed, node_id: str | None, turn: int) -> list[Constraint]:
+    """The dishes, cuisines and meal a parsed message asks for, as ``Known.wishes`` (each with its node)."""
+    said = [("dishes", list(p.dishes)), ("cuisine", list(p.cuisines)), ("meal", p.meal)]
+    return [Constraint(slot, value, "restaurant", turn, node_id or "", p.text) for slot, value in said if value]
+
+
 def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) -> Known:
     """Constraints in the memories ``items`` (oldest first): parsed from user messages, and from the agent's
     replies that confirmed them (``meta["noted"]``) and from thoughts that applied them (``meta["constraints"]``),
     so any of these memories suffices. Another city's statements are skipped."""
     cons: list[Constraint] = []
+    wishes: list[Constraint] = []
     seen: set[tuple] = set()
     for item in sorted(items, key=lambda i: (i.turn, i.kind != "user_input")):
         if skip_ids and item.id in skip_ids:
@@ -105,6 +124,7 @@ def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) 
         if item.kind == "user_input":
             p = parse(item.content, date.fromtimestamp(item.timestamp) if item.timestamp else None)
             found = [] if p.city else p.constraints
+            wishes += [] if p.city else wishes_of(p, item.id, item.turn)
         elif item.kind == "agent_response" and item.meta.get("noted"):
             found = [Constraint(n["slot"], n["value"], n.get("scope", "any"), item.turn) for n in item.meta["noted"]]
         elif item.kind == "agent_thought" and item.meta.get("constraints"):
@@ -125,13 +145,17 @@ def read_constraints(items: list[MemoryItem], skip_ids: set[str] | None = None) 
             c.node_id = item.id
             cons.append(c)
     cons.sort(key=lambda c: c.turn)  # stable: later statements override earlier ones
-    return Known(cons)
+    return Known(cons, wishes)
 
 
 # the slots the weaver's constraint records hold: where a record exists, it is what applies
 _RECORD_SLOTS = frozenset(
     {"budget", "price", "cost", "ticket", "rating", "people", "dates", "avoid", "hotel_type", "facilities", "quiet"}
 )
+
+
+# record slots the agent also reads where the library does not (relative dates, a trip moved by days)
+_AGENT_READ = frozenset({"dates"})
 
 
 def with_records(known: Known, records: list, skip_ids: set[str] | None = None, weaver=None) -> Known:
@@ -146,15 +170,36 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
         ]
     rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
     slots = {c.slot for c in rec}
-    kept = [c for c in known.constraints if not (c.slot in _RECORD_SLOTS and c.slot in slots)]
-    if weaver is not None and "avoid" in slots:
-        # foods the records' reader never read ("we dont eat beef": the agent reads it, the library does not)
-        # still apply; a food it did read, lifted or not, is the records' to decide
+    newest = {slot: max(c.turn for c in rec if c.slot == slot) for slot in slots}
+    kept = [
+        c
+        for c in known.constraints
+        if not (c.slot in _RECORD_SLOTS and c.slot in slots)
+        # dates the records' reader cannot read ("下周六出发", "行程推迟一天", resolved when said) stand when newer
+        or (c.slot in _AGENT_READ and c.turn > newest[c.slot])
+    ]
+    lifted: set[str] = set()
+    if weaver is not None:
         from .slot_bridge import diet_term
 
-        read = {diet_term(str(r.value)) for r in weaver.constraints(include_lifted=True) if r.slot == "diet"}
-        for c in known.constraints:
-            extra = [t for t in (c.value if c.slot == "avoid" and isinstance(c.value, list) else []) if t not in read]
-            if extra:
-                kept.append(Constraint("avoid", extra, c.scope, c.turn, c.node_id, c.text))
-    return Known(kept + rec)
+        diets = [r for r in weaver.constraints(include_lifted=True) if r.slot == "diet"]
+        # each diet record's foods (a lifted style by the foods its earlier values avoided: "不用吃素了" lifts the
+        # meat "我吃素" avoided)
+        foods = {id(r): {diet_term(str(v)) for v in [r.value, *(h.get("value") for h in r.history)]} for r in diets}
+        # foods the records' reader never read ("we dont eat beef": the agent reads it, the library does not)
+        # still apply; a food it did read, lifted or not, is the records' to decide: all of them when a record
+        # is in force here, else the lifted ones (every diet lifted leaves no record in force, and a message
+        # read again must not bring a lifted food back)
+        read = set().union(*foods.values()) if "avoid" in slots else set()
+        lifted = set().union(*(foods[id(r)] for r in diets if r.status == "lifted"))
+        read |= lifted
+        if read:
+            kept = [c for c in kept if c.slot != "avoid"]
+            for c in known.constraints:
+                values = c.value if c.slot == "avoid" and isinstance(c.value, list) else []
+                extra = [t for t in values if t not in read]
+                if extra:
+                    kept.append(Constraint("avoid", extra, c.scope, c.turn, c.node_id, c.text))
+    # newest last, as ``latest`` reads them: a place the records still hold from an older message ("想住在天安门附近")
+    # must not outrank a newer one their reader missed ("帮我找个海淀区的酒店"); at one turn the record's reading wins
+    return Known(sorted(kept + rec, key=lambda c: c.turn), known.wishes, lifted)

@@ -91,7 +91,7 @@ _PEOPLE = re.compile(
     re.IGNORECASE,
 )
 _NIGHTS = re.compile(
-    r"(\d+|[一二两三四五六七八九十])\s*个?晚(?!餐|饭|上)|\b(\d+|one|two|three|four|five|six|"
+    r"(\d+|[一二两三四五六七八九十])\s*(?:个晚上|个?晚(?!餐|饭|上))|\b(\d+|one|two|three|four|five|six|"
     r"seven)\s+nights?\b",
     re.IGNORECASE,
 )
@@ -247,8 +247,12 @@ def stay_said(text: str) -> tuple[int, str] | None:
 
     >>> stay_said("我们玩三天"), stay_said("three nights"), stay_said("三天两晚"), stay_said("5月1日到5月3日")
     ((3, 'days'), (3, 'nights'), (2, 'nights'), None)
+    >>> stay_said("酒店一晚别超过五百"), stay_said("住一晚，每晚不超过500")
+    (None, (1, 'nights'))
     """
-    m = _NIGHTS.search(text)
+    # "酒店一晚别超过五百": a night the slot reader takes for a per-night amount's unit is no stay
+    stays = [v.span for v in read_slots(text) if v.slot == "nights"]
+    m = next((m for m in _NIGHTS.finditer(text) if any(a < m.end() and m.start() < b for a, b in stays)), None)
     if m:
         n = _small(next(g for g in m.groups() if g))
         return (n, "nights") if n and 0 < n <= 60 else None

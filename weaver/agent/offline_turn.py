@@ -31,6 +31,7 @@ from .replies import (
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
 from .turn_facts import length_note
+from .trip_dates import shifted
 from .understanding import Constraint, Parsed, nights_between
 from .why import explain_why
 
@@ -45,6 +46,11 @@ class OfflineTurn(StepWriter):
         with this turn and node: what either mode's calls credit to this message. Run once per message."""
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
         _keep_stay_end(p, known)
+        before = known.latest("dates", ("any",)) if p.shift else None
+        if p.shift and before is not None and isinstance(before.value, dict):
+            moved = shifted(before.value, p.shift)  # "行程推迟一天": the dates in force, moved (a booking follows)
+            if moved:
+                p.constraints.append(Constraint("dates", moved, "any"))
         for c in p.constraints:
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
 
@@ -233,13 +239,18 @@ class OfflineTurn(StepWriter):
             return (ack_text(lang, aside) + "\n\n" + text) if aside else text
         if not p.constraints and changes_by_amount(p.text):  # "预算再加两千" with no budget on record to move
             return honest_text("no_base", lang)
+        if p.intent == "decline":  # "晚饭不用找了": nothing searched, said so (and what else it stated, noted)
+            said = honest_text("declined", lang, domain=p.domain or ("restaurant" if p.meal else None))
+            return said + ("\n\n" + ack_text(lang, p.constraints, p.lifted) if p.constraints or p.lifted else "")
+        if p.more and not p.domain and not p.constraints:  # "cheaper?" / "再来一个" before anything was suggested
+            return honest_text("nothing_shown", lang)
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
         # the acknowledgement restates what the message said (without turns)
         self._restates = _restating([Constraint(c.slot, c.value, c.scope) for c in p.constraints], lang).get(
             "restates", []
         )
-        return ack_text(lang, p.constraints)
+        return ack_text(lang, p.constraints, p.lifted)
 
 
 def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]:
@@ -270,8 +281,8 @@ def _has_check_in(known) -> bool:
 
 
 def _keep_stay_end(p: Parsed, known) -> None:
-    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights);
-    "we'll stay until June 5": a new end keeps the known start."""
+    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights), or,
+    with no end known, its length ("住三晚"); "we'll stay until June 5": a new end keeps the known start."""
     for c in p.constraints:
         v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
         before = known.latest("dates", ("any",))
@@ -283,10 +294,13 @@ def _keep_stay_end(p: Parsed, known) -> None:
             continue
         if v is None or "nights" in v or "check_in" not in v:
             continue
-        end = before.value.get("check_out") if before is not None and isinstance(before.value, dict) else None
+        held = before.value if before is not None and isinstance(before.value, dict) else {}
+        end = held.get("check_out")
         nights = nights_between(str(v["check_in"]), str(end)) if end else None
         if nights:
             c.value = {**v, "check_out": end, "nights": nights}
+        elif not end and held.get("nights"):  # "住三晚" with no end date: a later start keeps the stay's length
+            c.value = {**v, "nights": held["nights"]}
 
 
 def _restating(used: list, lang: str) -> dict:

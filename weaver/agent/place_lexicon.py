@@ -108,7 +108,7 @@ PLACE_ALIASES_ZH: dict[str, str] = {
     "香山": "香山公园",
 }
 # Areas: not rows of their own, matched against names, addresses and metro stations
-AREAS_ZH = (
+AREAS_ZH: tuple[str, ...] = (
     "王府井",
     "三里屯",
     "西单",
@@ -140,6 +140,28 @@ AREAS_ZH = (
     "宣武门",
     "和平门",
 )
+# Beijing's districts, named in every address ("北京海淀区…"): an area like the ones above; in English only as
+# "Haidian district" (a bare "Chaoyang" is as often 朝阳门 or 朝阳公园)
+_DISTRICTS = {
+    "东城区": "dongcheng",
+    "西城区": "xicheng",
+    "朝阳区": "chaoyang",
+    "海淀区": "haidian",
+    "丰台区": "fengtai",
+    "石景山区": "shijingshan",
+    "通州区": "tongzhou",
+    "顺义区": "shunyi",
+    "昌平区": "changping",
+    "大兴区": "daxing",
+    "房山区": "fangshan",
+    "门头沟区": "mentougou",
+    "怀柔区": "huairou",
+    "平谷区": "pinggu",
+    "密云区": "miyun",
+    "延庆区": "yanqing",
+}
+AREAS_ZH += tuple(_DISTRICTS)
+PLACE_ALIASES.update({f"{en} district": zh for zh, en in _DISTRICTS.items()})
 # cities the database does not cover (Chinese and English names)
 OTHER_CITIES: dict[str, str] = {
     "上海": "上海",

@@ -141,6 +141,8 @@ def unplaced_place(text: str) -> str | None:
     (None, None, None)
     >>> unplaced_place("a restaurant near the hotel"), unplaced_place("around May 2nd"), unplaced_place("near Beijing")
     (None, None, None)
+    >>> unplaced_place("再推荐一家附近吃烤鸭的地方"), unplaced_place("找个附近的景点"), unplaced_place("推荐两家附近的酒店")
+    (None, None, None)
     """
     if find_entities(text):
         return None
@@ -149,7 +151,8 @@ def unplaced_place(text: str) -> str | None:
         return ("the " if re.search(r"\bthe\s+$", text[: m.start(1)]) else "") + m.group(1)
     for m in _NEAR_ZH.finditer(text):
         name = _after_lead(m.group(1)) if m.group(1) else m.group(2)
-        if len(name) >= 2 and not _NOT_PLACES_ZH.search(name):
+        # "再推荐一家附近的" / "找个附近的": request and counting words alone name no place
+        if len(name) >= 2 and len(_LEAD_ZH.sub("", name)) >= 2 and not _NOT_PLACES_ZH.search(name):
             return name
     return None
 

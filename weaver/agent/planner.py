@@ -168,6 +168,9 @@ def _search(
         args["limit"] = p.count
     if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
         kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
+        if "avoid" in kept:  # a food lifted since ("其实不用吃素了") is no longer left out
+            kept["avoid"] = [t for t in kept["avoid"] if t not in known.lifted] or None
+            kept = {k: v for k, v in kept.items() if v is not None}
         args.update(kept)
         from_memory = from_memory or (not places and "near" in args)
         if previous["offered"]:
@@ -281,7 +284,8 @@ def plan_turn(
     plan_items = plan_items or []
     tp = TurnPlan(p.intent, p.domain, stated=list(p.constraints))
     # this message's own constraints are the newest
-    known = Known(known.constraints + [c for c in p.constraints])
+    held = known.constraints + list(p.constraints)
+    known = Known(held, known.wishes, known.lifted - set(Known(held).avoid()[0]))  # avoided again: not lifted
     if p.intent == "search" and p.domain and p.unplaced:
         tp.missing.append("unplaced")  # "near the Bund": said, not searched all over Beijing instead
     elif p.intent == "search" and p.domain:

@@ -17,7 +17,7 @@ marks the old booking's memory superseded by the new one.
 
 from __future__ import annotations
 
-from .reply_phrases import en_count
+from .reply_phrases import en_count, en_date
 
 __all__ = ["rebookings", "rebook_text"]
 
@@ -53,7 +53,7 @@ def rebook_text(old: dict, ok: bool, lang: str, money) -> str:
         was = (
             f"原来{old.get('check_in')}入住{old.get('nights')}晚，{money(old.get('cost'))}"
             if zh
-            else f"was check-in {old.get('check_in')}, {en_count(old.get('nights'), 'night', 'nights')}, "
+            else f"was check-in {en_date(old.get('check_in'))}, {en_count(old.get('nights'), 'night', 'nights')}, "
             f"{money(old.get('cost'))}"
         )
     else:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from .db import all_present, station_of
 from .gloss import gloss_station
-from .lexicon import CITY_EN, FACILITY_ALIASES
+from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES
 from .tools import ToolOutput
 from .understanding import CLOSING, Constraint
-from .reply_phrases import constraint_phrase, display_name, fmt_money, sourced, thought_text
+from .reply_phrases import constraint_phrase, display_name, en_date, fmt_money, sourced, thought_text
 from .result_texts import results_text, tool_memory_text
 
 __all__ = [
@@ -61,8 +61,23 @@ def route_text(outs: list[ToolOutput], lang: str) -> str:
     return "\n".join(lines)
 
 
-def ack_text(lang: str, stated: list[Constraint]) -> str:
+def ack_text(lang: str, stated: list[Constraint], lifted: list[str] | None = None) -> str:
+    """What a statement said, acknowledged; ``lifted``: the foods it says are no longer avoided.
+
+    >>> ack_text("en", [], ["meat"])
+    'Noted: you no longer avoid meat (vegetarian). I will apply this to what I suggest.'
+    """
     zh = lang == "zh"
+    if lifted:
+        names = [CATEGORY_NAMES[lang].get(t, t) for t in lifted]
+        said = f"不再忌口{'、'.join(names)}" if zh else f"you no longer avoid {', '.join(names)}"
+        rest = sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang) if stated else ""
+        body = f"{said}；{rest}" if zh and rest else f"{said}; {rest}" if rest else said
+        return (
+            f"记下了：{body}。之后的推荐都会考虑这些。"
+            if zh
+            else f"Noted: {body}. I will apply this to what I suggest."
+        )
     if not stated:
         return (
             "我可以帮你查北京的酒店、餐厅、景点和地铁，并记录行程和预算。"
@@ -77,7 +92,7 @@ def length_clash_text(clash: dict, lang: str, kept_dates: bool = True) -> str:
     """The stay's length said against its dates, asked back ("a 3-day trip" but May 1 to May 4 is 3 nights).
 
     >>> print(length_clash_text({"said": 3, "unit": "days", "nights": 3, "check_in": "5-1", "check_out": "5-4"}, "en"))
-    Please check: you said a 3-day trip, but 5-1 to 5-4 is 4 days (3 nights). I kept the dates; if you meant 3 days (2 nights), tell me the dates again.
+    Please check: you said a 3-day trip, but May 1 to May 4 is 4 days (3 nights). I kept the dates; if you meant 3 days (2 nights), tell me the dates again.
     """
     n, nights, ci, co = clash["said"], clash["nights"], clash["check_in"], clash["check_out"]
     days = clash["unit"] == "days"
@@ -91,7 +106,7 @@ def length_clash_text(clash: dict, lang: str, kept_dates: bool = True) -> str:
         return head + f"我先按日期记下了；如果是{meant}，请告诉我正确的日期。"
     said = f"a {n}-day trip" if days else f"{n} nights"
     meant = f"{n} days ({n - 1} nights)" if days else f"{n} nights"
-    head = f"Please check: you said {said}, but {ci} to {co} is {nights + 1} days ({nights} nights). "
+    head = f"Please check: you said {said}, but {en_date(ci)} to {en_date(co)} is {nights + 1} days ({nights} nights). "
     if not kept_dates:
         return head + f"Which is right: the dates, or {meant}?"
     return head + f"I kept the dates; if you meant {meant}, tell me the dates again."
@@ -159,6 +174,20 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             "记忆里没有找到相关的经过，所以我答不上来。"
             if zh
             else "I found nothing about that in memory, so I can't say why."
+        )
+    if kind == "nothing_shown":
+        return (
+            "我还没有推荐过什么可以比较。想找哪一类：酒店、餐厅还是景点？"
+            if zh
+            else "I haven't suggested anything yet to compare with. Hotels, restaurants or sights?"
+        )
+    if kind == "declined":
+        what = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
+        zh_what, en_what = what.get(kw.get("domain") or "", ("", ""))
+        return (
+            f"好的，先不找{zh_what}了。需要时再告诉我。"
+            if zh
+            else f"OK, I won't look for {en_what or 'that'} then. Tell me when you need something."
         )
     if kind == "greeting":
         said = kw.get("text", "").lower()

@@ -7,6 +7,7 @@ say constraints and names the same way: one place to change how "¥800 a night" 
 
 from __future__ import annotations
 
+import re
 from typing import cast
 
 from .db import load_database
@@ -14,7 +15,23 @@ from .gloss import gloss_name
 from .lexicon import CATEGORY_NAMES, PLACE_ALIASES
 from .understanding import Constraint
 
-__all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought_text"]
+__all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought_text", "en_date"]
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def en_date(md: object) -> str:
+    """A month-day as an English reader reads it: "6-3" is "Jun 3" (read "6-3 to 6-6" as a range of days, and "1-3"
+    as January to March); anything else as given.
+
+    >>> en_date("6-3"), en_date("2024-12-18"), en_date("?"), en_date(None)
+    ('Jun 3', 'Dec 18', '?', 'None')
+    """
+    nums = [int(n) for n in re.findall(r"\d+", str(md))]
+    if len(nums) >= 2 and 1 <= nums[-2] <= 12 and 1 <= nums[-1] <= 31:
+        return f"{_MONTHS[nums[-2] - 1]} {nums[-1]}"
+    return str(md)
+
 
 _EN_NAME: dict[str, str] = {}
 for _en, _zh in PLACE_ALIASES.items():
@@ -93,7 +110,7 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
             when = f"{ci.replace('-', '月')}日" if ci else ""
             return f"日期：{when}{'至' + co.replace('-', '月') + '日' if co else ''}{f'（{n}晚）' if n else ''}"
         stay = f" ({en_count(n, 'night', 'nights')})" if n else ""
-        return f"dates: {ci or '?'}{' to ' + co if co else ''}{stay}"
+        return f"dates: {en_date(ci) if ci else '?'}{' to ' + en_date(co) if co else ''}{stay}"
     if c.slot == "people":
         return f"{v}人" if zh else en_count(v, "person", "people")
     if c.slot == "facilities":

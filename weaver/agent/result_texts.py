@@ -14,7 +14,7 @@ from .gloss import gloss_duration, gloss_station, gloss_type, pinyin
 from .meals import NOT_DISHES
 from .tools import ToolOutput
 from .understanding import Constraint
-from .reply_phrases import display_name, fmt_money, sourced
+from .reply_phrases import display_name, en_date, fmt_money, sourced
 
 __all__ = ["tool_memory_text", "results_text"]
 
@@ -55,7 +55,7 @@ def _row_line(i: int, r: dict, lang: str) -> str:
         ticket = (
             ("免费" if zh else "free")
             if t == 0
-            else (fmt_money(t) if t is not None else ("票价未知" if zh else "ticket n/a"))
+            else (fmt_money(t) if t is not None else ("未知" if zh else "n/a"))  # after "门票" / "ticket"
         )
         body = (
             f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}"
@@ -127,7 +127,7 @@ def _failure_reason(out: ToolOutput, lang: str) -> str:
                 f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
                 f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
                 if zh
-                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {f['check_in']}) = "
+                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {en_date(f['check_in'])}) = "
                 f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
                 f"of {fmt_money(f['budget'])}"
             )
@@ -177,7 +177,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
                 (
                     f"（{r['check_in']}入住{r['nights']}晚）"
                     if zh
-                    else f" (check-in {r['check_in']}, {r['nights']} nights)"
+                    else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights)"
                 )
                 if r.get("kind") == "hotel" and r.get("check_in")
                 else ""

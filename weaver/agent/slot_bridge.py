@@ -15,14 +15,23 @@ weaver's constraint memory both read budgets through :mod:`weaver.slots`, so
 
 from __future__ import annotations
 
+import re
 from typing import cast
 
 from ..constraints import ConstraintRecord
 from ..slots import SlotValue, read_slots
+from ..slots_diet import DIET_ITEMS, DIET_STYLES
 from .lexicon import FACILITY_ALIASES, HOTEL_TYPE_ALIASES
 from .understanding import Constraint
 
-__all__ = ["money_from_slots", "range_of", "constraints_from_records", "records_from_statements", "diet_term"]
+__all__ = [
+    "money_from_slots",
+    "range_of",
+    "constraints_from_records",
+    "records_from_statements",
+    "diet_term",
+    "lifted_terms",
+]
 
 from ..constraints import records_from_statements  # noqa: E402  (re-exported for the doctest and callers)
 
@@ -30,6 +39,7 @@ _OPEN_HIGH = 100_000  # a floor ("不低于100") as a closed range the database'
 _SCOPE_SLOT = {"night": "price", "person": "cost", "ticket": "ticket", "total": "budget"}
 _DOMAIN_SLOT = {"hotel": "price", "restaurant": "cost", "attraction": "ticket"}
 _DIET = {"vegetarian": "meat", "vegan": "meat", "halal": "pork"}
+_STYLE_WORDS = {**DIET_STYLES, "halal": DIET_ITEMS["halal"]}  # the words that name a style
 _TYPES = {"economy": "经济型", "comfort": "舒适型", "upscale": "高档型", "luxury": "豪华型"}
 _AMENITY_DB = {
     "hot water": "24小时热水",
@@ -192,3 +202,21 @@ def _known_place(name: str) -> bool:
 def diet_term(value: str) -> str:
     """The agent's avoid term for a diet record's value (the library's words -> the tools' categories)."""
     return _DIET.get(value, value)
+
+
+def lifted_terms(text: str) -> set[str]:
+    """The avoid terms ``text`` lifts, as the one diet reader reads it: "其实不用吃素了" / "scrap the vegetarian
+    thing, I eat meat now" lift a style (the foods of the styles it names, meat when it names none),
+    "我朋友现在也吃牛肉了" an item; a food restricted again in the same message stays avoided.
+
+    >>> lifted_terms("Hmm, scrap the vegetarian thing, I eat meat now."), lifted_terms("我对花生过敏")
+    ({'meat'}, set())
+    >>> sorted(lifted_terms("我不再吃素了，牛肉也可以吃了"))
+    ['beef', 'meat']
+    """
+    diet = [v for v in read_slots(text) if v.slot == "diet"]
+    out = {diet_term(str(v.value)) for v in diet if v.bound == "lift" and v.scope != "style"}
+    if any(v.bound == "lift" and v.scope == "style" for v in diet):
+        named = {diet_term(s) for s, pat in _STYLE_WORDS.items() if re.search(pat, text, re.IGNORECASE)}
+        out |= (named & set(_DIET.values())) or {"meat"}
+    return out - {diet_term(str(v.value)) for v in diet if v.bound == "restrict"}

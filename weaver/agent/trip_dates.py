@@ -15,7 +15,7 @@ from ..slots import read_slots
 from ..text import extract_dates
 from .numbers import stay_length
 
-__all__ = ["stated_dates", "nights_between"]
+__all__ = ["stated_dates", "nights_between", "shift_said", "shifted"]
 
 
 _RELATIVE_DAY = re.compile(
@@ -136,3 +136,51 @@ def nights_between(start: str, end: str) -> int | None:
         return None
     n = (b - a).days
     return n if 0 < n <= 60 else None
+
+
+_N_DAYS = r"(\d{1,2}|[一两二三四五六七八九十]|one|two|three|four|five|six|seven|a)"
+_SHIFT_ZH = re.compile(r"(推迟|延后|延迟|往后推|往后挪|推后|晚|提前|提早|往前挪|早)\s*" + _N_DAYS + r"\s*天")
+_SHIFT_EN = re.compile(
+    r"\b(?:(?:push|move|shift)\w*\b[^.?!]{0,30}?\b(back|later|forward|earlier|up)|(delay|postpone)\w*)\b"
+    r"[^.?!]{0,30}?\bby\s+" + _N_DAYS + r"\s+days?\b",
+    re.IGNORECASE,
+)
+
+
+def shift_said(text: str) -> int | None:
+    """Days a message moves the whole trip by, signed ("行程推迟一天" +1, "move it forward by two days" -2), or None.
+
+    >>> shift_said("行程推迟一天"), shift_said("提前两天出发"), shift_said("Push the trip back by one day.")
+    (1, -2, 1)
+    >>> shift_said("Can we move everything forward by 2 days?"), shift_said("晚饭推迟一点"), shift_said("we stay 3 days")
+    (-2, None, None)
+    """
+    m = _SHIFT_ZH.search(text)
+    if m:
+        n = small_number(m.group(2))
+        return None if not n else (-n if m.group(1) in ("提前", "提早", "往前挪", "早") else n)
+    m = _SHIFT_EN.search(text)
+    if m:
+        n = 1 if m.group(3).lower() == "a" else small_number(m.group(3))
+        earlier = (m.group(1) or "").lower() in ("forward", "earlier", "up")
+        return None if not n else (-n if earlier else n)
+    return None
+
+
+def shifted(dates: dict, days: int) -> dict | None:
+    """``dates`` (check_in / check_out as ``M-D``, nights) moved by ``days``; None without a check-in.
+
+    >>> shifted({"check_in": "10-2", "check_out": "10-5", "nights": 3}, 1), shifted({"nights": 2}, 1)
+    ({'check_in': '10-3', 'check_out': '10-6', 'nights': 3}, None)
+    """
+    out = dict(dates)
+    for key in ("check_in", "check_out"):
+        if not dates.get(key):
+            continue
+        try:
+            m, d = (int(x) for x in str(dates[key]).split("-")[-2:])
+            day = date(2025, m, d) + timedelta(days=days)  # 2025: no leap day; a shift across new year wraps
+        except ValueError:
+            return None
+        out[key] = f"{day.month}-{day.day}"
+    return out if dates.get("check_in") else None

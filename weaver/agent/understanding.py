@@ -32,6 +32,7 @@ from .avoidances import avoided_foods, avoided_spans
 from .cuisine import cuisines_of
 from .intent_cues import (
     ASKS,
+    called_off,
     BOOK,
     CHEAPER,
     CLOSING,
@@ -69,7 +70,7 @@ from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_k
 from .numbers import people_count, rating_range, stay_said, trip_day
 from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
 from .side import PLACELESS, side_kind
-from .trip_dates import nights_between, stated_dates
+from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
@@ -116,6 +117,8 @@ class Parsed:
     cuisines: list[str] = field(default_factory=list)  # "有没有川菜馆？": read from names (no cuisine field)
     day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
     day_plan: list[tuple[int, str]] = field(default_factory=list)  # "第一天去故宫，第二天去颐和园": (day, sight)
+    lifted: list[str] = field(default_factory=list)  # "其实不用吃素了": foods no longer avoided (said back)
+    shift: int | None = None  # "行程推迟一天" / "push the trip back by a day": days the known dates move
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -159,8 +162,12 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
             if g.lower() in ("一", "a", "an", "one", "single")
             else small_number(g)  # "三家" / "three hotels": the library's reader of small counts
         )
-    # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted
-    avoided = avoided_spans(text)
+    # "我对海鲜过敏": a dish named inside an allergy or "don't eat" phrase is to be avoided, never wanted; one the
+    # message says they can eat again ("我朋友现在也吃牛肉了") is a diet lifted, not a dish asked for either
+    from .slot_bridge import lifted_terms, money_from_slots
+
+    lifts = [v.span for v in read_slots(text) if v.slot == "diet" and v.bound == "lift"]
+    avoided = avoided_spans(text) + lifts
     wanted = [m for m in dish_mentions(text) if not any(a <= m.start() < b for a, b in avoided)]
     for m in wanted:
         dish = DISH_ALIASES.get(m.group(0).lower(), m.group(0))
@@ -192,6 +199,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     # constraints
     cons = p.constraints
     dates = stated_dates(text, said_on)
+    p.shift = None if dates else shift_said(text)  # applied to the dates memory holds (offline_turn)
     if dates:
         cons.append(Constraint("dates", dates))
         p.length_clash = length_clash(dates, stay_said(text))
@@ -199,8 +207,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     if people:
         cons.append(Constraint("people", people))
     # amounts through the weaver's slot reader: "别超过六百" is a ceiling, "几千" no bound at all
-    from .slot_bridge import money_from_slots
-
     if not any(v.slot == "budget" and v.scope == "ticket" for v in read_slots(text)):
         # "门票免费的" / "free entry": the preference reader's free ticket is a ceiling of 0
         if any(v.slot == "budget" and v.scope == "ticket" and v.value == 0 for v in read_prefs(text)):
@@ -212,7 +218,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     rating = rating_range(text)
     if rating:
         cons.append(Constraint("rating", rating, scope))
-    avoid = avoided_foods(text)
+    # "其实不用吃素了": a food the message lifts is no food it avoids, whatever words name it
+    p.lifted = sorted(lifted_terms(text)) if lifts else []
+    avoid = [t for t in avoided_foods(text) if t not in p.lifted]
     if avoid:
         cons.append(Constraint("avoid", avoid, "restaurant"))
     if QUIET.search(text):
@@ -244,6 +252,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     ):
         # "把酒店从行程里删掉" / "remove the hotel from the plan": a plan item retracted, nothing searched
         p.intent, p.constraints = "remove", []
+        return p
+    if called_off(text):  # "晚饭不用找了" / "never mind dinner": said back, nothing searched (what it states is kept)
+        p.intent = "decline"
         return p
     the_hotel = bool(re.search(r"\b(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店", text, re.I))
     metro_q = METRO.search(text) or (the_hotel and re.search(r"metro|subway|地铁", text, re.I))
@@ -293,7 +304,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif METRO_Q.search(text) or (METRO.search(text) and not NEAR_METRO.search(text)):
         p.intent = "metro"
     elif p.domain and (
-        p.request or not cons or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text))
+        p.request
+        or not (cons or lifts)  # a diet lifted is said, like a constraint: no search unless one is asked for
+        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text))
     ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not NEAR.search(text) else "search"
