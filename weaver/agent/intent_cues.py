@@ -74,6 +74,10 @@ SIGHT_NOUN = re.compile(
     r"景点|景区|门票|参观|博物馆|美术馆|纪念馆|公园|寺|名胜|attraction|sight|museum|galler|park|temple|things to do|ticket",
     re.IGNORECASE,
 )
+# "附近有什么景点", "anything nearby?": near what was talked about last (a place named before the word is its own)
+BARE_NEAR = re.compile(
+    r"附近|周边|周围|旁边|边上|一带|\bnearby\b|\bclose by\b|\baround here\b|\bnear (?:here|there)\b", re.I
+)
 NEAR_IT = re.compile(r"\bnear (?:it|that one|this one)\b|它(?:的)?(?:附近|周边)", re.I)  # "there" is the area
 REMOVE = re.compile(
     r"取消|删掉|删除|去掉|移除|拿掉|\b(?:remove|cancel|drop|delete|take (?:it|that|this|the \w+) (?:off|out))\b", re.I

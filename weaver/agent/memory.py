@@ -73,6 +73,16 @@ class Known:
         hits = [c for c in self.constraints if c.slot == slot and c.scope in scopes]
         return hits[-1] if hits else None
 
+    def place_talked_about_last(self, plan_items: list[dict]) -> Constraint | None:
+        """The place of the latest message that stated one, of whatever kind, or the plan item added after it."""
+        said = next((c for c in reversed(self.constraints) if c.slot == "place"), None)
+        item = plan_items[-1] if plan_items else None
+        if item is not None and item.get("name") and (said is None or item.get("turn", 0) > said.turn):
+            return Constraint(
+                "place", item["name"], item.get("kind", "any"), item.get("turn", 0), item.get("node_id", "")
+            )
+        return said
+
     def avoid(self) -> tuple[list[str], list[Constraint]]:
         terms: list[str] = []
         used: list[Constraint] = []

@@ -81,6 +81,8 @@ def _places(
             )
         elif len(only) == 1:
             out.append(Constraint("place", only[0], p.near_kind))
+    if p.near_latest:  # "附近有什么景点" after "王府井附近的餐厅": there, not the sights' own older place
+        out.append(known.place_talked_about_last(plan_items))
     out.append(known.latest("place", (domain,)))
     if domain in ("restaurant", "attraction"):
         hotel = next((i for i in reversed(plan_items) if i.get("kind") == "hotel"), None)

@@ -50,6 +50,7 @@ from .intent_cues import (
     MORE,
     NEAR,
     NEAR_IT,
+    BARE_NEAR,
     NEAR_KIND,
     NEAR_METRO,
     ORD_WORDS,
@@ -113,6 +114,7 @@ class Parsed:
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
+    near_latest: bool = False  # "附近有什么景点": near the place talked about last, whatever it was said for
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
     cuisines: list[str] = field(default_factory=list)  # "有没有川菜馆？": read from names (no cuisine field)
     day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
@@ -195,6 +197,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     )
     if p.near_kind is None and p.domain and NEAR_IT.search(text):
         p.near_kind = "last"  # "a hotel near it": near the item of another kind shown or looked up last
+    p.near_latest = p.near_kind is None and bool(BARE_NEAR.search(text))
 
     # constraints
     cons = p.constraints

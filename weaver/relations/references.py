@@ -82,6 +82,12 @@ _CHOICE = re.compile(
     re.IGNORECASE,
 )
 
+# a recommending cue with nothing put forward after it: "之后的推荐都会考虑这些" (an acknowledgement of a diet),
+# "推荐菜有…" (the dishes a restaurant is known for), "I will apply this to what I suggest."
+_EMPTY_CUE = re.compile(
+    r"(?:推荐|建议)(?=[都的菜了吗呢么过，。！？,.!?\s]|$)|\b(?:recommend|suggest)\w*(?=\s*(?:[.!?,;]|$))", re.I
+)
+
 _ADDRESS = re.compile(r"地址|位于|坐落|位置在|\b(?:address|located)\b", re.IGNORECASE)
 _NEAR_AFTER = re.compile(r"的?(?:周边|附近|周围|旁边|边上|一带|不远)")
 _NEAR_BEFORE = re.compile(r"\b(?:near|nearby|around|close to|next to)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -112,18 +118,23 @@ def anchors(child: str, name: str) -> bool:
 
 
 def in_focus(text: str, by_name: bool = True) -> bool:
-    """Whether a memory puts a place in focus: names one, or puts something forward or picks it, before any
-    "nearby" (what it lists around a place is not the place: "周边的酒店有A、B、C" puts no single place forward).
+    """Whether a memory puts a place in focus: names one, or puts forward or picks what it names or points at,
+    before any "nearby" (what it lists around a place is not the place: "周边的酒店有A、B、C" puts no single place
+    forward).
 
     >>> in_focus("锦江之星(北京王府井店)的附近有啥好吃的餐馆吗"), in_focus("周边的酒店有北京首都宾馆、北京饭店。")
     (True, False)
     >>> in_focus("地址是北京东城区方家胡同46号创意园。"), in_focus("有回龙观公园, 地坛公园。")
     (False, False)
+    >>> in_focus("那就选这家吧"), in_focus("I recommend the Peking Hotel."), in_focus("记下了：不再忌口牛肉。之后的推荐都会考虑这些。")
+    (True, True, False)
     """
     m = LOCATIVE.search(text)
     head = text[: m.start()] if m else text
-    if _CHOICE.search(head) or not by_name:
-        return bool(_CHOICE.search(head))
+    if any(not _EMPTY_CUE.match(head, c.start()) for c in _CHOICE.finditer(head)):
+        return True
+    if not by_name:
+        return False
     a = _ADDRESS.search(head)  # where a place is ("地址是…方家胡同46号") describes the place in focus, names none
     return len(place_names(head[: a.start()] if a else head)) == 1  # several: a list to choose from, no choice yet
 
@@ -250,7 +261,7 @@ def reference_parent(
             # a place named by the user or the agent is in focus for a question about its surroundings
             # ("周边有什么酒店吗？"); "这家餐厅" alone points at what was put forward; the agent's plan puts nothing forward
             n = earlier[i]
-            if in_focus(n.content, by_name=n.kind != "agent_thought" and bool(LOCATIVE.search(text))) and accept(n):
+            if in_focus(own[i], by_name=n.kind != "agent_thought" and bool(LOCATIVE.search(text))) and accept(n):
                 # the latest place in focus; when it is already a parent (the reply just before), nothing to add
                 return None if n.id in exclude else (i, "refers to the place put forward or chosen there")
     return None
