@@ -29,6 +29,7 @@ from ui.review_words import (
     pair_of,
     proposal_groups,
     quoted,
+    state_words,
     t,
 )
 from ui.state import current_space, get_weaver, space_lock
@@ -79,7 +80,7 @@ if bar.button(t("run"), type="primary", key="review_run"):
 runs = cur.state.get("runs") or []
 
 
-last = f"{t('last')}: {ReviewSummary(**runs[-1]).text(lang())} · " if runs else ""
+last = t("last", line=ReviewSummary(**runs[-1]).text(lang())) + " · " if runs else ""
 # the summary quotes endpoint errors
 bar.caption(md_escape(last + t("pending", n=cur.pending_review())), width="stretch")
 
@@ -328,6 +329,11 @@ with l_tab:
         frame = pd.DataFrame(rows)
         frame["at"] = pd.to_datetime(frame["at"], unit="s").dt.strftime("%Y-%m-%d %H:%M:%S")
         frame["what"] = [key_words(w, k) for k in frame["key"]]  # the memories' words, not only their ids
+        entries = {e.id: e for e in cur.log.entries}  # before / after in the reader's words, not the library's
+        for col in ("before", "after"):
+            frame[col] = [
+                state_words(getattr(entries[i], col, None), lang()) if i in entries else "" for i in frame["id"]
+            ]
         frame["actor"] = [pair_of(ACTORS, a) for a in frame["actor"]]
         frame["action"] = [pair_of(ACTIONS, a) for a in frame["action"]]
         cols = ["at", "actor", "action", "what", "before", "after", "why", "undone", "id"]

@@ -90,8 +90,8 @@ S = {
     "no_path": ("These two nodes are not connected.", "这两个节点之间没有连接。"),
     "inspector": ("Node inspector", "节点检查器"),
     "inspector_empty": (
-        "Click a node in the graph (or pick one below) to inspect it.",
-        "点击图中的节点（或在下方选择）以查看详情。",
+        "Click a node in the graph (or pick one in the Node list above) to inspect it.",
+        "点击图中的节点（或在上方的“节点”列表中选择）以查看详情。",
     ),
     "pick_node": ("Node", "节点"),
     "parents": ("Parents (what it depends on)", "父节点（依赖于）"),
@@ -218,4 +218,9 @@ S = {
     "bench_disk": ("disk MB", "磁盘 MB"),
     "bench_open": ("open s", "打开耗时 秒"),
     "bench_details": ("Throughput and LLM mode", "吞吐量与 LLM 模式"),
+    "hint_enter": ("Press Enter to apply", "按回车键应用"),
+    "hint_enter_form": ("Press Enter to submit", "按回车键提交"),
+    "hint_ctrl": ("Press Ctrl+Enter (⌘+Enter) to apply", "按 Ctrl+Enter（或 ⌘+Enter）应用"),
+    "hint_ctrl_form": ("Press Ctrl+Enter (⌘+Enter) to submit", "按 Ctrl+Enter（或 ⌘+Enter）提交"),
+    "filters_some": ("Filters · {n} hidden", "筛选 · 已隐藏 {n} 项"),
 }
