@@ -93,7 +93,7 @@ with st.container(horizontal=True, vertical_alignment="bottom", gap="small", key
             format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get,
         )
         hide_guessed = st.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
-    query = st.text_input(t("search"), key="gf_search", placeholder="北京 / budget …", width=220)
+    query = st.text_input(t("search"), key="gf_search", placeholder=t("search_ph"), width=220)
     if len(turns) > 1:
         upto = st.select_slider(
             t("scrubber"),
