@@ -162,9 +162,9 @@ with right:
         st.rerun()
     focus_nb = st.toggle(t("focus_nb"), key="gf_nb", disabled=sel is None)
     with st.expander(t("path"), expanded=False):
-        p1, p2 = st.columns(2)
-        a = p1.selectbox(t("from"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_a")
-        b = p2.selectbox(t("to"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_b")
+        # one above the other: side by side in this column each was cut to "[1] agent thou"
+        a = st.selectbox(t("from"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_a")
+        b = st.selectbox(t("to"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_b")
         path = viz.path_between(g, a, b) if a and b else []
         if a and b and not path:
             st.warning(t("no_path"))

@@ -78,6 +78,10 @@ def test_graph_page_shows_the_canvas_and_newest_turn_without_scrolling_and_every
         hint = page.locator('[data-testid="stAlert"]').filter(has_text="点击图中的节点")
         picker = page.get_by_label("节点", exact=True)
         assert "上方" in hint.inner_text() and picker.bounding_box()["y"] < hint.bounding_box()["y"]
+        # the path's two pickers, beside the canvas now, each as wide as the column (side by side: "[1] agent thou")
+        page.get_by_text("两节点间路径").click()
+        widths = [page.get_by_label(x, exact=True).bounding_box()["width"] for x in ("起点", "终点")]
+        assert min(widths) > 250, widths
         # the controls still work: the filters (in their popover) hide a relation and say so on the closed button
         page.get_by_role("button", name="筛选").click()
         with runs.rerun():
