@@ -88,7 +88,8 @@ if source == "turn":
         T("Agent turn", "智能体轮次"),
         list(range(len(turns))),
         index=len(turns) - 1,
-        format_func=lambda i: turns[i].label,
+        # the library's label says "turn 7: …" in English; the turn and its words, in the reader's language
+        format_func=lambda i: T("turn {n}: {q}", "第 {n} 轮：{q}").format(n=turns[i].turn, q=clip(turns[i].query, 60)),
         key="space_ui:rd_turn",
     )
     turn = turns[idx]

@@ -157,6 +157,11 @@ def test_page_replays_a_past_agent_turn(page):
     captions = "\n".join(c.value for c in at.caption)
     assert "Replaying turn" in captions and "matches what the agent was given" in captions
     assert any(c.value.startswith("Relevant memory") for c in at.code)
+    at.session_state["lang"] = "zh"
+    at.run()
+    picked = at.selectbox(key="space_ui:rd_turn")
+    # the Chinese picker said "turn 2: …"
+    assert all(o.startswith("第 ") and " 轮：" in o for o in picked.options), picked.options
 
 
 # ------------------------------------------------------------------ browser
