@@ -55,36 +55,22 @@ def _step(delta: int) -> None:
 # One toolbar row above the canvas (the filters in a popover, search, the replay): at 1400x1000 the three
 # rows of controls pushed the canvas ~490 px down, the newest turn below the fold until one scrolled.
 with st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="gf_bar"):
+    # (label, options, default, key, display names) of the three filters
+    filters = [
+        ("relations", RELATIONS, list(RELATIONS), "gf_rel", L["relations"]),
+        ("kinds", NODE_KINDS, list(NODE_KINDS), "gf_kind", L["kinds"]),
+        ("status", NODE_STATUSES, STATUS_DEFAULT, "gf_status", L["statuses"]),
+    ]
     # what the filters hide, said on the closed popover (the status filter hides retracted nodes from the start)
-    shown = [st.session_state.get("gf_rel", RELATIONS), st.session_state.get("gf_kind", NODE_KINDS)]
-    shown.append(st.session_state.get("gf_status", STATUS_DEFAULT))
-    n_hidden = sum(len(full) - len(v) for v, full in zip(shown, (RELATIONS, NODE_KINDS, NODE_STATUSES)))
+    n_hidden = sum(len(opts) - len(st.session_state.get(key, default)) for _, opts, default, key, _ in filters)
     with st.popover(
         t("filters_some", n=n_hidden) if n_hidden else t("filters"), icon=":material/filter_list:", key="gf_filters"
     ):
-        rels = st.multiselect(
-            t("relations"),
-            RELATIONS,
-            default=list(RELATIONS),
-            key="gf_rel",
-            format_func=lambda r: L["relations"].get(r, r),
-            placeholder="—",
-        )
-        kinds = st.multiselect(
-            t("kinds"),
-            NODE_KINDS,
-            default=list(NODE_KINDS),
-            key="gf_kind",
-            format_func=lambda k: L["kinds"].get(k, k),
-            placeholder="—",
-        )
-        stats = st.multiselect(
-            t("status"),
-            NODE_STATUSES,
-            default=STATUS_DEFAULT,
-            key="gf_status",
-            format_func=lambda s: L["statuses"].get(s, s),
-            placeholder="—",
+        rels, kinds, stats = (
+            st.multiselect(
+                t(label), opts, default=default, key=key, format_func=lambda x, n=names: n.get(x, x), placeholder="—"
+            )
+            for label, opts, default, key, names in filters
         )
         layout = st.selectbox(
             t("layout"),

@@ -8,21 +8,14 @@ The space is a Beijing trip of a new user's own, chatted with the agent in this 
 from __future__ import annotations
 
 import pytest
-from studio_server import ScriptRuns, running_studio
+from studio_server import open_page, running_studio, woven_data
 
 from ui.css import input_hint_css, stack_when_narrow_css
 
 
 @pytest.fixture(scope="module")
 def trip(tmp_path_factory):
-    from weaver import Runtime, Settings
-    from weaver.agent import TravelAgent
-
-    data_dir = tmp_path_factory.mktemp("fold") / "data"
-    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
-    w = rt.open("demo")
-    agent = TravelAgent(w)
-    for msg in (
+    messages = [
         "你好！我和父母打算12月20日到12月24日去北京，一共三个人",
         "总预算大概8000元，住的地方每晚不超过600",
         "我妈妈不吃辣，爸爸是素食者",
@@ -30,20 +23,11 @@ def trip(tmp_path_factory):
         "第二天想去长城，有什么建议？",
         "预算改成一万二吧，酒店可以好一点",
         "为什么推荐这家酒店？",
-    ):
-        list(agent.run(msg))
-    w.flush()
-    return data_dir
+    ]
+    return woven_data(tmp_path_factory, "fold", messages)[0]
 
 
-def _opened(chromium, url: str, width: int, height: int):
-    ctx = chromium.new_context(viewport={"width": width, "height": height})
-    page = ctx.new_page()
-    runs = ScriptRuns(page)
-    with runs.rerun():
-        page.goto(url)
-    runs.settled()
-    return ctx, page, runs
+_opened = open_page
 
 
 # the canvas and the newest turn's nodes (the view's focus, labels included) in window px, before any scrolling
