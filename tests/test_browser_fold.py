@@ -174,3 +174,25 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
     assert n_retrieval == 5 and n_bench >= 4, (n_retrieval, n_bench)
     # five equal columns beside the sidebar cut them to "974 ⋯", "memorie…", "seed…", "90 …", "过滤器保留的…"
     assert cut == [], cut
+
+
+# every visible button of the page whose label is cut (its text box narrower than its text)
+_CUT_BUTTONS = """() => [...document.querySelectorAll('[data-testid="stMain"] button')]
+  .filter((b) => b.offsetParent !== null && [b, ...b.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1))
+  .map((b) => b.innerText)"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_review_queue_buttons_are_whole_at_900_px(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-review.log", start_timeout=60) as base:
+        ctx, page, _ = open_page(chromium, base + "/review?lang=en&space=demo", 900, 1000)
+        page.get_by_text("The memories that used it").click()  # the budget changed: its dependents are flagged
+        accept = page.get_by_role("button", name="Accept", exact=True)
+        accept.first.wait_for(timeout=30_000)
+        n = accept.count()
+        cut = page.evaluate(_CUT_BUTTONS)
+        ctx.close()
+    assert n >= 2, n
+    # in [6, 1, 1] columns beside the sidebar "Accept" / "Reject" were cut to "A." / "R."
+    assert cut == [], cut

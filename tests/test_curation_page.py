@@ -134,6 +134,9 @@ def test_audit_log_before_and_after_are_in_the_interface_language(review_page):
     _button(at, "立即审阅").click().run()
     line = next(c.value for c in at.caption if "检查了" in c.value).replace("\\", "")
     assert line.startswith("上次审阅（规则）：检查了"), line  # it read "上次审阅: 审阅（规则）：检查了…"
+    rows = [m.value.replace("\\", "") for m in at.markdown if "复查依赖的记忆" in m.value]
+    # the Chinese rows read "复查依赖的记忆: «…»", an English colon
+    assert rows and all(r.startswith("复查依赖的记忆：«") for r in rows), rows
     w = rt.open("demo")
     flag = next(i for i in w.curation.items() if i.kind == "needs_review")
     at.button(key=f"rej_{flag.id}").click().run()

@@ -239,20 +239,26 @@ def key_words(w, key: str) -> str:
 
 
 def item_words(w, item) -> str:
-    """A review item (a proposal or a flag) said with its memories' words and the relations' names."""
+    """A review item (a proposal or a flag) said with its memories' words and the relations' names, with the
+    reader's punctuation (a Chinese line read "复查依赖的记忆: «…»" with an English colon)."""
+    zh = lang() == "zh"
+    colon = "：" if zh else ": "
+
+    def paren(x: str) -> str:
+        return f"（{x}）" if zh else f" ({x})"
+
     rel = graph_render.labels(lang())["relations"]
     edge = t("from_to", a=quoted(w, item.source, 24), b=quoted(w, item.target, 24))
     if item.kind == "prune":
-        return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
+        return f"{t('k_prune')}{colon}{edge}{paren(rel.get(item.current, item.current))}"
     if item.kind == "relabel":
-        return (
-            f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
-        )
+        change = f"{rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
+        return f"{t('k_relabel')}{colon}{edge}{colon}{change}"
     if item.kind == "add":
-        return f"{t('k_add')}: {edge} ({rel.get(item.relation, item.relation)})"
+        return f"{t('k_add')}{colon}{edge}{paren(rel.get(item.relation, item.relation))}"
     if item.kind == "supersede":
-        return f"{t('k_supersede')}: {quoted(w, item.target)} ← {quoted(w, item.source)}"
-    return f"{t('k_needs_review')}: {quoted(w, item.target)}"
+        return f"{t('k_supersede')}{colon}{quoted(w, item.target)} ← {quoted(w, item.source)}"
+    return f"{t('k_needs_review')}{colon}{quoted(w, item.target)}"
 
 
 def proposal_groups(items) -> dict[str, list]:
