@@ -162,6 +162,8 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
         box.fill("Why this hotel?")
         with runs.rerun():
             box.press("Control+Enter")
+        page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=60_000)
+        page.wait_for_timeout(300)  # the row's five figures are drawn together
         n_retrieval = page.locator('[data-testid="stMetricValue"]').count()
         cut = page.evaluate(_CUT_METRICS)
         with runs.rerun():

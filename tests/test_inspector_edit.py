@@ -85,4 +85,4 @@ def test_inspector_names_the_memory_language_in_words(seeded):
     _pick(at, "gp_pick:None", "需要在5000元预算内")
     line = next(c.value for c in at.caption if "第" in c.value and "轮" in c.value).replace("\\", "")
     # it ended "· zh", the language's code
-    assert line.endswith("· 中文"), line
+    assert line.endswith("· 中文内容"), line
