@@ -147,10 +147,11 @@ def test_page_css_is_built_safely():
         stack_when_narrow_css("x{}", 700)
 
 
-# every metric label or value whose text is cut (an ellipsis: its box narrower than its text)
-_CUT_METRICS = """() => [...document.querySelectorAll('[data-testid="stMetricValue"], [data-testid="stMetricLabel"]')]
-  .filter((m) => [m, ...m.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1))
+# the visible elements matching a selector whose text is cut (an ellipsis: a box narrower than its text)
+_CUT = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((m) => m.offsetParent !== null && [m, ...m.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1))
   .map((m) => m.innerText)"""
+_METRICS = '[data-testid="stMetricValue"], [data-testid="stMetricLabel"]'
 
 
 @pytest.mark.slow
@@ -165,23 +166,17 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
         page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=60_000)
         page.wait_for_timeout(300)  # the row's five figures are drawn together
         n_retrieval = page.locator('[data-testid="stMetricValue"]').count()
-        cut = page.evaluate(_CUT_METRICS)
+        cut = page.evaluate(_CUT, _METRICS)
         with runs.rerun():
             page.goto(base + "/benchmarks?lang=zh&space=demo")
         runs.settled()
         page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=30_000)
         n_bench = page.locator('[data-testid="stMetricValue"]').count()
-        cut += page.evaluate(_CUT_METRICS)
+        cut += page.evaluate(_CUT, _METRICS)
         ctx.close()
     assert n_retrieval == 5 and n_bench >= 4, (n_retrieval, n_bench)
     # five equal columns beside the sidebar cut them to "974 ⋯", "memorie…", "seed…", "90 …", "过滤器保留的…"
     assert cut == [], cut
-
-
-# every visible button of the page whose label is cut (its text box narrower than its text)
-_CUT_BUTTONS = """() => [...document.querySelectorAll('[data-testid="stMain"] button')]
-  .filter((b) => b.offsetParent !== null && [b, ...b.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1))
-  .map((b) => b.innerText)"""
 
 
 @pytest.mark.slow
@@ -193,7 +188,7 @@ def test_review_queue_buttons_are_whole_at_900_px(trip, chromium):
         accept = page.get_by_role("button", name="Accept", exact=True)
         accept.first.wait_for(timeout=30_000)
         n = accept.count()
-        cut = page.evaluate(_CUT_BUTTONS)
+        cut = page.evaluate(_CUT, '[data-testid="stMain"] button')
         ctx.close()
     assert n >= 2, n
     # in [6, 1, 1] columns beside the sidebar "Accept" / "Reject" were cut to "A." / "R."
