@@ -10,6 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 # `streamlit run app.py` puts this folder first on the import path, so `ui` (and `weaver`, installed or not) import
+from ui.css import input_hint_css
 from ui.i18n import t
 from ui.shell import mark_shell
 from ui.render import md_escape
@@ -55,6 +56,8 @@ st.html(
     "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
     "'WenQuanYi Micro Hei',sans-serif}</style>"
 )
+# Streamlit's "Press Enter to apply" under an edited input is English in every language: ours, translated
+st.html(input_hint_css({k: t("hint_" + k) for k in ("enter", "enter_form", "ctrl", "ctrl_form")}))
 with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
     get_runtime()
     warm_agent()

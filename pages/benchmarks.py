@@ -16,6 +16,7 @@ require_shell("benchmarks")  # a deep link on a fresh server must not bypass app
 
 from ui import bench_charts
 from ui.i18n import t
+from ui.render import metric_row
 from weaver.bench.report import load_results
 
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks"
@@ -50,11 +51,14 @@ for name in ("locomo", "crosswoz"):
     f = res.get("filter", {})
     lat = res.get("latency_ms_1024", {})
     lat = lat.get("all", lat)
-    cols = st.columns(4)
-    cols[0].metric(t("bench_kept"), f"{f.get('kept_share')}%")
-    cols[1].metric(t("bench_ev_kept"), f"{f.get('evidence_kept_share')}%")
-    cols[2].metric(t("bench_p95"), f"{lat.get('p95')} ms")
-    cols[3].metric(t("bench_wall"), f"{res.get('wall_s')} s")
+    metric_row(
+        [
+            (t("bench_kept"), f"{f.get('kept_share')}%"),
+            (t("bench_ev_kept"), f"{f.get('evidence_kept_share')}%"),
+            (t("bench_p95"), f"{lat.get('p95')} ms"),
+            (t("bench_wall"), f"{res.get('wall_s')} s"),
+        ]
+    )
     if name == "locomo":
         rk = res["dense_recall_at_k"]
         st.markdown(t("bench_dense"))

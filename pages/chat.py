@@ -11,6 +11,7 @@ from ui.shell import require_shell
 require_shell("chat")  # a deep link on a fresh server must not bypass app.py
 
 from ui import agent_bridge, edge_fix, graph_render
+from ui.css import stack_when_narrow_css
 from ui.chat_view import new_node_ids, render_history, render_step
 from ui.graph_component import graph_view
 from ui.i18n import lang, t
@@ -237,7 +238,11 @@ events = agent_bridge.transcript(w)
 st.markdown(f"### {t('chat_title')}")
 edge_fix.show_outcome()
 
-left, right = st.columns([5, 6], gap="medium")
+# side by side in a wide pane; stacked (the live graph under the chat, full width) in a narrow one: at 900 px with
+# the sidebar open the graph beside the chat was one node wide
+st.html(stack_when_narrow_css("chat_cols", 760))
+with st.container(key="chat_cols"):
+    left, right = st.columns([5, 6], gap="medium")
 with left:
     _demos()
     _demo_result()

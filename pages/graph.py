@@ -13,6 +13,7 @@ require_shell("graph")  # a deep link on a fresh server must not bypass app.py
 
 from ui import edge_fix, graph_render
 from ui.graph_component import graph_view
+from ui.css import stack_when_narrow_css
 from ui.i18n import lang, t
 from ui.inspector import node_option_label, render_inspector
 from ui.render import md_escape
@@ -26,6 +27,7 @@ g_all = w.graph
 SEL = selection_key("graph", space)
 L = graph_render.labels(lang())
 # the space's own name (Chinese kept), only characters no file system accepts replaced
+STATUS_DEFAULT = ["active", "superseded"]
 FILE = re.sub(r'[\\/:*?"<>|\s]+', "_", space).strip("._") or "space"
 
 st.markdown(f"### {t('graph')} · " + md_escape(graph_render.short_label(space, 40)))
@@ -50,59 +52,47 @@ def _step(delta: int) -> None:
     st.session_state["gf_turn"] = turns[max(0, min(i, len(turns) - 1))]
 
 
-with st.container(border=True):
-    c1, c2, c3 = st.columns(3)
-    rels = c1.multiselect(
-        t("relations"),
-        RELATIONS,
-        default=list(RELATIONS),
-        key="gf_rel",
-        format_func=lambda r: L["relations"].get(r, r),
-        placeholder="—",
-    )
-    kinds = c2.multiselect(
-        t("kinds"),
-        NODE_KINDS,
-        default=list(NODE_KINDS),
-        key="gf_kind",
-        format_func=lambda k: L["kinds"].get(k, k),
-        placeholder="—",
-    )
-    stats = c3.multiselect(
-        t("status"),
-        NODE_STATUSES,
-        default=["active", "superseded"],
-        key="gf_status",
-        format_func=lambda s: L["statuses"].get(s, s),
-        placeholder="—",
-    )
-    c4, c5, c6 = st.columns([5, 3, 2])  # the layout box holds "layered by turn" (it read "layered by turr")
-    with c4:
-        if len(turns) > 1:
-            upto = st.select_slider(
-                t("scrubber"),
-                options=turns,
-                key="gf_turn",
-                format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x),
+# One toolbar row above the canvas (the filters in a popover, search, the replay): at 1400x1000 the three
+# rows of controls pushed the canvas ~490 px down, the newest turn below the fold until one scrolled.
+with st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="gf_bar"):
+    # (label, options, default, key, display names) of the three filters
+    filters = [
+        ("relations", RELATIONS, list(RELATIONS), "gf_rel", L["relations"]),
+        ("kinds", NODE_KINDS, list(NODE_KINDS), "gf_kind", L["kinds"]),
+        ("status", NODE_STATUSES, STATUS_DEFAULT, "gf_status", L["statuses"]),
+    ]
+    # what the filters hide, said on the closed popover (the status filter hides retracted nodes from the start)
+    n_hidden = sum(len(opts) - len(st.session_state.get(key, default)) for _, opts, default, key, _ in filters)
+    with st.popover(
+        t("filters_some", n=n_hidden) if n_hidden else t("filters"), icon=":material/filter_list:", key="gf_filters"
+    ):
+        rels, kinds, stats = (
+            st.multiselect(
+                t(label), opts, default=default, key=key, format_func=lambda x, n=names: n.get(x, x), placeholder="—"
             )
-            # a row that wraps, each control as wide as its words: three equal columns in a narrow window cut
-            # the labels to "◀ …" and "St…"
-            with st.container(horizontal=True, vertical_alignment="center"):
-                st.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,))
-                st.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,))
-                playing = st.toggle(t("replay_play"), key="gf_play")
-        else:
-            upto, playing = turns[-1], False
-    query = c5.text_input(t("search"), key="gf_search", placeholder="北京 / budget …")
-    layout = c6.selectbox(
-        t("layout"),
-        ["auto", "spring"],
-        key="gf_layout",
-        format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get,
-    )
-    with st.container(horizontal=True, gap="medium"):  # wraps rather than cutting "Only the selection's neig…"
+            for label, opts, default, key, names in filters
+        )
+        layout = st.selectbox(
+            t("layout"),
+            ["auto", "spring"],
+            key="gf_layout",
+            format_func={"auto": t("layout_auto"), "spring": t("layout_spring")}.get,
+        )
         hide_guessed = st.toggle(t("hide_guessed"), key="gf_guess", help=t("hide_guessed_help"))
-        focus_nb = st.toggle(t("focus_nb"), key="gf_nb")
+    query = st.text_input(t("search"), key="gf_search", placeholder=t("search_ph"), width=220)
+    if len(turns) > 1:
+        upto = st.select_slider(
+            t("scrubber"),
+            options=turns,
+            key="gf_turn",
+            format_func=lambda x, now=t("replay_now"): f"{x} ({now})" if x == turns[-1] else str(x),
+        )
+        # each control as wide as its words, wrapping in a narrow window: equal columns cut them to "◀ …"
+        st.button(t("replay_back"), key="gf_back", on_click=_step, args=(-1,))
+        st.button(t("replay_fwd"), key="gf_fwd", on_click=_step, args=(1,))
+        playing = st.toggle(t("replay_play"), key="gf_play")
+    else:
+        upto, playing = turns[-1], False
 
 if playing:
 
@@ -137,27 +127,45 @@ matches = viz.search_nodes(g, query)
 for n in matches:
     node_styles[n] = node_styles.get(n, []) + ["match"]
 
-labels = {n: node_option_label(g, n) for n in sorted(g, key=lambda n: (g.nodes[n].get("turn", 0), str(n)))}
-with st.expander(t("path"), expanded=False):
-    p1, p2 = st.columns(2)
-    a = p1.selectbox(t("from"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_a")
-    b = p2.selectbox(t("to"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_b")
-    path = viz.path_between(g, a, b) if a and b else []
-    if a and b and not path:
-        st.warning(t("no_path"))
-    steps = viz.path_steps(g, path)
-    for u, v, forward in steps:
-        edge_styles[(u, v) if forward else (v, u)] = "path"
-    for n in path:
-        node_styles[n] = node_styles.get(n, []) + ["path"]
-    if path:  # each step says which way its arrow points: a path found ignoring direction is not drawn "->"
-        text = graph_render.short_label(g.nodes[path[0]].get("content", ""), 24)
-        for u, v, forward in steps:
-            text += (" → " if forward else " ← ") + graph_render.short_label(g.nodes[v].get("content", ""), 24)
-        st.text(text + ("" if all(f for *_, f in steps) else "  " + t("path_none_dir")))
-
 sel = st.session_state.get(SEL)
 sel = sel if sel in g else None
+labels = {n: node_option_label(g, n) for n in sorted(g, key=lambda n: (g.nodes[n].get("turn", 0), str(n)))}
+# the canvas and, beside it, what is about nodes (pick, neighbourhood, path, inspector); in a narrow pane (900 px
+# with the sidebar open) the two stack instead: side by side the canvas was a sliver
+st.html(stack_when_narrow_css("gf_cols", 760))
+with st.container(key="gf_cols"):
+    left, right = st.columns([7, 4], gap="medium")
+with right:
+    pick = st.selectbox(
+        t("pick_node"),
+        [None, *labels],
+        index=([None, *labels].index(sel) if sel else 0),
+        format_func=lambda n: "—" if n is None else labels[n],
+        key=f"gp_pick:{sel}",
+    )
+    if pick != sel:
+        st.session_state[SEL] = pick
+        st.rerun()
+    focus_nb = st.toggle(t("focus_nb"), key="gf_nb", disabled=sel is None)
+    with st.expander(t("path"), expanded=False):
+        # one above the other: side by side in this column each was cut to "[1] agent thou"
+        a = st.selectbox(t("from"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_a")
+        b = st.selectbox(t("to"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_b")
+        path = viz.path_between(g, a, b) if a and b else []
+        if a and b and not path:
+            st.warning(t("no_path"))
+        steps = viz.path_steps(g, path)
+        for u, v, forward in steps:
+            edge_styles[(u, v) if forward else (v, u)] = "path"
+        for n in path:
+            node_styles[n] = node_styles.get(n, []) + ["path"]
+        if path:  # each step says which way its arrow points: a path found ignoring direction is not drawn "->"
+            text = graph_render.short_label(g.nodes[path[0]].get("content", ""), 24)
+            for u, v, forward in steps:
+                text += (" → " if forward else " ← ") + graph_render.short_label(g.nodes[v].get("content", ""), 24)
+            st.text(text + ("" if all(f for *_, f in steps) else "  " + t("path_none_dir")))
+
+    render_inspector(w, sel, key="gi", editable=not past)
 if focus_nb and sel:  # the rest stays where it is, faded: positions never jump
     near = viz.neighbourhood(g, sel, hops=1)
     for n in g:
@@ -166,7 +174,6 @@ if focus_nb and sel:  # the rest stays where it is, faded: positions never jump
     for u, v in g.edges:
         if u not in near or v not in near:
             edge_styles.setdefault((u, v), "dim")
-left, right = st.columns([7, 4], gap="medium")
 with left:
     cap = t("nodes_edges", n=g.number_of_nodes(), e=g.number_of_edges())
     if query.strip():
@@ -193,18 +200,6 @@ with left:
             undo=None if past else edge_fix.undo_spec(),
         )
     st.html(graph_render.legend_html(lang(), styles=["new", "match", "path", "selected"]))
-with right:
-    pick = st.selectbox(
-        t("pick_node"),
-        [None, *labels],
-        index=([None, *labels].index(sel) if sel else 0),
-        format_func=lambda n: "—" if n is None else labels[n],
-        key=f"gp_pick:{sel}",
-    )
-    if pick != sel:
-        st.session_state[SEL] = pick
-        st.rerun()
-    render_inspector(w, sel, key="gi", editable=not past)
 
 with st.expander(t("export"), expanded=False):
     e1, e2, e3 = st.columns(3)

@@ -19,7 +19,7 @@ from ui.debug_trace import clip, render_trace
 from ui.graph_component import graph_view
 from ui.i18n import lang
 from ui.probe_panel import render_probes
-from ui.render import md_escape
+from ui.render import md_escape, metric_row
 from ui.retrieval_knobs import retrieval_knobs
 from ui.state import current_config, current_space, get_weaver
 from ui.vector_compare import render_vector_compare
@@ -88,7 +88,8 @@ if source == "turn":
         T("Agent turn", "智能体轮次"),
         list(range(len(turns))),
         index=len(turns) - 1,
-        format_func=lambda i: turns[i].label,
+        # the library's label says "turn 7: …" in English; the turn and its words, in the reader's language
+        format_func=lambda i: T("turn {n}: {q}", "第 {n} 轮：{q}").format(n=turns[i].turn, q=clip(turns[i].query, 60)),
         key="space_ui:rd_turn",
     )
     turn = turns[idx]
@@ -124,20 +125,23 @@ except WeaverError as exc:
 res, vec, cmp = trace.result, trace.vector, trace.comparison
 roles = node_roles(w.graph, res)
 
-m = st.columns([3, 2, 2, 2, 2])  # "1002 / 1024" needs the room: a fifth of the page cut it to "1002 / 1…"
-m[0].metric(T("context tokens", "上下文 token"), f"{res.tokens} / {res.budget}")
-m[1].metric(T("memories in context", "上下文中的记忆"), len(res.nodes))
-# the seeds in the context, of all the query found: the Graph tab's "seeds" counts the same ones
-m[2].metric(
-    T("seeds used / found", "种子（用上 / 找到）"),
-    f"{sum(1 for n in res.nodes if n.hops == 0)} / {len(res.seeds)}",
-    help=T(
-        "memories found by the query itself that made it into the context / all it found",
-        "被查询直接找到并放进上下文的记忆 / 查询找到的全部",
-    ),
+metric_row(
+    [
+        (T("context tokens", "上下文 token"), f"{res.tokens} / {res.budget}"),
+        (T("memories in context", "上下文中的记忆"), len(res.nodes)),
+        # the seeds in the context, of all the query found: the Graph tab's "seeds" counts the same ones
+        (
+            T("seeds used / found", "种子（用上 / 找到）"),
+            f"{sum(1 for n in res.nodes if n.hops == 0)} / {len(res.seeds)}",
+            T(
+                "memories found by the query itself that made it into the context / all it found",
+                "被查询直接找到并放进上下文的记忆 / 查询找到的全部",
+            ),
+        ),
+        (T("expanded", "扩展得到"), sum(1 for n in res.nodes if n.hops > 0)),
+        (T("cut by budget", "被预算裁掉"), len(res.cut)),
+    ]
 )
-m[3].metric(T("expanded", "扩展得到"), sum(1 for n in res.nodes if n.hops > 0))
-m[4].metric(T("cut by budget", "被预算裁掉"), len(res.cut))
 if turn is not None:
     same = trace.result.node_ids == turn.node_ids
     st.caption(

@@ -29,6 +29,7 @@ from ui.review_words import (
     pair_of,
     proposal_groups,
     quoted,
+    state_words,
     t,
 )
 from ui.state import current_space, get_weaver, space_lock
@@ -49,10 +50,12 @@ def _act(fn, *args, done: str = "", **kwargs) -> None:
         st.session_state["review_msg"] = ("error", str(exc))
 
 
-def _pair(*buttons) -> None:
-    """Buttons side by side, each ``(column, label key, widget key, (library call, args...), outcome in words)``."""
-    for col, label, key, call, done in buttons:
-        col.button(t(label), key=key, on_click=_act, args=call, kwargs={"done": done})
+def _pair(row, *buttons) -> None:
+    """Buttons side by side in ``row`` (a horizontal container), each as wide as its words (in columns at 900 px
+    "Accept" / "Reject" were cut to "A." / "R."), each ``(label key, widget key, (library call, args...), outcome
+    in words)``."""
+    for label, key, call, done in buttons:
+        row.button(t(label), key=key, on_click=_act, args=call, kwargs={"done": done})
 
 
 w = get_weaver()
@@ -79,7 +82,7 @@ if bar.button(t("run"), type="primary", key="review_run"):
 runs = cur.state.get("runs") or []
 
 
-last = f"{t('last')}: {ReviewSummary(**runs[-1]).text(lang())} · " if runs else ""
+last = t("last", line=ReviewSummary(**runs[-1]).text(lang())) + " · " if runs else ""
 # the summary quotes endpoint errors
 bar.caption(md_escape(last + t("pending", n=cur.pending_review())), width="stretch")
 
@@ -111,17 +114,18 @@ with q_tab:
                 for item_id in g.item_ids:  # each still judged on its own when the curator wants to
                     item = cur.queue[item_id]
                     what = item_words(w, item)
-                    c1, c2, c3 = st.columns([6, 1, 1], vertical_alignment="center")
-                    c1.markdown(md_escape(what))
+                    row = st.container(horizontal=True, vertical_alignment="center")
+                    row.markdown(md_escape(what), width="stretch")
                     _pair(
-                        (c2, "accept", f"acc_{item.id}", (cur.accept, item.id), t("ok_accept", what=what)),
-                        (c3, "reject", f"rej_{item.id}", (cur.reject, item.id), t("ok_reject", what=what)),
+                        row,
+                        ("accept", f"acc_{item.id}", (cur.accept, item.id), t("ok_accept", what=what)),
+                        ("reject", f"rej_{item.id}", (cur.reject, item.id), t("ok_reject", what=what)),
                     )
             done = t("ok_group", n=len(g.targets), what=quoted(w, g.source))
-            b1, b2 = st.columns(2)
             _pair(
-                (b1, "dismiss_all", f"flags_keep_{g.source}", (cur.resolve_flags, g.source, False), done),
-                (b2, "accept_all", f"flags_out_{g.source}", (cur.resolve_flags, g.source, True), done),
+                st.container(horizontal=True),
+                ("dismiss_all", f"flags_keep_{g.source}", (cur.resolve_flags, g.source, False), done),
+                ("accept_all", f"flags_out_{g.source}", (cur.resolve_flags, g.source, True), done),
             )
 
     def _evidence(item) -> None:
@@ -162,8 +166,8 @@ with q_tab:
                             format_func=lambda r: L["relations"].get(r, r),
                             key=f"rel_{item.id}",
                         )
-                    b1, b2 = st.columns(2)
-                    b1.button(
+                    row = st.container(horizontal=True)  # as wide as their words, in a conflict's narrow column
+                    row.button(
                         t("accept"),
                         key=f"acc_{item.id}",
                         type="primary",
@@ -171,7 +175,7 @@ with q_tab:
                         args=(cur.accept, item.id),
                         kwargs={"relation": rel, "done": t("ok_accept", what=what)},
                     )
-                    b2.button(
+                    row.button(
                         t("reject"),
                         key=f"rej_{item.id}",
                         on_click=_act,
@@ -328,6 +332,12 @@ with l_tab:
         frame = pd.DataFrame(rows)
         frame["at"] = pd.to_datetime(frame["at"], unit="s").dt.strftime("%Y-%m-%d %H:%M:%S")
         frame["what"] = [key_words(w, k) for k in frame["key"]]  # the memories' words, not only their ids
+        frame["why"] = [rationale_in_words(str(x or ""), lang()) for x in frame["why"]]  # the studio's own words
+        entries = {e.id: e for e in cur.log.entries}  # before / after in the reader's words, not the library's
+        for col in ("before", "after"):
+            frame[col] = [
+                state_words(getattr(entries[i], col, None), lang()) if i in entries else "" for i in frame["id"]
+            ]
         frame["actor"] = [pair_of(ACTORS, a) for a in frame["actor"]]
         frame["action"] = [pair_of(ACTIONS, a) for a in frame["action"]]
         cols = ["at", "actor", "action", "what", "before", "after", "why", "undone", "id"]

@@ -182,3 +182,29 @@ def running_studio(data_dir: Path, log_path: Path, start_timeout: float = 90, ex
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def open_page(chromium, url: str, width: int, height: int):
+    """A fresh browser context at this window size, on ``url`` once the studio has drawn it: (context, page, runs)."""
+    ctx = chromium.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    runs = ScriptRuns(page)
+    with runs.rerun():
+        page.goto(url)
+    runs.settled()
+    return ctx, page, runs
+
+
+def woven_data(tmp_path_factory, name: str, messages: list[str]):
+    """A data folder whose "demo" space holds ``messages`` chatted with the agent in this process, and the space."""
+    from weaver import Runtime, Settings
+    from weaver.agent import TravelAgent
+
+    data_dir = tmp_path_factory.mktemp(name) / "data"
+    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
+    w = rt.open("demo")
+    agent = TravelAgent(w)
+    for msg in messages:
+        list(agent.run(msg))
+    w.flush()
+    return data_dir, w

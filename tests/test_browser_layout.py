@@ -7,7 +7,7 @@ The space is the Beijing demo (trip_zh), woven by the agent in this process befo
 from __future__ import annotations
 
 import pytest
-from studio_server import ScriptRuns, running_studio
+from studio_server import open_page, running_studio, woven_data
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -49,12 +49,7 @@ _FOCUS_BOX = """(key) => {
 
 def _opened(chromium, url: str, width: int, height: int):
     """A fresh browser context at this window size, on ``url`` once the studio has drawn it."""
-    ctx = chromium.new_context(viewport={"width": width, "height": height})
-    page = ctx.new_page()
-    runs = ScriptRuns(page)
-    with runs.rerun():
-        page.goto(url)
-    runs.settled()
+    ctx, page, _ = open_page(chromium, url, width, height)
     return ctx, page
 
 
@@ -100,19 +95,7 @@ _OVERLAPS = """(key) => {
 }"""
 
 
-def _woven(tmp_path_factory, name: str, messages: list[str]):
-    """A data folder whose "demo" space holds ``messages`` chatted with the agent in this process, and the space."""
-    from weaver import Runtime, Settings
-    from weaver.agent import TravelAgent
-
-    data_dir = tmp_path_factory.mktemp(name) / "data"
-    rt = Runtime.from_settings(Settings.from_env(env={}, secrets_path=None, data_dir=data_dir))
-    w = rt.open("demo")
-    agent = TravelAgent(w)
-    for msg in messages:
-        list(agent.run(msg))
-    w.flush()
-    return data_dir, w
+_woven = woven_data
 
 
 @pytest.fixture(scope="module")

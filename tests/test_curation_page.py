@@ -123,3 +123,27 @@ def test_edge_table_names_origins_in_the_interface_language(review_page):
     origins = set(frames[0]["origin"])
     # the Chinese table said "rules" / "agent" / "human" (the library's values) in a Chinese interface
     assert origins and origins <= {"规则", "模型", "人工", "审阅", "智能体"}, origins
+
+
+def test_audit_log_before_and_after_are_in_the_interface_language(review_page):
+    import re
+
+    at, rt, ids = review_page
+    at.session_state["lang"] = "zh"
+    at.run()
+    _button(at, "立即审阅").click().run()
+    line = next(c.value for c in at.caption if "检查了" in c.value).replace("\\", "")
+    assert line.startswith("上次审阅（规则）：检查了"), line  # it read "上次审阅: 审阅（规则）：检查了…"
+    rows = [m.value.replace("\\", "") for m in at.markdown if "复查依赖的记忆" in m.value]
+    # the Chinese rows read "复查依赖的记忆: «…»", an English colon
+    assert rows and all(r.startswith("复查依赖的记忆：«") for r in rows), rows
+    w = rt.open("demo")
+    flag = next(i for i in w.curation.items() if i.kind == "needs_review")
+    at.button(key=f"rej_{flag.id}").click().run()
+    at.toggle(key="log_builder").set_value(True).run()  # the builder's edges too: relation, origin, status
+    assert not at.exception, [e.value for e in at.exception]
+    log = next(d.value for d in at.dataframe if "之后" in d.value.columns)
+    states = [s for s in list(log["之前"]) + list(log["之后"]) if s]
+    assert "待处理" in states and "已拒绝" in states, states
+    # the library's own summary ("supersedes (rules, proposed)", "pending") in the Chinese log
+    assert not [s for s in states if re.search(r"[A-Za-z]{3}", s)], states

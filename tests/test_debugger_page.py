@@ -157,6 +157,11 @@ def test_page_replays_a_past_agent_turn(page):
     captions = "\n".join(c.value for c in at.caption)
     assert "Replaying turn" in captions and "matches what the agent was given" in captions
     assert any(c.value.startswith("Relevant memory") for c in at.code)
+    at.session_state["lang"] = "zh"
+    at.run()
+    picked = at.selectbox(key="space_ui:rd_turn")
+    # the Chinese picker said "turn 2: …"
+    assert all(o.startswith("第 ") and " 轮：" in o for o in picked.options), picked.options
 
 
 # ------------------------------------------------------------------ browser
@@ -266,3 +271,18 @@ def test_trace_says_why_each_memory_is_in_the_context_first_in_both_languages(pa
     assert all(" tokens" not in m for m in md if m.startswith(("**图检索", "**纯向量")))
     # no English default placeholder left in the Chinese page (the probe picker said "Choose options")
     assert at.multiselect(key="space_ui:rd_expect").placeholder == "选择它应当找到的记忆…"
+
+
+def test_probes_tab_in_chinese_says_how_to_make_one_and_names_runs_in_chinese(page):
+    at, ids = page
+    at.session_state["lang"] = "zh"
+    at.text_area(key="rd_query").set_value("这次旅行的总预算是多少？").run()
+    _ok(at)
+    # it said only "还没有探针。" (no probes yet) and left the reader to guess how to make one
+    empty = [i.value for i in at.info if "还没有探针" in i.value]
+    assert empty and "将此查询保存为探针" in empty[0], empty
+    at.multiselect(key="space_ui:rd_expect").set_value([ids["budget"]]).run()
+    at.button(key="rd_save_probe").click().run()
+    at.button(key="rd_run_probes").click().run()
+    probes = _frame(_ok(at), "最近一次运行")
+    assert list(probes["最近一次运行"]) == ["手动重跑"], probes  # it read "manual re-run"

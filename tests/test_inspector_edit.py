@@ -76,3 +76,13 @@ def test_relabel_add_and_delete_edges_from_the_inspector(seeded, embedder):
     undo = next(b for b in at.button if b.key and b.key.startswith("gi_undo_"))
     assert undo.label.startswith("Undo: causal deleted · ← 我的预算"), undo.label
     assert sum(1 for e in w.curation.log.entries if e.actor == "human") >= 2
+
+
+def test_inspector_names_the_memory_language_in_words(seeded):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.session_state["lang"] = "zh"
+    at.switch_page("pages/graph.py").run()
+    _pick(at, "gp_pick:None", "需要在5000元预算内")
+    line = next(c.value for c in at.caption if "第" in c.value and "轮" in c.value).replace("\\", "")
+    # it ended "· zh", the language's code
+    assert line.endswith("· 中文内容"), line

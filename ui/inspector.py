@@ -51,6 +51,11 @@ def _neighbours(w, n: str, parents: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _language(code: str) -> str:
+    """A memory's language by name in the reader's language ("中文", not the code "zh")."""
+    return t("mem_lang_" + code) if code in ("en", "zh") else code
+
+
 def render_inspector(w, node_id: str | None, key: str, editable: bool = True) -> None:
     """Draw the inspector for ``node_id`` of weaver ``w`` (an empty state when None/unknown)."""
     st.markdown(f"**{t('inspector')}**")
@@ -64,7 +69,7 @@ def render_inspector(w, node_id: str | None, key: str, editable: bool = True) ->
     st.caption(
         md_escape(
             f"{L['kinds'].get(a.get('kind'), a.get('kind'))} · {t('turn_n', n=a.get('turn'))} · "
-            f"{L['statuses'].get(status, status)} · {a.get('language', '')}"
+            f"{L['statuses'].get(status, status)} · {_language(a.get('language', ''))}"
         ),
         help=md_escape(node_id),
     )

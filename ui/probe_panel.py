@@ -17,7 +17,26 @@ from .debug_trace import clip
 from .render import md_escape
 from .state import space_lock
 
-__all__ = ["render_probes"]
+__all__ = ["render_probes", "run_label"]
+
+_MANUAL = "manual re-run"  # the label this tab stores; the review pass's is weaver.probes' "after review pass: …"
+_AFTER_REVIEW = "after review pass"
+
+
+def run_label(label: str, lang: str) -> str:
+    """A probe run's stored label (English, as the CLI shows it) in the reader's language.
+
+    >>> run_label("manual re-run", "zh"), run_label("after review pass: review (rules): 3 nodes", "zh")
+    ('手动重跑', '审阅后')
+    >>> run_label("manual re-run", "en")
+    'manual re-run'
+    """
+    if lang != "zh":
+        return label
+    if label == _MANUAL:
+        return "手动重跑"
+    # the pass's own line is the library's English summary; the Review page says it in Chinese
+    return "审阅后" if label.startswith(_AFTER_REVIEW) else label
 
 
 def render_probes(w, space: str, query: str, budget: int, lang: str) -> None:
@@ -42,21 +61,27 @@ def render_probes(w, space: str, query: str, budget: int, lang: str) -> None:
         format_func=lambda i: clip(w.nodes[i].content, 60),
         key="space_ui:rd_expect",
     )
-    c1, c2 = st.columns(2)
-    if c1.button(T("Save this query as a probe", "将此查询保存为探针"), key="rd_save_probe"):
+    # side by side, each as wide as its words (two half-page columns set them far apart)
+    row = st.container(horizontal=True, gap="small")
+    if row.button(T("Save this query as a probe", "将此查询保存为探针"), key="rd_save_probe"):
         try:
             with space_lock(space):
                 p = save_probe(w, query, expect, budget=int(budget))
             st.success(md_escape(T(f"Saved probe {p.id}.", f"已保存探针 {p.id}。")))
         except WeaverError as exc:
             st.error(md_escape(str(exc)))
-    rerun = c2.button(T("Re-run all probes now", "立即重跑所有探针"), key="rd_run_probes")
+    rerun = row.button(T("Re-run all probes now", "立即重跑所有探针"), key="rd_run_probes")
     if rerun:
         with space_lock(space):
-            run_probes(w, label="manual re-run")
+            run_probes(w, label=_MANUAL)
     probes = list_probes(w)
     if not probes:
-        st.info(T("No probes yet.", "还没有探针。"))
+        st.info(  # what a probe is for is above; this says how to make one
+            T(
+                "No probes yet: pick the memories this query should find above, then «Save this query as a probe».",
+                "还没有探针：在上方选出这个查询应当检索到的记忆，再点「将此查询保存为探针」。",
+            )
+        )
     rows = []
     for p in probes:
         before = p.history[-2] if len(p.history) > 1 else None
@@ -68,7 +93,7 @@ def render_probes(w, space: str, query: str, budget: int, lang: str) -> None:
         rows.append(
             {
                 "query": clip(p.query, 50),
-                "last run": d.after.get("label", ""),
+                "last run": run_label(d.after.get("label", ""), lang),
                 "hits": f"{len(d.hits_before) if before else '–'} → {len(d.hits_after)} / {len(p.expect)}",
                 "gained": _names(d.gained) if before else "",
                 "lost": _names(d.lost),

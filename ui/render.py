@@ -16,7 +16,7 @@ import streamlit as st
 
 from .i18n import t
 
-__all__ = ["md_escape", "show_text", "badge", "decisions_frame"]
+__all__ = ["md_escape", "show_text", "badge", "decisions_frame", "metric_row"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'])")
 # GFM's autolink literals are found in the parsed *text* (escapes already resolved), so backslashes
@@ -107,3 +107,12 @@ def decisions_frame(decisions) -> pd.DataFrame:
     ]
     df = pd.DataFrame(rows, columns=cols)
     return df.sort_values(["timestamp"], kind="stable").reset_index(drop=True)
+
+
+def metric_row(items: list[tuple]) -> None:
+    """A row of ``st.metric`` s, each ``(label, value)`` or ``(label, value, help)``, as wide as its words, wrapping
+    onto a second line in a narrow pane: in equal columns at 900 px with the sidebar open the values were cut
+    to "974 ⋯" and the labels to "memorie…"."""
+    with st.container(horizontal=True, gap="large"):
+        for label, value, *help_ in items:
+            st.metric(label, value, help=help_[0] if help_ else None, width="content")

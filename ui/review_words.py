@@ -23,6 +23,7 @@ __all__ = [
     "pair_of",
     "proposal_groups",
     "quoted",
+    "state_words",
     "t",
 ]
 
@@ -76,7 +77,8 @@ _WORDS = {
     "ok_group": ("{n} flag(s) resolved: {what}", "已处理 {n} 个标记：{what}"),
     "builder": ("Show the builder's entries", "显示构建器条目"),
     "export": ("Export JSON", "导出 JSON"),
-    "last": ("Last review", "上次审阅"),
+    # the pass's own line starts "review (rules): …" / "审阅（规则）：…": "Last review: review (rules): …" said it twice
+    "last": ("Last {line}", "上次{line}"),
     "pending": ("{n} new memory(ies) not reviewed yet", "{n} 个新节点未审阅"),
     "n_pending": ("Waiting for a decision: {n} item(s).", "{n} 项等待处理。"),
     "conflict": (
@@ -130,6 +132,14 @@ ORIGINS = {
     "review-llm": ("model review", "模型审阅"),
     "cascade": ("a retracted cause", "上游撤回"),
 }
+# a review item's status, as an audit entry's before / after shows it
+ITEM_STATES = {
+    "pending": ("pending", "待处理"),
+    "accepted": ("accepted", "已接受"),
+    "rejected": ("rejected", "已拒绝"),
+    "applied": ("applied", "已应用"),
+    "withdrawn": ("withdrawn", "已撤回"),
+}
 ACTORS = {"human": ("human", "人工"), "review": ("review", "审阅"), "builder": ("builder", "构建器")}
 ACTIONS = {
     "edge.add": ("edge added", "添加边"),
@@ -167,6 +177,38 @@ def pair_of(table: dict, key: str) -> str:
     return zh if lang() == "zh" else en
 
 
+def state_words(state: dict | None, lang_code: str) -> str:
+    """An audit entry's before / after state in ``lang_code``'s words (the library's own one-line summary,
+    ``weaver.curation.audit``, is English: the Chinese log read "supersedes (rules, proposed)").
+
+    >>> state_words({"relation": "supersedes", "origin": "rules", "status": "proposed"}, "zh")
+    '更新取代（规则，待确认）'
+    >>> state_words({"relation": "causal", "origin": "human", "status": "confirmed"}, "en")
+    'causal (human, confirmed)'
+    >>> state_words({"status": "retracted"}, "zh"), state_words({"review_item": "pending"}, "zh")
+    ('已撤回', '待处理')
+    """
+    if not state:
+        return ""
+    zh = lang_code == "zh"
+    L = graph_render.labels(lang_code)
+    if "review_item" in state:
+        en_zh = ITEM_STATES.get(str(state["review_item"]), (str(state["review_item"]),) * 2)
+        return en_zh[1] if zh else en_zh[0]
+    if "relation" in state:
+        rel = L["relations"].get(state["relation"], state["relation"])
+        origin = str(state.get("origin", ""))
+        origin = L["origins"].get(origin) or ORIGINS.get(origin, (origin, origin))[1 if zh else 0]
+        status = L["edge_statuses"].get(state.get("status", ""), state.get("status", ""))
+        return f"{rel}（{origin}，{status}）" if zh else f"{rel} ({origin}, {status})"
+    if "status" in state:
+        return L["statuses"].get(state["status"], str(state["status"]))
+    if "node" in state:
+        n = len(state.get("edges", []))  # the node itself is named in the entry's "what" column, by its words
+        return f"节点及其 {n} 条边" if zh else f"the node and its {n} edge{'' if n == 1 else 's'}"
+    return str(state)[:80]
+
+
 def _snip(text: str, n: int = 70) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
@@ -197,20 +239,26 @@ def key_words(w, key: str) -> str:
 
 
 def item_words(w, item) -> str:
-    """A review item (a proposal or a flag) said with its memories' words and the relations' names."""
+    """A review item (a proposal or a flag) said with its memories' words and the relations' names, with the
+    reader's punctuation (a Chinese line read "复查依赖的记忆: «…»" with an English colon)."""
+    zh = lang() == "zh"
+    colon = "：" if zh else ": "
+
+    def paren(x: str) -> str:
+        return f"（{x}）" if zh else f" ({x})"
+
     rel = graph_render.labels(lang())["relations"]
     edge = t("from_to", a=quoted(w, item.source, 24), b=quoted(w, item.target, 24))
     if item.kind == "prune":
-        return f"{t('k_prune')}: {edge} ({rel.get(item.current, item.current)})"
+        return f"{t('k_prune')}{colon}{edge}{paren(rel.get(item.current, item.current))}"
     if item.kind == "relabel":
-        return (
-            f"{t('k_relabel')}: {edge}: {rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
-        )
+        change = f"{rel.get(item.current, item.current)} → {rel.get(item.relation, item.relation)}"
+        return f"{t('k_relabel')}{colon}{edge}{colon}{change}"
     if item.kind == "add":
-        return f"{t('k_add')}: {edge} ({rel.get(item.relation, item.relation)})"
+        return f"{t('k_add')}{colon}{edge}{paren(rel.get(item.relation, item.relation))}"
     if item.kind == "supersede":
-        return f"{t('k_supersede')}: {quoted(w, item.target)} ← {quoted(w, item.source)}"
-    return f"{t('k_needs_review')}: {quoted(w, item.target)}"
+        return f"{t('k_supersede')}{colon}{quoted(w, item.target)} ← {quoted(w, item.source)}"
+    return f"{t('k_needs_review')}{colon}{quoted(w, item.target)}"
 
 
 def proposal_groups(items) -> dict[str, list]:

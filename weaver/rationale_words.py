@@ -115,6 +115,7 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     ("fixed on the canvas", "在画布上修改"),
     ("deleted on the canvas", "在画布上删除"),
     ("added by hand", "手动添加"),
+    ("set on the Review page", "在审阅页设置"),
     # the link model's reasons (weaver/builder.py), longest first
     ("names that speaker's latest turn", "点名了那位说话人的最近一轮"),
     ("continues the speaker's own turn", "接着说话人自己的上一轮"),

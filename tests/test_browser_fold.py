@@ -1,0 +1,195 @@
+"""What a user sees without scrolling, in a real Chromium: the Graph page's canvas and newest turn above the fold
+at 1400x1000, the chat page's live graph usable at 900 px with the sidebar open, and input hints in the UI's
+language (Streamlit's own "Press Enter to apply" is English everywhere).
+
+The space is a Beijing trip of a new user's own, chatted with the agent in this process before the studio starts.
+"""
+
+from __future__ import annotations
+
+import pytest
+from studio_server import open_page, running_studio, woven_data
+
+from ui.css import input_hint_css, stack_when_narrow_css
+
+
+@pytest.fixture(scope="module")
+def trip(tmp_path_factory):
+    messages = [
+        "你好！我和父母打算12月20日到12月24日去北京，一共三个人",
+        "总预算大概8000元，住的地方每晚不超过600",
+        "我妈妈不吃辣，爸爸是素食者",
+        "帮我找一家天安门附近的酒店",
+        "第二天想去长城，有什么建议？",
+        "预算改成一万二吧，酒店可以好一点",
+        "为什么推荐这家酒店？",
+    ]
+    return woven_data(tmp_path_factory, "fold", messages)[0]
+
+
+_opened = open_page
+
+
+# the canvas and the newest turn's nodes (the view's focus, labels included) in window px, before any scrolling
+_IN_WINDOW = """(key) => {
+  const net = window.__cwGraphs && window.__cwGraphs[key];
+  if (!net || !net.__cwFocus || !net.__cwFocus.length) return null;
+  const c = net.body.container.getBoundingClientRect();
+  const focus = {top: Infinity, bottom: -Infinity};
+  for (const id of net.__cwFocus) {
+    const b = net.getBoundingBox(id);
+    focus.top = Math.min(focus.top, c.top + net.canvasToDOM({x: b.left, y: b.top}).y);
+    focus.bottom = Math.max(focus.bottom, c.top + net.canvasToDOM({x: b.right, y: b.bottom}).y);
+  }
+  return {canvas: {top: c.top, bottom: c.bottom, left: c.left, width: c.width}, focus, H: window.innerHeight,
+          scrolled: document.querySelector('[data-testid="stMain"]')?.scrollTop || window.scrollY};
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_graph_page_shows_the_canvas_and_newest_turn_without_scrolling_and_every_control_works(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-graph.log", start_timeout=60) as base:
+        ctx, page, runs = _opened(chromium, base + "/graph?lang=zh&space=demo", 1400, 1000)
+        page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+        v = page.evaluate(_IN_WINDOW, "graph_page_demo")
+        assert v, "the Graph page drew its canvas with a focus (the newest turn)"
+        assert v["scrolled"] == 0
+        # the canvas started ~490 px down under three rows of controls: its lower half and the newest turn were below
+        assert v["canvas"]["top"] < 300 and v["canvas"]["bottom"] <= v["H"], v
+        assert v["canvas"]["top"] <= v["focus"]["top"] and v["focus"]["bottom"] <= v["H"], v
+        # the inspector's empty state points at the node list where it is: above it ("pick one below" it said)
+        hint = page.locator('[data-testid="stAlert"]').filter(has_text="点击图中的节点")
+        picker = page.get_by_label("节点", exact=True)
+        assert "上方" in hint.inner_text() and picker.bounding_box()["y"] < hint.bounding_box()["y"]
+        # the path's two pickers, beside the canvas now, each as wide as the column (side by side: "[1] agent thou")
+        page.get_by_text("两节点间路径").click()
+        widths = [page.get_by_label(x, exact=True).bounding_box()["width"] for x in ("起点", "终点")]
+        assert min(widths) > 250, widths
+        # the controls still work: the filters (in their popover) hide a relation and say so on the closed button
+        page.get_by_role("button", name="筛选").click()
+        with runs.rerun():
+            page.get_by_role("button", name="Remove 时序").click()  # the chip's × (Streamlit's own aria-label)
+        edges = page.locator('.cw-graph[data-ready="1"]').first.get_attribute("data-edges")
+        page.keyboard.press("Escape")
+        label = page.locator('[data-testid="stPopover"] button').first.inner_text()
+        # the replay steps back a turn; the search highlights
+        with runs.rerun():
+            page.get_by_role("button", name="◀ 上一轮").click()
+        replay = page.locator('[data-testid="stAlert"]').filter(has_text="第 6 轮").count()
+        ctx.close()
+    assert int(edges) < 32, edges  # the temporal edges are gone (32 with them)
+    assert "已隐藏" in label and "3" in label, label  # two retracted-status kinds + the relation
+    assert replay >= 1  # stepped into the past: the page says so
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_chat_page_live_graph_is_full_width_under_the_chat_at_900_px_and_beside_it_at_1400(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-chat.log", start_timeout=60) as base:
+        seen = {}
+        for width in (900, 1400):
+            ctx, page, _ = _opened(chromium, base + "/?lang=zh&space=demo", width, 1000)
+            page.locator('.cw-graph[data-ready="1"]').first.wait_for(timeout=60_000)
+            assert page.locator('[data-testid="stSidebar"]').first.is_visible()  # the sidebar is open at both
+            g = page.locator(".cw-graph").first.bounding_box()
+            chat = page.locator('[data-testid="stChatInput"]').first.bounding_box()
+            main = page.locator('[data-testid="stMainBlockContainer"]').first.bounding_box()
+            seen[width] = (g, chat, main)
+            ctx.close()
+    g, chat, main = seen[900]
+    # beside the chat it was ~220 px wide (one node): now under it, as wide as the page's column
+    assert g["width"] >= 0.8 * (main["width"] - 2 * 48), seen[900]
+    assert g["y"] > chat["y"] + chat["height"] - 1, seen[900]
+    g, chat, main = seen[1400]
+    assert g["x"] >= chat["x"] + chat["width"], seen[1400]  # a wide window keeps the two side by side
+
+
+_HINTS = """() => [...document.querySelectorAll('[data-testid="InputInstructions"]')].map((el) => ({
+  shown: [...el.querySelectorAll('span')].filter((s) => s.offsetParent !== null && getComputedStyle(s).visibility !== 'hidden').map((s) => s.innerText),
+  own: getComputedStyle(el, '::before').content}))"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_input_hints_are_in_the_interface_language(trip, chromium, lang):
+    import re
+
+    with running_studio(trip, trip.parent / f"streamlit-hints-{lang}.log", start_timeout=60) as base:
+        ctx, page, _ = _opened(chromium, base + f"/graph?lang={lang}&space=demo", 1400, 1000)
+        seen = []
+        page.get_by_label("搜索并高亮" if lang == "zh" else "Search and highlight").fill("酒店")  # no Enter yet
+        page.wait_for_timeout(300)
+        seen.append(page.evaluate(_HINTS))
+        page.locator('[data-testid="stSidebar"] textarea').first.fill("北京三日游")  # the task focus (a form)
+        page.wait_for_timeout(300)
+        seen.append(page.evaluate(_HINTS))
+        ctx.close()
+    assert all(len(s) == 1 for s in seen), seen  # one hint under the one edited input
+    (search,), (task,) = seen
+    if lang == "zh":
+        # Streamlit's "Press Enter to apply" / "Press Ctrl+Enter to submit form" was shown on the Chinese UI
+        for hint in (search, task):
+            assert not any(re.search(r"[A-Za-z]{3}", s) for s in hint["shown"]), hint
+        assert "回车" in search["own"] and "应用" in search["own"], search
+        assert "Ctrl+Enter" in task["own"] and "提交" in task["own"], task
+    else:
+        assert "Press Enter to apply" in search["own"] and "submit" in task["own"], seen
+        assert not any("Press" in s for h in (search, task) for s in h["shown"]), seen  # not twice
+    assert task["shown"] == ["5/2000"], task  # the character count is kept
+
+
+def test_page_css_is_built_safely():
+    css = input_hint_css({"enter": 'a"</style><b>', "enter_form": "x", "ctrl": "y", "ctrl_form": "z"})
+    assert "</style><b>" not in css.removesuffix("</style>") and "\\22 " in css
+    with pytest.raises(ValueError):
+        stack_when_narrow_css("x{}", 700)
+
+
+# the visible elements matching a selector whose text is cut (an ellipsis: a box narrower than its text)
+_CUT = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((m) => m.offsetParent !== null && [m, ...m.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1))
+  .map((m) => m.innerText)"""
+_METRICS = '[data-testid="stMetricValue"], [data-testid="stMetricLabel"]'
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_no_metric_is_cut_at_900_px(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-metrics.log", start_timeout=60) as base:
+        ctx, page, runs = _opened(chromium, base + "/retrieval?lang=en&space=demo", 900, 1000)
+        box = page.locator('[data-testid="stMain"] textarea').first
+        box.fill("Why this hotel?")
+        with runs.rerun():
+            box.press("Control+Enter")
+        page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=60_000)
+        page.wait_for_timeout(300)  # the row's five figures are drawn together
+        n_retrieval = page.locator('[data-testid="stMetricValue"]').count()
+        cut = page.evaluate(_CUT, _METRICS)
+        with runs.rerun():
+            page.goto(base + "/benchmarks?lang=zh&space=demo")
+        runs.settled()
+        page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=30_000)
+        n_bench = page.locator('[data-testid="stMetricValue"]').count()
+        cut += page.evaluate(_CUT, _METRICS)
+        ctx.close()
+    assert n_retrieval == 5 and n_bench >= 4, (n_retrieval, n_bench)
+    # five equal columns beside the sidebar cut them to "974 ⋯", "memorie…", "seed…", "90 …", "过滤器保留的…"
+    assert cut == [], cut
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_review_queue_buttons_are_whole_at_900_px(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-review.log", start_timeout=60) as base:
+        ctx, page, _ = open_page(chromium, base + "/review?lang=en&space=demo", 900, 1000)
+        page.get_by_text("The memories that used it").click()  # the budget changed: its dependents are flagged
+        accept = page.get_by_role("button", name="Accept", exact=True)
+        accept.first.wait_for(timeout=30_000)
+        n = accept.count()
+        cut = page.evaluate(_CUT, '[data-testid="stMain"] button')
+        ctx.close()
+    assert n >= 2, n
+    # in [6, 1, 1] columns beside the sidebar "Accept" / "Reject" were cut to "A." / "R."
+    assert cut == [], cut

@@ -1,0 +1,62 @@
+"""Page-wide CSS the studio adds to Streamlit's: translated input hints, columns that stack in a narrow pane.
+
+Pure functions returning a ``<style>`` block, so tests can read what the page is given without a browser.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["input_hint_css", "stack_when_narrow_css"]
+
+# Streamlit's own hint under a focused, edited input ("Press Enter to apply", "Press Ctrl+Enter to submit form")
+# is English in every language. Its first <span> is that hint whenever the widget accepts Enter (the counter of
+# ``max_chars``, when there is one, follows as a second span with a "•" before it); the chat input has no hint,
+# only its counter, so it is left alone.
+_HINT = '[data-testid="{w}"] [data-testid="InputInstructions"]'
+_WIDGETS = {"stTextInput": "enter", "stNumberInput": "enter", "stTextArea": "ctrl"}
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal (quotes, backslashes and line breaks escaped; no markup can close the tag)."""
+    return '"' + re.sub(r'[\\"\n<>]', lambda m: f"\\{ord(m.group()):x} ", text) + '"'
+
+
+def input_hint_css(hints: dict[str, str]) -> str:
+    """Hide Streamlit's English input hints and show ``hints`` in their place, at the same moment.
+
+    ``hints`` has the keys ``enter``, ``enter_form``, ``ctrl``, ``ctrl_form`` (a text input / number input /
+    text area, outside or inside a form).
+
+    >>> css = input_hint_css({"enter": "按回车键应用", "enter_form": "按回车键提交", "ctrl": "c", "ctrl_form": "cf"})
+    >>> 'content:"按回车键应用"' in css and '[data-testid="stForm"]' in css
+    True
+    """
+    rules = []
+    for widget, keys in _WIDGETS.items():
+        plain = _HINT.format(w=widget)
+        rules.append(f"{plain}>span:first-child{{display:none}}")
+        rules.append(f"{plain}>span+span::before{{content:none}}")  # the "•" that joined the two
+        rules.append(f"{plain}::before{{content:{_css_string(hints[keys])};margin-right:.4em}}")
+        rules.append(f'[data-testid="stForm"] {plain}::before{{content:{_css_string(hints[keys + "_form"])}}}')
+    return "<style>" + "".join(rules) + "</style>"
+
+
+def stack_when_narrow_css(key: str, below_px: int) -> str:
+    """Make the columns directly inside ``st.container(key=key)`` stack, full width, when that container is
+    narrower than ``below_px`` (a container query: the sidebar's width counts, the window's alone would not).
+
+    >>> "@container (max-width:700px)" in stack_when_narrow_css("chat_cols", 700)
+    True
+    """
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        raise ValueError(f"not a CSS class name: {key!r}")
+    box = f".st-key-{key}"
+    # only the first row of columns in the container: nested columns (a picker beside its button) keep their row
+    row = f'{box}>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"],{box}>[data-testid="stHorizontalBlock"]'
+    cols = ",".join(f'{r.strip()}>[data-testid="stColumn"]' for r in row.split(","))
+    return (
+        f"<style>{box}{{container-type:inline-size}}"
+        f"@container (max-width:{int(below_px)}px){{{row}{{flex-wrap:wrap;row-gap:1rem}}"
+        f"{cols}{{width:100%!important;flex:1 1 100%!important;min-width:100%!important}}}}</style>"
+    )
