@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from datetime import date
 
 from . import statement_cache
 from .constraint_record import ConstraintRecord, label
@@ -103,6 +104,41 @@ def _moved(rec: ConstraintRecord, old: ConstraintRecord | None) -> ConstraintRec
     return dataclasses.replace(rec, value=max(0.0, float(old.value) + rec.value), bound=old.bound, high=high)
 
 
+_OTHER_BOUND = {"date/start": "date/end", "date/end": "date/start"}
+
+
+def _day_of_year(value) -> int | None:
+    """ "07-10" -> its day in a leap year's count (a bare day "--10" or anything else: None)."""
+    if not (isinstance(value, str) and len(value) == 5 and value[2] == "-" and value[:2].isdigit()):
+        return None
+    try:
+        return date(2024, int(value[:2]), int(value[3:])).timetuple().tm_yday
+    except ValueError:
+        return None
+
+
+def _drop_crossed_bound(current: dict, speaker, nid: str) -> None:
+    """A trip start this message moved past the end in force (or an end before the start), the other bound said in
+    an earlier message: that bound no longer holds and leaves ("6月3号到6月6号", then "改成7月10号入住": the trip does
+    not end on 06-06). Half a year or more apart is a trip over the new year ("12月28号到1月3号"), not a crossing.
+
+    >>> recs = records_from_statements([("a", 1, "我们6月3号到6月6号去北京"), ("b", 2, "改成7月10号入住")])
+    >>> [(r.key, r.value) for r in recs]
+    [('date/start', '07-10')]
+    >>> recs = records_from_statements([("a", 1, "12月28号到1月3号去北京"), ("b", 2, "改成12月30号出发")])
+    >>> sorted((r.key, r.value) for r in recs)
+    [('date/end', '01-03'), ('date/start', '12-30')]
+    """
+    for key, other in _OTHER_BOUND.items():
+        new, old = current.get((speaker, key)), current.get((speaker, other))
+        if new is None or old is None or new.node_id != nid or old.node_id == nid:
+            continue
+        start, end = (new, old) if key == "date/start" else (old, new)
+        a, b = _day_of_year(start.value), _day_of_year(end.value)
+        if a is not None and b is not None and 0 < a - b < 183:
+            del current[(speaker, other)]
+
+
 def records_from_statements(
     statements, supersedes: set[tuple[str, str]] | None = None, values_of=None
 ) -> list[ConstraintRecord]:
@@ -160,6 +196,7 @@ def records_from_statements(
                 if same:  # a restatement: provenance stays with the first statement, the later one confirms it
                     rec.node_id, rec.turn, rec.message_id = old.node_id, old.turn, old.message_id
             current[k] = rec
+        _drop_crossed_bound(current, speaker, nid)
     # an unread amount is kept beside the key's value (never replacing it), as text
     return sorted(list(current.values()) + unread, key=lambda r: (r.status != "current", r.turn))
 
