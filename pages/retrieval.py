@@ -89,7 +89,9 @@ if source == "turn":
         list(range(len(turns))),
         index=len(turns) - 1,
         # the library's label says "turn 7: …" in English; the turn and its words, in the reader's language
-        format_func=lambda i: T("turn {n}: {q}", "第 {n} 轮：{q}").format(n=turns[i].turn, q=clip(turns[i].query, 60)),
+        format_func=lambda i: T("turn {n}: {q}", "第 {n} 轮：{q}").format(
+            n=turns[i].turn, q=clip(turns[i].said or turns[i].query, 60)
+        ),
         key="space_ui:rd_turn",
     )
     turn = turns[idx]

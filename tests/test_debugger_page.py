@@ -162,6 +162,9 @@ def test_page_replays_a_past_agent_turn(page):
     picked = at.selectbox(key="space_ui:rd_turn")
     # the Chinese picker said "turn 2: …"
     assert all(o.startswith("第 ") and " 轮：" in o for o in picked.options), picked.options
+    # the picker shows what the user said, not the words the agent's query added ("... hotel budget")
+    said = "Find a quiet hotel near Wangfujing for May 1st please."
+    assert picked.options[-1].endswith(" 轮：" + said), picked.options
 
 
 # ------------------------------------------------------------------ browser

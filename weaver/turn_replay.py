@@ -39,10 +39,11 @@ class AgentTurn:
     tokens: int
     node_ids: list[str]
     budget: int | None = None  # None: the agent used the space's budget
+    said: str = ""  # the user's message (the query may add words the agent searched with: "原因 失败 because")
 
     @property
     def label(self) -> str:
-        return f"turn {self.turn}: {' '.join(self.query.split())[:60]}"
+        return f"turn {self.turn}: {' '.join((self.said or self.query).split())[:60]}"
 
 
 def agent_turns(w) -> list[AgentTurn]:
@@ -63,6 +64,7 @@ def agent_turns(w) -> list[AgentTurn]:
                     int(data.get("tokens", 0) or 0),
                     list(data.get("node_ids", [])),
                     int(budget) if budget else None,
+                    users.get(ev.turn, ""),
                 )
             )
     return out
