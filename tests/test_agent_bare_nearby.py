@@ -54,6 +54,32 @@ def test_a_cue_word_puts_forward_only_what_the_message_names_or_points_at():
     assert in_focus("Let's go with that one.") and in_focus("推荐您去北京杜莎夫人蜡像馆。")
     assert not in_focus("记下了：不再忌口牛肉。之后的推荐都会考虑这些。")
     assert not in_focus("Noted: you no longer avoid meat. I will apply this to what I suggest.")
+    # asking why a place was recommended puts no place forward
+    assert not in_focus("为什么推荐这家酒店？") and not in_focus("Why did you recommend this hotel?")
+
+
+@pytest.mark.parametrize(
+    "lang, turns",
+    [
+        ("zh", ("帮我找天安门附近的酒店", "为什么推荐这家酒店？", "帮我找天安门附近的酒店，每晚不超过八百")),
+        (
+            "en",
+            (
+                "Find a hotel near Tiananmen.",
+                "Why did you recommend this hotel?",
+                "Find a hotel near Tiananmen under 800.",
+            ),
+        ),
+    ],
+)
+def test_a_why_question_is_no_place_a_later_request_refers_to(runtime, lang, turns):
+    w = runtime.open(f"why-{lang}")
+    agent = TravelAgent(w)
+    for text in turns:
+        chat_turn(agent, text)
+    users = sorted((n for n in w.nodes.values() if n.kind == "user_input"), key=lambda n: n.turn)
+    why, last = users[-2], users[-1]
+    assert not w.graph.has_edge(why.id, last.id), w.graph.edges[why.id, last.id]
 
 
 @pytest.mark.parametrize(

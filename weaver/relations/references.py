@@ -88,6 +88,7 @@ _EMPTY_CUE = re.compile(
     r"(?:推荐|建议)(?=[都的菜了吗呢么过，。！？,.!?\s]|$)|\b(?:recommend|suggest)\w*(?=\s*(?:[.!?,;]|$))", re.I
 )
 
+_WHY = re.compile(r"为什么|为啥|为何|怎么会|\bwhy\b", re.IGNORECASE)
 _ADDRESS = re.compile(r"地址|位于|坐落|位置在|\b(?:address|located)\b", re.IGNORECASE)
 _NEAR_AFTER = re.compile(r"的?(?:周边|附近|周围|旁边|边上|一带|不远)")
 _NEAR_BEFORE = re.compile(r"\b(?:near|nearby|around|close to|next to)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -131,7 +132,8 @@ def in_focus(text: str, by_name: bool = True) -> bool:
     """
     m = LOCATIVE.search(text)
     head = text[: m.start()] if m else text
-    if any(not _EMPTY_CUE.match(head, c.start()) for c in _CHOICE.finditer(head)):
+    # asking why something was recommended ("为什么推荐这家酒店？", "Why did you recommend this hotel?") puts nothing forward
+    if not _WHY.search(head) and any(not _EMPTY_CUE.match(head, c.start()) for c in _CHOICE.finditer(head)):
         return True
     if not by_name:
         return False
