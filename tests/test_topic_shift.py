@@ -114,3 +114,13 @@ def test_training_reproduces_the_shipped_model_and_beats_the_old_rule(shared_dat
         return 2 * tp / max(1, sum(s for s, _ in pairs) + sum(g for _, g in pairs))
 
     assert f1(replay(test, embedder, None)) > f1(replay(test, embedder, DriftRule())) + 0.2  # held out
+
+
+def test_the_switches_page_says_how_to_rerun_val_without_overwriting_test():
+    from weaver.bench.switches import switches_markdown
+
+    r = {"precision": 1.0, "recall": 1.0, "f1": 1.0, "confusion": {"tp": 1, "fp": 0, "fn": 0}}
+    res = {"data": "val.json.zip", "dialogues": 1, "judged": 1, "switches": 1, "task": "", "wall_s": 0.1}
+    md = switches_markdown({**res, "systems": {"weaver": r}})
+    assert "| weaver | 1.0 | 1.0 | 1.0 | 1 | 0 | 0 |" in md
+    assert "--data ../shared/data/crosswoz/val.json.zip --name switches_val" in md  # the bare --data wrote switches.md

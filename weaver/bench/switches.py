@@ -180,6 +180,6 @@ def switches_markdown(res: dict) -> str:
         "| system | precision | recall | F1 | tp | fp | fn |\n|---|---|---|---|---|---|---|\n"
         + rows
         + f"\nTask focus set: {res['task'] or '(none)'}. Wall time {res['wall_s']} s. "
-        "Reproduce: `python -m weaver bench switches` (test, held out) / `--data ../shared/data/crosswoz/val.json.zip` "
-        "(val, fitted on).\n"
+        "Reproduce: `python -m weaver bench switches` (test, held out) / `--data ../shared/data/crosswoz/val.json.zip "
+        "--name switches_val` (val, fitted on; without `--name` it writes over the test page).\n"
     )

@@ -1,7 +1,7 @@
 # ruff: noqa: E402  (a measurement script: imports after the argument checks, as run)
 """Ingest the same turns into a copy of a space and dump what came of it, ids replaced by positions.
-usage: PYTHONPATH=<tree> python ident.py <src_data_dir or -> <space> <n_into> <scratch_dir> <out.json>
-Diff two dumps with: python ident.py diff a.json b.json"""
+usage: PYTHONPATH=<tree> python ingest_identity.py <src_data_dir or -> <space> <n_into> <scratch_dir> <out.json>
+Diff two dumps with: python ingest_identity.py diff a.json b.json"""
 
 import json
 import re

@@ -1,5 +1,5 @@
 #!/bin/bash
-# usage: run100k.sh <tree> <tag> [prof]: copy the opened 100k space, bench scale's warm child with 30 queries and 50 turns
+# usage: into100k.sh <tree> <tag> [prof]: copy the opened 100k space, bench scale's warm child with 30 queries and 50 turns
 tree=$1; tag=$2; prof=$3
 d=/tmp/s13/into100k/sp100k-$tag
 rm -rf $d; cp -a ${SRC:-/tmp/s13/into100k/opened100k} $d

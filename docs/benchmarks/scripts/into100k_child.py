@@ -1,6 +1,6 @@
 # ruff: noqa: E402  (a measurement script: imports after the argument checks, as run)
 """Bench scale's warm child, with per-message ingest timings and an optional cProfile of the ingest loop.
-usage: PYTHONPATH=<tree> python into.py <data_dir> <space> <queries> <into> [prof_out]
+usage: PYTHONPATH=<tree> python into100k_child.py <data_dir> <space> <queries> <into> [prof_out]
 env: WARM=1 runs ContextWeaver.warm() after the queries (timed apart, when the tree has it); THEN=<n> ingests n
 more messages after the measured ones, in the same process (every once-a-process load behind them)."""
 
