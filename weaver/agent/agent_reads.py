@@ -56,6 +56,23 @@ class MemoryReads:
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
         return shown
 
+    def shown_in_order(self, domain: str) -> list[tuple[str, int]]:
+        """Every item of ``domain`` the search lists in memory showed, in the order shown, each once with the turn
+        that first listed it ("the first hotel you showed me" counts in this order, not in the latest list)."""
+        seen: dict[str, int] = {}
+        for nid in self.weaver.node_ids:
+            n = self.weaver.nodes[nid]
+            if (
+                n.kind == "tool_result"
+                and n.status == "active"
+                and n.meta.get("domain") == domain
+                and str(n.meta.get("tool", "")).startswith("search_")
+                and "name" not in (n.meta.get("arguments") or {})
+            ):
+                for name in n.meta.get("names") or []:
+                    seen.setdefault(name, n.turn)
+        return list(seen.items())
+
     def _with_noted_dates(self, known):
         """``known`` with the latest trip dates the agent noted back to the user (a reply's ``meta["noted"]``), for a
         booking whose retrieval missed them: "下周三" is resolved when said, and no slot reader can read it again."""

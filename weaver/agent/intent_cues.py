@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "SHOWN_BEFORE",
     "domain_hits",
     "DOMAIN_CUES",
     "CLOSING",
@@ -199,6 +200,14 @@ GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.
 ORDINAL = re.compile(
     r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
     r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",
+    re.IGNORECASE,
+)
+# "the first hotel you showed me" / "你最开始推荐的第一家": an item counted in the order things were shown, over
+# every list (the latest list alone is "the first one")
+SHOWN_BEFORE = re.compile(
+    r"最开始|一开始|最早|最初|起初|刚开始|你(?:之前|以前|先前|最先|先)?(?:推荐|给我看|列出|发|说)(?:过)?的|"
+    r"\b(?:at first|originally|at the (?:start|beginning)|in the beginning|very first)\b|"
+    r"\byou (?:first |originally |earlier )?(?:showed|recommended|suggested|listed|gave|sent|found)\b",
     re.IGNORECASE,
 )
 ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)

@@ -19,6 +19,7 @@ from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
 from .replies import (
     ack_text,
+    constraint_phrase,
     display_name,
     fmt_money,
     has_text,
@@ -28,6 +29,8 @@ from .replies import (
     sourced,
     thought_text,
 )
+from .db import load_database
+from .result_texts import which_text
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
 from .turn_facts import length_note
@@ -58,6 +61,9 @@ class OfflineTurn(StepWriter):
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
+        order = self.shown_in_order(p.domain) if p.in_shown_order and p.domain else []
+        if order:  # "the first hotel you showed me": counted over every list, oldest first
+            shown = {**shown, str(p.domain): [n for n, _ in order]}
         tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
         yield self.thought(
             thought_text(
@@ -115,6 +121,17 @@ class OfflineTurn(StepWriter):
                     results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
                     for old, out in rebooked
                 ]
+            )
+        latest = self.last_shown(lists_only=True).get(p.domain or "") or []
+        at = (p.ordinal or 1) - 1
+        if order and tp.target and (at >= len(latest) or latest[at] != tp.target):
+            # not the item the latest list has at that place: said which one was counted, and from when
+            turn = dict(order).get(str(tp.target))
+            text += (
+                f"\n\n（按推荐的先后顺序算，第{p.ordinal}个是第{turn}轮列出的{display_name(str(tp.target), lang)}。）"
+                if lang == "zh"
+                else f"\n\n(Counting everything I showed you in order, number {p.ordinal} is "
+                f"{display_name(str(tp.target), lang)}, listed at turn {turn}.)"
             )
         if note := length_note(p, known, lang):  # the dates kept, a length that disagrees asked back
             text += "\n\n" + note
@@ -192,6 +209,10 @@ class OfflineTurn(StepWriter):
             names = lists.get(p.domain or "") or next(iter(lists.values()), [])
             said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
             return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
+        if tp.missing and tp.missing[0] == "which":  # "门票多少钱？" after a list of several
+            db = load_database()
+            names = self.last_shown(lists_only=True).get(p.domain or "") or []
+            return which_text([db.by_name[n] for n in names if n in db.by_name], p.text, p.domain or "", lang)
         if tp.missing and tp.missing[0] == "unplaced":
             return honest_text("unplaced", lang, place=p.unplaced)
         if tp.missing and tp.missing[0] == "already":
@@ -231,7 +252,12 @@ class OfflineTurn(StepWriter):
                     + text
                 )
             found = any(o.count for o in shown)
-            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and (found or p.caveat == "paid_parking") else ""
+            what = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
+            text += (
+                "\n\n" + caveat_text(p.caveat, lang, what)
+                if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet"))
+                else ""
+            )
             asked = shown[-1].arguments.get("cuisine") if shown else None
             text = (cuisine_note(asked, int(found), lang) + "\n" + text) if asked else text
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back

@@ -153,6 +153,7 @@ def _search(
     elif domain == "restaurant":
         take("cost")
         avoid, by = known.avoid()
+        avoid += [t for t in p.asked_avoid if t not in avoid]  # "有素食的吗": this search only, no diet recorded
         if avoid:
             args["avoid"] = avoid
             used.extend(by)
@@ -288,6 +289,13 @@ def plan_turn(
     # this message's own constraints are the newest
     held = known.constraints + list(p.constraints)
     known = Known(held, known.wishes, known.lifted - set(Known(held).avoid()[0]))  # avoided again: not lifted
+    listed = (last_shown or {}).get(p.domain or "") or []
+    if p.intent == "search" and p.field_q and listed:
+        # "门票多少钱？" right after a list: the one listed is looked up; of several, which one is asked back
+        if len(listed) > 1:
+            tp.missing.append("which")
+            return tp
+        p.intent = tp.intent = "info"
     if p.intent == "search" and p.domain and p.unplaced:
         tp.missing.append("unplaced")  # "near the Bund": said, not searched all over Beijing instead
     elif p.intent == "search" and p.domain:
