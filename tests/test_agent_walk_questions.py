@@ -5,7 +5,12 @@
 * "我们订的酒店是哪天入住？" / "When do we check in at the hotel we booked?" searched hotels (or said the data has
   no check-in hours) instead of answering from the plan;
 * "门票多少钱？" / "How much is the ticket?" right after a list of sights ran a new search;
-* "Book the first hotel you showed me" booked the first of the latest list, not the first one shown.
+* "Book the first hotel you showed me" booked the first of the latest list, not the first one shown;
+* "算了还是把颐和园加回第二天吧" / "Put it back on day 2" was a place noted (or nothing), and the item put back was
+  dropped as a near-duplicate of its own retracted memory;
+* "人数改成三个" and "solo traveller" stated no party size; "为啥选这个" booked; a "why" called a booking a search;
+* "day one: ... day two: ..." was no day plan, "how do i get from X to Y" no route, "我的行程现在是什么样的？" no plan;
+* "有没有评分高一点的" / "Any with a higher rating?" after a hotel list noted a rating and searched nothing.
 """
 
 from __future__ import annotations
@@ -119,3 +124,102 @@ def test_the_first_hotel_shown_is_counted_over_every_list(runtime, lang):
     assert (
         calls[0]["arguments"]["name"] == [r["名称"] for r in results[0]["rows"]][0]
     )  # "the first one": of the latest list still
+
+
+# ---- the second walk (multi-day plans, removals, party changes, "why", routes, refinements)
+
+READD = {
+    "zh": (
+        "我们两个人5月1号到5月4号去北京",
+        "第一天想去故宫，第二天去颐和园",
+        "把第二天的颐和园删掉",
+        "算了还是加回第二天吧",
+    ),
+    "en": (
+        "Two of us in Beijing May 1 to May 4",
+        "Day 1 we want to see the Forbidden City, day 2 the Summer Palace",
+        "Actually remove the Summer Palace from day 2",
+        "Put it back on day 2 please",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_item_taken_out_of_the_plan_is_put_back(runtime, lang):
+    agent = TravelAgent(runtime.open(f"readd-{lang}"))
+    trip, days, remove, back = READD[lang]
+    for text in (trip, days, remove):
+        chat_turn(agent, text)
+    assert [(i["name"], i["day"]) for i in agent.plan_items()] == [("故宫", 1)]
+    _, calls, _ = chat_turn(agent, back)
+    assert calls and calls[0]["tool"] == "add_to_plan" and calls[0]["arguments"]["name"] == "颐和园", calls
+    assert sorted((i["name"], i["day"]) for i in agent.plan_items()) == [("故宫", 1), ("颐和园", 2)]
+
+
+@pytest.mark.parametrize(
+    "text,size", [("人数改成三个，我妈不去了", 3.0), ("solo traveller, 2 days in beijing next month", 1.0)]
+)
+def test_a_party_size_said_as_a_change_or_a_word(text, size):
+    assert [v.value for v in read_slots(text) if v.slot == "party"] == [size]
+
+
+WHY_BOOKED = {
+    "zh": ("我们6月3号到5号去北京", "帮我找王府井附近的酒店", "订第一家", "为啥选这个", "加入行程"),
+    "en": (
+        "We're in Beijing from June 3 to June 5",
+        "Find me hotels near Wangfujing",
+        "Book the first one",
+        "Why this one?",
+        "added to your plan",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_why_a_booking_says_it_was_added_not_searched(runtime, lang):
+    agent = TravelAgent(runtime.open(f"whybook-{lang}"))
+    *turns, why, said = WHY_BOOKED[lang]
+    for text in turns:
+        chat_turn(agent, text)
+    reply, calls, _ = chat_turn(agent, why)
+    assert not calls and said in reply, (reply, calls)
+    assert ("找到1个" if lang == "zh" else "1 found") not in reply  # a booking is no search of one result
+
+
+ROUTE_AND_DAYS = {
+    "zh": ("第一天：天坛。第二天：八达岭长城", "从天坛怎么去八达岭长城？", "我的行程现在是什么样的？"),
+    "en": (
+        "day one: temple of heaven. day two: the great wall",
+        "how do i get from temple of heaven to badaling great wall",
+        "what does my plan look like now?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_days_told_a_route_between_two_places_and_the_plan_asked(runtime, lang):
+    agent = TravelAgent(runtime.open(f"route-{lang}"))
+    days, route, plan = ROUTE_AND_DAYS[lang]
+    _, calls, _ = chat_turn(agent, days)
+    assert [(c["arguments"]["name"], c["arguments"]["day"]) for c in calls] == [("天坛", 1), ("八达岭长城", 2)]
+    _, calls, _ = chat_turn(agent, route)
+    assert [c["arguments"]["place"] for c in calls if c["tool"] == "metro_station"] == ["天坛", "八达岭长城"], calls
+    reply, calls, _ = chat_turn(agent, plan)
+    assert [c["tool"] for c in calls] == ["budget_tally"] and "八达岭长城" in reply, reply
+
+
+REFINE = {
+    "zh": ("帮我找个国贸附近的酒店，每晚一千以内", "有没有评分高一点的"),
+    "en": ("Find hotels near Guomao under 1000 a night", "Any with a higher rating?"),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refinement_asked_runs_the_search_again(runtime, lang):
+    agent = TravelAgent(runtime.open(f"refine-{lang}"))
+    find, refine = REFINE[lang]
+    chat_turn(agent, find)
+    _, calls, results = chat_turn(agent, refine)
+    assert calls and calls[0]["tool"] == "search_hotels", calls
+    assert calls[0]["arguments"]["rating"] == "4.5-5" and calls[0]["arguments"]["price"] == "0-1000"
+    assert results[0]["rows"] and all(r["评分"] >= 4.5 and r["价格"] <= 1000 for r in results[0]["rows"])

@@ -31,6 +31,24 @@ class MemoryReads:
                 out.append(dict(item, node_id=nid, turn=n.turn))
         return out
 
+    def removed_items(self) -> list[dict]:
+        """Plan items taken out of the plan (their memories retracted), oldest first: what "put it back" re-adds."""
+        out = []
+        for nid in self.weaver.node_ids:
+            n = self.weaver.nodes[nid]
+            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == "retracted" else None
+            if item:
+                out.append(dict(item, node_id=nid, turn=n.turn))
+        return out
+
+    def _taken_out(self, item: dict) -> str | None:
+        """The latest retracted memory of this very plan item (the same name, day, party and cost), if any."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind == "tool_result" and n.status == "retracted" and n.meta.get("plan_item") == item:
+                return nid
+        return None
+
     def _shown_in(self, name: str) -> str | None:
         """The latest search result in memory that listed ``name``, if any."""
         for nid in reversed(self.weaver.node_ids) if name else ():

@@ -46,6 +46,10 @@ _HINTS = {
 }
 
 
+# the slots that narrow a search already shown (not the trip's frame: party, dates, budget)
+_REFINES = frozenset({"rating", "price", "cost", "ticket", "quiet", "near_metro", "facilities", "hotel_type"})
+
+
 def retrieval_query(text: str, p: Parsed) -> str:
     """The message plus the slots its tool call needs, so memory returns the constraints that apply."""
     hint = _HINTS.get(p.intent) or _HINTS.get(p.domain or "") or ""
@@ -118,6 +122,12 @@ class TravelAgent(OfflineTurn):
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
+        refine = [c for c in p.constraints if c.slot in _REFINES]
+        if refine and not p.domain and p.intent == "statement" and p.request and self.last_shown():
+            # "有没有评分高一点的" / "any with a higher rating?": the search of its scope (else the topic searched last)
+            # again, refined; a statement of the same ("评分要4.5以上") is noted, as before
+            scope = next((c.scope for c in refine if c.scope != "any"), None)
+            p.domain, p.intent = scope or next(iter(self.last_shown())), "search"
         if p.intent == "info" and not p.domain and self.last_shown():
             p.domain = next(iter(self.last_shown()))  # "what's the rating of the second one?": of the latest list
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)

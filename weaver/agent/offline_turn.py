@@ -35,10 +35,13 @@ from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
 from .turn_facts import length_note
 from .trip_dates import shifted
-from .understanding import Constraint, Parsed, nights_between
+from .understanding import DOMAINS, Constraint, Parsed, nights_between
 from .why import explain_why
 
 __all__ = ["OfflineTurn"]
+
+# "把它加回第二天" / "put it back": what was taken out of the plan, added again
+_AGAIN = re.compile(r"加回|放回|重新加|\b(?:put|bring|add) (?:it|that|them|\w+) back\b", re.IGNORECASE)
 
 
 class OfflineTurn(StepWriter):
@@ -61,6 +64,10 @@ class OfflineTurn(StepWriter):
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
+        removed = self.removed_items() if p.intent == "book" and _AGAIN.search(text) else []
+        if removed and not any(e[1] in DOMAINS for e in p.entities):
+            # "put it back on day 2": the item taken out of the plan last, not the first of the latest list
+            p.domain, shown = removed[-1].get("kind"), {str(removed[-1].get("kind")): [str(removed[-1]["name"])]}
         order = self.shown_in_order(p.domain) if p.in_shown_order and p.domain else []
         if order:  # "the first hotel you showed me": counted over every list, oldest first
             shown = {**shown, str(p.domain): [n for n, _ in order]}
