@@ -223,3 +223,12 @@ def test_a_refinement_asked_runs_the_search_again(runtime, lang):
     assert calls and calls[0]["tool"] == "search_hotels", calls
     assert calls[0]["arguments"]["rating"] == "4.5-5" and calls[0]["arguments"]["price"] == "0-1000"
     assert results[0]["rows"] and all(r["评分"] >= 4.5 and r["价格"] <= 1000 for r in results[0]["rows"])
+
+
+@pytest.mark.parametrize(
+    "text", ["王府井附近的酒店有哪些，预算四百一晚", "Which hotels are near Wangfujing? Budget 400 a night"]
+)
+def test_an_amount_before_one_night_is_a_nightly_price(text):
+    # "四百一晚" is 400 a night: the 一 counts the night (it was read as 410, and "一晚" as a stay of one night)
+    said = [v.describe() for v in read_slots(text) if v.slot in ("budget", "nights")]
+    assert said == ["budget/night max 400"], said
