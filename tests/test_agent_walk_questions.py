@@ -232,3 +232,15 @@ def test_an_amount_before_one_night_is_a_nightly_price(text):
     # "四百一晚" is 400 a night: the 一 counts the night (it was read as 410, and "一晚" as a stay of one night)
     said = [v.describe() for v in read_slots(text) if v.slot in ("budget", "nights")]
     assert said == ["budget/night max 400"], said
+
+
+@pytest.mark.parametrize(
+    "text,place",
+    [
+        ("找一家天坛附近的便宜酒店", "天坛"),
+        ("find me a cheap hotel near the temple of heaven, max 300", "temple of heaven"),
+    ],
+)
+def test_a_lower_case_place_of_several_words_is_read_whole(text, place):
+    # "near the temple of heaven" was the place "temple" (a later search near it found nothing of the kind)
+    assert [v.value for v in read_slots(text) if v.slot == "location"] == [place]
