@@ -21,22 +21,13 @@ class MemoryReads:
 
     weaver: Any
 
-    def plan_items(self) -> list[dict]:
-        """The plan: every successful booking / addition the weaver holds as a tool-result memory."""
+    def plan_items(self, status: str = "active") -> list[dict]:
+        """The plan: every successful booking / addition the weaver holds as a tool-result memory; ``status=
+        "retracted"``: the items taken out of the plan, oldest first (what "put it back" adds again)."""
         out = []
         for nid in self.weaver.node_ids:
             n = self.weaver.nodes[nid]
-            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == "active" else None
-            if item:
-                out.append(dict(item, node_id=nid, turn=n.turn))
-        return out
-
-    def removed_items(self) -> list[dict]:
-        """Plan items taken out of the plan (their memories retracted), oldest first: what "put it back" re-adds."""
-        out = []
-        for nid in self.weaver.node_ids:
-            n = self.weaver.nodes[nid]
-            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == "retracted" else None
+            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == status else None
             if item:
                 out.append(dict(item, node_id=nid, turn=n.turn))
         return out

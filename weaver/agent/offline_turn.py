@@ -64,14 +64,18 @@ class OfflineTurn(StepWriter):
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
-        removed = self.removed_items() if p.intent == "book" and _AGAIN.search(text) else []
+        removed = self.plan_items("retracted") if p.intent == "book" and _AGAIN.search(text) else []
         if removed and not any(e[1] in DOMAINS for e in p.entities):
             # "put it back on day 2": the item taken out of the plan last, not the first of the latest list
             p.domain, shown = removed[-1].get("kind"), {str(removed[-1].get("kind")): [str(removed[-1]["name"])]}
         order = self.shown_in_order(p.domain) if p.in_shown_order and p.domain else []
         if order:  # "the first hotel you showed me": counted over every list, oldest first
             shown = {**shown, str(p.domain): [n for n, _ in order]}
+        listed = shown.get(p.domain or "") or []
+        if p.intent == "search" and p.field_q and listed:  # "门票多少钱？" right after a list: of one, that one;
+            p.intent = "info" if len(listed) == 1 else "which"  # of several, which one is asked back
         tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
+        tp.missing = ["which"] if p.intent == "which" else tp.missing
         yield self.thought(
             thought_text(
                 lang,
@@ -259,9 +263,9 @@ class OfflineTurn(StepWriter):
                     + text
                 )
             found = any(o.count for o in shown)
-            what = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
+            diet = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
             text += (
-                "\n\n" + caveat_text(p.caveat, lang, what)
+                "\n\n" + caveat_text(p.caveat, lang, diet)
                 if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet"))
                 else ""
             )

@@ -289,13 +289,6 @@ def plan_turn(
     # this message's own constraints are the newest
     held = known.constraints + list(p.constraints)
     known = Known(held, known.wishes, known.lifted - set(Known(held).avoid()[0]))  # avoided again: not lifted
-    listed = (last_shown or {}).get(p.domain or "") or []
-    if p.intent == "search" and p.field_q and listed:
-        # "门票多少钱？" right after a list: the one listed is looked up; of several, which one is asked back
-        if len(listed) > 1:
-            tp.missing.append("which")
-            return tp
-        p.intent = tp.intent = "info"
     if p.intent == "search" and p.domain and p.unplaced:
         tp.missing.append("unplaced")  # "near the Bund": said, not searched all over Beijing instead
     elif p.intent == "search" and p.domain:
@@ -397,11 +390,8 @@ def plan_turn(
             tp.used.append(budget)
         tp.calls.append(Call("budget_tally", args))
     # dedupe constraints used twice (e.g. a place also counted as a slot)
-    seen, uniq = set(), []
+    uniq: dict[tuple, Constraint] = {}
     for c in tp.used:
-        key = (c.slot, c.node_id, str(c.value))
-        if key not in seen:
-            seen.add(key)
-            uniq.append(c)
-    tp.used = uniq
+        uniq.setdefault((c.slot, c.node_id, str(c.value)), c)
+    tp.used = list(uniq.values())
     return tp

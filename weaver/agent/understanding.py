@@ -240,13 +240,13 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         cons.append(Constraint("rating", rating, scope))
     # "其实不用吃素了": a food the message lifts is no food it avoids, whatever words name it
     p.lifted = sorted(lifted_terms(text)) if lifts else []
-    asked = option_questions(text)
-    if asked:  # a question about what is on offer states no diet: its foods apply to this search only
+    offers = option_questions(text)
+    if offers:  # a question about what is on offer states no diet: its foods apply to this search only
         said = text
-        for a, b in asked:
+        for a, b in offers:
             said = said[:a] + " " * (b - a) + said[b:]
         avoid = [t for t in avoided_foods(said) if t not in p.lifted]
-        offer = "。".join(text[a:b] for a, b in asked)
+        offer = "。".join(text[a:b] for a, b in offers)
         p.asked_avoid = [t for t in avoided_foods(offer) if t not in avoid and t not in p.lifted]
         p.caveat = "asked_diet" if p.asked_avoid else p.caveat
     else:
