@@ -244,3 +244,13 @@ def test_an_amount_before_one_night_is_a_nightly_price(text):
 def test_a_lower_case_place_of_several_words_is_read_whole(text, place):
     # "near the temple of heaven" was the place "temple" (a later search near it found nothing of the kind)
     assert [v.value for v in read_slots(text) if v.slot == "location"] == [place]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_option_asked_of_a_diet_already_stated_is_not_called_this_search_only(runtime, lang):
+    agent = TravelAgent(runtime.open(f"option-known-{lang}"))
+    asked, _, stated = OPTION[lang]
+    chat_turn(agent, stated)
+    reply, calls, _ = chat_turn(agent, asked)
+    assert calls[0]["arguments"].get("avoid") == ["meat"]
+    assert ("只用在这次搜索里" if lang == "zh" else "this search only") not in reply, reply

@@ -61,6 +61,8 @@ class OfflineTurn(StepWriter):
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
 
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
+        p.asked_avoid = [t for t in p.asked_avoid if t not in known.avoid()[0]]  # "我吃素" said before: theirs already
+        p.caveat = None if p.caveat == "asked_diet" and not p.asked_avoid else p.caveat
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
