@@ -254,3 +254,25 @@ def test_an_option_asked_of_a_diet_already_stated_is_not_called_this_search_only
     reply, calls, _ = chat_turn(agent, asked)
     assert calls[0]["arguments"].get("avoid") == ["meat"]
     assert ("只用在这次搜索里" if lang == "zh" else "this search only") not in reply, reply
+
+
+CITY = {
+    "zh": ("下周末带爸妈去北京，一共四个人", "不好意思说错了，是去上海", "只有北京", "天坛附近有什么好吃的"),
+    "en": (
+        "Planning a trip to Beijing with my parents, 4 of us",
+        "Sorry I meant Shanghai, not Beijing",
+        "Beijing only",
+        "Any restaurants near the Temple of Heaven?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_trip_said_to_be_to_another_city_is_answered_honestly(runtime, lang):
+    trip, other, said, later = CITY[lang]
+    agent = TravelAgent(runtime.open(f"city-{lang}"))
+    chat_turn(agent, trip)
+    reply, calls, _ = chat_turn(agent, other)
+    assert not calls and said in reply and ("上海" if lang == "zh" else "Shanghai") in reply, reply
+    _, calls, _ = chat_turn(agent, later)  # the Beijing facts still hold
+    assert calls[0]["tool"] == "search_restaurants" and calls[0]["arguments"].get("people") == 4, calls

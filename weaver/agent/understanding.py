@@ -87,6 +87,13 @@ _SEARCH_ASKED = re.compile(
 )
 
 
+# a trip said to be to (another) city, a correction included; a city been to or come from is no trip there
+_GOING = re.compile(
+    r"去|到|飞|是|\b(?:meant|going to|trip to|travel(?:l?ing)? to|fly(?:ing)? to|headed to|visiting)\b", re.I
+)
+_BEEN = re.compile(r"去过|到过|从|来自|\b(?:been to|went to|visited|used to|from)\b", re.I)
+
+
 @dataclass
 class Constraint:
     """One stated constraint; ``scope`` is the domain it was said about ("any" when none)."""
@@ -332,8 +339,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
         return p
-    if p.city and (p.domain or p.request):
-        p.intent = "city"
+    if p.city and (p.domain or p.request or (_GOING.search(text) and not _BEEN.search(text))):
+        p.intent = "city"  # "帮我找上海的酒店", and "说错了，是去上海" / "I meant Shanghai": the trip is elsewhere
     elif WHY.search(text):
         p.intent = "why"
     elif BOOK.search(text) and (p.ordinal or p.refers or p.day or any(e[1] in DOMAINS for e in p.entities)):
