@@ -12,6 +12,8 @@ mode (``llm_client`` given) lets the model call the same tools (weaver/agent/llm
 
 from __future__ import annotations
 
+import re
+
 import time
 from typing import Any, Iterator
 
@@ -46,6 +48,8 @@ _HINTS = {
 }
 
 
+# a question ("有没有评分高一点的", "any with a higher rating?"), not a wish told ("我不想住太吵的地方。")
+_ASKED = re.compile(r"[?？]|吗|有没有|有无|\b(?:any|anything|is there|are there)\b", re.I)
 # the slots that narrow a search already shown (not the trip's frame: party, dates, budget)
 _REFINES = frozenset({"rating", "price", "cost", "ticket", "quiet", "near_metro", "facilities", "hotel_type"})
 
@@ -123,7 +127,7 @@ class TravelAgent(OfflineTurn):
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
         refine = [c for c in p.constraints if c.slot in _REFINES]
-        if refine and not p.domain and p.intent == "statement" and p.request and self.last_shown():
+        if refine and not p.domain and p.intent == "statement" and _ASKED.search(text) and self.last_shown():
             # "有没有评分高一点的" / "any with a higher rating?": the search of its scope (else the topic searched last)
             # again, refined; a statement of the same ("评分要4.5以上") is noted, as before
             scope = next((c.scope for c in refine if c.scope != "any"), None)
