@@ -142,11 +142,19 @@ def _en_value(words: list[str]) -> float | None:
     return float(total + current) if seen else None
 
 
+# a unit counted by one ("一晚", "一天", "一人"): a "一" before it is no abbreviated digit of the amount before
+_ONE_OF = re.compile(r"[晚天夜人位间个次份张]")
+
+
 def _cn_number(text: str, start: int, end: int) -> Numeral | None:
     run = text[start:end]
     # a run of bare digit characters without a unit is a word (一个, 三天, 五一); 十分 is "very"
     if not re.search("[十百千万亿]", run) or (run == "十" and text[end : end + 1] in ("分", "足")):
         return None
+    abbreviated = len(run) > 3 and run[-2] in CN_DIGITS and run[-3] in "百千万"  # "一千二" is 1,200
+    if len(run) > 2 and run[-1] == "一" and (run[-2] in "百千万" or abbreviated) and _ONE_OF.match(text, end):
+        # "四百一晚" / "一千二一晚": 400 / 1,200 a night (the 一 counts the unit after it), not 410; "二十一天" is 21
+        run, end = run[:-1], end - 1
     # trailing characters that do not belong to the number (千万 in 五千万别...) are rare: read greedily
     value = cn_numeral_value(run)
     return Numeral(value, start, end, run) if value is not None else None

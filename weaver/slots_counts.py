@@ -16,6 +16,7 @@ __all__ = ["read_counts"]
 # ------------------------------------------------------- party, nights, rating
 _N = r"(\d+|[一二两三四五六七八九十]|one|two|three|four|five|six|seven|eight|nine|ten)"
 _PARTY = compile_ci(
+    r"人数\s*(?:改成|改为|变成|变为|换成|减到|减为|加到|增加到|是|为)\s*" + _N + r"\s*(?:个人|个|位|人)?|"
     r"(?:我们|咱们|一行|一共|总共|共)\s*(?:是|有|就)?\s*" + _N + r"\s*(?:个人|个大人|人|位|口人)|一家" + _N + r"口|"
     r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
     r"\b(?!one\s)" + _N + r"\s+of us\b|\b(?:party|group|family) of\s+" + _N + r"\b|"
@@ -29,7 +30,7 @@ _PARTY = compile_ci(
 # home" say nothing of the party's size
 _SOLO = compile_ci(
     r"\b(?:travell?ing|going|coming|flying)\s+(?:alone|solo|by myself|on my own)\b|"
-    r"\ba solo trip\b|\bfor (?:one|1) (?:person|adult|guest|travell?er)\b"
+    r"\ba solo (?:trip|travell?er)\b|^\s*solo travell?er\b|\bfor (?:one|1) (?:person|adult|guest|travell?er)\b"
 )
 # "我和两个朋友" / "with three friends": the speaker and the others
 _COMPANIONS = compile_ci(

@@ -20,13 +20,21 @@ no diet statement.
 ([('spicy', 'lift'), ('seafood', 'restrict')], [])
 >>> read_diet("推荐一家海鲜餐厅"), read_diet("I'd love some seafood tonight")
 ([], [])
+
+A question about what is on offer ("有素食的吗", "Do you have vegetarian options?") restricts nothing: it asks
+about the place, not about the speaker, who may still say so ("我吃素，有素食的吗").
+
+>>> read_diet("我想吃火锅，有素食的吗"), read_diet("Do you have vegetarian options?")
+([], [])
+>>> [(v.value, v.bound) for v in read_diet("我吃素，有素食的吗")]
+[('vegetarian', 'restrict')]
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["read_diet", "DIET_ITEMS", "DIET_STYLES"]
+__all__ = ["read_diet", "DIET_ITEMS", "DIET_STYLES", "option_questions"]
 
 DIET_STYLES = {
     "vegan": r"纯素|全素|vegan",
@@ -84,6 +92,36 @@ _NOT_RIGHT_BEFORE = re.compile(r"(?:不|别|\bnot|\bnon-?)\s*(?:太|too\s|very\s
 _CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!敏)|而且")
 
 
+# "有素食的吗" / "do you have vegetarian options?" / "any gluten-free dishes?": a clause asking what is on offer
+_OFFER = re.compile(
+    r"有没有|有无|^\s*(?:那|这家|这里|他们|你们|餐厅|店里)?(?:也|还)?有|提供|供应|\b(?:do|does) (?:you|they|it) "
+    r"(?:have|serve|offer)|\b(?:is|are) there\b|\bany\b|\boptions?\b|\bserve",
+    re.IGNORECASE,
+)
+# the speaker says something of themselves in the clause ("我吃素吗" is no offer; "I'm vegetarian, any options?")
+_SELF = re.compile(
+    r"我们?(?:是|也|都|只|不|吃|要|想|对)|\b(?:i|we)(?:'m|'re| am| are| eat| only| don't| do not| can't)\b", re.I
+)
+_Q_CLAUSE = re.compile(r"[^，,。;；!！?？\n]*(?:[?？]|吗|呢)")
+
+
+def option_questions(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s clauses that ask what a place offers (a diet named there is no restriction).
+
+    >>> t = "我想吃火锅，有素食的吗"
+    >>> [t[a:b] for a, b in option_questions(t)]
+    ['有素食的吗']
+    >>> option_questions("I'm vegetarian, any options?"), option_questions("Can you find a vegetarian place?")
+    ([(15, 28)], [])
+    """
+    out = []
+    for m in _Q_CLAUSE.finditer(text):
+        clause = m.group(0)
+        if _OFFER.search(clause) and not _SELF.search(clause):
+            out.append(m.span())
+    return out
+
+
 def _window(text: str, start: int, end: int) -> tuple[str, str]:
     before = _CLAUSE.split(text[max(0, start - 24) : start])[-1]
     after = _CLAUSE.split(text[end : end + 16])[0]
@@ -139,7 +177,11 @@ def read_diet(text: str) -> list:
 
     out = []
     prev: tuple[int, str, str] | None = None  # (end of the previous item mention, its polarity, its unit)
+    asked = option_questions(text)
     for m in _MENTION.finditer(text):
+        if any(a <= m.start() < b for a, b in asked):
+            prev = None
+            continue
         name = m.lastgroup
         assert name is not None  # every alternative of _MENTION is a named group
         kind = "style" if name in DIET_STYLES else "item"

@@ -23,7 +23,7 @@ _ZH_CLOSE = re.compile(r"(?:靠近|挨着|离)([\u4e00-\u9fff]{2,8}?)(?:近|比�
 # "near the Forbidden City" / "close to the station"; "around" / "in" only before a name ("a hotel around Sanlitun")
 _EN_NEAR = re.compile(
     r"\b(?:[Nn]ear|[Cc]lose to|[Nn]ext to|[Ww]alking distance (?:of|to|from))\s+(?:the\s+)?"
-    r"([A-Z][\w'-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
+    r"([A-Z][\w'-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'-]*){0,3}|[a-z][\w'-]*(?:\s+(?:of\s+(?:the\s+)?)?[a-z][\w'-]*)?)"
     r"|\b(?:around|in)\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]*){0,2})"
 )
 _PLACE_TRIM = re.compile(r"^(?:我|我们|想|要|希望|最好|能|可以|就|还是|换|改|住|在|的)+")

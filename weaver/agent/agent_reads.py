@@ -21,15 +21,24 @@ class MemoryReads:
 
     weaver: Any
 
-    def plan_items(self) -> list[dict]:
-        """The plan: every successful booking / addition the weaver holds as a tool-result memory."""
+    def plan_items(self, status: str = "active") -> list[dict]:
+        """The plan: every successful booking / addition the weaver holds as a tool-result memory; ``status=
+        "retracted"``: the items taken out of the plan, oldest first (what "put it back" adds again)."""
         out = []
         for nid in self.weaver.node_ids:
             n = self.weaver.nodes[nid]
-            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == "active" else None
+            item = n.meta.get("plan_item") if n.kind == "tool_result" and n.status == status else None
             if item:
                 out.append(dict(item, node_id=nid, turn=n.turn))
         return out
+
+    def _taken_out(self, item: dict) -> str | None:
+        """The latest retracted memory of this very plan item (the same name, day, party and cost), if any."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind == "tool_result" and n.status == "retracted" and n.meta.get("plan_item") == item:
+                return nid
+        return None
 
     def _shown_in(self, name: str) -> str | None:
         """The latest search result in memory that listed ``name``, if any."""
@@ -55,6 +64,23 @@ class MemoryReads:
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
         return shown
+
+    def shown_in_order(self, domain: str) -> list[tuple[str, int]]:
+        """Every item of ``domain`` the search lists in memory showed, in the order shown, each once with the turn
+        that first listed it ("the first hotel you showed me" counts in this order, not in the latest list)."""
+        seen: dict[str, int] = {}
+        for nid in self.weaver.node_ids:
+            n = self.weaver.nodes[nid]
+            if (
+                n.kind == "tool_result"
+                and n.status == "active"
+                and n.meta.get("domain") == domain
+                and str(n.meta.get("tool", "")).startswith("search_")
+                and "name" not in (n.meta.get("arguments") or {})
+            ):
+                for name in n.meta.get("names") or []:
+                    seen.setdefault(name, n.turn)
+        return list(seen.items())
 
     def _with_noted_dates(self, known):
         """``known`` with the latest trip dates the agent noted back to the user (a reply's ``meta["noted"]``), for a

@@ -186,6 +186,11 @@ class StepWriter(MemoryReads):
         res = self._ingest(text, "tool_result", meta, f"tool{self._ntool}", deps)
         if res.node:
             self._result_ids.append(res.node.id)
+        elif out.plan_item and (back := self._taken_out(out.plan_item)):
+            # "put it back": the very item taken out of the plan (a duplicate memory is not kept), so its memory is
+            # the user's again, an audited edit like the removal
+            self.weaver.curation.set_status(back, "active", "added to the plan again in chat", message_id=self._mid)
+            self._result_ids.append(back)
         if out.error:
             yield self._event("error", text, {"tool": tool, "error": out.error})
         yield self._event(

@@ -17,7 +17,7 @@ from .numbers import trip_day
 __all__ = ["day_plan"]
 
 _DAY_START = re.compile(
-    r"(?=第\s*[一二两三四五六七八九十\d]{1,3}\s*天|\bday\s*\d{1,2}\b|\bon the (?:first|second|third|fourth|fifth) day\b)",
+    r"(?=第\s*[一二两三四五六七八九十\d]{1,3}\s*天|\bday\s*(?:\d{1,2}|one|two|three|four|five|six|seven)\b|\bon the (?:first|second|third|fourth|fifth) day\b)",
     re.IGNORECASE,
 )
 # asking for something (a search, a meal, a place near), adding one item, or not about sights: no plan told

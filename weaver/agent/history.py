@@ -19,6 +19,10 @@ diet?") are answered the same way: every slot the question names, each with the 
 True
 >>> is_history_question("How many of us are there, and which hotel did we book?"), is_history_question("Book the hotel")
 (True, False)
+>>> is_history_question("我们订的酒店是哪天入住？"), is_history_question("When do we check in at the hotel we booked?")
+(True, True)
+>>> is_history_question("我们订的酒店几点可以入住？"), is_history_question("What time can we check in at the hotel we booked?")
+(False, False)
 """
 
 from __future__ import annotations
@@ -54,12 +58,14 @@ _REQUEST = re.compile(r"帮我|找|推荐|订(?!的)|\b(?:find|(?<!did we )(?<!d
 # a question about what the user said or decided ("我们一共几个人", "我有什么过敏", "what did I say about my diet"),
 # not about a place ("这家餐厅人均多少钱": no speaker of its own)
 _RECALL = re.compile(
-    r"我们?(?:之前|刚才|当时)?(?:说|定|讲|提|选)(?:过|了|的)|我们?(?:一共|总共)|我有|我的|我们的|咱们的|"
-    r"\b(?:did (?:i|we)|have (?:i|we)|(?:i|we) (?:said|told|decided|agreed|settled|picked|chose)|"
+    r"我们?(?:之前|刚才|当时)?(?:说|定|订|讲|提|选)(?:过|了|的)|我们?(?:一共|总共)|我有|我的|我们的|咱们的|"
+    r"\b(?:did (?:i|we)|have (?:i|we)|(?:i|we) (?:said|told|decided|agreed|settled|picked|chose|booked|reserved)|"
     r"settled? on|my|our)\b",
     re.I,
 )
 # "订的是哪家酒店" / "which hotel did we book": the plan is part of what was decided
+# "订的酒店几点可以入住？": an hour of the day is the place's (no record holds it), not a date we decided
+_CLOCK = re.compile(r"几点|什么时间|\bwhat time\b|\bhours?\b", re.I)
 PLAN_ASKED = re.compile(
     r"订的|定的(?:是)?哪|行程(?:里|上)?(?:有|是)|\b(?:did (?:i|we) book|(?:we|i) booked|in (?:my|our|the) plan)\b", re.I
 )
@@ -80,7 +86,7 @@ def is_history_question(text: str) -> bool:
     asking nothing else."""
     from .intent_cues import TALLY
 
-    if not (_QUESTION.search(text) and asked_keys(text)) or _REQUEST.search(text):
+    if not (_QUESTION.search(text) and asked_keys(text)) or _REQUEST.search(text) or _CLOCK.search(text):
         return False
     return bool(asks_history(text) or (_RECALL.search(text) and not TALLY.search(text)))
 

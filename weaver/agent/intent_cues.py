@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "SHOWN_BEFORE",
     "domain_hits",
     "DOMAIN_CUES",
     "CLOSING",
@@ -138,18 +139,18 @@ DOMAIN_CUES = {
 REQUEST = _cue(
     "推荐|找|查|搜|有什么|有没有|有哪些|哪家|哪个|哪里|哪儿|哪些|什么|给我|帮我|想去|想吃|想住|能不能|可以|"
     "怎么样|多少钱|多少|几点|多久|要多长|吗|？|recommend|suggest|find|search|look for|looking for|show|"
-    r"any|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
+    r"any|anything|anywhere|where|which|what|how much|how long|can you|could you|options|list|need a|want a|want to|want some|"
     r"would like|i'd like|tell me about|介绍|说说|讲讲|想吃|想要|\?"
 )
 PREFER = _cue(
     "喜欢|希望|偏好|倾向|最好|注意|记住|记得|请留意|prefer|like|love|would rather|keep in mind|remember|"
     "note that|please note"
 )
-WHY = _cue("为什么|为何|怎么会|什么原因|原因|why|how come|what went wrong|reason")
+WHY = _cue("为什么|为何|为啥|干嘛|怎么会|什么原因|原因|why|how come|what went wrong|reason")
 FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
 TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
-    "行程里|行程上|行程(?:都|还)?有|how much is everything|everything (?:cost|come to)|"
+    "行程里|行程上|行程(?:都|还)?有|行程(?:现在)?(?:是)?(?:什么样|怎么样|怎样)|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
     "how much is left|money left|budget left|还有多少钱|还能花多少|"
@@ -157,14 +158,14 @@ TALLY = _cue(
     r"how much (?:of (?:the|our|my) )?(?:budget|money) (?:is |do (?:we|i) have |have (?:we|i) got )?left"
 )
 BOOK = _cue(
-    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
-    "choose|pick"
+    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
+    "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back"
 )
 # a station or a way there asked for ("八达岭长城怎么去", "how do I get to ..."): the data has stations, no lines
 METRO = _cue(
     "地铁站|哪站|地铁怎么|坐地铁|怎么去|怎么走|怎么过去|如何去|怎样去|metro station|subway station|nearest station|"
     "which station|metro stop|subway stop|by metro|by subway|how (?:do|can|should) (?:i|we) get (?:to|there)|"
-    "how to get (?:to|there)|directions to"
+    "how to get (?:to|there)|directions to|how (?:do|can|should) (?:i|we) get from|how to get from"
 )
 # asking which station is near: a metro question, not a "near the metro" preference
 METRO_Q = re.compile(
@@ -199,6 +200,14 @@ GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.
 ORDINAL = re.compile(
     r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
     r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",
+    re.IGNORECASE,
+)
+# "the first hotel you showed me" / "你最开始推荐的第一家": an item counted in the order things were shown, over
+# every list (the latest list alone is "the first one")
+SHOWN_BEFORE = re.compile(
+    r"最开始|一开始|最早|最初|起初|刚开始|你(?:之前|以前|先前|最先|先)?(?:推荐|给我看|列出|发|说)(?:过)?的|"
+    r"\b(?:at first|originally|at the (?:start|beginning)|in the beginning|very first)\b|"
+    r"\byou (?:first |originally |earlier )?(?:showed|recommended|suggested|listed|gave|sent|found)\b",
     re.IGNORECASE,
 )
 ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)

@@ -12,6 +12,8 @@ mode (``llm_client`` given) lets the model call the same tools (weaver/agent/llm
 
 from __future__ import annotations
 
+import re
+
 import time
 from typing import Any, Iterator
 
@@ -44,6 +46,12 @@ _HINTS = {
     "tally": "预算 总共 行程 计划 budget total plan",
     "why": "原因 失败 因为 reason failed because",
 }
+
+
+# a question ("有没有评分高一点的", "any with a higher rating?"), not a wish told ("我不想住太吵的地方。")
+_ASKED = re.compile(r"[?？]|吗|有没有|有无|\b(?:any|anything|is there|are there)\b", re.I)
+# the slots that narrow a search already shown (not the trip's frame: party, dates, budget)
+_REFINES = frozenset({"rating", "price", "cost", "ticket", "quiet", "near_metro", "facilities", "hotel_type"})
 
 
 def retrieval_query(text: str, p: Parsed) -> str:
@@ -118,6 +126,12 @@ class TravelAgent(OfflineTurn):
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
+        refine = [c for c in p.constraints if c.slot in _REFINES]
+        if refine and not p.domain and p.intent == "statement" and _ASKED.search(text) and self.last_shown():
+            # "有没有评分高一点的" / "any with a higher rating?": the search of its scope (else the topic searched last)
+            # again, refined; a statement of the same ("评分要4.5以上") is noted, as before
+            scope = next((c.scope for c in refine if c.scope != "any"), None)
+            p.domain, p.intent = scope or next(iter(self.last_shown())), "search"
         if p.intent == "info" and not p.domain and self.last_shown():
             p.domain = next(iter(self.last_shown()))  # "what's the rating of the second one?": of the latest list
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)

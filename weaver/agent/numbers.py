@@ -105,7 +105,7 @@ _RATING = re.compile(
 )
 _RATING_WORDS = re.compile(
     r"高分|评分高|好评|口碑好|评价好|highly[- ]rated|well[- ]rated|top[- ]rated|best[- ]rated|"
-    r"good reviews|great reviews",
+    r"good reviews|great reviews|(?:higher|better)[- ](?:rating|rated|reviews?)",
     re.IGNORECASE,
 )
 _BLANK = [
@@ -264,7 +264,7 @@ def stay_said(text: str) -> tuple[int, str] | None:
 
 
 _TRIP_DAY = re.compile(
-    r"第\s*([一二两三四五六七八九十\d]{1,3})\s*天|\bday\s*(\d{1,2})\b|\b(?:on\s+)?the\s+(first|second|third|fourth|"
+    r"第\s*([一二两三四五六七八九十\d]{1,3})\s*天|\bday\s*(\d{1,2}|one|two|three|four|five|six|seven)\b|\b(?:on\s+)?the\s+(first|second|third|fourth|"
     r"fifth|sixth|seventh|1st|2nd|3rd|\d{1,2}th)\s+day\b|(?:头|首)(一)?天",
     re.IGNORECASE,
 )
@@ -285,7 +285,7 @@ def trip_day(text: str) -> int | None:
     if m.group(1):
         return int(m.group(1)) if m.group(1).isdigit() else small_number(m.group(1))
     if m.group(2):
-        return int(m.group(2))
+        return int(m.group(2)) if m.group(2).isdigit() else small_number(m.group(2))
     if m.group(3):
         w = m.group(3).lower()
         return _EN_ORD.get(w) or (int(w[:-2]) if w[:-2].isdigit() else None)

@@ -19,6 +19,7 @@ from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
 from .replies import (
     ack_text,
+    constraint_phrase,
     display_name,
     fmt_money,
     has_text,
@@ -28,14 +29,19 @@ from .replies import (
     sourced,
     thought_text,
 )
+from .db import load_database
+from .result_texts import which_text
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
 from .turn_facts import length_note
 from .trip_dates import shifted
-from .understanding import Constraint, Parsed, nights_between
+from .understanding import DOMAINS, Constraint, Parsed, nights_between
 from .why import explain_why
 
 __all__ = ["OfflineTurn"]
+
+# "把它加回第二天" / "put it back": what was taken out of the plan, added again
+_AGAIN = re.compile(r"加回|放回|重新加|\b(?:put|bring|add) (?:it|that|them|\w+) back\b", re.IGNORECASE)
 
 
 class OfflineTurn(StepWriter):
@@ -55,10 +61,23 @@ class OfflineTurn(StepWriter):
             c.turn, c.node_id = self._turn, res.node.id if res.node else ""
 
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
+        p.asked_avoid = [t for t in p.asked_avoid if t not in known.avoid()[0]]  # "我吃素" said before: theirs already
+        p.caveat = None if p.caveat == "asked_diet" and not p.asked_avoid else p.caveat
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
+        removed = self.plan_items("retracted") if p.intent == "book" and _AGAIN.search(text) else []
+        if removed and not any(e[1] in DOMAINS for e in p.entities):
+            # "put it back on day 2": the item taken out of the plan last, not the first of the latest list
+            p.domain, shown = removed[-1].get("kind"), {str(removed[-1].get("kind")): [str(removed[-1]["name"])]}
+        order = self.shown_in_order(p.domain) if p.in_shown_order and p.domain else []
+        if order:  # "the first hotel you showed me": counted over every list, oldest first
+            shown = {**shown, str(p.domain): [n for n, _ in order]}
+        listed = shown.get(p.domain or "") or []
+        if p.intent == "search" and p.field_q and listed:  # "门票多少钱？" right after a list: of one, that one;
+            p.intent = "info" if len(listed) == 1 else "which"  # of several, which one is asked back
         tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
+        tp.missing = ["which"] if p.intent == "which" else tp.missing
         yield self.thought(
             thought_text(
                 lang,
@@ -115,6 +134,17 @@ class OfflineTurn(StepWriter):
                     results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
                     for old, out in rebooked
                 ]
+            )
+        latest = self.last_shown(lists_only=True).get(p.domain or "") or []
+        at = (p.ordinal or 1) - 1
+        if order and tp.target and (at >= len(latest) or latest[at] != tp.target):
+            # not the item the latest list has at that place: said which one was counted, and from when
+            turn = dict(order).get(str(tp.target))
+            text += (
+                f"\n\n（按推荐的先后顺序算，第{p.ordinal}个是第{turn}轮列出的{display_name(str(tp.target), lang)}。）"
+                if lang == "zh"
+                else f"\n\n(Counting everything I showed you in order, number {p.ordinal} is "
+                f"{display_name(str(tp.target), lang)}, listed at turn {turn}.)"
             )
         if note := length_note(p, known, lang):  # the dates kept, a length that disagrees asked back
             text += "\n\n" + note
@@ -192,6 +222,10 @@ class OfflineTurn(StepWriter):
             names = lists.get(p.domain or "") or next(iter(lists.values()), [])
             said = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in names)
             return honest_text("beyond", lang, n=len(names), names=said, ordinal=p.ordinal)
+        if tp.missing and tp.missing[0] == "which":  # "门票多少钱？" after a list of several
+            db = load_database()
+            names = self.last_shown(lists_only=True).get(p.domain or "") or []
+            return which_text([db.by_name[n] for n in names if n in db.by_name], p.text, p.domain or "", lang)
         if tp.missing and tp.missing[0] == "unplaced":
             return honest_text("unplaced", lang, place=p.unplaced)
         if tp.missing and tp.missing[0] == "already":
@@ -231,7 +265,12 @@ class OfflineTurn(StepWriter):
                     + text
                 )
             found = any(o.count for o in shown)
-            text += "\n\n" + caveat_text(p.caveat, lang) if p.caveat and (found or p.caveat == "paid_parking") else ""
+            diet = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
+            text += (
+                "\n\n" + caveat_text(p.caveat, lang, diet)
+                if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet"))
+                else ""
+            )
             asked = shown[-1].arguments.get("cuisine") if shown else None
             text = (cuisine_note(asked, int(found), lang) + "\n" + text) if asked else text
             # "make the hotel limit 900, and find a restaurant": what the search did not use is still said back

@@ -153,6 +153,7 @@ def _search(
     elif domain == "restaurant":
         take("cost")
         avoid, by = known.avoid()
+        avoid += [t for t in p.asked_avoid if t not in avoid]  # "有素食的吗": this search only, no diet recorded
         if avoid:
             args["avoid"] = avoid
             used.extend(by)
@@ -389,11 +390,8 @@ def plan_turn(
             tp.used.append(budget)
         tp.calls.append(Call("budget_tally", args))
     # dedupe constraints used twice (e.g. a place also counted as a slot)
-    seen, uniq = set(), []
+    uniq: dict[tuple, Constraint] = {}
     for c in tp.used:
-        key = (c.slot, c.node_id, str(c.value))
-        if key not in seen:
-            seen.add(key)
-            uniq.append(c)
-    tp.used = uniq
+        uniq.setdefault((c.slot, c.node_id, str(c.value)), c)
+    tp.used = list(uniq.values())
     return tp

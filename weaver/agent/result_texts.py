@@ -16,7 +16,7 @@ from .tools import ToolOutput
 from .understanding import Constraint
 from .reply_phrases import display_name, en_date, fmt_money, sourced
 
-__all__ = ["tool_memory_text", "results_text"]
+__all__ = ["tool_memory_text", "results_text", "which_text"]
 
 _MEAL_WORDS = {
     "breakfast": ("早饭", "breakfast"),
@@ -68,6 +68,47 @@ def _row_line(i: int, r: dict, lang: str) -> str:
     else:
         body = f"{fmt_money(r.get('cost'))}"
     return f"{i}. {display_name(r.get('名称') or r.get('name', ''), lang)} — {body}"
+
+
+# the column a field question names ("门票多少钱" / "what's the rating"); a bare price is the domain's own
+_FIELDS = [
+    ("门票", re.compile(r"门票|票价|ticket", re.I)),
+    ("评分", re.compile(r"评分|rating", re.I)),
+    ("地址", re.compile(r"地址|在哪|address", re.I)),
+    ("电话", re.compile(r"电话|phone", re.I)),
+]
+_PRICE = {"hotel": "价格", "restaurant": "人均消费", "attraction": "门票"}
+
+
+def which_text(rows: list[dict], question: str, domain: str, lang: str) -> str:
+    """ "门票多少钱？" after a list of several: the field for each item listed, and which one is meant, asked back.
+
+    >>> which_text([{"名称": "故宫", "门票": 60}, {"名称": "东六宫", "门票": 0}], "门票多少钱？", "attraction", "zh")
+    '刚才列出的几个：故宫：门票¥60；东六宫：门票免费。你问的是哪一个？'
+    """
+    zh = lang == "zh"
+    col = next((c for c, pat in _FIELDS if pat.search(question)), _PRICE.get(domain, "评分"))
+    words = {
+        "门票": ("门票", "ticket"),
+        "评分": ("评分", "rating"),
+        "地址": ("地址", "address"),
+        "电话": ("电话", "phone"),
+    }
+    label = words.get(col, ("价格" if domain == "hotel" else "人均", "price" if domain == "hotel" else "per person"))
+    parts = []
+    for r in rows:
+        v = r.get(col)
+        if col in ("门票", "价格", "人均消费") and isinstance(v, (int, float)):
+            shown = (
+                ("免费" if zh else "free") if v == 0 else fmt_money(v) + ("/晚" if zh else "/night") * (col == "价格")
+            )
+        else:
+            shown = str(v) if v not in (None, "") else ("未知" if zh else "n/a")
+        name = display_name(str(r.get("名称", "")), lang)
+        parts.append(f"{name}：{label[0]}{shown}" if zh else f"{name}: {label[1]} {shown}")
+    if zh:
+        return "刚才列出的几个：" + "；".join(parts) + "。你问的是哪一个？"
+    return "The ones I just listed: " + "; ".join(parts) + ". Which one do you mean?"
 
 
 def tool_memory_text(out: ToolOutput, lang: str) -> str:

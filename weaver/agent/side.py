@@ -231,7 +231,7 @@ def side_text(facts: dict, lang: str) -> str:
     return "我的数据里没有这方面的信息。" if zh else "That is not in my data."
 
 
-def caveat_text(kind: str, lang: str) -> str:
+def caveat_text(kind: str, lang: str, what: str = "") -> str:
     """What the data cannot say about results found for a side question folded into a search.
 
     >>> caveat_text("evening", "en")
@@ -248,5 +248,12 @@ def caveat_text(kind: str, lang: str) -> str:
             "我的数据里没有景点的开放时间，晚上去之前请先确认这些地方是否开放。"
             if lang == "zh"
             else "My data has no opening hours for sights: check that these are open in the evening before you go."
+        )
+    if kind == "asked_diet":
+        return (
+            f"（“{what}”只用在这次搜索里，没有记成你的忌口；如果你们一直这样吃，告诉我一声，之后都会照此推荐。）"
+            if lang == "zh"
+            else f"({what}: applied to this search only, not kept as your diet; if you always eat this way, tell me "
+            "and I will keep to it.)"
         )
     return ""

@@ -26,6 +26,7 @@ from datetime import date
 
 from ..numerals import small_number
 from ..slots import is_change, read_slots
+from ..slots_diet import option_questions
 from ..slots_prefs import meal_of, read_prefs
 from ..text import detect_language
 from .avoidances import avoided_foods, avoided_spans
@@ -60,6 +61,7 @@ from .intent_cues import (
     QUIET,
     REMOVE,
     REQUEST,
+    SHOWN_BEFORE,
     SIGHT_NOUN,
     THIS,
     TALLY,
@@ -75,6 +77,21 @@ from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
+
+
+# words that ask for places (a search), not for a field of a place shown
+_SEARCH_ASKED = re.compile(
+    r"推荐|找|搜|有什么|有哪些|哪些|哪家|哪个|附近|周边|\b(?:recommend|suggest|find|search|look for|show|any|which|near|"
+    r"around|cheap(?:er|est)?)\b",
+    re.IGNORECASE,
+)
+
+
+# a trip said to be to (another) city, a correction included; a city been to or come from is no trip there
+_GOING = re.compile(
+    r"去|到|飞|是|\b(?:meant|going to|trip to|travel(?:l?ing)? to|fly(?:ing)? to|headed to|visiting)\b", re.I
+)
+_BEEN = re.compile(r"去过|到过|从|来自|\b(?:been to|went to|visited|used to|from)\b", re.I)
 
 
 @dataclass
@@ -120,7 +137,13 @@ class Parsed:
     day: int | None = None  # "加到第二天的行程里" / "add it to day 2": the day of the trip
     day_plan: list[tuple[int, str]] = field(default_factory=list)  # "第一天去故宫，第二天去颐和园": (day, sight)
     lifted: list[str] = field(default_factory=list)  # "其实不用吃素了": foods no longer avoided (said back)
+    # "有素食的吗" / "any vegetarian options?": foods left out of this search only (a question, no diet of theirs)
+    asked_avoid: list[str] = field(default_factory=list)
     shift: int | None = None  # "行程推迟一天" / "push the trip back by a day": days the known dates move
+    # "门票多少钱？" / "How much is the ticket?": a field of an item just listed, none named (which one: the list's)
+    field_q: bool = False
+    # "the first hotel you showed me" / "你最开始推荐的第一家": counted over everything shown, oldest first
+    in_shown_order: bool = False
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
@@ -145,6 +168,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         g = next(x for x in m.groups() if x)
         p.ordinal = int(g) if g.isdigit() else ORD_WORDS.get(g.lower())
     p.refers = bool(THIS.search(text))
+    p.in_shown_order = bool(p.ordinal and SHOWN_BEFORE.search(text))
     p.more = bool(MORE.search(text)) and not GREETING.match(text)
     p.cheaper = bool(CHEAPER.search(text))
     p.more = p.more or p.cheaper  # "cheaper" continues the topic's search
@@ -223,7 +247,17 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         cons.append(Constraint("rating", rating, scope))
     # "其实不用吃素了": a food the message lifts is no food it avoids, whatever words name it
     p.lifted = sorted(lifted_terms(text)) if lifts else []
-    avoid = [t for t in avoided_foods(text) if t not in p.lifted]
+    offers = option_questions(text)
+    if offers:  # a question about what is on offer states no diet: its foods apply to this search only
+        said = text
+        for a, b in offers:
+            said = said[:a] + " " * (b - a) + said[b:]
+        avoid = [t for t in avoided_foods(said) if t not in p.lifted]
+        offer = "。".join(text[a:b] for a, b in offers)
+        p.asked_avoid = [t for t in avoided_foods(offer) if t not in avoid and t not in p.lifted]
+        p.caveat = "asked_diet" if p.asked_avoid else p.caveat
+    else:
+        avoid = [t for t in avoided_foods(text) if t not in p.lifted]
     if avoid:
         cons.append(Constraint("avoid", avoid, "restaurant"))
     if QUIET.search(text):
@@ -272,6 +306,15 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "info"
         p.constraints = [c for c in cons if c.slot not in ("ticket", "price", "cost", "rating")]
         return p
+    if (
+        p.domain
+        and FIELD_Q.search(text)
+        and YES_NO.search(text)
+        and not (p.entities or p.ordinal or p.refers or p.city or p.dishes or p.cuisines or p.kind or p.more)
+        and not cons
+        and not _SEARCH_ASKED.search(text)
+    ):
+        p.field_q = True  # the planner looks it up in the list shown last, when there is one (else it searches)
     asked = [
         str(f) for c in cons if c.slot == "facilities" for f in (c.value if isinstance(c.value, list) else [c.value])
     ]
@@ -296,8 +339,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
         return p
-    if p.city and (p.domain or p.request):
-        p.intent = "city"
+    if p.city and (p.domain or p.request or (_GOING.search(text) and not _BEEN.search(text))):
+        p.intent = "city"  # "帮我找上海的酒店", and "说错了，是去上海" / "I meant Shanghai": the trip is elsewhere
     elif WHY.search(text):
         p.intent = "why"
     elif BOOK.search(text) and (p.ordinal or p.refers or p.day or any(e[1] in DOMAINS for e in p.entities)):

@@ -138,6 +138,9 @@ def _result_line(target: MemoryItem, zh: bool) -> str:
         return (
             f"- 第{target.turn}轮的结果：{target.content}" if zh else f"- Turn {target.turn}, result: {target.content}"
         )
+    if meta.get("plan_item"):  # a booking is no search: what was added to the plan
+        what = "、".join(names) if zh else ", ".join(display_name(n, "en") for n in names)
+        return f"- 第{target.turn}轮加入行程：{what}" if zh else f"- Turn {target.turn}, added to your plan: {what}"
     shown = names[: max(1, int((meta.get("arguments") or {}).get("limit") or 3))]
     kind_zh, kind_en = _KIND_WORDS.get(str(meta.get("domain")), ("", ""))
     count = int(meta.get("count") or len(names))
