@@ -129,6 +129,12 @@ for n in matches:
 
 sel = st.session_state.get(SEL)
 sel = sel if sel in g else None
+
+
+def node_label(n) -> str:  # the node pickers' option text ("—": none picked)
+    return "—" if n is None else labels[n]
+
+
 labels = {n: node_option_label(g, n) for n in sorted(g, key=lambda n: (g.nodes[n].get("turn", 0), str(n)))}
 # the canvas and, beside it, what is about nodes (pick, neighbourhood, path, inspector); in a narrow pane (900 px
 # with the sidebar open) the two stack instead: side by side the canvas was a sliver
@@ -140,7 +146,7 @@ with right:
         t("pick_node"),
         [None, *labels],
         index=([None, *labels].index(sel) if sel else 0),
-        format_func=lambda n: "—" if n is None else labels[n],
+        format_func=node_label,
         key=f"gp_pick:{sel}",
     )
     if pick != sel:
@@ -149,8 +155,8 @@ with right:
     focus_nb = st.toggle(t("focus_nb"), key="gf_nb", disabled=sel is None)
     with st.expander(t("path"), expanded=False):
         # one above the other: side by side in this column each was cut to "[1] agent thou"
-        a = st.selectbox(t("from"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_a")
-        b = st.selectbox(t("to"), [None, *labels], format_func=lambda n: "—" if n is None else labels[n], key="gp_b")
+        a = st.selectbox(t("from"), [None, *labels], format_func=node_label, key="gp_a")
+        b = st.selectbox(t("to"), [None, *labels], format_func=node_label, key="gp_b")
         path = viz.path_between(g, a, b) if a and b else []
         if a and b and not path:
             st.warning(t("no_path"))
