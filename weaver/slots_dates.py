@@ -26,14 +26,18 @@ _EN_DATE = compile_ci(
 _EN_DAY = compile_ci(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b")
 _DATE_RANGE = compile_ci(r"^\s*(?:到|至|-|–|~|～|to|until|till|through|and)\s*$")
 _END = compile_ci(
-    r"退房|离开|返回|回来|回程|回家|回去|离店|(?:^|\s)(?:才|再|就)?走(?![路过遍进])|check[- ]?out|leav(?:e|ing)(?! for)|depart(?:ing)?(?! for)|"
-    r"return(?:ing)?|fly back|head(?:ing)? home|until|till|back on|住到|待到|呆到|玩到|留到|stay(?:ing)? (?:until|till)"
+    r"退房|离开|返回|回来|回程|回家|回去|离店|(?:^|\s)(?:才|再|就)?走(?![路过遍进])|check(?:ing|s)?[- ]?out|"
+    r"leav(?:e|es|ing)(?! for)|depart(?:s|ing)?(?! for)|return(?:s|ing)?|fly(?:ing)? (?:back|home|out(?! to| for))|"
+    r"head(?:ing)? home|until|till|back on|住到|待到|呆到|玩到|留到|stay(?:ing)? (?:until|till)"
 )
 _START = compile_ci(
-    r"出发|到达|抵达|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|(?:^|\s)(?:才|就|会)?到了?$|arriv(?:e|ing|al)|check[- ]?in|get(?:ting)? there|"
-    r"fly(?:ing)? (?:in|out)|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
+    r"出发|到达|抵达|落地|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|(?:^|\s)(?:才|就|会)?到了?$|arriv(?:e|es|ing|al)|"
+    r"check(?:ing|s)?[- ]?in\b|get(?:ting)? (?:there|in)|land(?:s|ing)?(?= on| in| at)|"
+    r"fly(?:ing)? (?:in|out (?:to|for))|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
     r"begin(?:ning)?|travel(?:l?ing)?|trip|visit(?:ing)?|from"
 )
+# what ends the words that belong to a date: another clause joined by "and" / "then" / "然后"
+_JOIN = compile_ci(r"\b(?:and|but|then)\b|然后|之后|再")
 _MONTH_WORD = compile_ci(r"(?:下个?|这个?|本|上个?)月\s*$|\b(?:next|this) month(?:'s)?\s*(?:the\s*)?$")
 _DATE_WORD = compile_ci(r"日期|时间|行程|哪天|那天|date|dates|day")
 
@@ -67,6 +71,47 @@ def date_mentions(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _own_cue(text: str, mentions: list[tuple[int, int, str]], i: int) -> str | None:
+    """The role the trip word nearest a date gives it, among the words that are its own.
+
+    Its own words: from the date before it (or 30 characters back) to the date, and after it up to the next
+    date or a joined clause. The nearest word wins, so in "we arrive May 1 and leave May 4" the first date is
+    the start although "leave" follows it; words after the date count in Chinese order ("5月3号到，6号走").
+
+    >>> m = date_mentions("We arrive May 1 and leave May 4")
+    >>> [_own_cue("We arrive May 1 and leave May 4", m, i) for i in range(2)]
+    ['start', 'end']
+    >>> m = date_mentions("我们5月3号落地，6号走")
+    >>> [_own_cue("我们5月3号落地，6号走", m, i) for i in range(2)]
+    ['start', 'end']
+    """
+    s, e, _ = mentions[i]
+    lo = max(mentions[i - 1][1] if i else 0, s - 30)
+    hi = min(mentions[i + 1][0] if i + 1 < len(mentions) else len(text), e + 10)
+    before, after = around_span(text[lo:hi], s - lo, e - lo, 30, 10)
+    join = _JOIN.search(after)
+    after = after[: join.start()] if join else after
+    best: tuple[int, str] | None = None
+    for role, pat in (("end", _END), ("start", _START)):
+        for m in pat.finditer(before):
+            gap = len(before) - m.end()
+            if best is None or gap < best[0]:
+                best = (gap, role)
+        m = pat.search(after)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), role)
+    return best[1] if best else None
+
+
+def _role_near(before: str, after: str, change: bool) -> str | None:
+    """The role from the wider clause when no trip word is a date's own (a date word, a change)."""
+    if _END.search(before[-10:] + " " + after):
+        return "end"
+    if _START.search(before + " " + after) or _DATE_WORD.search(before + after) or change:
+        return "start"
+    return None
+
+
 def read_dates(text: str) -> list[SlotValue]:
     mentions = date_mentions(text)
     out: list[SlotValue] = []
@@ -78,10 +123,7 @@ def read_dates(text: str) -> list[SlotValue]:
     for i, (s, e, v) in enumerate(mentions):
         before, after = around_span(text, s, e, 30, 10)
         if roles[i] is None:
-            if _END.search(before[-10:] + " " + after):
-                roles[i] = "end"
-            elif _START.search(before + " " + after) or _DATE_WORD.search(before + after) or change:
-                roles[i] = "start"
+            roles[i] = _own_cue(text, mentions, i) or _role_near(before, after, change)
         role = roles[i]
         if v.startswith("--") and i > 0 and not mentions[i - 1][2].startswith("--"):
             v = mentions[i - 1][2][:2] + v[1:]  # "5月1号到3号": the bare day takes the month before it
