@@ -25,10 +25,42 @@ ROLES = [
     ("入住5月3号，退房5月6号", [("start", "05-03"), ("end", "05-06")]),
     ("5月1号到3号", [("start", "05-01"), ("end", "05-03")]),
     ("from May 1st to 3 May", [("start", "05-01"), ("end", "05-03")]),
+    ("The trip is June 3-7", [("start", "06-03"), ("end", "06-07")]),
+    ("June 3rd to 7th, budget 5000", [("start", "06-03"), ("end", "06-07")]),
+    ("We're flying in on the 3rd of June and out on the 7th", [("start", "06-03"), ("end", "06-07")]),
+    ("Our flight lands June 3 at 9am", [("start", "06-03")]),
+    ("We arrive May 3 to 4 people", [("start", "05-03")]),  # a count after "to", not a day
     # no trip word: an event's date, not the trip's
     ("I spent 200 on May 3rd", []),
     ("我5月3号买了一本书", []),
+    ("May 3 - 10:30 meeting", []),
 ]
+
+PARTIES = [
+    ("Two adults and a 5-year-old", 3.0),
+    ("2 adults and a baby", 3.0),
+    ("two adults, two kids", 4.0),
+    ("两个大人一个宝宝", 3.0),
+    ("两个大人两个小孩", 4.0),
+]
+
+
+@pytest.mark.parametrize("text,party", PARTIES)
+def test_children_said_by_age_or_as_one_count_in_the_party(text, party):
+    assert [v.value for v in read_slots(text) if v.slot == "party"] == [party]
+
+
+@pytest.mark.parametrize(
+    "text,budget",
+    [
+        ("Budget per person for dinner about 150", ("person", 150.0, "about")),
+        ("晚饭预算人均大概150", ("person", 150.0, "about")),
+        ("I was about 30 when I went to Paris on a budget trip", None),
+    ],
+)
+def test_an_amount_about_a_budget_named_earlier_in_the_clause(text, budget):
+    got = [(v.scope, v.value, v.bound) for v in read_slots(text) if v.slot == "budget"]
+    assert got == ([budget] if budget else [])
 
 
 @pytest.mark.parametrize("text,roles", ROLES)

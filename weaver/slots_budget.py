@@ -75,15 +75,21 @@ _VAGUE = compile_ci(
 )
 
 
+_BUDGET_WORD = compile_ci(r"预算|经费|budget")
+
+
 def _money(text: str, start: int, end: int) -> bool:
     # 24 characters back (within the clause): "The budget per night is 800" names its budget 21 before the amount
     before, after = around_span(text, start, end, 24, 12)
     if _NOT_MONEY_AFTER.match(after):
         return False
+    # "Budget per person for dinner about 150": a bounded amount whose budget was named earlier in the clause
+    far = around_span(text, start, end, 40, 0)[0]
     return bool(
         _CURRENCY_AFTER.match(after)
         or _CURRENCY_BEFORE.search(before)
         or _NAMED.search(before)
+        or (_BUDGET_WORD.search(far) and _ABOUT_RIGHT_BEFORE.search(before))
         or _NIGHT.search(before[-8:] + " " + after[:10])
         or _PERSON.search(before[-8:] + " " + after[:10])
         or _MAX.search(before[-8:] + " " + after[:6])
@@ -96,7 +102,6 @@ _PRICE = compile_ci(r"价格|价钱|price")
 # to 800" is per night (12 characters back reach only "budget to ")
 _NIGHTLY_BUDGET = compile_ci(r"(?:nightly|per[- ]night|night's|a[- ]night)\s+budget\b[^,.;\d]{0,20}$")
 _PERSON_BUDGET = compile_ci(r"(?:per[- ]person|per[- ]head|per[- ]capita)\s+budget\b[^,.;\d]{0,20}$")
-_BUDGET_WORD = compile_ci(r"预算|经费|budget")
 
 
 def _budget_scope(local: str, clause: str) -> str:

@@ -38,10 +38,12 @@ _COMPANIONS = compile_ci(
     r"\bwith\s+" + _N + r"\s+(?:friends|colleagues|classmates|coworkers|kids|children|others)\b"
 )
 # "两个大人两个小孩" / "2 adults and 1 child": the children said right after the adults are in the party too
+# "two adults and a 5-year-old": a child said by age, or as "a" / "an" one
 _CHILDREN_AFTER = compile_ci(
     r"^\s*(?:和|加|带|跟|还有|以及|[,，、+&]|and|plus|with)?\s*"
-    + _N
-    + r"\s*(?:个|位|名)?\s*(?:小孩|孩子|儿童|小朋友|娃|kids?|child(?:ren)?)"
+    + _N[:-1]
+    + r"|an?)\s*(?:个|位|名)?\s*(?:小孩|孩子|儿童|小朋友|娃|宝宝|婴儿|kids?|child(?:ren)?|bab(?:y|ies)|toddlers?|"
+    r"infants?|teen(?:ager)?s?|\d{1,2}[- ]years?[- ]olds?)"
 )
 _ADULTS = compile_ci(r"大人|成人|adults")
 # "住三晚" / "待四个晚上" (a counted 晚上 is nights; a bare "一晚上" is an evening or a per-night price)
@@ -95,7 +97,8 @@ def read_counts(text: str) -> list[SlotValue]:
             span = m.span()
             if _ADULTS.search(m.group(0)):
                 kids = _CHILDREN_AFTER.match(text[m.end() :])
-                k = small_number(next(g for g in kids.groups() if g)) if kids else None
+                said_k = next(g for g in kids.groups() if g) if kids else ""
+                k = 1 if said_k.lower() in ("a", "an") else small_number(said_k) if kids else None
                 if kids and k and n + k <= 50:
                     n, span = n + k, (m.start(), m.end() + kids.end())
             said = SlotValue("party", float(n), "eq", "people", "", span, text[span[0] : span[1]])

@@ -24,15 +24,21 @@ _EN_DATE = compile_ci(
     r"|\b(\d{4})-(\d{1,2})-(\d{1,2})\b"
 )
 _EN_DAY = compile_ci(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b")
+# "June 3-7" / "June 3rd to 7th": the day that ends a range after a month and day
+_EN_RANGE_DAY = compile_ci(
+    r"\s*(?:-|–|~|to|until|till|through)\s*(\d{1,2})(?:st|nd|rd|th)?\b"
+    r"(?![\d:.,]\d|\s*(?:am|pm|people|persons|adults|guests|nights?|days?|hours?|yuan|rmb|元|块|jan|feb|mar|apr|may|jun"
+    r"|jul|aug|sep|oct|nov|dec))"
+)
 _DATE_RANGE = compile_ci(r"^\s*(?:到|至|-|–|~|～|to|until|till|through|and)\s*$")
 _END = compile_ci(
     r"退房|离开|返回|回来|回程|回家|回去|离店|(?:^|\s)(?:才|再|就)?走(?![路过遍进])|check(?:ing|s)?[- ]?out|"
     r"leav(?:e|es|ing)(?! for)|depart(?:s|ing)?(?! for)|return(?:s|ing)?|fly(?:ing)? (?:back|home|out(?! to| for))|"
-    r"head(?:ing)? home|until|till|back on|住到|待到|呆到|玩到|留到|stay(?:ing)? (?:until|till)"
+    r"head(?:ing)? home|(?:^|\s)out on|until|till|back on|住到|待到|呆到|玩到|留到|stay(?:ing)? (?:until|till)"
 )
 _START = compile_ci(
     r"出发|到达|抵达|落地|入住|动身|启程|过去|开始|去北京|来北京|到北京|去|(?:^|\s)(?:才|就|会)?到了?$|arriv(?:e|es|ing|al)|"
-    r"check(?:ing|s)?[- ]?in\b|get(?:ting)? (?:there|in)|land(?:s|ing)?(?= on| in| at)|"
+    r"check(?:ing|s)?[- ]?in\b|get(?:ting)? (?:there|in)|land(?:s|ing)?\b|"
     r"fly(?:ing)? (?:in|out (?:to|for))|set(?:ting)? off|leav(?:e|ing) for|depart(?:ing)? for|start(?:ing)?|"
     r"begin(?:ning)?|travel(?:l?ing)?|trip|visit(?:ing)?|from"
 )
@@ -58,6 +64,8 @@ def date_mentions(text: str) -> list[tuple[int, int, str]]:
         else:
             mo, d = int(m.group(6)), int(m.group(7))
         found.append((m.start(), m.end(), f"{mo:02d}-{d:02d}"))
+        if m.group(1) and (r := _EN_RANGE_DAY.match(text, m.end())):
+            found.append((r.start(1), r.end(), f"--{int(r.group(1)):02d}"))
     taken = [(s, e) for s, e, _ in found]
     for pat in (_ZH_DAY, _EN_DAY):
         for m in pat.finditer(text):
