@@ -31,6 +31,7 @@ from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, spea
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
 from .relations.revisits import revisit_parent
+from .relations.steps import KIND_RELATIONS, process_parent, steps_of_one_turn
 from .relations.support import supported
 from .relations.threads import thread_parent
 
@@ -44,6 +45,7 @@ __all__ = [
     "WINDOW",
     "CORRECTION_REACH",
     "KIND_RELATIONS",
+    "process_parent",
 ]
 
 REFERENCE_CONFIDENCE = 0.7  # measured on CrossWOZ (bench relations): see docs/benchmarks/relations.md
@@ -52,16 +54,6 @@ THREAD_CONFIDENCE = 0.7
 CORRECTION_REACH = 0.85  # a correction applies to pairs whose both ends are at least this similar to it
 LLM_CANDIDATES = 3  # the link model's best candidates an LLM judges
 
-# the relation between agent steps follows from what the steps are (no guess needed)
-KIND_RELATIONS: dict[tuple[str, str], str] = {
-    ("agent_thought", "tool_result"): "temporal",  # the result of the call the thought made
-    ("tool_result", "agent_response"): "causal",  # the reply reports the result
-    ("tool_result", "agent_thought"): "causal",  # the next step reacts to the result
-    ("user_input", "agent_thought"): "causal",  # the agent thinks because the user asked
-    ("agent_thought", "agent_response"): "temporal",
-    ("agent_thought", "agent_thought"): "temporal",
-    ("tool_result", "tool_result"): "temporal",
-}
 
 _READABLE = {
     "d1": "the turn just before",
@@ -277,12 +269,6 @@ def _corrected(edges: list[Edge], node: MemoryNode, vec, corrections, vector_of,
     return out
 
 
-def _steps_of_one_turn(parent: MemoryNode, child: MemoryNode) -> bool:
-    """Two agent steps of the same turn (a thought, its call's result, the reply): one process, always linked."""
-    agent = ("agent_thought", "tool_result", "agent_response")
-    return parent.kind in agent and child.kind in agent and parent.turn == child.turn
-
-
 def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -> tuple[list[Edge], RelateResult]:
     model = model or default_model()
     corrections = corrections or []
@@ -311,8 +297,13 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
                     Edge(parent.id, node.id, "causal", 0.95, "rules", "reply reporting this step's tool result")
                 )
                 return edges, RelateResult([], reasoner.name)
-    if getattr(reasoner, "kind", "rules") == "llm":
+    if getattr(reasoner, "kind", "rules") == "llm":  # an LLM reads the steps' content: its judgement stands
         return _llm_edges(node, window, guesses, reasoner, corrections)
+    step = process_parent(node, window)
+    if step is not None:  # the step an agent step follows within its turn, where the link model misreads agents
+        i, relation, why = step
+        edges.append(Edge(window[i].id, node.id, relation, 0.95, "rules", why))
+        return edges, RelateResult([], reasoner.name)
     for g in guesses:
         parent = window[g.index]
         pvec = None if window_vecs is None else window_vecs[g.index]
@@ -332,7 +323,7 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
             if c.relation or g is guesses[0]:
                 return edges, RelateResult([], reasoner.name)
             continue
-        if not (_steps_of_one_turn(parent, node) or supported(parent, node, window[g.index + 1 :])):
+        if not (steps_of_one_turn(parent, node) or supported(parent, node, window[g.index + 1 :])):
             continue  # the content does not back this pair (weaver/relations/support.py): the next candidate may
         if g.confidence >= model.threshold:  # the best candidate the content backs, when confident enough
             edges.append(
