@@ -7,6 +7,8 @@ The space is a Beijing trip of a new user's own, chatted with the agent in this 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from studio_server import open_page, running_studio, woven_data
 
@@ -138,6 +140,59 @@ def test_input_hints_are_in_the_interface_language(trip, chromium, lang):
         assert "Press Enter to apply" in search["own"] and "submit" in task["own"], seen
         assert not any("Press" in s for h in (search, task) for s in h["shown"]), seen  # not twice
     assert task["shown"] == ["5/2000"], task  # the character count is kept
+
+
+# what a filtered dropdown says, and the Streamlit chrome's aria-labels (sidebar button, dataframe toolbar)
+_CHROME_WORDS = """() => ({
+  empty: [...document.querySelectorAll('body span, body li, body div')]
+    .filter((e) => e.children.length === 0 && e.offsetParent !== null && /^(No results|无匹配结果)$/.test(e.textContent.trim()))
+    .map((e) => e.textContent.trim()),
+  collapse: document.querySelector('[data-testid="stSidebarCollapseButton"] button, [data-testid="stSidebar"] [data-testid="stBaseButton-headerNoPadding"]')?.getAttribute('aria-label'),
+  toolbar: [...document.querySelectorAll('[data-testid="stElementToolbar"] button')].map((b) => b.getAttribute('aria-label')),
+})"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_streamlit_own_words_are_chinese_on_the_chinese_ui_and_english_again_after_switching(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-chrome.log", start_timeout=60) as base:
+        ctx, page, runs = _opened(chromium, base + "/?lang=zh&space=demo", 1400, 1000)
+        seen = {}
+        for lang in ("zh", "en"):
+            page.get_by_role("tab").nth(1).click()  # the filter scores: a dataframe with its toolbar
+            page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+            page.locator('[data-testid="stDataFrame"]').first.hover()
+            box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"] input').first  # the space picker
+            box.click()
+            page.keyboard.type("zzzzqq")  # matches no option
+            page.wait_for_timeout(500)
+            seen[lang] = page.evaluate(_CHROME_WORDS)
+            page.keyboard.press("Escape")
+            if lang == "zh":  # the same page, no reload: React would not rewrite an attribute it thinks unchanged
+                with runs.rerun():
+                    page.locator('[data-testid="stSidebar"]').get_by_text("English").click()
+                runs.settled()
+                page.wait_for_timeout(500)
+        ctx.close()
+    zh, en = seen["zh"], seen["en"]
+    # Streamlit's "No results", "Collapse sidebar" and "Download as CSV" / "Search" showed on the Chinese UI
+    assert "无匹配结果" in zh["empty"] and "No results" not in zh["empty"], zh
+    assert zh["collapse"] == "收起侧边栏", zh
+    assert {"下载 CSV", "搜索", "全屏"} <= set(zh["toolbar"]), zh
+    assert not any(a and re.search(r"[A-Za-z]{3}", a) and "CSV" not in a for a in zh["toolbar"]), zh
+    # and back in English once the interface is English again
+    assert "No results" in en["empty"] and "无匹配结果" not in en["empty"], en
+    assert en["collapse"] == "Collapse sidebar", en
+    assert {"Download as CSV", "Search", "Fullscreen"} <= set(en["toolbar"]), en
+
+
+def test_the_chrome_script_swaps_only_whole_known_words_and_cannot_be_closed():
+    from ui.chrome_zh import ZH, chrome_script
+
+    zh, en = chrome_script("zh"), chrome_script("en")
+    assert zh.count("<script>") == 1 and zh.count("</script>") == 1 and zh.endswith("</script>")
+    assert all(w in zh for w in ZH.values()) and not any(w in en for w in ZH.values())
+    assert all(re.fullmatch(r"[A-Za-z][A-Za-z /.,-]*[A-Za-z.]", k) for k in ZH), "keys are Streamlit's English words"
 
 
 def test_page_css_is_built_safely():
