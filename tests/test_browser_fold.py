@@ -149,6 +149,7 @@ _CHROME_WORDS = """() => ({
     .map((e) => e.textContent.trim()),
   collapse: document.querySelector('[data-testid="stSidebarCollapseButton"] button, [data-testid="stSidebar"] [data-testid="stBaseButton-headerNoPadding"]')?.getAttribute('aria-label'),
   toolbar: [...document.querySelectorAll('[data-testid="stElementToolbar"] button')].map((b) => b.getAttribute('aria-label')),
+  script: getComputedStyle(document.querySelector('script.cw-chrome').closest('[data-testid="stElementContainer"]')).display,
 })"""
 
 
@@ -175,6 +176,7 @@ def test_streamlit_own_words_are_chinese_on_the_chinese_ui_and_english_again_aft
                 page.wait_for_timeout(500)
         ctx.close()
     zh, en = seen["zh"], seen["en"]
+    assert zh["script"] == en["script"] == "none", seen  # the script's empty element took a gap atop every page
     # Streamlit's "No results", "Collapse sidebar" and "Download as CSV" / "Search" showed on the Chinese UI
     assert "无匹配结果" in zh["empty"] and "No results" not in zh["empty"], zh
     assert zh["collapse"] == "收起侧边栏", zh
@@ -190,7 +192,7 @@ def test_the_chrome_script_swaps_only_whole_known_words_and_cannot_be_closed():
     from ui.chrome_zh import ZH, chrome_script
 
     zh, en = chrome_script("zh"), chrome_script("en")
-    assert zh.count("<script>") == 1 and zh.count("</script>") == 1 and zh.endswith("</script>")
+    assert zh.count("<script") == 1 and zh.count("</script>") == 1 and zh.endswith("</script>")
     assert all(w in zh for w in ZH.values()) and not any(w in en for w in ZH.values())
     assert all(re.fullmatch(r"[A-Za-z][A-Za-z /.,-]*[A-Za-z.]", k) for k in ZH), "keys are Streamlit's English words"
 

@@ -161,8 +161,10 @@ def chrome_script(lang: str) -> str:
 
     >>> "无匹配结果" in chrome_script("zh") and "无匹配结果" not in chrome_script("en")
     True
+
+    Its element is hidden by ``ui.css.page_css`` (an empty element still took a gap at the top of every page).
     """
     words = ZH if lang == "zh" else {}
     body = _JS.replace("WORDS", _js_literal(words)).replace("CHROME", _js_literal(_CHROME))
     body = body.replace("OURS", _js_literal(_OURS))
-    return "<script>" + body + "</script>"
+    return '<script class="cw-chrome">' + body + "</script>"

@@ -39,6 +39,8 @@ def page_css() -> str:
         f"<style>{main}{{padding-top:2.2rem}}"
         f"@media (max-width:1100px){{{main}{{padding-left:1.5rem;padding-right:1.5rem}}}}"
         f"@media (max-width:736px){{{main}{{padding-top:4.5rem}}}}"
+        # the element holding ui/chrome_zh.py's script: empty, but a flex item, so it took a gap at the top
+        "[data-testid='stElementContainer']:has(>[data-testid='stHtml']>script.cw-chrome){display:none}"
         "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
         "'WenQuanYi Micro Hei',sans-serif}</style>"
     )
