@@ -224,6 +224,11 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
         page.wait_for_timeout(300)  # the row's five figures are drawn together
         n_retrieval = page.locator('[data-testid="stMetricValue"]').count()
         cut = page.evaluate(_CUT, _METRICS)
+        # the vertical space between the wrapped rows of figures (a row's top minus the row above's bottom)
+        tops = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map((m) => {
+              const r = m.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; })"""
+        )
         with runs.rerun():
             page.goto(base + "/benchmarks?lang=zh&space=demo")
         runs.settled()
@@ -234,6 +239,10 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
     assert n_retrieval == 5 and n_bench >= 4, (n_retrieval, n_bench)
     # five equal columns beside the sidebar cut them to "974 ⋯", "memorie…", "seed…", "90 …", "过滤器保留的…"
     assert cut == [], cut
+    rows = sorted({t for t, _ in tops})
+    assert len(rows) == 2, tops  # five figures in two rows at 900 px
+    between = rows[1] - max(b for t, b in tops if t == rows[0])
+    assert 8 <= between <= 24, tops  # the row's 64 px "large" gap between figures, used between rows too
 
 
 @pytest.mark.slow

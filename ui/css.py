@@ -39,6 +39,10 @@ def page_css() -> str:
         f"<style>{main}{{padding-top:2.2rem}}"
         f"@media (max-width:1100px){{{main}{{padding-left:1.5rem;padding-right:1.5rem}}}}"
         f"@media (max-width:736px){{{main}{{padding-top:4.5rem}}}}"
+        # a row of figures (ui.render.metric_row) that wrapped: its "large" gap (4 rem) is for between the
+        # figures, and between the two rows it left an empty band as tall as a figure
+        "[data-testid='stHorizontalBlock']:has(>[data-testid='stElementContainer']>[data-testid='stMetric'])"
+        "{row-gap:1rem}"
         # the element holding ui/chrome_zh.py's script: empty, but a flex item, so it took a gap at the top
         "[data-testid='stElementContainer']:has(>[data-testid='stHtml']>script.cw-chrome){display:none}"
         "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
