@@ -251,7 +251,9 @@ with st.container(key="chat_cols"):
 with left:
     _demos()
     _demo_result()
-    history = st.container(height=640, border=False)
+    # a scrolling box once there is a conversation; none before, where it left a 640 px blank band between the
+    # "no messages yet" hint and the message box it points to
+    history = st.container(height=640 if events else "content", border=False)
     with history:
         if not events:
             st.info(t("chat_empty"))

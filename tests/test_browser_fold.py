@@ -197,6 +197,22 @@ def test_the_chrome_script_swaps_only_whole_known_words_and_cannot_be_closed():
     assert all(re.fullmatch(r"[A-Za-z][A-Za-z /.,-]*[A-Za-z.]", k) for k in ZH), "keys are Streamlit's English words"
 
 
+@pytest.mark.slow
+@pytest.mark.browser
+def test_an_empty_chat_has_its_message_box_under_its_hint(tmp_path, chromium):
+    with running_studio(tmp_path / "data", tmp_path / "streamlit-empty.log", start_timeout=60) as base:
+        seen = {}
+        for width in (1400, 900):
+            ctx, page, _ = _opened(chromium, base + "/?lang=zh", width, 1000)
+            hint = page.locator('[data-testid="stAlert"]').filter(has_text="还没有消息").first.bounding_box()
+            box = page.locator('[data-testid="stChatInput"]').first.bounding_box()
+            seen[width] = (hint, box)
+            ctx.close()
+    for width, (hint, box) in seen.items():
+        # the empty history kept its 640 px scrolling box: a blank band between the hint and the message box
+        assert 0 <= box["y"] - (hint["y"] + hint["height"]) <= 80, (width, hint, box)
+
+
 def test_page_css_is_built_safely():
     css = input_hint_css({"enter": 'a"</style><b>', "enter_form": "x", "ctrl": "y", "ctrl_form": "z"})
     assert "</style><b>" not in css.removesuffix("</style>") and "\\22 " in css
