@@ -10,8 +10,9 @@ from pathlib import Path
 import streamlit as st
 
 # `streamlit run app.py` puts this folder first on the import path, so `ui` (and `weaver`, installed or not) import
-from ui.css import input_hint_css
-from ui.i18n import t
+from ui.chrome_zh import chrome_script
+from ui.css import input_hint_css, page_css
+from ui.i18n import lang, t
 from ui.shell import mark_shell
 from ui.render import md_escape
 from ui.sidebar import render_sidebar
@@ -48,16 +49,11 @@ nav = st.navigation(
     list(pages.values()) + [st.Page(_chat_alias, title=t("chat"), url_path="chat", visibility="hidden")]
 )
 mark_shell(pages)
-# tighter top margin than Streamlit's default, except on a narrow (phone) window, where the header bar with the
-# sidebar button covers the page's first 3.75rem and hid half the title; CJK-capable fonts first
-st.html(
-    "<style>[data-testid='stMainBlockContainer']{padding-top:2.2rem}"
-    "@media (max-width:736px){[data-testid='stMainBlockContainer']{padding-top:4.5rem}}"
-    "body,[data-testid='stAppViewContainer']{font-family:'Source Sans Pro','Noto Sans CJK SC',"
-    "'WenQuanYi Micro Hei',sans-serif}</style>"
-)
+st.html(page_css())
 # Streamlit's "Press Enter to apply" under an edited input is English in every language: ours, translated
 st.html(input_hint_css({k: t("hint_" + k) for k in ("enter", "enter_form", "ctrl", "ctrl_form")}))
+# and its other words (toolbar buttons, "No results", aria-labels): swapped in the page by a script (ui/chrome_zh.py)
+st.html(chrome_script(lang()), unsafe_allow_javascript=True)
 with st.spinner(t("loading")):  # the first run of a process loads the embedder and opens the store
     get_runtime()
     warm_agent()

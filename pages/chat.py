@@ -82,13 +82,18 @@ def _demos() -> None:
         titles = {name: agent_bridge.load_demo(str(path))[0] for name, path in scripts.items()}
         names = list(scripts)
         own = f"trip_{lang()}"  # the Beijing trip in the interface's language, not the first name in the folder
-        st.selectbox(
+        # a title is a sentence (up to ~130 characters): the box cut it mid-character at the popover's edge, so
+        # the box shows its start with an ellipsis and the picked script's whole title is written under it
+        picked = st.selectbox(
             t("demos"),
             names,
             index=names.index(own) if own in names else 0,
             key="demo_pick",
-            format_func=lambda n: f"{n} — {titles[n]}",
+            format_func=lambda n: graph_render.canvas_label(f"{n} — {titles[n]}", 46),  # width-aware cut
+            width=400,
         )
+        with st.container(width=400):  # wrapped at the box's width: one long line widened the popover to the window
+            st.caption(md_escape(titles.get(picked, "")))
         st.button(t("run_demo"), type="primary", key="demo_run", on_click=_start_demo)
     name = st.session_state.pop("space_ui:demo_go", None)
     if name not in scripts:
@@ -246,7 +251,9 @@ with st.container(key="chat_cols"):
 with left:
     _demos()
     _demo_result()
-    history = st.container(height=640, border=False)
+    # a scrolling box once there is a conversation; none before, where it left a 640 px blank band between the
+    # "no messages yet" hint and the message box it points to
+    history = st.container(height=640 if events else "content", border=False)
     with history:
         if not events:
             st.info(t("chat_empty"))

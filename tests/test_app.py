@@ -110,7 +110,13 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
 
 def test_demo_picker_defaults_to_the_interface_language_and_closes_when_run(studio):
     at = studio()
-    assert at.selectbox(key="demo_pick").value == "trip_en"
+    pick = at.selectbox(key="demo_pick")
+    assert pick.value == "trip_en"
+    # a title is a sentence: the box shows its start (it was cut mid-character at the popover's edge), the
+    # picked script's whole title is written under the box
+    title = "Three days in Beijing: dates, a 5,000 yuan budget, a hotel near Wangfujing, dinner after a seafood"
+    assert all(len(o) <= 46 for o in pick.options) and "trip_en — Three days" in pick.options[pick.index], pick.options
+    assert any(c.value.replace("\\", "").startswith(title) for c in at.caption), [c.value for c in at.caption]
     at.session_state["lang"] = "zh"
     at.session_state["demo_pick"] = "switch_zh"  # a short script: the point is where it runs, not what it says
     at.session_state["demo_popover"] = True  # the user opened the popover

@@ -7,6 +7,8 @@ The space is a Beijing trip of a new user's own, chatted with the agent in this 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from studio_server import open_page, running_studio, woven_data
 
@@ -140,6 +142,77 @@ def test_input_hints_are_in_the_interface_language(trip, chromium, lang):
     assert task["shown"] == ["5/2000"], task  # the character count is kept
 
 
+# what a filtered dropdown says, and the Streamlit chrome's aria-labels (sidebar button, dataframe toolbar)
+_CHROME_WORDS = """() => ({
+  empty: [...document.querySelectorAll('body span, body li, body div')]
+    .filter((e) => e.children.length === 0 && e.offsetParent !== null && /^(No results|无匹配结果)$/.test(e.textContent.trim()))
+    .map((e) => e.textContent.trim()),
+  collapse: document.querySelector('[data-testid="stSidebarCollapseButton"] button, [data-testid="stSidebar"] [data-testid="stBaseButton-headerNoPadding"]')?.getAttribute('aria-label'),
+  toolbar: [...document.querySelectorAll('[data-testid="stElementToolbar"] button')].map((b) => b.getAttribute('aria-label')),
+  script: getComputedStyle(document.querySelector('script.cw-chrome').closest('[data-testid="stElementContainer"]')).display,
+})"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_streamlit_own_words_are_chinese_on_the_chinese_ui_and_english_again_after_switching(trip, chromium):
+    with running_studio(trip, trip.parent / "streamlit-chrome.log", start_timeout=60) as base:
+        ctx, page, runs = _opened(chromium, base + "/?lang=zh&space=demo", 1400, 1000)
+        seen = {}
+        for lang in ("zh", "en"):
+            page.get_by_role("tab").nth(1).click()  # the filter scores: a dataframe with its toolbar
+            page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+            page.locator('[data-testid="stDataFrame"]').first.hover()
+            box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"] input').first  # the space picker
+            box.click()
+            page.keyboard.type("zzzzqq")  # matches no option
+            page.wait_for_timeout(500)
+            seen[lang] = page.evaluate(_CHROME_WORDS)
+            page.keyboard.press("Escape")
+            if lang == "zh":  # the same page, no reload: React would not rewrite an attribute it thinks unchanged
+                with runs.rerun():
+                    page.locator('[data-testid="stSidebar"]').get_by_text("English").click()
+                runs.settled()
+                page.wait_for_timeout(500)
+        ctx.close()
+    zh, en = seen["zh"], seen["en"]
+    assert zh["script"] == en["script"] == "none", seen  # the script's empty element took a gap atop every page
+    # Streamlit's "No results", "Collapse sidebar" and "Download as CSV" / "Search" showed on the Chinese UI
+    assert "无匹配结果" in zh["empty"] and "No results" not in zh["empty"], zh
+    assert zh["collapse"] == "收起侧边栏", zh
+    assert {"下载 CSV", "搜索", "全屏"} <= set(zh["toolbar"]), zh
+    assert not any(a and re.search(r"[A-Za-z]{3}", a) and "CSV" not in a for a in zh["toolbar"]), zh
+    # and back in English once the interface is English again
+    assert "No results" in en["empty"] and "无匹配结果" not in en["empty"], en
+    assert en["collapse"] == "Collapse sidebar", en
+    assert {"Download as CSV", "Search", "Fullscreen"} <= set(en["toolbar"]), en
+
+
+def test_the_chrome_script_swaps_only_whole_known_words_and_cannot_be_closed():
+    from ui.chrome_zh import ZH, chrome_script
+
+    zh, en = chrome_script("zh"), chrome_script("en")
+    assert zh.count("<script") == 1 and zh.count("</script>") == 1 and zh.endswith("</script>")
+    assert all(w in zh for w in ZH.values()) and not any(w in en for w in ZH.values())
+    assert all(re.fullmatch(r"[A-Za-z][A-Za-z /.,-]*[A-Za-z.]", k) for k in ZH), "keys are Streamlit's English words"
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_an_empty_chat_has_its_message_box_under_its_hint(tmp_path, chromium):
+    with running_studio(tmp_path / "data", tmp_path / "streamlit-empty.log", start_timeout=60) as base:
+        seen = {}
+        for width in (1400, 900):
+            ctx, page, _ = _opened(chromium, base + "/?lang=zh", width, 1000)
+            hint = page.locator('[data-testid="stAlert"]').filter(has_text="还没有消息").first.bounding_box()
+            box = page.locator('[data-testid="stChatInput"]').first.bounding_box()
+            seen[width] = (hint, box)
+            ctx.close()
+    for width, (hint, box) in seen.items():
+        # the empty history kept its 640 px scrolling box: a blank band between the hint and the message box
+        assert 0 <= box["y"] - (hint["y"] + hint["height"]) <= 80, (width, hint, box)
+
+
 def test_page_css_is_built_safely():
     css = input_hint_css({"enter": 'a"</style><b>', "enter_form": "x", "ctrl": "y", "ctrl_form": "z"})
     assert "</style><b>" not in css.removesuffix("</style>") and "\\22 " in css
@@ -167,6 +240,11 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
         page.wait_for_timeout(300)  # the row's five figures are drawn together
         n_retrieval = page.locator('[data-testid="stMetricValue"]').count()
         cut = page.evaluate(_CUT, _METRICS)
+        # the vertical space between the wrapped rows of figures (a row's top minus the row above's bottom)
+        tops = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map((m) => {
+              const r = m.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; })"""
+        )
         with runs.rerun():
             page.goto(base + "/benchmarks?lang=zh&space=demo")
         runs.settled()
@@ -177,6 +255,10 @@ def test_no_metric_is_cut_at_900_px(trip, chromium):
     assert n_retrieval == 5 and n_bench >= 4, (n_retrieval, n_bench)
     # five equal columns beside the sidebar cut them to "974 ⋯", "memorie…", "seed…", "90 …", "过滤器保留的…"
     assert cut == [], cut
+    rows = sorted({t for t, _ in tops})
+    assert len(rows) == 2, tops  # five figures in two rows at 900 px
+    between = rows[1] - max(b for t, b in tops if t == rows[0])
+    assert 8 <= between <= 24, tops  # the row's 64 px "large" gap between figures, used between rows too
 
 
 @pytest.mark.slow

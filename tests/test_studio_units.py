@@ -56,6 +56,19 @@ def test_a_chinese_canvas_label_wraps_to_the_two_lines_an_english_one_does():
     assert graph_render.vis_payload(g)["nodes"][0]["label"] == zh[:19] + "…"
 
 
+def test_a_chinese_label_never_starts_its_second_line_with_closing_punctuation():
+    # vis-network put "我的行程现在是什么样的" on the first line and the "？" alone on the second
+    assert graph_render.canvas_label("我的行程现在是什么样的？", 40) == "我的行程现在是什么样\n的？"
+    assert graph_render.canvas_label("为什么推荐这家酒店呢？！", 40) == "为什么推荐这家酒店\n呢？！"
+    for text in (
+        "人数改成四个，我妹也去",  # one line: nothing to move
+        "帮我找一家天安门附近的酒店，每晚不超过八百",  # its second line starts with a character
+        "search_hotels(near=故宫)？",  # narrow characters: the break is not known
+        "Why did you recommend this hotel?",
+    ):
+        assert "\n" not in graph_render.canvas_label(text, 40), text
+
+
 def test_a_node_stacked_in_its_column_clears_the_label_above_it():
     # a widened retry pushes the reply into the last column, under the retry: it sat on the retry's label
     g = nx.DiGraph()

@@ -117,17 +117,30 @@ export default function (component) {
       root.__closeMenu();
       if (p.edges && p.edges.length && root.__edgeMenu) root.__edgeMenu(String(p.edges[0]), p.pointer.DOM);
     });
-    root.__net.on("dragStart", () => root.__closeMenu());
-    root.__net.on("zoom", () => root.__closeMenu());
-    root.__net.once("afterDrawing", () => { view(root.__net, data); root.dataset.ready = "1"; });
+    // the user's own pan or zoom: the view is theirs until the next turn's drawing (no re-framing on a resize)
+    root.__net.on("dragStart", () => { root.__closeMenu(); root.__net.__cwMoved = true; });
+    root.__net.on("zoom", () => { root.__closeMenu(); root.__net.__cwMoved = true; });
+    root.__net.once("afterDrawing", () => frame(root.__net, root.__data, () => { root.dataset.ready = "1"; }));
+    // the canvas's size changes after the first drawing (a scroll bar appears, the sidebar opens or closes, the
+    // columns stack): framed anew for the new size, or the newest turn slid off the side it was framed against
+    let size = [root.clientWidth, root.clientHeight];
+    root.__resized = new ResizeObserver(() => {
+      const now = [root.clientWidth, root.clientHeight];
+      if (now[0] === size[0] && now[1] === size[1]) return;
+      size = now;
+      const net = root.__net;
+      if (net && !net.__cwMoved && root.dataset.ready === "1") requestAnimationFrame(() => frame(net, root.__data));
+    });
+    root.__resized.observe(root);
   } else if (root.__sig !== sig) {
     // same component, new data: keep the view unless the node set changed a lot
     root.__nodes.clear(); root.__edges.clear();
     root.__nodes.add(data.nodes); root.__edges.add(data.edges);
     root.__net.setOptions(data.options);
     // framed once the new nodes are drawn: their label boxes are measured in that drawing
-    if (data.fit) { const net = root.__net; net.once("afterDrawing", () => view(net, data)); net.redraw(); }
+    if (data.fit) { const net = root.__net; net.once("afterDrawing", () => frame(net, data)); net.redraw(); }
   }
+  root.__data = data;
   root.__sig = sig;
   drawUndo(root, data.undo, setTriggerValue);
   root.__onPick = (id) => setTriggerValue("selected", id);
@@ -136,7 +149,11 @@ export default function (component) {
   if (data.selected && root.__nodes.get(data.selected)) root.__net.selectNodes([data.selected]);
   window.__cwGraphs = window.__cwGraphs || {};
   window.__cwGraphs[data.key] = root.__net;
-  return () => { if (root.__net) { root.__net.destroy(); root.__net = null; } delete window.__cwGraphs[data.key]; };
+  return () => {
+    if (root.__resized) { root.__resized.disconnect(); root.__resized = null; }
+    if (root.__net) { root.__net.destroy(); root.__net = null; }
+    delete window.__cwGraphs[data.key];
+  };
 }
 """
 

@@ -115,7 +115,37 @@ def canvas_label(text: str, columns: int = 40) -> str:
     text = re.sub(r"\s+", " ", str(text or "")).strip()
     used = 0
     for i, ch in enumerate(text):
-        used += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        used += 2 if _wide(ch) else 1
         if used > columns:
-            return text[: max(i - 1, 0)] + "…"  # the ellipsis takes the place of the last character kept
-    return text
+            return _no_line_starts_with_punctuation(text[: max(i - 1, 0)] + "…")  # "…" replaces the last kept
+    return _no_line_starts_with_punctuation(text)
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+# punctuation that closes a phrase: a Chinese line does not start with it
+_CLOSING = set("，。、；：？！）》」』】〉”’…")
+# the wide characters vis-network puts on a label's first line when the text has no space to break at: it
+# breaks a word at the first prefix wider than the label's 150 px, keeping that prefix (11 at 15 px)
+_FIRST_LINE = 11
+
+
+def _no_line_starts_with_punctuation(text: str) -> str:
+    """``text`` with a line break of its own before the character that vis-network's wrapping would leave on the
+    first line when the next one would start with closing punctuation: "我的行程现在是什么样的？" was drawn with a
+    lone "？" on its second line. Only for a text without spaces (vis-network breaks those anywhere) whose first
+    line is wide characters (their widths, and so the break, are known).
+
+    >>> _no_line_starts_with_punctuation("我的行程现在是什么样的？")
+    '我的行程现在是什么样\\n的？'
+    >>> _no_line_starts_with_punctuation("人数改成四个，我妹也去")  # one line
+    '人数改成四个，我妹也去'
+    """
+    n = _FIRST_LINE
+    if " " in text or len(text) <= n or text[n] not in _CLOSING or not all(_wide(c) for c in text[:n]):
+        return text
+    while n > 1 and text[n] in _CLOSING:  # "什么？！": both marks go down with the character before them
+        n -= 1
+    return text[:n] + "\n" + text[n:]
