@@ -55,13 +55,15 @@ _LINE = {
         "line": "审阅（{mode}{model}）：检查了 {nodes} 个节点 / {edges} 条边；{kinds}；"
         "自动应用 {applied} 项，排队 {queued} 项",
         "model": "，{}",
-        "kind": "{n} 项{k}",
+        "kind": "建议{k} {n} 项",
         "join": "、",
         "none": "没有建议",
         "human": "；{} 项是人工决定，未改动",
         "fallback": "；LLM 失败，改用规则（{}）",
     },
 }
+# a kind of proposal as a count's noun ("建议删除边 1 项"; the queue's own words are imperatives: "删除这条边")
+_KIND_ZH = {"prune": "删除边", "relabel": "修改关系", "add": "补边", "supersede": "标记取代", "needs_review": "复查依赖"}
 # the pass's mode said in Chinese (English keeps the CLI's own names)
 _MODE_ZH = {"rules": "规则", "llm": "LLM", "rules (fallback)": "规则（LLM 失败后）"}
 
@@ -95,14 +97,14 @@ class ReviewSummary:
         >>> s.text()
         'review (rules): 3 nodes / 2 edges reviewed; 1 prune; 0 auto-applied, 1 queued'
         >>> s.text("zh")
-        '审阅（规则）：检查了 3 个节点 / 2 条边；1 项删除这条边；自动应用 0 项，排队 1 项'
+        '审阅（规则）：检查了 3 个节点 / 2 条边；建议删除边 1 项；自动应用 0 项，排队 1 项'
         """
         zh = lang == "zh"
         words = _LINE["zh" if zh else "en"]
         # English names a kind as the CLI's queue listing does ("prune"); Chinese says it in words
         kinds = (
             words["join"].join(
-                words["kind"].format(n=n, k=PROPOSAL_WORDS.get(k, (k, k))[1] if zh else k)
+                words["kind"].format(n=n, k=_KIND_ZH.get(k, PROPOSAL_WORDS.get(k, (k, k))[1]) if zh else k)
                 for k, n in sorted(self.proposed.items())
             )
             or words["none"]
