@@ -5,6 +5,8 @@
 - a temporal / elaborating edge implied by a longer path (transitively redundant) -> prune;
 - two user statements about the same slot with different values -> the older is superseded (what supersede
   on arrival, :mod:`.arrival`, would have done and did not);
+- a personal fact said again with another value and a change cue ("My favourite food is ramen" -> "Actually
+  ... sushi now"), outside the slots -> the older is superseded, queued for a curator (:mod:`.fact_updates`);
 - a strongly similar earlier node stating a value of the same slot (:func:`weaver.slots.read_slots`) with no
   path between them -> add the missing edge (``conditional`` only from a user's statement of the slot: the
   constraint the later node would hold under).
@@ -28,6 +30,7 @@ from ..builder import match_correction
 from ..cues import features
 from ..slots import read_slots
 from .arrival import plan_supersedes
+from .fact_updates import fact_update_proposals
 from .queue import ReviewItem
 from .review_window import ReviewWindow, proposal_item
 
@@ -115,6 +118,7 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], ReviewWindow]:
                 )
             )
     out += _supersede_proposals(win)
+    out += fact_update_proposals(win)  # a fact said again with another value, outside the slots (.fact_updates)
     out += _missing_edges(win, learner)
     return out, win
 

@@ -1,0 +1,69 @@
+"""A personal fact said again with another value is proposed as an update (zh and en), for a curator to accept.
+
+Found using the weaver as a personal assistant's memory: "My favourite food is ramen" then "Actually my favourite
+food is sushi now" left both active with no edge between them and the review pass proposed nothing: supersede
+works on travel slots only. The review pass now queues the update (never applies it: it reads words, not
+meaning), and accepting it leaves only the new value in the context.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+FACTS = {
+    "en": (
+        "My favourite food is ramen",
+        "Actually my favourite food is sushi now",
+        ("ramen", "sushi"),
+        "what is my favourite food?",
+    ),
+    "zh": ("我最喜欢的颜色是蓝色", "我现在最喜欢的颜色是绿色", ("蓝色", "绿色"), "我最喜欢什么颜色？"),
+}
+# alike enough, but not an update: no change cue, a question, a new topic beside the value
+NOT_UPDATES = {
+    "en": [
+        ("I live in Paris and work as a nurse", "I moved to Berlin last month"),  # needs meaning, not words
+        ("Is this your own painting?", "Actually, did you make that plate now?"),
+        ("My brother likes chess", "My brother likes chess and painting"),
+    ],
+    "zh": [
+        ("你喜欢什么颜色？", "你现在喜欢什么颜色？"),
+        ("我哥哥喜欢下棋", "我哥哥喜欢下棋和画画"),
+    ],
+}
+
+
+def _pending_supersedes(w):
+    return [i for i in w.curation.items() if i.kind == "supersede"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_fact_said_again_with_another_value_is_queued_and_accepting_it_updates_the_context(runtime, lang):
+    old_text, new_text, (gone, came), question = FACTS[lang]
+    w = runtime.open(f"facts-{lang}")
+    w.set_task("Remember facts about me" if lang == "en" else "记住关于我的事")
+    w.config = w.config.with_(review_every=0)
+    old = w.ingest(old_text).node.id
+    new = w.ingest(new_text).node.id
+    assert w.nodes[old].status == "active"  # nothing on arrival: no slot says so
+    summary = w.curation.review()  # the default pass: applies only what is sure
+    assert summary.applied == [] and w.nodes[old].status == "active"
+    (item,) = _pending_supersedes(w)
+    assert (item.source, item.target) == (new, old) and item.confidence < 0.9
+    assert f"{gone} -> {came}" in item.rationale
+    w.curation.accept(item.id)
+    assert w.nodes[old].status == "superseded"
+    context = w.query(question, budget=300).context
+    assert new_text in context and old_text not in context.replace(new_text, "")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_alike_statements_that_are_no_update_are_not_proposed(runtime, lang):
+    w = runtime.open(f"not-facts-{lang}")
+    w.set_task("Remember facts about me" if lang == "en" else "记住关于我的事")
+    w.config = w.config.with_(review_every=0)
+    for a, b in NOT_UPDATES[lang]:
+        w.ingest(a)
+        w.ingest(b)
+    w.curation.review(apply=False)
+    assert _pending_supersedes(w) == []

