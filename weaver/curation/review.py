@@ -63,7 +63,13 @@ _LINE = {
     },
 }
 # a kind of proposal as a count's noun ("建议删除边 1 项"; the queue's own words are imperatives: "删除这条边")
-_KIND_ZH = {"prune": "删除边", "relabel": "修改关系", "add": "补边", "supersede": "标记取代", "needs_review": "复查依赖"}
+_KIND_ZH = {
+    "prune": "删除边",
+    "relabel": "修改关系",
+    "add": "补边",
+    "supersede": "标记取代",
+    "needs_review": "复查依赖",
+}
 # the pass's mode said in Chinese (English keeps the CLI's own names)
 _MODE_ZH = {"rules": "规则", "llm": "LLM", "rules (fallback)": "规则（LLM 失败后）"}
 
