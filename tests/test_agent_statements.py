@@ -16,7 +16,12 @@ from weaver.agent import TravelAgent
 
 STATED = {
     "zh": ("我们一家三口，每晚住宿四五百吧", "帮我找一家每晚四五百的酒店", "400-500", "记下了"),
-    "en": ("Family of three, about 450 a night for the hotel", "find me a hotel around 450 a night", "360-540", "Noted"),
+    "en": (
+        "Family of three, about 450 a night for the hotel",
+        "find me a hotel around 450 a night",
+        "360-540",
+        "Noted",
+    ),
 }
 
 

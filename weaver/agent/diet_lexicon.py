@@ -364,4 +364,3 @@ def dish_matches(dish: str, term: str) -> bool:
     for ff in false_friends:
         text = text.replace(ff, "")
     return any(w in text for w in words)
-

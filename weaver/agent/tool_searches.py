@@ -241,7 +241,8 @@ class PlaceSearches:
                 # the share of the menu that fits ranks first; a kitchen whose name keeps the style (素食餐厅)
                 # ranks above every mixed menu, cafes included
                 rank = {
-                    r["名称"]: len(fitting[r["名称"]]) / max(1, len(food_dishes(_dishes(r)))) + style_kitchen(r["名称"], styles)
+                    r["名称"]: len(fitting[r["名称"]]) / max(1, len(food_dishes(_dishes(r))))
+                    + style_kitchen(r["名称"], styles)
                     for r in rows
                 }
         if a.cuisine:
