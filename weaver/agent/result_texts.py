@@ -352,7 +352,9 @@ def _excluded_lines(facts: dict, zh: bool) -> list[str]:
             if zh
             else f"I excluded {strict} places whose dishes include what you avoid."
         )
-    if facts.get("styles"):
+    if facts.get("styles") and not style:
+        lines.append("（按推荐菜中素菜的占比排序。）" if zh else "(Ranked by how much of each menu is meat-free.)")
+    elif facts.get("styles"):
         lines.append(
             f"已排除{style}家不适合素食的餐厅（店名就是荤菜，或推荐菜里素菜不到一半）；其余按素菜占比排序。"
             if zh
