@@ -209,9 +209,9 @@ class OfflineTurn(StepWriter):
         if p.intent == "why" and asks_why_not(p.text):  # "为什么没推荐烤鸭店？": what left it out, not the last result
             answered = answer_why_not(p, self.previous_search, self.tools, lang)
             if answered:
-                text, self._chain = answered
+                self._chain = answered[1]
                 self._restates = [self.weaver.nodes[i].content for i in self._chain if i in self.weaver.nodes]
-                return text
+                return answered[0]
         if p.intent == "why":
             text, chain = explain_why(self.weaver, p, items, self._turn, lang)
             self._chain = chain  # the answer quotes each memory of the chain

@@ -176,8 +176,9 @@ class PlaceSearches:
             out.facts["skipped"] = fitting - len(rows)
         out.count = len(rows)
         out.rows = [compact_row(r, domain) for r in rows[:limit]]
-        for row in out.rows if diet_fits is not None else []:
-            row["fitting_dishes"] = diet_fits.get(row["名称"], [])
+        if diet_fits is not None:
+            for row in out.rows:
+                row["fitting_dishes"] = diet_fits.get(row["名称"], [])
         return out
 
     def _fits_budget(

@@ -54,7 +54,7 @@ def asks_why_not(text: str) -> bool:
 def _phrase(key: str, value: object, lang: str) -> str:
     zh = lang == "zh"
     if key == "avoid" and isinstance(value, list):
-        names = [CATEGORY_NAMES[lang].get(t, t) for t in value]
+        names = [CATEGORY_NAMES[lang].get(str(t), str(t)) for t in value]
         return ("你的忌口：" if zh else "your diet: avoid ") + ("、" if zh else ", ").join(names)
     if key == "meal" and value in _MEALS:
         return f"{_MEALS[str(value)][0]}时段营业" if zh else f"open for {_MEALS[str(value)][1]}"
@@ -63,7 +63,7 @@ def _phrase(key: str, value: object, lang: str) -> str:
     return f"{key}：{value}" if zh else f"{key}: {value}"
 
 
-def why_not(tools: ToolBox, search: dict, wanted: dict, what: str, lang: str) -> str:
+def why_not(tools: ToolBox, search: dict, wanted: dict[str, object], what: str, lang: str) -> str:
     """Why the search (``{"tool", "arguments", "offered"}``) left out ``wanted`` (``{"dishes": [...]}`` or
     ``{"name": ...}``; ``what`` names it in the reply), in words, from the database."""
     zh = lang == "zh"
@@ -147,6 +147,7 @@ def answer_why_not(
     """The answer to "why not X?" and the memories it rests on (the search and its premises); None when the
     question names no dish or place, or no search of that kind was made (the plain "why" answer is given)."""
     named = [e for e in p.entities if e[1] in _SEARCHES]
+    wanted: dict[str, object]
     if p.dishes:
         domain, wanted = "restaurant", {"dishes": p.dishes[:1]}
         dish = p.dishes[0]
