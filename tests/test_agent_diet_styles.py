@@ -85,3 +85,13 @@ def test_the_rule_keeps_menus_mostly_meat_free_and_drops_meat_centred_ones():
     assert style_fit("小馆", ["拍黄瓜", "可乐"], ["meat"]) is None  # one dish is no meal
     assert style_fit("酒吧", ["各种咖啡", "柠檬水"], ["meat"]) is None  # nothing to eat that fits
     assert style_fit("涮肉坊", ["大白菜", "冻豆腐", "手切鲜羊肉"], ["meat"]) is None  # a meat place by name
+
+
+@pytest.mark.parametrize("text", ["王府井附近有素食的吗？", "Any vegetarian places near Wangfujing?"])
+def test_asking_for_vegetarian_places_near_a_place_searches_and_records_no_diet(runtime, text):
+    agent = TravelAgent(runtime.open("veg-asked"))
+    reply, calls, results = chat_turn(agent, text)
+    assert calls and calls[0]["tool"] == "search_restaurants", (calls, reply)
+    assert calls[0]["arguments"].get("avoid") == ["meat"] and calls[0]["arguments"].get("near") == "王府井"
+    assert results[-1]["count"] > 0  # what the question asked, for this search only
+    assert not [r for r in agent.weaver.constraints() if r.slot == "diet"]
