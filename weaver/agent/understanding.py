@@ -266,7 +266,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         avoid = [t for t in avoided_foods(text) if t not in p.lifted]
     if avoid:
         cons.append(Constraint("avoid", avoid, "restaurant"))
-    if p.request and not p.domain and (avoid or p.asked_avoid):
+    if p.request and not p.domain and p.asked_avoid:
         p.domain = "restaurant"  # "王府井附近有素食的吗？" / "any vegetarian places?": a diet asked about is a meal
     if QUIET.search(text):
         cons.append(Constraint("quiet", True, "hotel"))
