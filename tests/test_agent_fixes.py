@@ -18,6 +18,7 @@ import pytest
 from agent_chat import chat_turn
 
 from weaver.agent import TravelAgent
+from weaver.agent.diet_styles import DIET_STYLES, style_kitchen
 from weaver.agent.lexicon import dish_matches
 from weaver.agent.meals import serves_meal
 
@@ -145,8 +146,8 @@ def test_a_wider_ring_holds_the_places_listed_near_the_places_nearby(runtime):
 @pytest.mark.parametrize(
     "said",
     [
-        ("我们住在王府井附近。", "我吃素。", "晚饭去哪吃？"),
-        ("We are staying near Wangfujing.", "I'm vegetarian.", "Where should we have dinner?"),
+        ("我们住在王府井附近。", "我吃素，也对海鲜过敏。", "晚饭去哪吃？"),
+        ("We are staying near Wangfujing.", "I'm vegetarian and allergic to seafood.", "Where should we have dinner?"),
     ],
 )
 def test_a_meal_near_a_remembered_place_widens_to_its_ring_before_the_whole_city(runtime, said):
@@ -155,11 +156,12 @@ def test_a_meal_near_a_remembered_place_widens_to_its_ring_before_the_whole_city
         _turn(agent, text)
     reply, calls, results = _turn(agent, said[-1])
     steps = [(c["arguments"].get("near"), bool(c["arguments"].get("around"))) for c in calls]
-    # vegetarian is rare in the data: nothing right there, nothing in the ring, then anywhere (said so)
-    assert steps == [("王府井", False), ("王府井", True), (None, False)], steps
-    assert [r["count"] for r in results[:2]] == [0, 0] and results[-1]["count"] > 0
-    assert all(c["arguments"]["avoid"] == ["meat"] and c["arguments"]["meal"] == "dinner" for c in calls)
-    assert ("不限位置" if said[0] > "~" else "searched all of Beijing") in reply
+    # a vegetarian with a seafood allergy finds no dinner right there: the ring around it, not the whole city
+    assert steps == [("王府井", False), ("王府井", True)], steps
+    assert results[0]["count"] == 0 and results[-1]["count"] > 0
+    assert all(sorted(c["arguments"]["avoid"]) == ["meat", "seafood"] for c in calls)
+    assert all(c["arguments"]["meal"] == "dinner" for c in calls)
+    assert ("更大的范围" if said[0] > "~" else "looked a little further around") in reply
 
 
 @pytest.mark.parametrize(
@@ -176,9 +178,15 @@ def test_every_food_in_a_list_of_allergies_is_avoided(runtime, text, avoid):
     reply, calls, results = _turn(agent, "晚饭去哪吃？" if text[0] > "~" else "Where should we have dinner?")
     assert sorted(calls[0]["arguments"]["avoid"]) == sorted(avoid)
     db = agent.tools.db
+    strict = [t for t in avoid if t not in DIET_STYLES]  # vegetarian is a style: a mixed menu may serve it
+    assert results[-1]["rows"]
     for r in results[-1]["rows"]:
         full = db.by_name[r["名称"]]
-        assert not any(dish_matches(d, t) for t in avoid for d in list(full.get("推荐菜") or []) + [full["名称"]])
+        assert not any(dish_matches(d, t) for t in strict for d in list(full.get("推荐菜") or []) + [full["名称"]])
+        if "meat" in avoid and not style_kitchen(r["名称"], ["meat"]):  # (a 素食 kitchen's 糖醋里脊 is mock meat)
+            # every dish the row says fits is meat-free (素X: the meatless X) and no meat place by name
+            assert r["fitting_dishes"] and not dish_matches(r["名称"], "meat")
+            assert not any(dish_matches(d, "meat") and "素" not in d for d in r["fitting_dishes"])
 
 
 KINDS = [

@@ -104,7 +104,7 @@ _NIGHTLY_BUDGET = compile_ci(r"(?:nightly|per[- ]night|night's|a[- ]night)\s+bud
 _PERSON_BUDGET = compile_ci(r"(?:per[- ]person|per[- ]head|per[- ]capita)\s+budget\b[^,.;\d]{0,20}$")
 
 
-def _budget_scope(local: str, clause: str) -> str:
+def _budget_scope(local: str, clause: str, sentence: str = "") -> str:
     if _NIGHT.search(local):
         return "night"
     if _PERSON.search(local):
@@ -132,7 +132,23 @@ def _budget_scope(local: str, clause: str) -> str:
         return "night"
     if FOOD_WORDS.search(clause) and not _NAMED.search(local):
         return "person"
+    if not _NAMED.search(local):
+        # "a cheap hotel near X, max 300": the amount's own clause names nothing, its sentence names the hotel
+        # alone (or a meal alone): the cap is that one's price (a total is said as one: 预算 / 一共 / total)
+        hotel, food = HOTEL_WORDS.search(sentence), FOOD_WORDS.search(sentence)
+        if hotel and not food:
+            return "night"
+        if food and not hotel:
+            return "person"
     return "total"
+
+
+_SENTENCE_END = re.compile(r"[。.!！?？;；\n](?!\d)")
+
+
+def _sentence(text: str, at: int) -> str:
+    """The sentence around a position (a decimal point ends none)."""
+    return _SENTENCE_END.split(text[:at])[-1] + _SENTENCE_END.split(text[at:])[0]
 
 
 def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
@@ -170,7 +186,7 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
         # the words after the amount, past its currency: "1000 yuan a night" is per night
         cur = _CURRENCY_AFTER.match(after)
         local = before[-12:] + " " + (clause_a[: 10 + cur.end()] if cur else after[:10])
-        scope = _budget_scope(local, clause_b + clause_a)
+        scope = _budget_scope(local, clause_b + clause_a, _sentence(text, n.start))
         if _NIGHTLY_BUDGET.search(clause_b):
             scope = "night"
         elif _PERSON_BUDGET.search(clause_b):

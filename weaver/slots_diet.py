@@ -94,7 +94,7 @@ _CLAUSE = re.compile(r"[，,。;；!！?？\n]|\band\b|\bbut\b|但是|不过(?!�
 
 # "有素食的吗" / "do you have vegetarian options?" / "any gluten-free dishes?": a clause asking what is on offer
 _OFFER = re.compile(
-    r"有没有|有无|^\s*(?:那|这家|这里|他们|你们|餐厅|店里)?(?:也|还)?有|提供|供应|\b(?:do|does) (?:you|they|it) "
+    r"有没有|有无|^\s*(?:那|这家|这里|他们|你们|餐厅|店里)?(?:也|还)?有|(?:附近|周边|周围|旁边|一带)(?:也|还)?有|提供|供应|\b(?:do|does) (?:you|they|it) "
     r"(?:have|serve|offer)|\b(?:is|are) there\b|\bany\b|\boptions?\b|\bserve",
     re.IGNORECASE,
 )
@@ -111,6 +111,8 @@ def option_questions(text: str) -> list[tuple[int, int]]:
     >>> t = "我想吃火锅，有素食的吗"
     >>> [t[a:b] for a, b in option_questions(t)]
     ['有素食的吗']
+    >>> [t[a:b] for t in ["王府井附近有素食的吗？"] for a, b in option_questions(t)]  # what is on offer around a place
+    ['王府井附近有素食的吗？']
     >>> option_questions("I'm vegetarian, any options?"), option_questions("Can you find a vegetarian place?")
     ([(15, 28)], [])
     """

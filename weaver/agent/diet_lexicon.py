@@ -173,11 +173,64 @@ DIET_CATEGORIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "金枪",
             "刺身",
             "寿司",
+            # offal, bones, game and small birds the words above miss (a vegetarian's "meat" is every animal)
+            "百叶",
+            "骨",
+            "血",
+            "蹄",
+            "凤爪",
+            "风爪",
+            "翅",
+            "杂碎",
+            "脑花",
+            "巴脑",
+            "上脑",
+            "板筋",
+            "鸽",
+            "鹌鹑",
+            "蛙",
+            "兔",
+            "鹿",
+            "丸子",
+            "贡丸",
+            "腊味",
+            "烧腊",
+            "蜇",
+            "胖头",
+            "汉堡",
+            "烧烤",
+            "BBQ",
+            "bbq",
         ),
-        ("素肉", "素鸡", "鱼香", "贝勒", "牛油果", "肉桂"),
+        (
+            "素肉",
+            "素鸡",
+            "鱼香",
+            "贝勒",
+            "牛油果",
+            "肉桂",
+            "鱼腥草",
+            "宝贝",
+            "马蹄",
+            "鹌鹑蛋",
+            "兔爷",
+            "兔儿",
+            "豆腐丸子",
+            "牛舌饼",
+        ),
     ),
     "dairy": (("奶", "芝士", "奶酪", "黄油", "酸奶", "冰淇淋"), ("奶白菜",)),
 }
+# meat is every animal the narrower categories name too (糖醋里脊 is pork, 鳕鱼 fish), under meat's own false friends
+DIET_CATEGORIES["meat"] = (
+    tuple(
+        dict.fromkeys(
+            DIET_CATEGORIES["meat"][0]
+            + tuple(w for c in ("seafood", "shellfish", "fish", "pork", "beef", "lamb") for w in DIET_CATEGORIES[c][0])
+        )
+    ),
+    DIET_CATEGORIES["meat"][1],
+)
 # words users say -> diet category
 _CATEGORY_WORDS: dict[str, str] = {
     "海鲜": "seafood",

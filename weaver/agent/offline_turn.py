@@ -37,6 +37,7 @@ from .turn_facts import length_note
 from .trip_dates import shifted
 from .understanding import DOMAINS, Constraint, Parsed, nights_between
 from .why import explain_why
+from .why_not import answer_why_not, asks_why_not
 
 __all__ = ["OfflineTurn"]
 
@@ -205,6 +206,12 @@ class OfflineTurn(StepWriter):
                 "attraction": ("景点", "attractions"),
             }.get(p.domain or "", ("信息", "anything"))
             return honest_text("city", lang, city=p.city, what=what[0], what_en=what[1])
+        if p.intent == "why" and asks_why_not(p.text):  # "为什么没推荐烤鸭店？": what left it out, not the last result
+            answered = answer_why_not(p, self.previous_search, self.tools, lang)
+            if answered:
+                self._chain = answered[1]
+                self._restates = [self.weaver.nodes[i].content for i in self._chain if i in self.weaver.nodes]
+                return answered[0]
         if p.intent == "why":
             text, chain = explain_why(self.weaver, p, items, self._turn, lang)
             self._chain = chain  # the answer quotes each memory of the chain

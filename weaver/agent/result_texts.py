@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .gloss import gloss_duration, gloss_station, gloss_type, pinyin
+from .diet_styles import food_dishes
 from .meals import NOT_DISHES
 from .tools import ToolOutput
 from .understanding import Constraint
@@ -24,6 +25,13 @@ _MEAL_WORDS = {
     "dinner": ("晚饭", "dinner"),
     "late-night": ("夜宵", "a late-night meal"),
 }
+
+
+def _dish_list(dishes: list[str], lang: str) -> str:
+    """The first few dishes (four in Chinese; three in English, each with its pinyin)."""
+    if lang == "zh":
+        return "、".join(dishes[:4])
+    return ", ".join(f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in dishes[:3])
 
 
 def _row_line(i: int, r: dict, lang: str) -> str:
@@ -40,15 +48,20 @@ def _row_line(i: int, r: dict, lang: str) -> str:
         body = f"{price}，{rt}，{extra}" if zh else f"{price}, {rt}, {extra}"
     elif dom == "restaurant":
         listed = [d for d in r.get("推荐菜") or [] if d not in NOT_DISHES]
-        dishes = (
-            "、".join(listed[:4])
-            if zh
-            else ", ".join(f"{d} ({pinyin(d)})" if re.search(r"[\u4e00-\u9fff]", d) else d for d in listed[:3])
-        )
+        fitting = r.get("fitting_dishes")
+        if fitting is not None and listed:  # vegetarian (the one diet style): what they can eat, how much of it
+            food = len(food_dishes(listed))  # of the food listed: drinks and sauces count neither way
+            said = (
+                f"推荐菜中的素菜（{len(fitting)}/{food}）：{_dish_list(fitting, lang)}"
+                if zh
+                else f"meat-free signature dishes ({len(fitting)} of {food}): {_dish_list(fitting, lang)}"
+            )
+        else:
+            said = ("推荐菜：" if zh else "recommended: ") + _dish_list(listed, lang)
         body = (
-            f"人均{fmt_money(r.get('人均消费'))}，{rt}，推荐菜：{dishes}"
+            f"人均{fmt_money(r.get('人均消费'))}，{rt}，{said}"
             if zh
-            else f"{fmt_money(r.get('人均消费'))} per person, {rt}, recommended: {dishes}"
+            else f"{fmt_money(r.get('人均消费'))} per person, {rt}, {said}"
         )
     elif dom == "attraction":
         t = r.get("门票")
@@ -297,13 +310,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
                 + " (only the place is widened; every other condition still applies)."
             )
         )
-    if out.facts.get("excluded"):
-        n = out.facts["excluded"]
-        lines.append(
-            f"已排除{n}家推荐菜里有你要避开的食物的餐厅。"
-            if zh
-            else f"I excluded {n} places whose dishes include what you avoid."
-        )
+    lines.extend(_excluded_lines(out.facts, zh))
     meal = out.arguments.get("meal") if out.tool == "search_restaurants" else None
     if meal in _MEAL_WORDS:
         zh_word, en_word = _MEAL_WORDS[meal]
@@ -327,6 +334,34 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     wanted = out.arguments.get("dishes") or []
     lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
+
+
+def _excluded_lines(facts: dict, zh: bool) -> list[str]:
+    """What the diet left out: places with a dish avoided outright (an allergy), and places that do not suit a
+    diet style (a meat place by name, or too few dishes that fit), the rest ranked by how much of the menu fits.
+
+    >>> _excluded_lines({"excluded": 5, "excluded_style": 3, "styles": ["meat"]}, False)[1][:60]
+    'I left out 3 places that do not suit a vegetarian (a meat pl'
+    """
+    style = facts.get("excluded_style") or 0
+    strict = (facts.get("excluded") or 0) - style
+    lines = []
+    if strict:
+        lines.append(
+            f"已排除{strict}家推荐菜里有你要避开的食物的餐厅。"
+            if zh
+            else f"I excluded {strict} places whose dishes include what you avoid."
+        )
+    if facts.get("styles") and not style:
+        lines.append("（按推荐菜中素菜的占比排序。）" if zh else "(Ranked by how much of each menu is meat-free.)")
+    elif facts.get("styles"):
+        lines.append(
+            f"已排除{style}家不适合素食的餐厅（店名就是荤菜，或推荐菜里素菜不到一半）；其余按素菜占比排序。"
+            if zh
+            else f"I left out {style} places that do not suit a vegetarian (a meat place by name, or fewer than"
+            " half of their signature dishes meat-free) and ranked the rest by how much of the menu is meat-free."
+        )
+    return lines
 
 
 def _found_line(count: int, shown: int, zh: bool) -> str:

@@ -15,7 +15,8 @@ from typing import Callable
 
 from .db import Database, all_present, base_name, in_range, station_of
 from .cuisine import name_is
-from .meals import serves_meal
+from .diet_styles import DIET_STYLES, food_dishes, style_fit, style_kitchen
+from .meals import NOT_DISHES, serves_meal
 from .lexicon import (
     AREAS_ZH,
     DISH_ALIASES,
@@ -67,10 +68,16 @@ def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool
     return lambda r: place in r["名称"] or place in (r.get("地址") or "") or place in (r.get("地铁") or "")
 
 
-def _sort(rows: list[dict], price_key: str) -> list[dict]:
+def _sort(rows: list[dict], price_key: str, first: dict[str, float] | None = None) -> list[dict]:
+    """Best rated first, then cheaper; ``first``: a score by name that ranks before the rating (higher first)."""
     return sorted(
         rows,
-        key=lambda r: (-(r.get("评分") or 0), r.get(price_key) if r.get(price_key) is not None else 1e9, r["名称"]),
+        key=lambda r: (
+            -(first or {}).get(r["名称"], 0.0),
+            -(r.get("评分") or 0),
+            r.get(price_key) if r.get(price_key) is not None else 1e9,
+            r["名称"],
+        ),
     )
 
 
@@ -86,6 +93,11 @@ def compact_row(row: dict, domain: str) -> dict:
     for k in ("周边景点", "周边餐馆", "周边酒店"):
         out[k] = (row.get(k) or [])[:5]
     return out
+
+
+def _dishes(row: dict) -> list[str]:
+    """A restaurant's signature dishes, without the placeholders and tags the data lists among them."""
+    return [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
 
 
 def _hours(duration: str | None) -> float | None:
@@ -146,13 +158,27 @@ class PlaceSearches:
         ]
         return near + ring
 
-    def _finish(self, out: ToolOutput, rows: list[dict], domain: str, limit: int, price_key: str) -> ToolOutput:
-        rows = _sort(rows, price_key)
+    def _finish(
+        self,
+        out: ToolOutput,
+        rows: list[dict],
+        domain: str,
+        limit: int,
+        price_key: str,
+        diet_fits: dict[str, list[str]] | None = None,
+        rank: dict[str, float] | None = None,
+    ) -> ToolOutput:
+        """Sorted (``rank``: a score by name that comes before the rating), "another one" applied, the first
+        ``limit`` kept; ``diet_fits``: the dishes a diet style can eat at each place, which each row then lists."""
+        rows = _sort(rows, price_key, rank)
         if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
             rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
             out.facts["skipped"] = fitting - len(rows)
         out.count = len(rows)
         out.rows = [compact_row(r, domain) for r in rows[:limit]]
+        if diet_fits is not None:
+            for row in out.rows:
+                row["fitting_dishes"] = diet_fits.get(row["名称"], [])
         return out
 
     def _fits_budget(
@@ -194,14 +220,32 @@ class PlaceSearches:
             rows = [r for r in rows if in_range(r.get("人均消费"), a.cost)]
         if a.dishes:
             rows = [r for r in rows if all_present(r.get("推荐菜"), [DISH_ALIASES.get(d.lower(), d) for d in a.dishes])]
+        fitting: dict[str, list[str]] | None = None
+        rank: dict[str, float] | None = None
         if a.avoid:
             before = len(rows)
+            strict = [t for t in a.avoid if t not in DIET_STYLES]
             rows = [
                 r
                 for r in rows
-                if not any(dish_matches(d, t) for t in a.avoid for d in list(r.get("推荐菜") or []) + [r["名称"]])
+                if not any(dish_matches(d, t) for t in strict for d in list(r.get("推荐菜") or []) + [r["名称"]])
             ]
             out.facts["excluded"] = before - len(rows)
+            styles = [t for t in a.avoid if t in DIET_STYLES]
+            if styles:  # a vegetarian: places with enough dishes to eat well, not only meat-free kitchens
+                fits = {r["名称"]: style_fit(r["名称"], _dishes(r), styles) for r in rows}
+                fitting = {n: d for n, d in fits.items() if d is not None}
+                out.facts["excluded_style"] = len(rows) - len(fitting)
+                out.facts["excluded"] += out.facts["excluded_style"]
+                out.facts["styles"] = styles
+                rows = [r for r in rows if r["名称"] in fitting]
+                # the share of the menu that fits ranks first; a kitchen whose name keeps the style (素食餐厅)
+                # ranks above every mixed menu, cafes included
+                rank = {
+                    r["名称"]: len(fitting[r["名称"]]) / max(1, len(food_dishes(_dishes(r))))
+                    + style_kitchen(r["名称"], styles)
+                    for r in rows
+                }
         if a.cuisine:
             rows = [r for r in rows if name_is(r["名称"], list(a.cuisine))]
         if a.meal:
@@ -209,7 +253,7 @@ class PlaceSearches:
             rows = [r for r in rows if serves_meal(r, a.meal)]
             out.facts["not_for_meal"] = before - len(rows)
         rows = self._fits_budget(rows, a, "人均消费", a.people or 1, out)
-        return self._finish(out, rows, "restaurant", a.limit, "人均消费")
+        return self._finish(out, rows, "restaurant", a.limit, "人均消费", fitting, rank)
 
     def search_attractions(self, a: SearchAttractions) -> ToolOutput:
         out = ToolOutput("search_attractions", a.model_dump(exclude_defaults=True))

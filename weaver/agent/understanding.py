@@ -149,6 +149,12 @@ class Parsed:
         return {c.slot: c.value for c in self.constraints}
 
 
+def _party(cons: list[Constraint], text: str) -> bool:
+    """Who travels said beside the other constraints ("我们一家三口，每晚住宿四五百吧"), not asked as a question:
+    a description of the trip to note, like "we are ..." (options are searched when asked for)."""
+    return any(c.slot == "people" for c in cons) and not re.search(r"[?？吗]", text)
+
+
 def parse(text: str, said_on: date | None = None) -> Parsed:
     """Understand one message (no memory involved). ``said_on``: the day it was said, which "下个月十号" /
     "next Wednesday" count from (today for a new message; its own day for one read back from memory)."""
@@ -260,6 +266,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         avoid = [t for t in avoided_foods(text) if t not in p.lifted]
     if avoid:
         cons.append(Constraint("avoid", avoid, "restaurant"))
+    if p.request and not p.domain and p.asked_avoid:
+        p.domain = "restaurant"  # "王府井附近有素食的吗？" / "any vegetarian places?": a diet asked about is a meal
     if QUIET.search(text):
         cons.append(Constraint("quiet", True, "hotel"))
     if NEAR_METRO.search(text) and not METRO_Q.search(text):
@@ -352,7 +360,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.domain and (
         p.request
         or not (cons or lifts)  # a diet lifted is said, like a constraint: no search unless one is asked for
-        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text))
+        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text) or _party(cons, text))
     ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not NEAR.search(text) else "search"
