@@ -4,7 +4,8 @@ Found logging a debugging session through the CLI as a library user would (user 
 reply): the link model, fitted on human chat, gave the thought's tool result 0.13 and the user's message 0.44, the
 content did not back the user's message, so the thought that reads the traceback got no parent at all and the tool
 result none either; four kept memories, one edge. Steps of one turn now follow the step before them, and the first
-step follows the request that opened the turn (weaver/relations/steps.py).
+step follows the request that opened the turn, when the content backs the pair (weaver/relations/steps.py; an
+agent may turn to another task within one turn: tests/test_debugger.py's dinner plan after a metro lookup).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def test_an_agent_loop_is_linked_step_by_step(runtime, lang):
     assert all(ids)
     got = {(ids.index(e.source), ids.index(e.target), e.relation) for e in w.edges() if e.target in ids[1:5]}
     assert got == {
-        (0, 1, "conditional"),  # the request that opened the turn -> its first call's result
+        # the traceback shares no word with the request: the content does not back a link, none is made
         (1, 2, "causal"),  # the thought reasons from the traceback
         (2, 3, "temporal"),  # the next call follows the thought
         (3, 4, "causal"),  # the reply reports the call's result

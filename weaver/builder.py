@@ -300,7 +300,9 @@ def _local_edges(node, vec, window, window_vecs, reasoner, corrections, model) -
     if getattr(reasoner, "kind", "rules") == "llm":  # an LLM reads the steps' content: its judgement stands
         return _llm_edges(node, window, guesses, reasoner, corrections)
     step = process_parent(node, window)
-    if step is not None:  # the step an agent step follows within its turn, where the link model misreads agents
+    # the step an agent step follows within its turn, where the link model misreads agents; when the content
+    # backs the pair (an agent may turn to another task in the same turn: a dinner plan after a metro lookup)
+    if step is not None and supported(window[step[0]], node, window[step[0] + 1 :]):
         i, relation, why = step
         edges.append(Edge(window[i].id, node.id, relation, 0.95, "rules", why))
         return edges, RelateResult([], reasoner.name)

@@ -27,7 +27,8 @@ def process_parent(node: MemoryNode, window: list[MemoryNode]) -> tuple[int, str
 
     An agent loop is a chain: a thought or a call follows the step just before it (a thought reacts to the tool
     result it read), and the first step follows the user message that opened the turn. A reply's first step is
-    left to the link model (in a plain dialogue it may answer an older turn). None across turns.
+    left to the link model (in a plain dialogue it may answer an older turn). None across turns. The builder
+    takes it only when the content backs the pair: an agent may turn to another task within one turn.
 
     >>> n = lambda i, kind, turn: MemoryNode(f"n{i}", "", kind, turn, f"m{i}")
     >>> w = [n(0, "user_input", 1), n(1, "agent_thought", 1), n(2, "tool_result", 1)]
