@@ -53,7 +53,9 @@ def test_a_fact_said_again_with_another_value_is_queued_and_accepting_it_updates
     (item,) = _pending_supersedes(w)
     assert (item.source, item.target) == (new, old) and item.confidence < 0.9
     assert f"{gone} -> {came}" in item.rationale
-    assert rationale_in_words(item.rationale, "zh").startswith(f"换了一个值再说一遍：{gone} -> {came}")  # the Review page
+    assert rationale_in_words(item.rationale, "zh").startswith(
+        f"换了一个值再说一遍：{gone} -> {came}"
+    )  # the Review page
     w.curation.accept(item.id)
     assert w.nodes[old].status == "superseded"
     context = w.query(question, budget=300).context

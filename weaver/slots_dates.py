@@ -105,9 +105,9 @@ def _own_cue(text: str, mentions: list[tuple[int, int, str]], i: int) -> str | N
             gap = len(before) - m.end()
             if best is None or gap < best[0]:
                 best = (gap, role)
-        m = pat.search(after)
-        if m and (best is None or m.start() < best[0]):
-            best = (m.start(), role)
+        later = pat.search(after)
+        if later and (best is None or later.start() < best[0]):
+            best = (later.start(), role)
     return best[1] if best else None
 
 
