@@ -470,7 +470,9 @@ def test_a_couple_next_wednesday_books_with_breakfast(runtime):
     _run(a, "先推荐一个离天安门近点的酒店吧。")
     ev = _run(a, "有没有带早餐的？")  # the hotel's breakfast, not a breakfast place
     assert _calls(ev, "search_hotels")[0]["facilities"] == ["早餐服务"] and not _calls(ev, "search_restaurants")
-    ev = _run(a, "那就订这家吧。")  # the date said as "下周三" is kept from when it was said
+    ev = _run(a, "那就订这家吧。")  # two were listed: which one is asked back, not guessed
+    assert not _calls(ev, "book_hotel") and "你指的是哪一家" in next(e.text for e in ev if e.type == "reply")
+    ev = _run(a, "订第一家。")  # the date said as "下周三" is kept from when it was said
     book = _calls(ev, "book_hotel")[0]
     assert (book["check_in"], book["nights"]) == (f"{wed.month}-{wed.day}", 4)
     ev = _run(a, "晚饭想吃火锅，找一家离酒店近的。")  # a restaurant near the hotel, not a hotel

@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "chose_one",
+    "names_one",
+    "FAMILY_ASK",
     "SHOWN_BEFORE",
     "domain_hits",
     "DOMAIN_CUES",
@@ -161,6 +164,50 @@ BOOK = _cue(
     "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
     "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back"
 )
+# a message that only picks an item shown ("那就这家吧", "就第一家", "ok, that one then", "the second one please"):
+# the whole message is the pick, so a longer one that merely mentions "it" ("I think it's too far then") is none
+_CHOICE = re.compile(
+    r"^\s*(?:(?:好的?|行|嗯+|ok(?:ay)?)[，,\s]*)?(?:那(?:么)?)?(?:我们?)?(?:就|要|选)?(?:要|选)?\s*"
+    r"(?:这|那|第\s*[一二两三四五六七八九十\d]\s*)(?:一)?[家个间处](?:酒店|宾馆|餐厅|饭店|馆子|景点|地方)?"
+    r"(?:吧|了|好了|呗)?[。！!～~\s]*$|^\s*(?:就它|就是它)(?:吧|了)?[。！!\s]*$|"
+    r"^\s*(?:(?:ok(?:ay)?|alright|fine|great|sure|yes|yeah)[,\s!.]*)?(?:(?:let'?s|we'?ll|i'?ll) (?:go with|take|have|"
+    r"do|pick|choose) )?(?:that|this|the (?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)|number \d|"
+    r"option \d)(?: (?:one|hotel|restaurant|place|sight|attraction))?(?:,?\s*(?:then|please|it is|sounds good))*"
+    r"[\s.!]*$",
+    re.IGNORECASE,
+)
+# what makes a bare "第二个" / "the second one" (a look-up of that item) a pick
+_PICKED = re.compile(
+    r"就|要|选|吧|了|呗|好|行|嗯|\b(?:then|please|let'?s|we'?ll|i'?ll|ok(?:ay)?|alright|sure|fine|great|yes|yeah)\b|"
+    r"sounds good",
+    re.IGNORECASE,
+)
+
+
+def chose_one(text: str) -> bool:
+    """Whether ``text`` only picks one item shown (to take it: a booking, or a meal or sight added to the plan).
+
+    >>> chose_one("那就这家吧"), chose_one("Ok that one then"), chose_one("第二个"), chose_one("那这家呢？")
+    (True, True, False, False)
+    """
+    return bool(_CHOICE.search(text) and _PICKED.search(text))
+
+
+def names_one(text: str, lang: str) -> bool:
+    """A message about as long as naming one item: 24 characters in Chinese, six words in English ("what about the
+    second one?" is as short as "第二个怎么样")."""
+    return len(text) <= 24 if lang == "zh" else len(text.split()) <= 6
+
+
+# "亲子酒店" / "kid-friendly sights": a tag the data does not have (said beside what is found without it)
+FAMILY_ASK = re.compile(
+    r"亲子|适合(?:带)?(?:孩子|小孩|儿童|宝宝|一家人|家庭)|(?:儿童|孩子|小孩)(?:友好|喜欢|爱玩)|"
+    r"\b(?:family|kid|kids|child|children|baby)[- ](?:friendly|oriented)\b|"
+    r"\b(?:good|great|suitable|fun) for (?:the )?(?:kids|children|families|a family|toddlers)\b",
+    re.IGNORECASE,
+)
+
+
 # a station or a way there asked for ("八达岭长城怎么去", "how do I get to ..."): the data has stations, no lines
 METRO = _cue(
     "地铁站|哪站|地铁怎么|坐地铁|怎么去|怎么走|怎么过去|如何去|怎样去|metro station|subway station|nearest station|"

@@ -192,10 +192,40 @@ def rating_range(text: str) -> str | None:
 
 _COUPLE = re.compile(
     r"我(?:和|跟|带着?)(?:老婆|老公|妻子|丈夫|太太|先生|爱人|女朋友|男朋友|女友|男友|对象)(?!们)|两口子|夫妻俩|小两口|情侣|"
-    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?) and (?:i|me)|(?:i|me) and my "
+    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?),? (?:and )?(?:i|me)|(?:i|me),? (?:and )?my "
     r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)|a couple)\b",
     re.IGNORECASE,
 )
+# who comes along with the couple ("我和老婆带两个孩子", "my wife and I with our two kids"): (count, noun); a noun
+# said without a count is one (孩子, kid) or two (父母, parents), a plural one ("the kids") is a count unknown
+_WITH_COUPLE = re.compile(
+    r"(?:带着?|还有|和|跟|加上?|以及)\s*(?:我们的?|我的)?\s*(\d|[一二两三四五六七八九])?\s*[个位]?\s*"
+    r"(孩子|小孩|儿子|女儿|娃|宝宝|朋友|老人|父母|爸妈|公婆)|"
+    r"\b(?:with|and|plus|bringing|taking)\s+(?:our|my|the|a|an)?\s*(\d|one|two|three|four|five|six)?\s*"
+    r"(kids?|children|child|sons?|daughters?|bab(?:y|ies)|toddlers?|friends?|parents)\b",
+    re.IGNORECASE,
+)
+_PAIR = ("父母", "爸妈", "公婆", "parents")
+
+
+def _with_couple(text: str, couple: re.Match) -> int | None:
+    """How many come along with the couple, said in its clause (0 when none is said, None when how many is not)."""
+    extra = 0
+    clause = re.split(r"[，。；;！!？?\n]", text[couple.end() :])[0]
+    for m in _WITH_COUPLE.finditer(text[couple.start() : couple.end()] + clause):
+        said, noun = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        if said:
+            n = _small(said)
+        elif noun.lower() in _PAIR:
+            n = 2
+        elif noun.isascii() and noun.lower().endswith(("s", "ren", "ies")):
+            return None  # "with the kids": more than one, how many not said
+        else:
+            n = 1
+        if not n:
+            return None
+        extra += n
+    return extra
 
 
 # "me + 2 friends", "me and 3 others": the speaker and the others
@@ -221,8 +251,12 @@ def people_count(text: str) -> int | None:
         party = [v for v in read_slots(text) if v.slot == "party"]  # "with three friends": the reader's count
         if party and isinstance(party[0].value, float):
             return int(party[0].value)
-        if _COUPLE.search(text):  # a trip party of two ("我和老婆", "my wife and I"); the library's reader leaves
-            return 2  # this out: in a general chat "my husband and I went hiking" states no party size
+        couple = _COUPLE.search(text)
+        if couple:  # a trip party of two ("我和老婆", "my wife and I"); the library's reader leaves
+            # this out: in a general chat "my husband and I went hiking" states no party size; those who come
+            # along are counted in ("我和老婆带孩子" is three), a party of unknown size is no size
+            extra = _with_couple(text, couple)
+            return None if extra is None else 2 + extra
         return None
     # "两个大人两个小孩": the library's reader counts the children said with the adults (its span covers this one)
     whole = [v for v in read_slots(text) if v.slot == "party" and v.span[0] <= m.start() < v.span[1]]

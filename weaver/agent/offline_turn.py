@@ -36,6 +36,7 @@ from .slot_bridge import changes_by_amount, moved_constraints
 from .turn_facts import length_note
 from .trip_dates import shifted
 from .understanding import DOMAINS, Constraint, Parsed, nights_between
+from ..slots import is_change
 from .why import explain_why
 from .why_not import answer_why_not, asks_why_not
 
@@ -233,10 +234,15 @@ class OfflineTurn(StepWriter):
             db = load_database()
             names = self.last_shown(lists_only=True).get(p.domain or "") or []
             return which_text([db.by_name[n] for n in names if n in db.by_name], p.text, p.domain or "", lang)
+        if tp.missing and tp.missing[0] == "pick":  # "那就这家吧" after a list of several
+            return honest_text("pick", lang, names=self.last_shown().get(tp.domain or "") or [])
         if tp.missing and tp.missing[0] == "unplaced":
             return honest_text("unplaced", lang, place=p.unplaced)
         if tp.missing and tp.missing[0] == "already":
             return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
+        if tp.missing and tp.missing[0] == "dates" and tp.target:  # "那就这家吧": the pick said back, dates asked
+            name = display_name(str(tp.target), lang)
+            return (f"好的，就选{name}。" if lang == "zh" else f"OK, {name} it is. ") + honest_text("dates", lang)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
         if tp.remove:
@@ -273,9 +279,11 @@ class OfflineTurn(StepWriter):
                 )
             found = any(o.count for o in shown)
             diet = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
+            if p.caveat == "no_family_tag":  # what was searched instead of the tag the data lacks
+                diet = _DOMAIN_WORDS.get(p.domain or "", ("", ""))[lang != "zh"]
             text += (
                 "\n\n" + caveat_text(p.caveat, lang, diet)
-                if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet"))
+                if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet", "no_family_tag"))
                 else ""
             )
             asked = shown[-1].arguments.get("cuisine") if shown else None
@@ -297,6 +305,9 @@ class OfflineTurn(StepWriter):
             "restates", []
         )
         return ack_text(lang, p.constraints, p.lifted)
+
+
+_DOMAIN_WORDS = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
 
 
 def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]:
@@ -337,6 +348,15 @@ def _keep_stay_end(p: Parsed, known) -> None:
             nights = nights_between(str(start), str(v["check_out"])) if start else None
             if nights:
                 c.value = {"check_in": start, **v, "nights": nights}
+            continue
+        if v is not None and set(v) == {"nights"} and is_change(p.text):
+            # "把酒店改成住三晚" / "change the hotel to 3 nights": the stay's start kept, its end follows (and a hotel
+            # booked under the old length is booked again); a length said without a change word against dates
+            # said before is asked back instead (``length_note``)
+            held = before.value if before is not None and isinstance(before.value, dict) else {}
+            end = shifted({"check_in": held["check_in"]}, int(v["nights"])) if held.get("check_in") else None
+            if end:
+                c.value = {"check_in": held["check_in"], "check_out": end["check_in"], "nights": v["nights"]}
             continue
         if v is None or "nights" in v or "check_in" not in v:
             continue

@@ -234,9 +234,11 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
         order = [domain] if domain in last_shown else [] if domain in ("restaurant", "attraction") else list(last_shown)
         for d in order:
             names = last_shown.get(d) or []
-            idx = (p.ordinal or 1) - 1
-            if 0 <= idx < len(names):
-                target, domain = names[idx], d
+            if not p.ordinal and p.refers and len(names) > 1:  # "那就这家吧" after several, none singled out since:
+                tp.domain, tp.missing = d, ["pick"]  # which one is asked back, not guessed
+                return
+            if (p.ordinal or 1) <= len(names):
+                target, domain = names[(p.ordinal or 1) - 1], d
                 break
     tp.domain, tp.target = domain, target
     if target is None:

@@ -152,6 +152,14 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else f"{what} is already in your plan{f' for day {day}' if day else ''}; I did not add it twice."
         )
+    if kind == "pick":  # "那就这家吧" after a list of several: the list said back, numbered, to pick from
+        names = kw.get("names") or []
+        listed = ("；" if zh else "; ").join(f"{i}. {display_name(str(n), lang)}" for i, n in enumerate(names, 1))
+        return (
+            f"你指的是哪一家？刚才列了{len(names)}个：{listed}。告诉我第几个或名字就行。"
+            if zh
+            else f"Which one do you mean? I listed {len(names)}: {listed}. Tell me its number or name."
+        )
     if kind == "beyond":
         n = kw.get("n", 0)
         return (

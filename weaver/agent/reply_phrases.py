@@ -134,6 +134,7 @@ _MISSING = {
     "target": ("指的是哪一家", "which place is meant"),
     "beyond": ("列表里没有这一项", "that item is not in the list"),
     "which": ("问的是列表里哪一个", "which of the items listed is meant"),
+    "pick": ("选的是列表里哪一个", "which of the items listed is picked"),
     "already": ("这一项已在当天的行程里", "that item is already on that day"),
     "dates": ("日期", "the dates"),
     "place": ("地点", "the place"),

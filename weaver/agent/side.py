@@ -243,6 +243,13 @@ def caveat_text(kind: str, lang: str, what: str = "") -> str:
             if lang == "zh"
             else "Note: my data lists hotel parking only as paid parking; it has no record of free parking."
         )
+    if kind == "no_family_tag":
+        return (
+            f"（北京的数据库里没有“亲子”或“适合孩子”这类标签，以上是不看这一点搜到的{what or '结果'}。）"
+            if lang == "zh"
+            else f"(The Beijing database has no family- or kid-friendly tag: these are {what or 'results'} found "
+            "without it.)"
+        )
     if kind == "evening":
         return (
             "我的数据里没有景点的开放时间，晚上去之前请先确认这些地方是否开放。"

@@ -34,12 +34,15 @@ from .cuisine import cuisines_of
 from .intent_cues import (
     ASKS,
     called_off,
+    chose_one,
+    names_one,
     BOOK,
     CHEAPER,
     CLOSING,
     COUNT,
     DOMAIN_CUES,
     FAILURE,
+    FAMILY_ASK,
     FIELD_Q,
     FIRST_PERSON,
     GREETING,
@@ -207,6 +210,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
             p.dishes.append(dish)
     if re.search(r"免费停车|停车免费|free parking|parking (?:is |for )?free", text, re.I):
         p.caveat = "paid_parking"  # the data lists only paid parking (收费停车位): said beside what is found
+    if FAMILY_ASK.search(text):
+        p.caveat = "no_family_tag"  # the data tags nothing as for families: said, and what was searched instead
     p.cuisines = cuisines_of(text)
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
@@ -351,6 +356,10 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "city"  # "帮我找上海的酒店", and "说错了，是去上海" / "I meant Shanghai": the trip is elsewhere
     elif WHY.search(text):
         p.intent = "why"
+    elif chose_one(text) and not p.entities:
+        p.intent = (
+            "book"  # "那就这家吧" / "the first one then": the item picked is taken (booked, or added to the plan)
+        )
     elif BOOK.search(text) and (p.ordinal or p.refers or p.day or any(e[1] in DOMAINS for e in p.entities)):
         p.intent = "book"
     elif TALLY.search(text) and not (p.domain and p.request and not re.search(r"预算|budget|spent|花", text)):
@@ -369,7 +378,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "search" if NEAR.search(text) else "info"  # "something near the Forbidden City": around it
     elif GREETING.match(text) or (CLOSING.search(text) and not p.constraints and not p.request):
         p.intent = "greeting"
-    elif p.ordinal and not cons and not p.entities and len(GREETING_WORDS.sub("", text)) <= 24:
+    elif p.ordinal and not cons and not p.entities and names_one(GREETING_WORDS.sub("", text), lang):
         p.intent = "info"  # "第二个" / "2nd one" / "第二个怎么样": that item of the latest list, looked up
     return p
 
