@@ -29,6 +29,7 @@ from ui.review_words import (
     pair_of,
     proposal_groups,
     quoted,
+    quoted_pair,
     state_words,
     t,
 )
@@ -105,8 +106,9 @@ with q_tab:
     # a changed fact flags every memory that used its old value: one line per change, its memories one click away
     for g in flag_groups:
         with st.container(border=True):
-            by = t("flag_by", new=quoted(w, g.by)) if g.by else ""
-            head = t("flag_group", old=quoted(w, g.source), by=by, n=len(g.targets))
+            old, new = quoted_pair(w, g.source, g.by) if g.by else (quoted(w, g.source), "")
+            by = t("flag_by", new=new) if g.by else ""
+            head = t("flag_group", old=old, by=by, n=len(g.targets))
             st.markdown(f"**{md_escape(head)}**")
             if g.source in w.nodes:  # the old value's own words: the evidence the whole group rests on
                 st.text(w.nodes[g.source].content[:300])

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 from ui import graph_render
 from weaver import viz
@@ -234,3 +235,32 @@ def test_review_page_words_count_in_english():
     # "3 memory(ies) that used the old value need review" and "1 item(s) wait for a decision" on the Review page
     result = doctest.testmod(review_words)
     assert result.attempted >= 1 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    "old,new,shows",
+    [
+        (
+            "book_hotel added to plan: 雅悦酒店(北京崇文门同仁医院店), check-in 6-3, 4 nights at ¥440, total ¥1,760",
+            "book_hotel added to plan: 雅悦酒店(北京崇文门同仁医院店), check-in 6-3, 3 nights at ¥440, total ¥1,320",
+            ("4 nights", "3 nights"),
+        ),
+        (
+            "已加入行程：雅悦酒店(北京崇文门同仁医院店)，6-3入住4晚，每晚¥440",
+            "已加入行程：雅悦酒店(北京崇文门同仁医院店)，6-3入住3晚，每晚¥440",
+            ("4晚", "3晚"),
+        ),
+    ],
+)
+def test_two_memories_named_side_by_side_show_where_they_part(runtime, old, new, shows):
+    """The Review page named a booking and its re-booking «book_hotel added to plan: 雅悦酒…» both: cut at the same
+    length, the change read as no change."""
+    from ui.review_words import quoted_pair
+
+    w = runtime.open("parted")
+    w.set_task("Plan a Beijing trip")
+    a = w.ingest(old, "tool_result").node.id
+    b = w.ingest(new, "tool_result").node.id
+    qa, qb = quoted_pair(w, a, b)
+    assert qa != qb and shows[0] in qa and shows[1] in qb, (qa, qb)
+    assert len(qa) <= 32 and len(qb) <= 32

@@ -227,6 +227,31 @@ def quoted(w, nid: str, n: int = 30) -> str:
     return f"«{_snip(node.content, n)}»" if node is not None else nid
 
 
+def quoted_pair(w, a: str, b: str, n: int = 30) -> tuple[str, str]:
+    """Two memories named side by side, each from just before where their words part: a booking and its
+    re-booking both read «book_hotel added to plan: 雅悦酒…» when cut at the same length.
+
+    >>> _parted("book_hotel added to plan: X, check-in 6-3, 4 nights", "book_hotel added to plan: X, check-in 6-3, 3 nights", 20)
+    ('…in 6-3, 4 nights', '…in 6-3, 3 nights')
+    >>> _parted("budget 5000", "budget 8000", 30)
+    ('budget 5000', 'budget 8000')
+    """
+    na, nb = w.nodes.get(a), w.nodes.get(b)
+    if na is None or nb is None:
+        return quoted(w, a, n), quoted(w, b, n)
+    x, y = _parted(na.content, nb.content, n)
+    return f"«{x}»", f"«{y}»"
+
+
+def _parted(x: str, y: str, n: int) -> tuple[str, str]:
+    x, y = " ".join(x.split()), " ".join(y.split())
+    same = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+    if same < n - 8:  # they part within what a snip shows
+        return _snip(x, n), _snip(y, n)
+    start = max(0, same - 8)
+    return _snip("…" + x[start:], n), _snip("…" + y[start:], n)
+
+
 def key_words(w, key: str) -> str:
     """An audit key (``u->v``, a node id or a rejected review item's id) said with the memories' words."""
     item = w.curation.queue.get(key)
@@ -248,7 +273,8 @@ def item_words(w, item) -> str:
         return f"（{x}）" if zh else f" ({x})"
 
     rel = graph_render.labels(lang())["relations"]
-    edge = t("from_to", a=quoted(w, item.source, 24), b=quoted(w, item.target, 24))
+    qa, qb = quoted_pair(w, item.source, item.target, 24)
+    edge = t("from_to", a=qa, b=qb)
     if item.kind == "prune":
         return f"{t('k_prune')}{colon}{edge}{paren(rel.get(item.current, item.current))}"
     if item.kind == "relabel":
@@ -257,7 +283,8 @@ def item_words(w, item) -> str:
     if item.kind == "add":
         return f"{t('k_add')}{colon}{edge}{paren(rel.get(item.relation, item.relation))}"
     if item.kind == "supersede":
-        return f"{t('k_supersede')}{colon}{quoted(w, item.target)} ← {quoted(w, item.source)}"
+        new, old = quoted_pair(w, item.source, item.target)
+        return f"{t('k_supersede')}{colon}{old} ← {new}"
     return f"{t('k_needs_review')}{colon}{quoted(w, item.target)}"
 
 
