@@ -232,7 +232,9 @@ def quoted_pair(w, a: str, b: str, n: int = 30) -> tuple[str, str]:
     re-booking both read «book_hotel added to plan: 雅悦酒…» when cut at the same length.
 
     >>> _parted("book_hotel added to plan: X, check-in 6-3, 4 nights", "book_hotel added to plan: X, check-in 6-3, 3 nights", 20)
-    ('…in 6-3, 4 nights', '…in 6-3, 3 nights')
+    ('…4 nights', '…3 nights')
+    >>> _parted("已加入行程：莫泰268(北京王府井步行街店)，6-10入住4晚，每晚¥446", "已加入行程：莫泰268(北京王府井步行街店)，6-10入住3晚，每晚¥446", 20)
+    ('…6-10入住4晚，每晚¥446', '…6-10入住3晚，每晚¥446')
     >>> _parted("budget 5000", "budget 8000", 30)
     ('budget 5000', 'budget 8000')
     """
@@ -248,8 +250,10 @@ def _parted(x: str, y: str, n: int) -> tuple[str, str]:
     same = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
     if same < n - 8:  # they part within what a snip shows
         return _snip(x, n), _snip(y, n)
-    start = max(0, same - 8)
-    return _snip("…" + x[start:], n), _snip("…" + y[start:], n)
+    # from the clause the difference is in (after the last comma or space before it), else 8 characters back
+    cut = max(x.rfind(sep, 0, same) for sep in ("，", ",", "、", "；", " "))
+    start = cut + 1 if same - 20 <= cut < same else max(0, same - 8)
+    return _snip("…" + x[start:].lstrip(), n), _snip("…" + y[start:].lstrip(), n)
 
 
 def key_words(w, key: str) -> str:

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from .text import content_words, extract_dates, extract_numbers
 
-__all__ = ["Features", "features", "SLOT_CUES", "has_cue"]
+__all__ = ["Features", "features", "SLOT_CUES", "has_cue", "picks", "PICK"]
 
 
 def _re(words: list[str]) -> re.Pattern:
@@ -178,3 +178,21 @@ def features(text: str) -> Features:
         personal=_personal_statement(text),
         addressed=bool(_ADDRESSEE.search(text)),
     )
+
+
+# a pick of one of the options offered, said as nothing else ("那就第二家吧", "The second one then", "Ok that one")
+PICK = re.compile(
+    r"^\s*(?:ok(?:ay)?[,，]?\s*|好[的吧]?[,，]?\s*)?(?:那就?|就|要|选)?\s*(?:第[一二三四五六七八九十两\d]+(?:个|家|间|条|项|种)?"
+    r"|这(?:个|家|间)|那(?:个|家|间)|the (?:first|second|third|fourth|fifth|last) one|that one|this one)"
+    r"\s*(?:吧|好了|then|please|it is)?\s*[.!。！]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def picks(content: str) -> bool:
+    """A message that only picks one of the options offered: a choice with no verb of choosing.
+
+    >>> [picks(t) for t in ["那就第二家吧", "The second one then", "Ok that one", "第二家怎么样？", "That's the one I made!"]]
+    [True, True, True, False, False]
+    """
+    return bool(PICK.match(content))

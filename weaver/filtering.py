@@ -18,7 +18,7 @@ import numpy as np
 
 from .backends.base import Reasoner, ScoreRequest, ScoreResult
 from .constraints import statement_values
-from .cues import features
+from .cues import features, picks
 from .decision_context import needed
 from .filler import is_filler
 from .settings import WeaverConfig
@@ -180,6 +180,7 @@ def judge(
         and coarse < cfg.coarse_threshold
         and not _states_facts(content)
         and not features(content).decision
+        and not picks(content)
         and not another
     ):
         res = ScoreResult(1.0, 1.0, 1.0, f"off focus (coarse {coarse:.2f} < {cfg.coarse_threshold})", "coarse")
@@ -197,6 +198,7 @@ def judge(
         and not _ASKS.search(content)
         and not _steers(content)
         and not answers
+        and not (kind == "user_input" and closeness is not None and picks(content))
     ):
         # a greeting, a thanks, a "wow, so cute!": past courtesy and what it echoes of the message before it,
         # nothing of its own to remember
@@ -230,7 +232,7 @@ def judge(
         # "换一家" / "Find another one.": no kind of place named, but a request the agent's next search answers
         kept = True
         reason = f"kept: asks for another option (total {total:.2f}; {res.reason})"
-    if not kept and kind == "user_input" and closeness is not None and features(content).decision:
+    if not kept and kind == "user_input" and closeness is not None and (features(content).decision or picks(content)):
         # "Book the first one" in a task: short, but the choice the agent's next steps act on (their cause); a
         # general chat has no task focus and keeps its own scores
         kept = True

@@ -27,7 +27,8 @@ import networkx as nx
 from ..backends.base import Candidate, RelateRequest
 from ..backends.rules import RulesReasoner
 from ..builder import match_correction
-from ..cues import features
+from ..cues import features, picks
+from ..relations.support import BACK_REFERENCE
 from ..slots import read_slots
 from .arrival import plan_supersedes
 from .fact_updates import fact_update_proposals
@@ -92,7 +93,9 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], ReviewWindow]:
             )
             continue
         fu, fv = features(w.nodes[u].content), features(w.nodes[v].content)
-        if sim < WEAK_SIMILARITY and not (fu.words & fv.words) and not (fu.slots & fv.slots):
+        # "那就这家吧" after a list shares nothing with it and is barely similar, yet points right back at it
+        points_back = BACK_REFERENCE.match(w.nodes[v].content) is not None or picks(w.nodes[v].content)
+        if sim < WEAK_SIMILARITY and not (fu.words & fv.words) and not (fu.slots & fv.slots) and not points_back:
             out.append(
                 proposal_item(
                     win,

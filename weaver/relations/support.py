@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from ..cues import features
+from ..cues import features, picks
 from ..models import MemoryNode
 from .features import speaker_of
 from .references import own_content, shared_name
@@ -92,7 +92,7 @@ def supported(parent: MemoryNode, child: MemoryNode, between: list[MemoryNode] |
     other = speaker_of(parent.kind, parent.meta) != me
     if other and _ASKS.search(own) and all(speaker_of(n.kind, n.meta) != me for n in between):
         return True  # the answer to the question just asked
-    if BACK_REFERENCE.match(child.content) or (other and cf.pleasantry):
+    if BACK_REFERENCE.match(child.content) or picks(child.content) or (other and cf.pleasantry):
         return True
     if pf.words & cf.words or set(pf.numbers) & set(cf.numbers):
         return True
