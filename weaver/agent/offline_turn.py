@@ -30,6 +30,8 @@ from .replies import (
     thought_text,
 )
 from .db import load_database
+from .list_answers import among_text, ask_among
+from .there import with_there
 from .result_texts import which_text
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
@@ -78,6 +80,10 @@ class OfflineTurn(StepWriter):
         listed = shown.get(p.domain or "") or []
         if p.intent == "search" and p.field_q and listed:  # "门票多少钱？" right after a list: of one, that one;
             p.intent = "info" if len(listed) == 1 else "which"  # of several, which one is asked back
+        ask_among(p, self.last_shown(lists_only=True))  # "其中哪家最便宜？": answered from the rows shown
+        if p.intent == "metro" and not (p.refers or p.ordinal):  # "how do I get there?": the item talked about last
+            said = known.place_talked_about_last(self.plan_items())
+            p.entities = with_there(text, p.entities, self.item_talked_about_last(), said.turn if said else None)
         tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
         tp.missing = ["which"] if p.intent == "which" else tp.missing
         yield self.thought(
@@ -234,6 +240,10 @@ class OfflineTurn(StepWriter):
             db = load_database()
             names = self.last_shown(lists_only=True).get(p.domain or "") or []
             return which_text([db.by_name[n] for n in names if n in db.by_name], p.text, p.domain or "", lang)
+        if p.intent == "among":
+            names = self.last_shown(lists_only=True).get(p.domain or "") or []
+            rows = [load_database().by_name[n] for n in names if n in load_database().by_name]
+            return among_text(rows, str(p.side), p.domain or "", lang)
         if tp.missing and tp.missing[0] == "pick":  # "那就这家吧" after a list of several
             return honest_text("pick", lang, names=self.last_shown().get(tp.domain or "") or [])
         if tp.missing and tp.missing[0] == "unplaced":

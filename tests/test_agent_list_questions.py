@@ -1,0 +1,128 @@
+"""Questions about the list just shown, and "there", driven through the real agent.
+
+1. "其中哪家最便宜？" / "What is the cheapest ticket among them?" after a list compares the rows shown (the
+   cheapest, the highest rated, each one's station for "nearest the metro"): nothing is searched again, and a
+   search asked for ("帮我找最便宜的酒店") is still a search.
+2. "How do I get there from Dongzhimen?" right after one item of a list was asked about goes to that item, not to
+   the area the list was searched around; a place stated after the item is "there" again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_chat import chat_turn
+
+from weaver.agent import TravelAgent
+
+
+def _chat(runtime, name: str, turns: list[str]):
+    agent = TravelAgent(runtime.open(name))
+    return agent, [chat_turn(agent, t) for t in turns]
+
+
+def _rows(results):
+    return results[-1]["rows"]
+
+
+CHEAPEST = {
+    "zh": ["找一些后海附近的景点", "它们中门票最便宜的是哪个？", "门票最便宜"],
+    "en": ["Find attractions near Houhai", "What is the cheapest ticket among them?", "cheapest ticket"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_cheapest_among_them_is_read_from_the_list_shown(runtime, lang):
+    ask, among, said = CHEAPEST[lang]
+    _, [(_, _, results), (reply, calls, _)] = _chat(runtime, f"cheap-{lang}", [ask, among])
+    rows = _rows(results)
+    assert len(rows) > 1
+    cheapest = min(rows, key=lambda r: r["门票"])
+    assert not calls  # the list answers it: no search over every sight
+    assert said in reply and cheapest["名称"] in reply
+    assert all(r["名称"] not in reply for r in rows if r["门票"] != cheapest["门票"])
+
+
+RESTAURANTS = {
+    "zh": ["找一些后海附近的餐厅", "其中哪家最便宜？", "这几个里哪个评分最高？", "人均最便宜", "评分最高"],
+    "en": [
+        "Find restaurants near Houhai",
+        "Which of these is the cheapest?",
+        "Which one of them has the best rating?",
+        "cheapest per person",
+        "highest rated",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_which_is_cheapest_and_best_rated_of_the_restaurants_shown(runtime, lang):
+    ask, cheap_q, rated_q, cheap_said, rated_said = RESTAURANTS[lang]
+    agent, [(_, _, results), (cheap, c1, _), (rated, c2, _)] = _chat(runtime, f"rest-{lang}", [ask, cheap_q, rated_q])
+    rows = _rows(results)
+    assert len(rows) > 1 and not c1 and not c2
+    assert cheap_said in cheap and min(rows, key=lambda r: r["人均消费"])["名称"] in cheap
+    assert rated_said in rated and max(rows, key=lambda r: r["评分"])["名称"] in rated
+    # the question is no wish: the next search is not narrowed by it
+    _, calls, _ = chat_turn(agent, "再找一些王府井附近的餐厅" if lang == "zh" else "Find restaurants near Wangfujing")
+    assert calls and "near_metro" not in calls[0]["arguments"] and "rating" not in calls[0]["arguments"]
+
+
+METRO_AMONG = {
+    "zh": ["找一些后海附近的餐厅", "这几个里哪个离地铁最近？", "没有到地铁站的距离"],
+    "en": ["Find restaurants near Houhai", "Which of these is closest to the subway?", "no distances"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_nearest_metro_among_them_says_each_station_not_a_new_search(runtime, lang):
+    ask, q, said = METRO_AMONG[lang]
+    _, [(_, _, results), (reply, calls, _)] = _chat(runtime, f"metro-among-{lang}", [ask, q])
+    assert not calls and said in reply
+    assert all(r["名称"] in reply for r in _rows(results))
+
+
+SEARCH_CHEAPEST = {"zh": "帮我找最便宜的酒店", "en": "Find me the cheapest hotel"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_search_for_the_cheapest_is_still_a_search(runtime, lang):
+    first = "找一些后海附近的餐厅" if lang == "zh" else "Find restaurants near Houhai"
+    _, [_, (_, calls, _)] = _chat(runtime, f"search-cheap-{lang}", [first, SEARCH_CHEAPEST[lang]])
+    assert [c["tool"] for c in calls] == ["search_hotels"]
+
+
+THERE = {
+    "zh": ["找一些后海附近的餐厅", "第二家晚上开到几点？", "从东直门坐地铁怎么去那里？"],
+    "en": [
+        "Find restaurants near Houhai",
+        "What about the second one?",
+        "How do I get there from Dongzhimen by subway?",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_there_is_the_item_talked_about_last_not_the_area(runtime, lang):
+    _, [(_, _, results), _, (reply, calls, _)] = _chat(runtime, f"there-{lang}", THERE[lang])
+    second = _rows(results)[1]["名称"]
+    assert [c["tool"] for c in calls] == ["metro_station", "metro_station"]
+    assert [c["arguments"]["place"] for c in calls] == ["东直门", second]  # from Dongzhimen to the item
+    assert "后海" not in [c["arguments"]["place"] for c in calls]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_there_after_a_new_place_is_that_place(runtime, lang):
+    turns = (
+        ["找一些后海附近的餐厅", "第二家怎么样", "王府井附近有什么景点", "怎么坐地铁去那里？"]
+        if lang == "zh"
+        else [
+            "Find restaurants near Houhai",
+            "What about the second one?",
+            "Any attractions near Wangfujing?",
+            "How do I get there by subway?",
+        ]
+    )
+    _, [_, (_, _, looked), _, (_, calls, _)] = _chat(runtime, f"there-new-{lang}", turns)
+    item = _rows(looked)[0]["名称"]
+    assert item not in [c["arguments"].get("place") for c in calls]
