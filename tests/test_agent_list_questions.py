@@ -126,3 +126,80 @@ def test_there_after_a_new_place_is_that_place(runtime, lang):
     _, [_, (_, _, looked), _, (_, calls, _)] = _chat(runtime, f"there-new-{lang}", turns)
     item = _rows(looked)[0]["名称"]
     assert item not in [c["arguments"].get("place") for c in calls]
+
+
+ROUTE_Q = {
+    "zh": ["找一些后海附近的餐厅", "第二家几点关门？", "从那里坐地铁去天坛方便吗？", "帮我找天坛附近的酒店"],
+    "en": [
+        "Find restaurants near Houhai",
+        "Is the second one open late?",
+        "Is it easy to take the subway from there to the Temple of Heaven?",
+        "Find hotels near the Temple of Heaven",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_way_asked_is_a_route_from_the_item_and_no_wish_for_a_station(runtime, lang):
+    _, [(_, _, results), _, (_, route, _), (_, search, _)] = _chat(runtime, f"route-{lang}", ROUTE_Q[lang])
+    second = _rows(results)[1]["名称"]
+    assert [c["tool"] for c in route] == ["metro_station", "metro_station"]
+    assert [c["arguments"]["place"] for c in route] == [second, "天坛"]  # from there to the Temple of Heaven
+    assert search and all("near_metro" not in c["arguments"] for c in search)  # the question is no wish
+
+
+HOURS = {
+    "zh": ["找一些后海附近的餐厅", "第二家晚上开到几点？"],
+    "en": ["Find restaurants near Houhai", "Is the second one open late?"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_open_late_asks_the_hours_of_that_one(runtime, lang):
+    _, [(_, _, results), (reply, calls, _)] = _chat(runtime, f"late-{lang}", HOURS[lang])
+    second = _rows(results)[1]
+    assert [c["tool"] for c in calls] == ["place_facts"] and calls[0]["arguments"]["ask"] == "hours"
+    assert calls[0]["arguments"]["names"] == [second["名称"]] and ("营业时间" in reply or "is open" in reply)
+
+
+PER_PERSON = {
+    "zh": ["找一些后海附近的餐厅", "第三家人均多少？"],
+    "en": ["Find restaurants near Houhai", "How much per person at the third one?"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_how_much_per_person_at_the_nth_one_is_looked_up(runtime, lang):
+    _, [(_, _, results), (reply, calls, _)] = _chat(runtime, f"pp-{lang}", PER_PERSON[lang])
+    third = _rows(results)[2]
+    assert [c["arguments"].get("name") for c in calls] == [third["名称"]]
+    assert str(third["人均消费"]) in reply
+
+
+TAKE_IT = {
+    "zh": ["找一些后海附近的餐厅", "第三家几点关门？", "那就这家吧"],
+    "en": ["Find restaurants near Houhai", "When does the third one close?", "ok that one then"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_this_one_after_a_question_about_one_takes_that_one(runtime, lang):
+    agent, [(_, _, results), _, (_, calls, _)] = _chat(runtime, f"take-{lang}", TAKE_IT[lang])
+    third = _rows(results)[2]["名称"]
+    assert [(c["tool"], c["arguments"]["name"]) for c in calls] == [("add_to_plan", third)]
+    assert [i["name"] for i in agent.plan_items()] == [third]
+
+
+IT_AFTER_AMONG = {
+    "zh": ["找一些后海附近的餐厅", "其中哪家最便宜？", "它几点关门？"],
+    "en": ["Find restaurants near Houhai", "Which of them is the cheapest?", "When does it close?"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_it_after_the_cheapest_of_them_is_that_one(runtime, lang):
+    _, [(_, _, results), _, (_, calls, _)] = _chat(runtime, f"it-among-{lang}", IT_AFTER_AMONG[lang])
+    rows = _rows(results)
+    cheapest = min(rows, key=lambda r: r["人均消费"])["名称"]
+    assert cheapest != rows[0]["名称"]  # not the first by chance
+    assert [c["arguments"].get("names") for c in calls] == [[cheapest]]

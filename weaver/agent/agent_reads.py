@@ -63,6 +63,8 @@ class MemoryReads:
                 continue
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
+            elif lookups and n.meta.get("about"):  # one item singled out since: "第一家几点关门？", "the cheapest"
+                shown.setdefault(n.meta["about"]["domain"], [n.meta["about"]["name"]])
         return shown
 
     def shown_in_order(self, domain: str) -> list[tuple[str, int]]:
@@ -121,7 +123,7 @@ class MemoryReads:
         several) or nothing was shown since ("how do I get there?" then means that item, not the area searched)."""
         for nid in reversed(self.weaver.node_ids):
             n = self.weaver.nodes[nid]
-            if n.kind != "tool_result" or n.status != "active":
+            if n.kind not in ("tool_result", "agent_response") or n.status != "active":
                 continue
             args = n.meta.get("arguments") or {}
             item = n.meta.get("plan_item") or {}
@@ -131,6 +133,8 @@ class MemoryReads:
             )
             named = named if any(named or []) else [item.get("name")]
             named = [x for x in named or [] if x]
+            if n.meta.get("about"):
+                return str(n.meta["about"]["name"]), n.turn
             if len(named) == 1:
                 return str(named[0]), n.turn
             if str(n.meta.get("tool", "")).startswith("search_") and len(n.meta.get("names") or []) > 1:

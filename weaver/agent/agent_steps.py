@@ -216,6 +216,8 @@ class StepWriter(MemoryReads):
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
             meta["noted"] = noted
             extra = dict(extra or {}, noted=noted)
+        if getattr(self, "_about", None):  # the one item the reply singled out ("the cheapest of them")
+            meta["about"], self._about = self._about, None
         if self._restates:  # a recap or quote in the reply is not what it adds: no guessed link rests on it
             meta["restates"] = self._restates
             self._restates = []

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
+from .db import load_database
 from .reply_phrases import display_name, fmt_money
 
-__all__ = ["AMONG", "superlative_asked", "ask_among", "among_text"]
+__all__ = ["AMONG", "superlative_asked", "ask_among", "among_text", "winners", "about_of", "rows_named"]
 
 # "among them" / "of these" / "其中" / "这几个里": the question is about the rows just shown
 AMONG = re.compile(
@@ -89,11 +90,10 @@ def among_text(rows: list[dict], key: str, domain: str, lang: str) -> str:
             else "The data has no distances to stations, only each one's nearest station: " + "; ".join(parts) + "."
         )
     col = "评分" if key == "rating" else _PRICE.get(domain, "评分")  # a restaurant's "ticket" is what it costs
-    valued = [r for r in rows if isinstance(r.get(col), (int, float))]
-    if not valued:
+    won = winners(rows, key, domain)
+    if not won:
         return "刚才列出的几个都没有这项记录。" if zh else "None of the ones I just listed has that on record."
-    best = (max if key in ("dear", "rating") else min)(r[col] for r in valued)
-    won = [r for r in valued if r[col] == best]
+    best = won[0][col]
     label = {
         ("cheap", "门票"): ("门票最便宜", "cheapest ticket"),
         ("dear", "门票"): ("门票最贵", "dearest ticket"),
@@ -108,6 +108,27 @@ def among_text(rows: list[dict], key: str, domain: str, lang: str) -> str:
     if zh:
         return f"刚才列出的{n}个里，{label[0]}的是：{names}（{value}）。"
     return f"Of the {n} I just listed, the {label[1]}: {names} ({value})."
+
+
+def winners(rows: list[dict], key: str, domain: str) -> list[dict]:
+    """The rows that win ``key`` (ties all kept; none for "metro", which the data cannot rank)."""
+    col = "评分" if key == "rating" else _PRICE.get(domain, "评分")
+    valued = [r for r in rows if isinstance(r.get(col), (int, float))] if key != "metro" else []
+    best = (max if key in ("dear", "rating") else min)((r[col] for r in valued), default=None)
+    return [r for r in valued if r[col] == best]
+
+
+def rows_named(names: list[str]) -> list[dict]:
+    db = load_database()
+    return [db.by_name[n] for n in names if n in db.by_name]
+
+
+def about_of(names: list) -> dict | None:
+    """The one item a reply singled out, as a reply's memory keeps it ("it" and "there" next); None unless one."""
+    rows = rows_named([str(n) for n in names])
+    if len(names) != 1 or not rows:
+        return None
+    return {"name": rows[0]["名称"], "domain": load_database().domain_of(rows[0])}
 
 
 def _name(row: dict, lang: str) -> str:

@@ -30,7 +30,7 @@ from .replies import (
     thought_text,
 )
 from .db import load_database
-from .list_answers import among_text, ask_among
+from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import with_there
 from .result_texts import which_text
 from .side import caveat_text, side_text
@@ -131,6 +131,7 @@ class OfflineTurn(StepWriter):
                     args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
                 yield from self.tool_events(call.tool, args, lang, because, widens=first, set_by=set_by)
+        self._about = about_of(tp.calls[0].arguments.get("names") or []) if p.intent == "side" and tp.calls else None
         rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
@@ -241,8 +242,8 @@ class OfflineTurn(StepWriter):
             names = self.last_shown(lists_only=True).get(p.domain or "") or []
             return which_text([db.by_name[n] for n in names if n in db.by_name], p.text, p.domain or "", lang)
         if p.intent == "among":
-            names = self.last_shown(lists_only=True).get(p.domain or "") or []
-            rows = [load_database().by_name[n] for n in names if n in load_database().by_name]
+            rows = rows_named(self.last_shown(lists_only=True).get(p.domain or "") or [])
+            self._about = about_of([r["名称"] for r in winners(rows, str(p.side), p.domain or "")])
             return among_text(rows, str(p.side), p.domain or "", lang)
         if tp.missing and tp.missing[0] == "pick":  # "那就这家吧" after a list of several
             return honest_text("pick", lang, names=self.last_shown().get(tp.domain or "") or [])
