@@ -203,3 +203,16 @@ def test_it_after_the_cheapest_of_them_is_that_one(runtime, lang):
     cheapest = min(rows, key=lambda r: r["人均消费"])["名称"]
     assert cheapest != rows[0]["名称"]  # not the first by chance
     assert [c["arguments"].get("names") for c in calls] == [[cheapest]]
+
+
+NEAR_ITEM = {
+    "zh": ["推荐几个免费的景点", "第二个门票多少？", "附近有清淡一点的餐厅吗？"],
+    "en": ["Recommend some free attractions", "What's the rating of the second one?", "Any restaurants nearby?"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_bare_nearby_after_one_item_was_asked_about_is_near_that_item(runtime, lang):
+    _, [(_, _, results), _, (_, calls, _)] = _chat(runtime, f"near-item-{lang}", NEAR_ITEM[lang])
+    second = _rows(results)[1]["名称"]
+    assert calls[0]["tool"] == "search_restaurants" and calls[0]["arguments"].get("near") == second

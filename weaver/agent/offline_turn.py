@@ -31,7 +31,7 @@ from .replies import (
 )
 from .db import load_database
 from .list_answers import about_of, among_text, ask_among, rows_named, winners
-from .there import with_there
+from .there import resolve_there
 from .result_texts import which_text
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
@@ -81,9 +81,7 @@ class OfflineTurn(StepWriter):
         if p.intent == "search" and p.field_q and listed:  # "门票多少钱？" right after a list: of one, that one;
             p.intent = "info" if len(listed) == 1 else "which"  # of several, which one is asked back
         ask_among(p, self.last_shown(lists_only=True))  # "其中哪家最便宜？": answered from the rows shown
-        if p.intent == "metro" and not (p.refers or p.ordinal):  # "how do I get there?": the item talked about last
-            said = known.place_talked_about_last(self.plan_items())
-            p.entities = with_there(text, p.entities, self.item_talked_about_last(), said.turn if said else None)
+        known = resolve_there(p, known, self.item_talked_about_last(), self.plan_items())  # the item talked about
         tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
         tp.missing = ["which"] if p.intent == "which" else tp.missing
         yield self.thought(
