@@ -1,10 +1,14 @@
-"""Questions about the list just shown, and "there", driven through the real agent.
+"""Questions about the list just shown, "there", and what a realistic chat states, driven through the real agent.
 
 1. "其中哪家最便宜？" / "What is the cheapest ticket among them?" after a list compares the rows shown (the
    cheapest, the highest rated, each one's station for "nearest the metro"): nothing is searched again, and a
    search asked for ("帮我找最便宜的酒店") is still a search.
 2. "How do I get there from Dongzhimen?" right after one item of a list was asked about goes to that item, not to
-   the area the list was searched around; a place stated after the item is "there" again.
+   the area the list was searched around; a place stated after the item is "there" again. A way asked ("坐地铁去
+   天坛方便吗") is a route and no wish for a station nearby; a bare "nearby" is near the item asked about last.
+3. From four realistic chats: "open late" asks the hours, "how much per person at the third one" looks it up,
+   "ok that one then" after a question about one item takes that one, "it" after "the cheapest of them" is that
+   one, "next week, arriving Monday" is next week's Monday, "我们三个学生" is a party of three.
 """
 
 from __future__ import annotations
@@ -216,3 +220,33 @@ def test_a_bare_nearby_after_one_item_was_asked_about_is_near_that_item(runtime,
     _, [(_, _, results), _, (_, calls, _)] = _chat(runtime, f"near-item-{lang}", NEAR_ITEM[lang])
     second = _rows(results)[1]["名称"]
     assert calls[0]["tool"] == "search_restaurants" and calls[0]["arguments"].get("near") == second
+
+
+WEEK = {
+    "zh": "下周去北京开会，周一到，周四走",
+    "en": "I'm in Beijing for a conference next week, arriving Monday and leaving Thursday.",
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_next_week_holds_for_the_bare_weekdays_after_it(runtime, lang):
+    from datetime import date, timedelta
+
+    agent = TravelAgent(runtime.open(f"week-{lang}"))
+    events = list(agent.run(WEEK[lang]))
+    today = date.today()
+    monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
+    thursday = monday + timedelta(days=3)
+    dates = next(n["value"] for n in events[-1].data["noted"] if n["slot"] == "dates")
+    assert dates["check_in"] == f"{monday.month}-{monday.day}" and dates["nights"] == 3
+    assert dates["check_out"] == f"{thursday.month}-{thursday.day}"
+
+
+PARTY = {"zh": "我们三个学生下周末去北京玩两天，总预算1500", "en": "We are three students on a budget of 1500"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_we_three_students_is_a_party_of_three(runtime, lang):
+    agent = TravelAgent(runtime.open(f"party-{lang}"))
+    events = list(agent.run(PARTY[lang]))
+    assert {"slot": "people", "value": 3, "scope": "any"} in events[-1].data["noted"]

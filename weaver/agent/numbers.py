@@ -86,6 +86,8 @@ def _small(word: str) -> int | None:
 
 _PEOPLE = re.compile(
     r"(\d+|[一二两三四五六七八九十])\s*(?:个大人|个人|人(?!均)|位|口人)|一家(\d|[三四五六])口|"
+    # "我们三个学生": who "we" are, counted ("三个景点" counts no one)
+    r"我们(\d+|[一二两三四五六七八九十])个(?:大?学生|同学|朋友|好友|闺蜜|同事|老人|女生|男生|驴友)|"
     r"\b(\d+|two|three|four|five|six|seven|eight)\s+(?:people|persons|adults|guests|of us|"
     r"travell?ers)\b|\bfor (two|three|four|five|six)\b(?!\s+(?:nights?|days?))",
     re.IGNORECASE,
