@@ -250,3 +250,16 @@ def test_we_three_students_is_a_party_of_three(runtime, lang):
     agent = TravelAgent(runtime.open(f"party-{lang}"))
     events = list(agent.run(PARTY[lang]))
     assert {"slot": "people", "value": 3, "scope": "any"} in events[-1].data["noted"]
+
+
+PARENT = {
+    "zh": "我带我妈妈去北京，她七十多岁了，走不了太多路",
+    "en": "I'm taking my elderly mother to Beijing, she can't walk very far.",
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_taking_a_parent_along_is_a_party_of_two(runtime, lang):
+    agent = TravelAgent(runtime.open(f"parent-{lang}"))
+    events = list(agent.run(PARENT[lang]))
+    assert {"slot": "people", "value": 2, "scope": "any"} in events[-1].data["noted"]
