@@ -263,3 +263,27 @@ def test_taking_a_parent_along_is_a_party_of_two(runtime, lang):
     agent = TravelAgent(runtime.open(f"parent-{lang}"))
     events = list(agent.run(PARENT[lang]))
     assert {"slot": "people", "value": 2, "scope": "any"} in events[-1].data["noted"]
+
+
+FREE = {
+    "zh": ["找一些天安门附近的博物馆", "其中哪些是免费的？", "第二个要玩多久？"],
+    "en": [
+        "Recommend some museums near Tiananmen",
+        "Which of those is free?",
+        "How long does it take to visit the second one?",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_which_of_those_is_free_and_how_long_the_second_takes(runtime, lang):
+    _, [(_, _, results), (free, c1, _), (_, c2, _)] = _chat(runtime, f"free-{lang}", FREE[lang])
+    rows = _rows(results)
+    assert not c1
+    assert all((r["名称"] in free) == (r["门票"] == 0) for r in rows)
+    assert [c["arguments"].get("name") for c in c2] == [rows[1]["名称"]]  # looked up, not a new search
+
+
+def test_which_kind_is_free_with_none_of_that_kind_shown_is_a_search(runtime):
+    _, [_, (_, calls, _)] = _chat(runtime, "free-kind", ["找一些后海附近的餐厅", "哪个景点免费？"])
+    assert [c["tool"] for c in calls] == ["search_attractions"]

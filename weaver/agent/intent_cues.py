@@ -89,8 +89,8 @@ REMOVE = re.compile(
 )
 PLAN_WORD = re.compile(r"行程|计划|预订|订的|\b(?:plan|itinerary|booking|reservation)\b", re.IGNORECASE)
 FIELD_Q = re.compile(
-    r"门票|票价|多少钱|价格|价钱|人均|评分|地址|电话|营业时间|几点|开门|在哪|ticket|price|cost|how much|per person|"
-    r"rating|address|phone|hours|open",
+    r"门票|票价|多少钱|价格|价钱|人均|评分|地址|电话|营业时间|几点|开门|在哪|游玩时间|玩多久|多长时间|ticket|price|cost|"
+    r"how much|per person|how long|rating|address|phone|hours|open",
     re.IGNORECASE,
 )
 # "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy

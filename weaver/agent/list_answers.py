@@ -4,7 +4,7 @@ A comparison over the rows shown last is no new search: the rows are looked up b
 name and the one that is cheapest (the domain's own price column, or the ticket when a
 ticket is asked of sights) or rated highest is said, with the value it won by. The
 data has no distances, so "which is nearest the metro" is answered with each row's
-station, said as such.
+station, said as such; "which of those is free?" names every row that costs nothing.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ _KEYS = [
             r"评分最高|分最高|评价最好|最好|口碑最好|\b(?:best|highest[- ]rated|top[- ]rated|highest rating)\b", re.I
         ),
     ),
+    ("free", re.compile(r"免费|不要钱|不收费|\bfree\b", re.I)),
     (
         "metro",
         re.compile(
@@ -65,8 +66,9 @@ def ask_among(p, lists: dict[str, list[str]]) -> None:
     # the comparison's own words ("离地铁最近" reads as a wish for a station nearby) are no constraint
     own = [c for c in p.constraints if c.slot not in ("near_metro", "rating", "price", "cost", "ticket")]
     best = None if p.entities or p.ordinal or own else superlative_asked(p.text)
-    if best and lists:
-        p.domain = p.domain if p.domain in lists and not AMONG.search(p.text) else next(iter(lists))
+    among = bool(AMONG.search(p.text))
+    if best and lists and (among or not p.domain or p.domain in lists):  # "which hotels are free?": none shown yet
+        p.domain = p.domain if p.domain in lists and not among else next(iter(lists))
         p.intent, p.side, p.constraints = "among", best, []
 
 
@@ -90,6 +92,12 @@ def among_text(rows: list[dict], key: str, domain: str, lang: str) -> str:
             else "The data has no distances to stations, only each one's nearest station: " + "; ".join(parts) + "."
         )
     col = "评分" if key == "rating" else _PRICE.get(domain, "评分")  # a restaurant's "ticket" is what it costs
+    if key == "free":  # a filter, not a winner: every row shown that costs nothing
+        free = [r for r in rows if r.get(_PRICE.get(domain, "")) == 0]
+        names = ("、" if zh else ", ").join(_name(r, lang) for r in free)
+        if zh:
+            return f"刚才列出的{len(rows)}个里，免费的是：{names}。" if free else f"刚才列出的{len(rows)}个都不免费。"
+        return f"Of the {len(rows)} I just listed, free: {names}." if free else f"None of the {len(rows)} is free."
     won = winners(rows, key, domain)
     if not won:
         return "刚才列出的几个都没有这项记录。" if zh else "None of the ones I just listed has that on record."
@@ -113,7 +121,7 @@ def among_text(rows: list[dict], key: str, domain: str, lang: str) -> str:
 def winners(rows: list[dict], key: str, domain: str) -> list[dict]:
     """The rows that win ``key`` (ties all kept; none for "metro", which the data cannot rank)."""
     col = "评分" if key == "rating" else _PRICE.get(domain, "评分")
-    valued = [r for r in rows if isinstance(r.get(col), (int, float))] if key != "metro" else []
+    valued = [r for r in rows if isinstance(r.get(col), (int, float))] if key not in ("metro", "free") else []
     best = (max if key in ("dear", "rating") else min)((r[col] for r in valued), default=None)
     return [r for r in valued if r[col] == best]
 
