@@ -63,6 +63,8 @@ class MemoryReads:
                 continue
             if n.kind == "tool_result" and str(n.meta.get("tool", "")).startswith("search_") and n.meta.get("names"):
                 shown.setdefault(n.meta.get("domain"), list(n.meta["names"]))
+            elif lookups and n.meta.get("about"):  # one item singled out since: "第一家几点关门？", "the cheapest"
+                shown.setdefault(n.meta["about"]["domain"], [n.meta["about"]["name"]])
         return shown
 
     def shown_in_order(self, domain: str) -> list[tuple[str, int]]:
@@ -114,4 +116,27 @@ class MemoryReads:
                 # the constraints that set it, directly or through the search it continued
                 set_by = n.meta.get("set_by") or n.meta.get("because") or []
                 return {"node_id": nid, "arguments": dict(args), "offered": offered, "set_by": list(set_by)}
+        return None
+
+    def item_talked_about_last(self) -> tuple[str, int] | None:
+        """The one item the latest look-up, side question or booking was about, and its turn; None when a list (of
+        several) or nothing was shown since ("how do I get there?" then means that item, not the area searched)."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind not in ("tool_result", "agent_response") or n.status != "active":
+                continue
+            args = n.meta.get("arguments") or {}
+            item = n.meta.get("plan_item") or {}
+            # a route's stations are looked up from, then to: the latest is where it goes
+            named = (
+                args.get("names") if n.meta.get("tool") == "place_facts" else [args.get("name") or args.get("place")]
+            )
+            named = named if any(named or []) else [item.get("name")]
+            named = [x for x in named or [] if x]
+            if n.meta.get("about"):
+                return str(n.meta["about"]["name"]), n.turn
+            if len(named) == 1:
+                return str(named[0]), n.turn
+            if str(n.meta.get("tool", "")).startswith("search_") and len(n.meta.get("names") or []) > 1:
+                return None
         return None

@@ -52,6 +52,7 @@ class StepWriter(MemoryReads):
     _outputs: list[ToolOutput]
     _thought_id: str | None
     _ntool: int
+    _about: dict | None = None  # the one item the reply singles out (a comparison's winner, a side question's item)
     _user_node: str | None
     _result_ids: list[str]
     _widened: set[str]  # results a widened retry replaced: the reply reaches them through the retry
@@ -216,6 +217,8 @@ class StepWriter(MemoryReads):
         if noted:  # the constraints this reply confirms: memory of them besides the user's own words
             meta["noted"] = noted
             extra = dict(extra or {}, noted=noted)
+        if self._about:  # the one item the reply singled out ("the cheapest of them")
+            meta["about"], self._about = self._about, None
         if self._restates:  # a recap or quote in the reply is not what it adds: no guessed link rests on it
             meta["restates"] = self._restates
             self._restates = []

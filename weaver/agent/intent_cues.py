@@ -23,6 +23,7 @@ __all__ = [
     "NEAR_KIND",
     "SIGHT_NOUN",
     "NEAR_IT",
+    "ROUTE",
     "REMOVE",
     "PLAN_WORD",
     "FIELD_Q",
@@ -88,7 +89,8 @@ REMOVE = re.compile(
 )
 PLAN_WORD = re.compile(r"行程|计划|预订|订的|\b(?:plan|itinerary|booking|reservation)\b", re.IGNORECASE)
 FIELD_Q = re.compile(
-    r"门票|票价|多少钱|价格|价钱|评分|地址|电话|营业时间|几点|开门|在哪|ticket|price|cost|rating|address|phone|hours|open",
+    r"门票|票价|多少钱|价格|价钱|人均|评分|地址|电话|营业时间|几点|开门|在哪|游玩时间|玩多久|多长时间|ticket|price|cost|"
+    r"how much|per person|how long|rating|address|phone|hours|open",
     re.IGNORECASE,
 )
 # "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy
@@ -161,7 +163,7 @@ TALLY = _cue(
     r"how much (?:of (?:the|our|my) )?(?:budget|money) (?:is |do (?:we|i) have |have (?:we|i) got )?left"
 )
 BOOK = _cue(
-    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|算上|安排上|定了|book|reserve|add|take the|take that|go with|"
+    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|算上|安排上|定了|book|reserve|add|take the(?! (?:metro|subway))|take that|go with|"
     "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back"
 )
 # a message that only picks an item shown ("那就这家吧", "就第一家", "ok, that one then", "the second one please"):
@@ -213,6 +215,12 @@ METRO = _cue(
     "地铁站|哪站|地铁怎么|坐地铁|怎么去|怎么走|怎么过去|如何去|怎样去|metro station|subway station|nearest station|"
     "which station|metro stop|subway stop|by metro|by subway|how (?:do|can|should) (?:i|we) get (?:to|there)|"
     "how to get (?:to|there)|directions to|how (?:do|can|should) (?:i|we) get from|how to get from"
+)
+# a way from one place to another asked ("从那里坐地铁去天坛方便吗"): a route, even when it says "方便" / "近"
+ROUTE = re.compile(
+    r"从.{1,12}(?:坐|乘|搭)地铁.{0,3}去|(?:坐|乘|搭)地铁去|\bhow (?:do|can|should) (?:i|we) get (?:from|to|there)\b|"
+    r"\b(?:take|ride) the (?:metro|subway) (?:from|to)\b",
+    re.IGNORECASE,
 )
 # asking which station is near: a metro question, not a "near the metro" preference
 METRO_Q = re.compile(

@@ -86,6 +86,8 @@ def _small(word: str) -> int | None:
 
 _PEOPLE = re.compile(
     r"(\d+|[一二两三四五六七八九十])\s*(?:个大人|个人|人(?!均)|位|口人)|一家(\d|[三四五六])口|"
+    # "我们三个学生": who "we" are, counted ("三个景点" counts no one)
+    r"我们(\d+|[一二两三四五六七八九十])个(?:大?学生|同学|朋友|好友|闺蜜|同事|老人|女生|男生|驴友)|"
     r"\b(\d+|two|three|four|five|six|seven|eight)\s+(?:people|persons|adults|guests|of us|"
     r"travell?ers)\b|\bfor (two|three|four|five|six)\b(?!\s+(?:nights?|days?))",
     re.IGNORECASE,
@@ -192,8 +194,11 @@ def rating_range(text: str) -> str | None:
 
 _COUPLE = re.compile(
     r"我(?:和|跟|带着?)(?:老婆|老公|妻子|丈夫|太太|先生|爱人|女朋友|男朋友|女友|男友|对象)(?!们)|两口子|夫妻俩|小两口|情侣|"
-    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?),? (?:and )?(?:i|me)|(?:i|me),? (?:and )?my "
-    r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)|a couple)\b",
+    # one parent taken along is a party of two as well ("我带我妈妈去北京", "I'm taking my mother")
+    r"我(?:和|跟|带着?|陪)(?:我的?)?(?:妈妈|老妈|母亲|爸爸|老爸|父亲)(?!们)|"
+    r"\b(?:my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|mother|mom|mum|father|dad),? (?:and )?(?:i|me)|"
+    r"(?:i|me),? (?:and )?my (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|mother|mom|mum|father|dad)|"
+    r"(?:taking|bringing) my (?:elderly )?(?:mother|mom|mum|father|dad)|a couple)\b",
     re.IGNORECASE,
 )
 # who comes along with the couple ("我和老婆带两个孩子", "my wife and I with our two kids"): (count, noun); a noun

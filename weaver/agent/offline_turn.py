@@ -30,6 +30,8 @@ from .replies import (
     thought_text,
 )
 from .db import load_database
+from .list_answers import about_of, among_text, ask_among, rows_named, winners
+from .there import resolve_there
 from .result_texts import which_text
 from .side import caveat_text, side_text
 from .slot_bridge import changes_by_amount, moved_constraints
@@ -78,6 +80,8 @@ class OfflineTurn(StepWriter):
         listed = shown.get(p.domain or "") or []
         if p.intent == "search" and p.field_q and listed:  # "门票多少钱？" right after a list: of one, that one;
             p.intent = "info" if len(listed) == 1 else "which"  # of several, which one is asked back
+        ask_among(p, self.last_shown(lists_only=True))  # "其中哪家最便宜？": answered from the rows shown
+        known = resolve_there(p, known, self.item_talked_about_last(), self.plan_items())  # the item talked about
         tp = plan_turn(p, known, self.plan_items(), shown, self.previous_search(p.domain))
         tp.missing = ["which"] if p.intent == "which" else tp.missing
         yield self.thought(
@@ -125,6 +129,7 @@ class OfflineTurn(StepWriter):
                     args["around"] = True
                 first = self._result_ids[-1] if self._result_ids else None
                 yield from self.tool_events(call.tool, args, lang, because, widens=first, set_by=set_by)
+        self._about = about_of(tp.calls[0].arguments.get("names") or []) if p.intent == "side" and tp.calls else None
         rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
@@ -234,6 +239,10 @@ class OfflineTurn(StepWriter):
             db = load_database()
             names = self.last_shown(lists_only=True).get(p.domain or "") or []
             return which_text([db.by_name[n] for n in names if n in db.by_name], p.text, p.domain or "", lang)
+        if p.intent == "among":
+            rows = rows_named(self.last_shown(lists_only=True).get(p.domain or "") or [])
+            self._about = about_of([r["名称"] for r in winners(rows, str(p.side), p.domain or "")])
+            return among_text(rows, str(p.side), p.domain or "", lang)
         if tp.missing and tp.missing[0] == "pick":  # "那就这家吧" after a list of several
             return honest_text("pick", lang, names=self.last_shown().get(tp.domain or "") or [])
         if tp.missing and tp.missing[0] == "unplaced":

@@ -87,6 +87,24 @@ PLACE_ALIASES: dict[str, str] = {
     "taoranting park": "陶然亭公园",
     "chaoyang park": "朝阳公园",
     "madame tussauds": "北京杜莎夫人蜡像馆",
+    # the areas below (AREAS_ZH) as their stations are signed in pinyin
+    "dongzhimen": "东直门",
+    "xizhimen": "西直门",
+    "wangjing": "望京",
+    "chongwenmen": "崇文门",
+    "jianguomen": "建国门",
+    "dongdan": "东单",
+    "yayuncun": "亚运村",
+    "gulou": "鼓楼",
+    "chaoyangmen": "朝阳门",
+    "anzhen": "安贞",
+    "shuangjing": "双井",
+    "jiuxianqiao": "酒仙桥",
+    "fangzhuang": "方庄",
+    "gongzhufen": "公主坟",
+    "muxiyuan": "木樨园",
+    "xuanwumen": "宣武门",
+    "hepingmen": "和平门",
 }
 # Chinese short forms people say -> the database's name
 PLACE_ALIASES_ZH: dict[str, str] = {

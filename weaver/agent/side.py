@@ -63,7 +63,7 @@ _KIND = [
         re.compile(
             r"几点|营业时间|开门|关门|开放时间|闭馆|(?:周|星期)[一二三四五六日天]开|opening hours|what time|"
             r"when does .{0,30}(?:open|close)|\b(?:open|closed) on\b|"
-            r"open(?:ing)? time|closing time",
+            r"open(?:ing)? time|closing time|open late|open (?:till|until)|stay open|how late|open (?:on )?weekends",
             re.I,
         ),
     ),

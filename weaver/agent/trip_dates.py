@@ -26,10 +26,12 @@ _RELATIVE_DAY = re.compile(
 
 _EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _WEEKDAY = re.compile(
-    r"(下个?|这个?|本)(?:周|星期|礼拜)([一二三四五六日天])|"
-    r"\b(next|this|on)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    r"(下个?|这个?|本)?(?:周|星期|礼拜)([一二三四五六日天末])|"
+    r"\b(next|this|on)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\b",
     re.IGNORECASE,
 )
+# "next week, arriving Monday" / "下周，周一到": the week said once holds for the bare weekdays after it
+_NEXT_WEEK = re.compile(r"\bnext week\b|下个?(?:周|星期|礼拜)(?![一二三四五六日天末])", re.IGNORECASE)
 _BARE_DAY = re.compile(
     r"\b(?:from|on|starting|check(?:ing)?[- ]in|arriv\w*)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|"
     r"(?<![月\d一二三四五六七八九十])(\d{1,2}|[一二三四五六七八九十]{1,3})\s*[号日](?=入住|开始|出发|到北京|住|到)",
@@ -46,6 +48,8 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
     ([(1, 10)], [(12, 20)], [(1, 2)])
     >>> _relative_days("下周三我们去北京", d), _relative_days("arriving next Friday", d), _relative_days("周六出发", d)
     ([(12, 9)], [(12, 11)], [])
+    >>> _relative_days("next week, arriving Monday and leaving Thursday", d), _relative_days("下周末去玩两天", d)
+    ([(12, 7), (12, 10)], [(12, 12)])
     """
     today = today or date.today()
     out = []
@@ -54,11 +58,18 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
         day = int(m.group(2)) if m.group(2).isdigit() else (small_number(m.group(2)) or 0)
         if 1 <= day <= 31:
             out.append((month, day))
+    week_next = bool(_NEXT_WEEK.search(text))
     for m in _WEEKDAY.finditer(text):
-        nxt = bool(re.match(r"下|next", m.group(1) or m.group(3) or "", re.I))
+        said = m.group(1) or m.group(3) or ""
+        if not said and m.group(2) and not week_next:  # a bare "周六" names no week (the English one, the coming)
+            continue
+        nxt = bool(re.match(r"下|next", said, re.I)) or (week_next and not re.match(r"这|本|this", said, re.I))
         wd = m.group(2) or m.group(4)
+        # a weekend starts on Saturday
         target = (
-            "一二三四五六日".index(wd)
+            5
+            if wd.lower() in ("末", "weekend")
+            else "一二三四五六日".index(wd)
             if wd in "一二三四五六日天" and wd != "天"
             else 6
             if wd == "天"

@@ -54,6 +54,7 @@ from .intent_cues import (
     MORE,
     NEAR,
     NEAR_IT,
+    ROUTE,
     BARE_NEAR,
     NEAR_KIND,
     NEAR_METRO,
@@ -364,8 +365,9 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "book"
     elif TALLY.search(text) and not (p.domain and p.request and not re.search(r"预算|budget|spent|花", text)):
         p.intent = "tally"
-    elif METRO_Q.search(text) or (METRO.search(text) and not NEAR_METRO.search(text)):
-        p.intent = "metro"
+    elif METRO_Q.search(text) or (METRO.search(text) and not NEAR_METRO.search(text)) or ROUTE.search(text):
+        # "从那里坐地铁去天坛方便吗": the way asked is no wish for a station nearby later
+        p.intent, p.constraints = "metro", [c for c in cons if c.slot != "near_metro" or not ROUTE.search(text)]
     elif p.domain and (
         p.request
         or not (cons or lifts)  # a diet lifted is said, like a constraint: no search unless one is asked for
