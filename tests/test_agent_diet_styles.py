@@ -95,3 +95,12 @@ def test_asking_for_vegetarian_places_near_a_place_searches_and_records_no_diet(
     assert calls[0]["arguments"].get("avoid") == ["meat"] and calls[0]["arguments"].get("near") == "王府井"
     assert results[-1]["count"] > 0  # what the question asked, for this search only
     assert not [r for r in agent.weaver.constraints() if r.slot == "diet"]
+
+
+@pytest.mark.parametrize(
+    "dish,meat", [("麻婆豆腐", True), ("蚂蚁上树", True), ("红烧狮子头", True), ("家常豆腐", False), ("地三鲜", False)]
+)
+def test_dishes_whose_names_hide_their_meat_are_not_meat_free(dish, meat):
+    from weaver.agent.diet_lexicon import dish_matches
+
+    assert dish_matches(dish, "meat") is meat

@@ -201,6 +201,10 @@ DIET_CATEGORIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "烧烤",
             "BBQ",
             "bbq",
+            # dishes whose names hide their minced or ground meat
+            "麻婆",
+            "蚂蚁上树",
+            "狮子头",
         ),
         (
             "素肉",
