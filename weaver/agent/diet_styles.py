@@ -49,8 +49,8 @@ def style_fit(name: str, dishes: list[str], styles: list[str]) -> list[str] | No
     dish or only drinks is not promised to the diner; "half" keeps out kitchens built around meat whose menu
     merely has a side salad). Drinks and sauces count neither way.
 
-    >>> style_fit("素心斋", ["素什锦", "麻婆豆腐", "红烧肉"], ["meat"])
-    ['素什锦', '麻婆豆腐']
+    >>> style_fit("素心斋", ["素什锦", "家常豆腐", "红烧肉"], ["meat"])
+    ['素什锦', '家常豆腐']
     >>> style_fit("老家肉饼", ["素馅饼", "小米粥"], ["meat"]), style_fit("小馆", ["烤鸭", "鸭架汤", "拍黄瓜"], ["meat"])
     (None, None)
     >>> style_fit("家常菜", ["素回锅肉", "小炒肉", "地三鲜"], ["meat"])  # 素X: the meatless X
