@@ -2,6 +2,8 @@
 
 >>> gloss_name("7天优品酒店(北京国贸劲松地铁站店)")
 '7天优品酒店(北京国贸劲松地铁站店) (7 Tianyoupin Hotel, Beijing Guomao Jingsong Ditiezhan branch)'
+>>> gloss_name("正隆斋素食餐厅")
+'正隆斋素食餐厅 (Zhenglong Zhai Vegetarian Restaurant)'
 >>> gloss_station("劲松地铁站D口"), gloss_type("经济型"), gloss_duration("2小时 - 3小时"), gloss_duration("3天")
 ('劲松地铁站D口 (Jingsong station, exit D)', 'economy', '2-3 hours', '3 days')
 """
@@ -14,6 +16,10 @@ from functools import lru_cache
 __all__ = ["pinyin", "gloss_name", "gloss_station", "gloss_type", "gloss_duration", "gloss_text", "gloss_hours"]
 
 _KINDS = [
+    # a kind read as pinyin can mislead: 素食 is "Sushi" in pinyin, a vegetarian kitchen in meaning
+    ("素食餐厅", "Vegetarian Restaurant"),
+    ("素食", "Vegetarian"),
+    ("素菜", "Vegetarian"),
     ("大酒店", "Grand Hotel"),
     ("酒店", "Hotel"),
     ("宾馆", "Hotel"),
