@@ -17,7 +17,16 @@ from ..slots import read_slots
 
 import re
 
-__all__ = ["trip_day", "cn_to_digits", "money_mentions", "rating_range", "people_count", "stay_length", "stay_said"]
+__all__ = [
+    "trip_day",
+    "cn_to_digits",
+    "money_mentions",
+    "rating_range",
+    "people_count",
+    "stay_length",
+    "stay_said",
+    "length_clash",
+]
 
 _CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -329,3 +338,25 @@ def trip_day(text: str) -> int | None:
         w = m.group(3).lower()
         return _EN_ORD.get(w) or (int(w[:-2]) if w[:-2].isdigit() else None)
     return 1
+
+
+def length_clash(dates: dict, said: tuple[int, str] | None) -> dict | None:
+    """The stay's length as said against the nights its dates span, when they disagree (None when they agree or
+    either is missing): a 3-day trip is 2 nights, "May 1 to May 4" is 3.
+
+    >>> length_clash({"check_in": "5-1", "check_out": "5-4", "nights": 3}, (3, "days"))
+    {'said': 3, 'unit': 'days', 'nights': 3, 'check_in': '5-1', 'check_out': '5-4'}
+    >>> length_clash({"check_in": "5-1", "check_out": "5-3", "nights": 2}, (3, "days"))
+    """
+    if not said or not dates.get("check_in") or not dates.get("check_out") or not dates.get("nights"):
+        return None
+    n, unit = said
+    if n - (unit == "days") == dates["nights"]:
+        return None
+    return {
+        "said": n,
+        "unit": unit,
+        "nights": dates["nights"],
+        "check_in": dates["check_in"],
+        "check_out": dates["check_out"],
+    }

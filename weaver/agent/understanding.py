@@ -74,7 +74,7 @@ from .intent_cues import (
     domain_hits,
 )
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_kind
-from .numbers import people_count, rating_range, stay_said, trip_day
+from .numbers import length_clash, people_count, rating_range, stay_said, trip_day
 from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, shift_said, stated_dates
@@ -383,25 +383,3 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.ordinal and not cons and not p.entities and names_one(GREETING_WORDS.sub("", text), lang):
         p.intent = "info"  # "第二个" / "2nd one" / "第二个怎么样": that item of the latest list, looked up
     return p
-
-
-def length_clash(dates: dict, said: tuple[int, str] | None) -> dict | None:
-    """The stay's length as said against the nights its dates span, when they disagree (None when they agree or
-    either is missing): a 3-day trip is 2 nights, "May 1 to May 4" is 3.
-
-    >>> length_clash({"check_in": "5-1", "check_out": "5-4", "nights": 3}, (3, "days"))
-    {'said': 3, 'unit': 'days', 'nights': 3, 'check_in': '5-1', 'check_out': '5-4'}
-    >>> length_clash({"check_in": "5-1", "check_out": "5-3", "nights": 2}, (3, "days"))
-    """
-    if not said or not dates.get("check_in") or not dates.get("check_out") or not dates.get("nights"):
-        return None
-    n, unit = said
-    if n - (unit == "days") == dates["nights"]:
-        return None
-    return {
-        "said": n,
-        "unit": unit,
-        "nights": dates["nights"],
-        "check_in": dates["check_in"],
-        "check_out": dates["check_out"],
-    }
