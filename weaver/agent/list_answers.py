@@ -14,7 +14,7 @@ import re
 from .db import load_database
 from .reply_phrases import display_name, fmt_money
 
-__all__ = ["AMONG", "superlative_asked", "ask_among", "among_text", "winners", "about_of", "rows_named"]
+__all__ = ["AMONG", "CHEAPEST", "superlative_asked", "ask_among", "among_text", "winners", "about_of", "rows_named"]
 
 # "among them" / "of these" / "其中" / "这几个里": the question is about the rows just shown
 AMONG = re.compile(
@@ -28,11 +28,10 @@ AMONG = re.compile(
 _WHICH = re.compile(r"哪(?:个|家|间|一[个家间])|\bwhich\b|\bwhat(?:'s| is) the\b", re.IGNORECASE)
 # "帮我找最便宜的酒店" / "find the cheapest hotel": a search for one, not a question about the list
 _SEARCH = re.compile(r"推荐|找|搜|查一下|\b(?:recommend|suggest|find|search|look for|show me)\b", re.IGNORECASE)
+# "the cheapest": a list asked about, or a search ordered by price (the planner's sort)
+CHEAPEST = re.compile(r"最便宜|最实惠|最省钱|\bcheapest\b|\bleast expensive\b|\blowest (?:price|ticket)", re.I)
 _KEYS = [
-    (
-        "cheap",
-        re.compile(r"最便宜|最实惠|最省钱|最低|\bcheapest\b|\bleast expensive\b|\blowest (?:price|ticket)", re.I),
-    ),
+    ("cheap", re.compile(CHEAPEST.pattern + r"|最低", re.I)),
     ("dear", re.compile(r"最贵|\b(?:most expensive|priciest|dearest)\b", re.I)),
     (
         "rating",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from .db import load_database, station_of
+from .list_answers import CHEAPEST
 from .memory import Known
 from .tools import resolve_place
 from .understanding import Constraint, Parsed
@@ -169,6 +170,8 @@ def _search(
             args["kind"] = p.kind
     if p.count:
         args["limit"] = p.count
+    if CHEAPEST.search(p.text):  # "帮我找最便宜的酒店" / "the cheapest hotel": asked this turn, not remembered
+        args["sort"] = "price"
     if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
         kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
         if "avoid" in kept:  # a food lifted since ("其实不用吃素了") is no longer left out

@@ -42,6 +42,7 @@ class SearchArguments(BaseModel):
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
+    sort: Literal["rating", "price"] = Field("rating", description="best rated first, or cheapest first ('price')")
     budget: float | None = Field(
         None,
         gt=0,
