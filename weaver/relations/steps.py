@@ -10,6 +10,8 @@ from ..models import MemoryNode
 
 __all__ = ["KIND_RELATIONS", "process_parent", "steps_of_one_turn"]
 
+_STEPS = ("agent_thought", "tool_result", "agent_response")  # what an agent does in a turn, after the message
+
 # the relation between agent steps follows from what the steps are (no guess needed)
 KIND_RELATIONS: dict[tuple[str, str], str] = {
     ("agent_thought", "tool_result"): "temporal",  # the result of the call the thought made
@@ -53,10 +55,6 @@ def process_parent(node: MemoryNode, window: list[MemoryNode]) -> tuple[int, str
     return None
 
 
-_STEPS = ("agent_thought", "tool_result", "agent_response")
-
-
 def steps_of_one_turn(parent: MemoryNode, child: MemoryNode) -> bool:
     """Two agent steps of the same turn (a thought, its call's result, the reply): one process, always linked."""
-    agent = ("agent_thought", "tool_result", "agent_response")
-    return parent.kind in agent and child.kind in agent and parent.turn == child.turn
+    return parent.kind in _STEPS and child.kind in _STEPS and parent.turn == child.turn
