@@ -24,13 +24,15 @@ FACTS = {
 # alike enough, but not an update: no change cue, a question, a new topic beside the value
 NOT_UPDATES = {
     "en": [
-        ("I live in Paris and work as a nurse", "I moved to Berlin last month"),  # needs meaning, not words
+        ("My dog is called Rex", "Actually we renamed him Max"),  # needs meaning, not words
+        ("My sister lives in Paris", "My brother moved to Berlin"),  # not the speaker's own home
         ("Is this your own painting?", "Actually, did you make that plate now?"),
         ("My brother likes chess", "My brother likes chess and painting"),
     ],
     "zh": [
         ("你喜欢什么颜色？", "你现在喜欢什么颜色？"),
         ("我哥哥喜欢下棋", "我哥哥喜欢下棋和画画"),
+        ("我以前住在上海", "我住在北京"),  # the past is no rival of the present
     ],
 }
 
@@ -72,3 +74,50 @@ def test_alike_statements_that_are_no_update_are_not_proposed(runtime, lang):
         w.ingest(b)
     w.curation.review(apply=False)
     assert _pending_supersedes(w) == []
+
+
+# where the speaker lives or works holds one value at a time: no change cue, no shared word needed
+FRAMES = {
+    "en": [
+        ("I live in Paris now, close to the river.", "I moved to Berlin last month for work.", "Paris -> Berlin"),
+        ("I work at a bank downtown.", "I got a new job at a bakery!", "bank -> bakery"),
+    ],
+    "zh": [
+        ("我现在住在上海，离外滩很近。", "我上个月搬到北京了，因为工作。", "上海 -> 北京"),
+        ("我在银行上班。", "我跳槽到一家面包店了。", "银行 -> 面包店"),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_where_the_speaker_lives_or_works_said_again_is_proposed_as_an_update(runtime, lang):
+    w = runtime.open(f"frames-{lang}")
+    w.set_task("Remember facts about me" if lang == "en" else "记住关于我的事")
+    w.config = w.config.with_(review_every=0)
+    pairs = []
+    for old_text, new_text, values in FRAMES[lang]:
+        pairs.append((w.ingest(old_text).node.id, w.ingest(new_text).node.id, values))
+    w.curation.review()
+    items = {(i.source, i.target): i for i in _pending_supersedes(w)}
+    assert set(items) == {(new, old) for old, new, _ in pairs}
+    for old, new, values in pairs:
+        assert values in items[(new, old)].rationale
+        assert w.nodes[old].status == "active"  # queued for a curator, not applied
+    home = items[(pairs[0][1], pairs[0][0])]
+    assert rationale_in_words(home.rationale, "zh").startswith("再次说了住处")
+    w.curation.accept(home.id)
+    assert w.nodes[pairs[0][0]].status == "superseded"
+
+
+def test_a_frame_is_the_speakers_own(runtime):
+    """Two named speakers each saying where they live are no update of one another."""
+    w = runtime.open("frames-speakers")
+    w.config = w.config.with_(review_every=0)
+    w.ingest("Anna: I live in Paris.", meta={"speaker": "Anna"})
+    w.ingest("Bob: I live in Berlin, near the zoo.", meta={"speaker": "Bob"})
+    w.curation.review(apply=False)
+    assert _pending_supersedes(w) == []
+    moved = w.ingest("Anna: We moved to Lyon in May.", meta={"speaker": "Anna"}).node.id
+    w.curation.review(apply=False)
+    (item,) = _pending_supersedes(w)
+    assert item.source == moved and "Paris -> Lyon" in item.rationale

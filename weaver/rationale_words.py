@@ -83,6 +83,10 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         r"says it again with another value: (.+?) -> (.+?) \(([-\d.]+)\)",
         lambda m: f"换了一个值再说一遍：{m[1]} -> {m[2]}（相似度 {m[3]}）",
     ),
+    (
+        r"says where they (live|work) again with another value: (.+?) -> (.+)",
+        lambda m: f"再次说了{'住处' if m[1] == 'live' else '工作'}，换了一个值：{m[2]} -> {m[3]}",
+    ),
     ("on arrival: restated with a new value: ", "到达时以新值重述："),
     ("restated with a new value: ", "以新值重述："),
     ("; its other slots still hold, so it stays active", "；它的其他槽位仍然有效，所以保持生效"),

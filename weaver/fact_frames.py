@@ -1,0 +1,108 @@
+"""Personal facts that hold one value at a time: where the speaker lives, where (or as what) they work.
+
+"I live in Paris" and, later, "I moved to Berlin" share no word and no change cue ("actually", "now"), yet the
+second replaces the first: a person lives in one place and holds one job at a time. Reading these two frames by
+their verbs ("live in / moved to / 住在 / 搬到", "work at / new job at / 在…上班 / 跳槽到") lets the review pass
+propose the older memory as superseded (:mod:`weaver.curation.fact_updates`) without an LLM. Only the speaker's
+own facts count ("I", "we", "我", "我们"): "My sister lives in Paris" is about someone else.
+
+>>> frame_of("I live in Paris now, close to the river.")
+('home', 'Paris')
+>>> frame_of("Actually I moved to Berlin last month for work.")
+('home', 'Berlin')
+>>> frame_of("我现在住在上海，离外滩很近。"), frame_of("其实我上个月搬到北京了，因为工作。")
+(('home', '上海'), ('home', '北京'))
+>>> frame_of("By the way, I started a new job at a bakery on Monday.")
+('work', 'bakery')
+>>> frame_of("I work as a nurse at St. Mary's."), frame_of("我周一开始在一家面包店上班了。")
+(('work', 'nurse'), ('work', '面包店'))
+>>> same_value("New York", "new york city"), same_value("Paris", "Berlin")
+(True, False)
+>>> frame_of("My sister lives in Paris."), frame_of("Do you live in Paris?"), frame_of("我想住在王府井附近")
+(None, None, None)
+>>> frame_of("If I moved to Berlin I'd be happier."), frame_of("I used to live in Rome."), frame_of("我以前住在上海")
+(None, None, None)
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexical import lexical_tokens
+
+__all__ = ["frame_of", "same_value", "FRAME_NAMES"]
+
+FRAME_NAMES = {"home": "where they live", "work": "where they work"}  # read in rationales (rationale_words.py)
+
+_I = r"\b(?:i|we)(?:'ve|'m|'re| have| am| are)?\s+(?:\w+\s+){0,3}?"
+# a value ends at a clause boundary: punctuation or a word that starts another phrase
+_VALUE = (
+    r"(?P<v>[^,.;!?()]+?)(?=\s+(?:for|with|since|last|this|next|because|and|but|now|so|to|near|close|in|on|at|"
+    r"from|after|when|where|which|who|that|i|a few|about|around|downtown|nearby|here|there|these days|today)\b|\s*[,.;!?()]|\s*$)"
+)
+_EN = [
+    (
+        "home",
+        re.compile(_I + r"(?:live|living|moved|moving|relocated|relocating|settled)\s+(?:in|to)\s+" + _VALUE, re.I),
+    ),
+    ("home", re.compile(_I + r"based\s+in\s+" + _VALUE, re.I)),
+    ("work", re.compile(_I + r"(?:work|working)\s+(?:at|for|as)\s+" + _VALUE, re.I)),
+    # a job taken, not one lost or left ("I lost my job at Door Dash" says nothing of the next one)
+    (
+        "work",
+        re.compile(
+            _I + r"(?:got|found|landed|started|took|accepted|have|began)\s+(?:a|my|the)\s+(?:new\s+)?"
+            r"(?:job|position|role)\s+(?:at|as|with)\s+" + _VALUE,
+            re.I,
+        ),
+    ),
+]
+_ZH_WHEN = r"(?:现在|目前|已经|刚刚?|最近|去年|今年|上个?月|上周|前不久|周.|星期.|开始|也|就|一直|都)*"
+_ZH_VALUE = r"(?P<v>[^，。,.;；!！?？了\s]{1,12}?)"
+_ZH = [
+    (
+        "home",
+        re.compile(
+            r"我们?"
+            + _ZH_WHEN
+            + r"(?:住在|搬到了?|搬去了?|搬来了?|定居在?)"
+            + _ZH_VALUE
+            + r"(?=[，。,.;；!！?？了\s]|$)"
+        ),
+    ),
+    ("work", re.compile(r"我们?" + _ZH_WHEN + r"在" + _ZH_VALUE + r"(?:工作|上班|实习|任职)")),
+    (
+        "work",
+        re.compile(r"我们?" + _ZH_WHEN + r"(?:跳槽到|入职了?|加入了)" + _ZH_VALUE + r"(?=[，。,.;；!！?？了\s]|$)"),
+    ),
+]
+# wishes, questions, conditions and the past state no current fact: "我想住在王府井附近", "Do you live in Paris?",
+# "If I moved to Berlin ...", "I used to live in Rome" (true, and no rival of where they live now)
+_NOT_A_FACT = re.compile(
+    r"[?？]|想|希望|打算|要不要|如果|要是|假如|以前|曾经|\b(?:want|would like|wish|plan|hope|going)\s+to\b|"
+    r"\b(?:if|would|used to)\b",
+    re.I,
+)
+_ARTICLES = re.compile(r"^(?:(?:a|an|the|my|our|one)\s+|一家|一个|一所|一间)", re.I)
+
+
+def _value(raw: str) -> str:
+    return _ARTICLES.sub("", raw.strip()).strip()
+
+
+def same_value(a: str, b: str) -> bool:
+    """Two values name the same thing when they share a word ("New York" / "New York City")."""
+    return bool(set(lexical_tokens(a)) & set(lexical_tokens(b)))
+
+
+def frame_of(text: str) -> tuple[str, str] | None:
+    """(frame, value) when ``text`` states where its speaker lives or works, else None."""
+    if _NOT_A_FACT.search(text):
+        return None
+    for frame, pattern in (*_EN, *_ZH):
+        m = pattern.search(text)
+        if m is not None:
+            value = _value(m.group("v"))
+            if value:
+                return frame, value
+    return None
