@@ -50,7 +50,10 @@ def test_an_aside_is_not_linked_to_the_turn_before_it_unless_the_content_backs_i
 
 @pytest.mark.parametrize(
     "question, aside",
-    [("请问您几号入住？", "对了，我对海鲜过敏。"), ("What date will you arrive in Beijing?", "By the way, I'm allergic to seafood.")],
+    [
+        ("请问您几号入住？", "对了，我对海鲜过敏。"),
+        ("What date will you arrive in Beijing?", "By the way, I'm allergic to seafood."),
+    ],
 )
 def test_an_aside_is_no_answer_to_the_agents_question(runtime, question, aside):
     w = runtime.open("aside-agent")

@@ -64,6 +64,27 @@ def test_a_fact_said_again_with_another_value_is_queued_and_accepting_it_updates
     assert new_text in context and old_text not in context.replace(new_text, "")
 
 
+RESCHEDULED = {  # a time said in one breath is one value: the appointment moved is an update
+    "en": (
+        "I have a dentist appointment on Friday at 3pm.",
+        "The dentist moved my appointment to Monday at 10am.",
+        "friday at 3pm -> monday at 10am",
+    ),
+    "zh": ("我周五下午三点约了牙医。", "牙医把我的预约改到了周一上午十点。", "周五下午三点"),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_appointment_moved_to_another_time_is_proposed_as_an_update(runtime, lang):
+    old_text, new_text, said = RESCHEDULED[lang]
+    w = runtime.open(f"moved-{lang}")
+    w.config = w.config.with_(review_every=0)
+    old, new = w.ingest(old_text).node.id, w.ingest(new_text).node.id
+    w.curation.review(apply=False)
+    (item,) = _pending_supersedes(w)
+    assert (item.source, item.target) == (new, old) and said in item.rationale and "@" not in item.rationale
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_alike_statements_that_are_no_update_are_not_proposed(runtime, lang):
     w = runtime.open(f"not-facts-{lang}")
@@ -97,6 +118,12 @@ def test_where_the_speaker_lives_or_works_said_again_is_proposed_as_an_update(ru
     pairs = []
     for old_text, new_text, values in FRAMES[lang]:
         pairs.append((w.ingest(old_text).node.id, w.ingest(new_text).node.id, values))
+    # on arrival the new statement is linked to the one it updates (retrieval reaching one reaches both, in order)
+    linked = {(e.source, e.target): e for e in w.edges()}
+    for old, new, values in pairs:
+        e = linked[(old, new)]
+        assert e.relation == "temporal" and e.origin == "rules" and values in e.rationale
+    assert rationale_in_words(linked[(pairs[0][0], pairs[0][1])].rationale, "zh").startswith("重新说了住处")
     w.curation.review()
     items = {(i.source, i.target): i for i in _pending_supersedes(w)}
     assert set(items) == {(new, old) for old, new, _ in pairs}

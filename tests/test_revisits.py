@@ -34,6 +34,9 @@ def test_a_later_session_that_returns_to_a_topic_links_to_where_the_speaker_rais
     on = {n.id: n for n in w.query(q, budget=4000).ranked}
     off = {n.id: n for n in w.query(q, budget=4000, expand=False).ranked}
     assert on[ids[0]].relevance > off[ids[0]].relevance
+    # its confidence is no doubt: the review pass does not propose pruning it as a low-confidence guess
+    w.curation.review(apply=False)
+    assert not [i for i in w.curation.items() if (i.source, i.target) == (ids[0], ids[4])]
 
 
 def test_no_revisit_without_a_named_speaker_and_a_session_or_across_speakers(runtime):

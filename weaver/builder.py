@@ -30,10 +30,11 @@ from .models import Edge, MemoryNode
 from .relations.features import LINK_FEATURES, WINDOW, Turn, link_features, speaker_of, type_features
 from .relations.model import TYPES, LinkModel, default_model
 from .relations.references import LOCATIVE, reference_parent, slot_premises
-from .relations.revisits import revisit_parent
+from .relations.revisits import REVISIT_WHY, revisit_parent
 from .relations.steps import KIND_RELATIONS, process_parent, steps_of_one_turn
 from .relations.support import supported
 from .relations.threads import thread_parent
+from .relations.updates import UPDATE_CONFIDENCE, update_parent
 
 __all__ = [
     "Guess",
@@ -200,6 +201,9 @@ def guess_edges(
         thread = thread_parent(node, earlier, {e.source for e in edges})  # "找一家餐馆" after "周边有什么餐馆？"
         if thread is not None:
             edges.append(Edge(earlier[thread[0]].id, node.id, "elaborates", THREAD_CONFIDENCE, "rules", thread[1]))
+        update = update_parent(node, earlier, {e.source for e in edges})  # "I moved to Berlin" after "I live in Paris"
+        if update is not None:
+            edges.append(Edge(earlier[update[0]].id, node.id, "temporal", UPDATE_CONFIDENCE, "rules", update[1]))
     if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
         for i, slot in slot_premises(node, earlier, {e.source for e in edges}):
             edges.append(
@@ -240,7 +244,7 @@ def revisit_edge(
         return None
     i, sim, word = got
     session = earlier[i].meta.get("session", earlier[i].meta.get("date"))
-    why = f"revisits {word!r} from session {session} (similarity {sim:.2f})"
+    why = f"{REVISIT_WHY}{word!r} from session {session} (similarity {sim:.2f})"
     return Edge(earlier[i].id, node.id, "elaborates", round(1.0 - sim, 3), "rules", why)
 
 

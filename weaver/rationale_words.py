@@ -84,6 +84,10 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         lambda m: f"换了一个值再说一遍：{m[1]} -> {m[2]}（相似度 {m[3]}）",
     ),
     (
+        r"where they (live|work) said anew: (.+?) -> (.+)",
+        lambda m: f"重新说了{'住处' if m[1] == 'live' else '工作'}：{m[2]} -> {m[3]}",
+    ),
+    (
         r"says where they (live|work) again with another value: (.+?) -> (.+)",
         lambda m: f"再次说了{'住处' if m[1] == 'live' else '工作'}，换了一个值：{m[2]} -> {m[3]}",
     ),

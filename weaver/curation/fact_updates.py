@@ -8,7 +8,8 @@ superseded memory leaves the context.
 The rule: a user's statement that says it changes something (:func:`weaver.slots.is_change`: actually / now /
 其实 / 现在 ...) restates an earlier statement of the same speaker when the two are alike (cosine >= ``ALIKE``),
 share a content word, and differ by one or two content words on each side (the value swapped, nothing else
-said). Questions state nothing.
+said; a time said in one breath, "Friday at 3pm" / "周五下午三点", is one value: "The dentist moved my appointment
+to Monday at 10am"). Questions state nothing.
 
 Two facts hold one value at a time, so they need no change cue and no shared word (:mod:`weaver.fact_frames`):
 where the speaker lives ("I live in Paris" -> "I moved to Berlin", "我住在上海" -> "我搬到北京了") and where they
@@ -18,6 +19,8 @@ Rex" -> "We renamed him Max") need meaning: the LLM review mode.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..fact_frames import FRAME_NAMES, frame_of, same_value
 from ..lexical import lexical_tokens
@@ -35,8 +38,33 @@ NEAREST = 10  # earlier memories searched per statement (the most similar first)
 FRAME_NEAREST = 50  # for a frame statement: its rival shares the frame, not the words ("Paris" / "Berlin")
 
 
+# one point or stretch of time, said in one breath ("Friday at 3pm", "周五下午三点"): a single value when swapped
+_ONE_WHEN = (
+    r"(?<![A-Za-z])(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tonight|noon|midnight|"
+    r"(?:next|this|last)\s+(?:week|month|weekend)|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)(?![A-Za-z])|"
+    r"(?:下|这|上)?(?:周|星期|礼拜)[一二三四五六日天]|今天|明天|后天|今晚|明晚|(?:下|这|上)个?月|"
+    r"(?:上午|下午|晚上|早上|中午|凌晨)?[一二三四五六七八九十两\d]{1,3}点(?:半|[一二三四五六七八九十\d]{1,3}分?)?|"
+    r"上午|下午|晚上|早上|中午|[\d一二三四五六七八九十]{1,3}月[\d一二三四五六七八九十]{1,3}[日号]"
+)
+WHEN = re.compile(rf"(?:{_ONE_WHEN})(?:\s*(?:at|on|,|，|的)?\s*(?:{_ONE_WHEN}))*", re.IGNORECASE)
+
+
 def _words(text: str) -> set[str]:
-    return set(lexical_tokens(CHANGE_CUES.sub(" ", text)))
+    """The content words of a statement, a time said in one breath counted as one ("@friday at 3pm").
+
+    >>> sorted(_words("The dentist moved my appointment to Monday at 10am."))
+    ['@monday at 10am', 'appoint', 'dentist']
+    >>> sorted(_words("我周五下午三点约了牙医。"))
+    ['@周五下午三点', '牙医', '约']
+    """
+    text = CHANGE_CUES.sub(" ", text)
+    whens = {"@" + " ".join(m.group(0).lower().split()) for m in WHEN.finditer(text)}
+    return set(lexical_tokens(WHEN.sub(" ", text))) | whens
+
+
+def _said(words: set[str]) -> str:
+    return ", ".join(sorted(w.lstrip("@") for w in words))  # a time without its mark
 
 
 def _question(text: str) -> bool:
@@ -50,6 +78,8 @@ def restated_fact(old: str, new: str) -> tuple[set[str], set[str]] | None:
     ({'ramen'}, {'sushi'})
     >>> restated_fact("I live in Paris and work as a nurse", "Actually I now live in Berlin") is None
     True
+    >>> restated_fact("I have a dentist appointment on Friday at 3pm.", "The dentist moved my appointment to Monday at 10am.")
+    ({'@friday at 3pm'}, {'@monday at 10am'})
     """
     if _question(old) or _question(new) or not is_change(new):
         return None
@@ -97,7 +127,7 @@ def _restated(win: ReviewWindow) -> list[ReviewItem]:
                 best = (sim, oid, swapped)
         if best is not None:
             sim, oid, (gone, came) = best
-            why = f"says it again with another value: {', '.join(sorted(gone))} -> {', '.join(sorted(came))}"
+            why = f"says it again with another value: {_said(gone)} -> {_said(came)}"
             out.append(proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=f"{why} ({sim:.2f})"))
     return out
 

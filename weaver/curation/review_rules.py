@@ -29,6 +29,7 @@ from ..backends.base import Candidate, RelateRequest
 from ..backends.rules import RulesReasoner
 from ..builder import match_correction
 from ..cues import features, picks
+from ..relations.revisits import is_revisit
 from ..relations.support import BACK_REFERENCE
 from ..slots import read_slots
 from .arrival import plan_supersedes
@@ -80,7 +81,8 @@ def rules_proposals(cur, size: int) -> tuple[list[ReviewItem], ReviewWindow]:
                 continue
         if declared:  # what the caller used: the heuristics below judge guesses, not declared provenance
             continue
-        if conf < LOW_CONFIDENCE:
+        # a revisit's confidence is what it adds (1 - similarity: a near repeat adds little), not doubt
+        if conf < LOW_CONFIDENCE and not is_revisit(d):
             out.append(
                 proposal_item(
                     win,

@@ -27,12 +27,31 @@ import numpy as np
 
 from ..models import MemoryNode
 
-__all__ = ["revisit_parent", "shared_rare", "episode_key", "REVISIT_SIMILARITY", "RARE_HOLDERS", "REVISIT_LOOKBACK"]
+__all__ = [
+    "revisit_parent",
+    "shared_rare",
+    "episode_key",
+    "is_revisit",
+    "REVISIT_WHY",
+    "REVISIT_SIMILARITY",
+    "RARE_HOLDERS",
+    "REVISIT_LOOKBACK",
+]
 
 REVISIT_SIMILARITY = 0.5  # cosine of the two memories: below it, no revisit (chosen by leave-one-conversation-out)
 RARE_HOLDERS = 5  # a shared word more earlier memories hold is a common word, not a topic (as references.MAX_SHARING)
 REVISIT_LOOKBACK = 1000  # earlier memories searched: a revisit's cost per ingest stays bounded at any size
 CANDIDATES = 20  # the most similar earlier memories looked at, best first
+REVISIT_WHY = "revisits "  # how a revisit's rationale begins
+
+
+def is_revisit(edge: dict) -> bool:
+    """A revisit edge (its confidence is what it adds, ``1 - similarity``, not a belief that it is right).
+
+    >>> is_revisit({"origin": "rules", "rationale": "revisits 'climb' from session 3 (similarity 0.8)"})
+    True
+    """
+    return edge.get("origin") == "rules" and str(edge.get("rationale") or "").startswith(REVISIT_WHY)
 
 
 def episode_key(meta: dict | None) -> str | None:

@@ -1,0 +1,51 @@
+"""A fact said anew links back to what it updates: "I moved to Berlin" after "I live in Paris".
+
+The two share no word, so neither the link model (a few turns back) nor a revisit (a shared rare word) finds the
+pair, and a question about where the user lives seeds on the old statement alone. Where the speaker lives or
+works holds one value at a time (:mod:`weaver.fact_frames`): the latest earlier statement of the same frame by
+the same speaker, with another value, is the memory the new one updates. The edge is ``temporal`` (first
+Paris, then Berlin), so retrieval reaching either reaches both, in order; marking the old one superseded is the
+curator's call (the review pass proposes it: :mod:`weaver.curation.fact_updates`).
+
+>>> from weaver.models import MemoryNode
+>>> n = lambda i, text: MemoryNode(f"n{i}", text, "user_input", i, "m")
+>>> earlier = [n(0, "I live in Paris now."), n(1, "I love cycling."), n(2, "My sister lives in Rome.")]
+>>> update_parent(n(3, "We moved to Berlin last month."), earlier, set())
+(0, 'where they live said anew: Paris -> Berlin')
+>>> update_parent(n(3, "I still live in Paris, near the Seine."), earlier, set()) is None  # the same value
+True
+"""
+
+from __future__ import annotations
+
+from ..fact_frames import FRAME_NAMES, frame_of, same_value
+from ..models import MemoryNode
+
+__all__ = ["update_parent", "UPDATE_CONFIDENCE"]
+
+UPDATE_CONFIDENCE = 0.6  # read from words, as the review pass's proposal: a curator may prune it
+
+
+def update_parent(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> tuple[int, str] | None:
+    """(index into ``earlier``, why) of the latest earlier statement ``node`` updates, or None.
+
+    ``earlier``: earlier active memories, oldest first; ``exclude``: parents already linked.
+    """
+    if node.kind != "user_input":
+        return None
+    got = frame_of(node.content)
+    if got is None:
+        return None
+    frame, value = got
+    who = node.meta.get("speaker")
+    for i in range(len(earlier) - 1, -1, -1):
+        old = earlier[i]
+        if old.kind != "user_input" or old.meta.get("speaker") != who:
+            continue
+        was = frame_of(old.content)
+        if was is None or was[0] != frame:
+            continue
+        if same_value(was[1], value) or old.id in exclude:
+            return None  # the latest statement of the frame holds this value, or is linked already
+        return i, f"{FRAME_NAMES[frame]} said anew: {was[1]} -> {value}"
+    return None
