@@ -10,8 +10,8 @@ own facts count ("I", "we", "我", "我们"): "My sister lives in Paris" is abou
 ('home', 'Paris')
 >>> frame_of("Actually I moved to Berlin last month for work.")
 ('home', 'Berlin')
->>> frame_of("我现在住在上海，离外滩很近。"), frame_of("其实我上个月搬到北京了，因为工作。")
-(('home', '上海'), ('home', '北京'))
+>>> frame_of("我现在住在上海，离外滩很近。"), frame_of("其实我上个月搬到北京了，因为工作。"), frame_of("我家在杭州")
+(('home', '上海'), ('home', '北京'), ('home', '杭州'))
 >>> frame_of("By the way, I started a new job at a bakery on Monday.")
 ('work', 'bakery')
 >>> frame_of("I work as a nurse at St. Mary's."), frame_of("我周一开始在一家面包店上班了。")
@@ -65,7 +65,7 @@ _ZH = [
         re.compile(
             r"我们?"
             + _ZH_WHEN
-            + r"(?:住在|搬到了?|搬去了?|搬来了?|定居在?)"
+            + r"(?:住在|家住在|家在|搬到了?|搬去了?|搬来了?|定居在?)"
             + _ZH_VALUE
             + r"(?=[，。,.;；!！?？了\s]|$)"
         ),
