@@ -5,8 +5,10 @@ nearby lakes": a conversation over months returns to the same things (a hobby, a
 that gathers them ("What outdoor activities has Andrew done?") needs the turns of every session. The link model
 and the reference rules look a few turns back, within a session; the episode context lends only within one. This
 links a memory to the earlier memory **of the same named speaker, in another session**, that is most similar to it,
-when the two are similar enough and share a word few memories use (a common word is no topic). It abstains
-otherwise, and everywhere a memory has no named speaker or no session: an agent's steps, a single chat.
+when the two are similar enough and share a word few memories use (a common word is no topic). Without speaker
+names the user's messages are one person's: a user message in a conversation's ``session`` revisits the user's
+earlier sessions ("The dentist moved my appointment" to "I have a dentist appointment on Friday"). It abstains
+otherwise: an agent's steps, a single chat, memories dated only by their event.
 
 A revisit lends relevance only for what it adds: its confidence is ``1 - similarity``. A later turn that repeats
 an earlier one (a near duplicate) would otherwise lift a whole cluster of like turns together and push the turn
@@ -67,6 +69,18 @@ def episode_key(meta: dict | None) -> str | None:
     return None
 
 
+def _who(node: MemoryNode) -> str | None:
+    """Whose memory can be revisited: a named speaker's; else the user's own messages in a conversation's session
+    (a user coming back to the dentist or the marathon in a later chat). Not the agent's steps, and not a list of
+    memories each dated by its event (MADial: a date says when something happened, not a sitting of talk)."""
+    name = node.meta.get("speaker")
+    if name:
+        return str(name)
+    if node.kind == "user_input" and node.meta.get("session") not in (None, ""):
+        return "\x00user"  # no name can collide with it
+    return None
+
+
 def shared_rare(child: set[str], parent: set[str], holders: Callable[[str], int]) -> str | None:
     """A word both memories use that at most :data:`RARE_HOLDERS` earlier memories hold (the rarest), or None."""
     best: tuple[int, str] | None = None
@@ -103,7 +117,7 @@ def revisit_parent(
     >>> revisit_parent(child, v, old, V, words, lambda w: 9) is None  # only common words shared
     True
     """
-    me, episode = child.meta.get("speaker"), episode_key(child.meta)
+    me, episode = _who(child), episode_key(child.meta)
     if not me or episode is None or not len(earlier):
         return None
     sims = earlier_vecs @ np.asarray(vec, dtype=earlier_vecs.dtype)
@@ -114,7 +128,7 @@ def revisit_parent(
         if sim < REVISIT_SIMILARITY:
             break
         parent = earlier[j]
-        if parent.meta.get("speaker") != me or episode_key(parent.meta) in (None, episode):
+        if _who(parent) != me or episode_key(parent.meta) in (None, episode):
             continue
         mine = words(child.content) if mine is None else mine
         word = shared_rare(mine, words(parent.content), holders)
