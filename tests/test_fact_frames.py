@@ -66,9 +66,12 @@ def test_a_denied_doubted_past_or_someone_elses_home_and_a_question_or_a_hotel_a
     ],
 )
 def test_long_adversarial_messages_are_read_in_linear_time(read, text):
-    start = time.perf_counter()
-    read(text)
-    assert time.perf_counter() - start < 2.0  # now ~0.02 s each on a loaded 2-core box
+    took = []
+    for _ in range(3):  # the best of three: a shared, loaded box (or a collection pause) stalls a single run
+        start = time.perf_counter()
+        read(text)
+        took.append(time.perf_counter() - start)
+    assert min(took) < 2.0  # now ~0.03 s each on a loaded 2-core box; 25 s to minutes before
 
 
 def _supersedes(w, ids):
