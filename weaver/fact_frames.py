@@ -34,10 +34,18 @@ __all__ = ["frame_of", "same_value", "FRAME_NAMES"]
 
 FRAME_NAMES = {"home": "where they live", "work": "where they work"}  # read in rationales (rationale_words.py)
 
-_I = r"\b(?:i|we)(?:'ve|'m|'re| have| am| are)?\s+(?:\w+\s+){0,3}?"
-# a value ends at a clause boundary: punctuation or a word that starts another phrase
+# the words between "I" and the verb: none denies, doubts or puts it in the past ("I no longer live in", "I was
+# living in", "I could never live in", "I'm thinking of moving to"), and none names another subject ("I heard you
+# live in", "I visited my friends living in", "the company I work for is moving to")
+_NOT_MINE = (
+    r"(?:not|no|never|longer|cannot|could|might|may|should|thinking|considering|planning|dream|dreaming|was|were|"
+    r"had|is|you|he|she|they|my|his|her|their)\b"
+)
+_I = r"\b(?:i|we)(?:'ve|'m|'re| have| am| are)?\s+(?:(?!" + _NOT_MINE + r")\w+\s+){0,3}?"
+# a value ends at a clause boundary: punctuation or a word that starts another phrase. It ends on a non-space:
+# the lookahead is then tried once a word, not at every space of a long run (quadratic in the run's length)
 _VALUE = (
-    r"(?P<v>[^,.;!?()]+?)(?=\s+(?:for|with|since|last|this|next|because|and|but|now|so|to|near|close|in|on|at|"
+    r"(?P<v>[^,.;!?()]*?[^\s,.;!?()])(?=\s+(?:for|with|since|last|this|next|because|and|but|now|so|to|near|close|in|on|at|"
     r"from|after|when|where|which|who|that|i|a few|about|around|downtown|nearby|here|there|these days|today)\b|\s*[,.;!?()]|\s*$)"
 )
 _EN = [
@@ -57,7 +65,8 @@ _EN = [
         ),
     ),
 ]
-_ZH_WHEN = r"(?:现在|目前|已经|刚刚?|最近|去年|今年|上个?月|上周|前不久|周.|星期.|开始|也|就|一直|都)*"
+# each word one way only: "刚刚?" under the star split "刚刚刚…" in exponentially many ways
+_ZH_WHEN = r"(?:现在|目前|已经|刚|最近|去年|今年|上个?月|上周|前不久|周.|星期.|开始|也|就|一直|都)*"
 _ZH_VALUE = r"(?P<v>[^，。,.;；!！?？了\s]{1,12}?)"
 _ZH = [
     (
@@ -83,11 +92,14 @@ _NOT_A_FACT = re.compile(
     r"\b(?:if|would|used to)\b",
     re.I,
 )
+# a value that asks ("我住在哪里比较方便") or names a lodging ("我们住在王府井附近的酒店": a stay on a trip) is no home
+_ASKED = re.compile(r"哪|什么|啥")
+_LODGING = re.compile(r"酒店|宾馆|饭店|旅馆|民宿|客栈|\b(?:hotel|hostel|motel|airbnb|inn)s?\b", re.I)
 _ARTICLES = re.compile(r"^(?:(?:a|an|the|my|our|one)\s+|一家|一个|一所|一间)", re.I)
 
 
 def _value(raw: str) -> str:
-    return _ARTICLES.sub("", raw.strip()).strip()
+    return _ARTICLES.sub("", raw.strip(" \"'“”‘’「」")).strip()
 
 
 def same_value(a: str, b: str) -> bool:
@@ -103,6 +115,6 @@ def frame_of(text: str) -> tuple[str, str] | None:
         m = pattern.search(text)
         if m is not None:
             value = _value(m.group("v"))
-            if value:
+            if value and not _ASKED.search(value) and not (frame == "home" and _LODGING.search(value)):
                 return frame, value
     return None

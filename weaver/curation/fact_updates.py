@@ -24,6 +24,7 @@ import re
 
 from ..fact_frames import FRAME_NAMES, frame_of, same_value
 from ..lexical import lexical_tokens
+from ..numerals import cn_numeral_value
 from ..slot_value import CHANGE_CUES
 from ..slots import asks_about, is_change, read_slots
 from .queue import ReviewItem
@@ -47,7 +48,24 @@ _ONE_WHEN = (
     r"(?:上午|下午|晚上|早上|中午|凌晨)?[一二三四五六七八九十两\d]{1,3}点(?:半|[一二三四五六七八九十\d]{1,3}分?)?|"
     r"上午|下午|晚上|早上|中午|[\d一二三四五六七八九十]{1,3}月[\d一二三四五六七八九十]{1,3}[日号]"
 )
-WHEN = re.compile(rf"(?:{_ONE_WHEN})(?:\s*(?:at|on|,|，|的)?\s*(?:{_ONE_WHEN}))*", re.IGNORECASE)
+# one way to read the spaces between two parts ("\s*(?:at|on)?\s*" split a long run in quadratically many)
+WHEN = re.compile(rf"(?:{_ONE_WHEN})(?:\s*(?:(?:at|on|,|，|的)\s*)?(?:{_ONE_WHEN}))*", re.IGNORECASE)
+
+_ONE = re.compile(_ONE_WHEN, re.IGNORECASE)
+_CN_NUMBER = re.compile(r"[零一二两三四五六七八九十]+(?=[点分月日号])")
+
+
+def _when_key(token: str) -> tuple[str, ...]:
+    """A time's parts in any order and spelling: "@friday at 3pm" = "@3 pm on Friday", "@周五下午三点" = "@星期五下午3点".
+
+    >>> _when_key("@friday at 3pm") == _when_key("@3 p.m. on friday"), _when_key("@周五下午三点") == _when_key("@星期五下午3点")
+    (True, True)
+    """
+    parts = []
+    for m in _ONE.finditer(token.lstrip("@")):
+        part = re.sub(r"[\s.]", "", m.group(0).lower()).replace("星期", "周").replace("礼拜", "周")
+        parts.append(_CN_NUMBER.sub(lambda n: f"{cn_numeral_value(n.group(0)) or n.group(0)}".removesuffix(".0"), part))
+    return tuple(sorted(parts))
 
 
 def _words(text: str) -> set[str]:
@@ -80,11 +98,19 @@ def restated_fact(old: str, new: str) -> tuple[set[str], set[str]] | None:
     True
     >>> restated_fact("I have a dentist appointment on Friday at 3pm.", "The dentist moved my appointment to Monday at 10am.")
     ({'@friday at 3pm'}, {'@monday at 10am'})
+    >>> restated_fact("I have a dentist appointment on Friday at 3pm.", "Actually my dentist appointment is at 3 pm on Friday.")
+    >>> restated_fact("我周五下午三点约了牙医。", "其实我是星期五下午3点约的牙医。") is None
+    True
     """
     if _question(old) or _question(new) or not is_change(new):
         return None
     a, b = _words(old), _words(new)
     gone, came = a - b, b - a
+    for g in [g for g in gone if g.startswith("@")]:  # the same time said in other words or order is no new value
+        said = next((c for c in came if c.startswith("@") and _when_key(c) == _when_key(g)), None)
+        if said is not None:
+            gone.discard(g)
+            came.discard(said)
     if not a & b or not (0 < len(gone) <= MAX_SWAPPED and 0 < len(came) <= MAX_SWAPPED):
         return None
     return gone, came
@@ -152,11 +178,13 @@ def _reframed(win: ReviewWindow) -> list[ReviewItem]:
             if old.kind != "user_input" or old.status != "active" or old.meta.get("speaker") != new.meta.get("speaker"):
                 continue
             was = frame_of(old.content)
-            if was is None or was[0] != frame or same_value(was[1], value):
+            if was is None or was[0] != frame:
                 continue
-            if best is None or (old.turn, old.created_at) > (nodes[best[0]].turn, nodes[best[0]].created_at):
+            if best is None or w.position_of(oid) > w.position_of(best[0]):  # the order they arrived in
                 best = (oid, was[1])
-        if best is None:
+        # the latest holds this value already: "We still live in Berlin" updates nothing (its Paris -> Berlin is
+        # the earlier move's proposal; proposing it twice left one pending after the curator accepted the other)
+        if best is None or same_value(best[1], value):
             continue
         oid, old_value = best
         linked = w.graph.get_edge_data(oid, nid) or {}
