@@ -61,3 +61,22 @@ def test_an_aside_is_no_answer_to_the_agents_question(runtime, question, aside):
     asked = w.ingest(question, "agent_response").node.id
     said = w.ingest(aside).node.id
     assert all(e.source != asked for e in w.edges() if e.target == said)
+
+
+@pytest.mark.parametrize(
+    "question, answer",
+    [("您的预算是多少？", "对了，两千以内吧"), ("What date will you arrive in Beijing?", "Oh, by the way, May 5th.")],
+)
+def test_an_aside_opener_before_a_value_still_answers_the_question(runtime, question, answer):
+    w = runtime.open("aside-answer")
+    w.set_task("Plan a trip to Beijing")
+    asked = w.ingest(question, "agent_response").node.id
+    said = w.ingest(answer).node.id
+    assert any(e.source == asked for e in w.edges() if e.target == said)
+
+
+def test_returning_to_the_point_or_asking_for_more_is_no_aside():
+    from weaver.relations.support import ASIDE
+
+    assert not ASIDE.match("话说回来，酒店订好了吗？") and not ASIDE.match("顺便帮我查一下附近的餐厅")
+    assert ASIDE.match("Oh and by the way, we got a puppy") and ASIDE.match("题外话，我养了只猫")

@@ -20,7 +20,7 @@ STATED = [
     ("I live in Paris now, close to the river.", ("home", "Paris")),
     ("My family and I live in Madrid.", ("home", "Madrid")),
     ("I've been living in Tokyo for three years.", ("home", "Tokyo")),
-    ("I work as a teacher.", ("work", "teacher")),
+    ("I work as a teacher.", ("role", "teacher")),  # what they work as: another fact than where
     ('We moved to "Lyon" in May.', ("home", "Lyon")),
     ("我刚刚搬到北京了。", ("home", "北京")),
     ("我家住在杭州。", ("home", "杭州")),

@@ -15,7 +15,9 @@ own facts count ("I", "we", "我", "我们"): "My sister lives in Paris" is abou
 >>> frame_of("By the way, I started a new job at a bakery on Monday.")
 ('work', 'bakery')
 >>> frame_of("I work as a nurse at St. Mary's."), frame_of("我周一开始在一家面包店上班了。")
-(('work', 'nurse'), ('work', '面包店'))
+(('role', 'nurse'), ('work', '面包店'))
+>>> frame_of("我在找工作"), frame_of("我加入了一个读书会")
+(None, None)
 >>> same_value("New York", "new york city"), same_value("Paris", "Berlin")
 (True, False)
 >>> frame_of("My sister lives in Paris."), frame_of("Do you live in Paris?"), frame_of("我想住在王府井附近")
@@ -32,7 +34,9 @@ from .lexical import lexical_tokens
 
 __all__ = ["frame_of", "same_value", "FRAME_NAMES"]
 
-FRAME_NAMES = {"home": "where they live", "work": "where they work"}  # read in rationales (rationale_words.py)
+# read in rationales (rationale_words.py). Where one works and as what are two facts: "I work as a nurse" and "I
+# work at St. Mary's" both hold
+FRAME_NAMES = {"home": "where they live", "work": "where they work", "role": "what they work as"}
 
 # the words between "I" and the verb: none denies, doubts or puts it in the past ("I no longer live in", "I was
 # living in", "I could never live in", "I'm thinking of moving to"), and none names another subject ("I heard you
@@ -54,13 +58,14 @@ _EN = [
         re.compile(_I + r"(?:live|living|moved|moving|relocated|relocating|settled)\s+(?:in|to)\s+" + _VALUE, re.I),
     ),
     ("home", re.compile(_I + r"based\s+in\s+" + _VALUE, re.I)),
-    ("work", re.compile(_I + r"(?:work|working)\s+(?:at|for|as)\s+" + _VALUE, re.I)),
+    ("work", re.compile(_I + r"(?:work|working)\s+(?:at|for)\s+" + _VALUE, re.I)),
+    ("role", re.compile(_I + r"(?:work|working)\s+as\s+" + _VALUE, re.I)),
     # a job taken, not one lost or left ("I lost my job at Door Dash" says nothing of the next one)
     (
         "work",
         re.compile(
             _I + r"(?:got|found|landed|started|took|accepted|have|began)\s+(?:a|my|the)\s+(?:new\s+)?"
-            r"(?:job|position|role)\s+(?:at|as|with)\s+" + _VALUE,
+            r"(?:job|position|role)\s+(?:at|with)\s+" + _VALUE,
             re.I,
         ),
     ),
@@ -79,10 +84,14 @@ _ZH = [
             + r"(?=[，。,.;；!！?？了\s]|$)"
         ),
     ),
-    ("work", re.compile(r"我们?" + _ZH_WHEN + r"在" + _ZH_VALUE + r"(?:工作|上班|实习|任职)")),
+    # "我在找工作" / "我在写工作报告" / "我在家工作": 在 before a verb or home names no employer
     (
         "work",
-        re.compile(r"我们?" + _ZH_WHEN + r"(?:跳槽到|入职了?|加入了)" + _ZH_VALUE + r"(?=[，。,.;；!！?？了\s]|$)"),
+        re.compile(r"我们?" + _ZH_WHEN + r"在(?!找|写|准备|考虑|忙|做|家|换)" + _ZH_VALUE + r"(?:工作|上班|实习|任职)"),
+    ),
+    (
+        "work",
+        re.compile(r"我们?" + _ZH_WHEN + r"(?:跳槽到|入职了?)" + _ZH_VALUE + r"(?=[，。,.;；!！?？了\s]|$)"),
     ),
 ]
 # wishes, questions, conditions and the past state no current fact: "我想住在王府井附近", "Do you live in Paris?",
@@ -103,8 +112,18 @@ def _value(raw: str) -> str:
 
 
 def same_value(a: str, b: str) -> bool:
-    """Two values name the same thing when they share a word ("New York" / "New York City")."""
-    return bool(set(lexical_tokens(a)) & set(lexical_tokens(b)))
+    """Two values name the same thing when one holds the other, as words or as text ("New York" / "New York City",
+    "北京" / "北京市朝阳区"); sharing a word is not enough ("San Diego" / "San Francisco", "Bank of America" / "Bank of
+    China").
+
+    >>> same_value("New York", "new york city"), same_value("北京", "北京市朝阳区"), same_value("San Diego", "San Francisco")
+    (True, True, False)
+    """
+    x, y = set(lexical_tokens(a)), set(lexical_tokens(b))
+    if x and y and (x <= y or y <= x):
+        return True
+    a, b = a.lower().strip(), b.lower().strip()
+    return bool(a and b and (a in b or b in a))
 
 
 def frame_of(text: str) -> tuple[str, str] | None:

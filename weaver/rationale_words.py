@@ -26,6 +26,9 @@ from .filter_words import SLOTS_ZH as _SLOTS
 
 __all__ = ["rationale_in_words"]
 
+# the facts weaver.fact_frames reads, as its rationales name them
+_FRAMES = {"where they live": "住处", "where they work": "工作单位", "what they work as": "职业"}
+
 _KINDS = {
     "user_input": "用户输入",
     "agent_thought": "智能体思考",
@@ -84,12 +87,12 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         lambda m: f"换了一个值再说一遍：{m[1]} -> {m[2]}（相似度 {m[3]}）",
     ),
     (
-        r"where they (live|work) said anew: (.+?) -> (.+)",
-        lambda m: f"重新说了{'住处' if m[1] == 'live' else '工作'}：{m[2]} -> {m[3]}",
+        r"(where they live|where they work|what they work as) said anew: (.+?) -> (.+)",
+        lambda m: f"重新说了{_FRAMES[m[1]]}：{m[2]} -> {m[3]}",
     ),
     (
-        r"says where they (live|work) again with another value: (.+?) -> (.+)",
-        lambda m: f"再次说了{'住处' if m[1] == 'live' else '工作'}，换了一个值：{m[2]} -> {m[3]}",
+        r"says (where they live|where they work|what they work as) again with another value: (.+?) -> (.+)",
+        lambda m: f"再次说了{_FRAMES[m[1]]}，换了一个值：{m[2]} -> {m[3]}",
     ),
     ("on arrival: restated with a new value: ", "到达时以新值重述："),
     ("restated with a new value: ", "以新值重述："),

@@ -57,6 +57,8 @@ False
 True
 >>> supported(node("请问您几号入住？", "agent_response", 1), node("对了，我对海鲜过敏", "user_input", 2))
 False
+>>> supported(node("您的预算是多少？", "agent_response", 1), node("对了，两千以内吧", "user_input", 2))
+True
 """
 
 from __future__ import annotations
@@ -81,9 +83,11 @@ BACK_REFERENCE = re.compile(
 )
 # the child's opening words turn away from what was just said: a new subject (after a speaker's name label)
 ASIDE = re.compile(
-    r"^\s*(?:对了|话说|顺便(?:说|问|提)?(?:一)?(?:下|句)?|换个话题|说点别的|另外说一下|"
-    r"(?:oh,?\s*)?(?:by the way|btw|anyway|anyhow|on another note|on a different note|unrelated(?:ly)?|"
-    r"changing the subject|random question)\b)",
+    # "话说回来" returns to the point and "顺便帮我查…" asks for more of the same: neither turns away; "anyway"
+    # as often resumes ("Anyway, the 5th of May.") and is left to the model
+    r"^\s*(?:对了|话说(?!回来)|顺便(?:说|问|提)(?:一)?(?:下|句)?|题外话|换个话题|说点别的|另外说一下|"
+    r"(?:(?:oh|also|and)[,，]?\s+(?:and\s+)?)?(?:by the way|btw)\b|"
+    r"(?:on another note|on a different note|unrelated(?:ly)?|changing the subject|random question)\b)",
     re.IGNORECASE,
 )
 _ROLES = ("user", "agent")
@@ -106,13 +110,16 @@ def supported(parent: MemoryNode, child: MemoryNode, between: list[MemoryNode] |
     if not two_roles(parent, child):
         return not aside or _shares(without_label(own_content(parent), str(parent.meta.get("speaker") or "")), child)
     own = own_content(parent)
-    if aside:
-        return _shares(own, child)
     cf = features(child.content)
     me = speaker_of(child.kind, child.meta)
     other = speaker_of(parent.kind, parent.meta) != me
     if other and _ASKS.search(own) and all(speaker_of(n.kind, n.meta) != me for n in between):
-        return True  # the answer to the question just asked
+        # the answer to the question just asked; after an aside opener only a value answers it ("对了，两千以内吧"
+        # to "您的预算是多少？"), a new subject does not ("对了，我对海鲜过敏" to "请问您几号入住？")
+        if not aside or cf.numbers or cf.dates:
+            return True
+    if aside:
+        return _shares(own, child)
     if BACK_REFERENCE.match(child.content) or picks(child.content) or (other and cf.pleasantry):
         return True
     return _shares(own, child)
