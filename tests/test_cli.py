@@ -116,6 +116,9 @@ def test_export_json_and_graphml(ingested):
     g = nx.read_graphml(gml)
     assert g.number_of_nodes() == len(kept) and g.number_of_edges() == len(data["edges"])
     assert nx.is_directed_acyclic_graph(g)
+    text = gml.read_text(encoding="utf-8")  # Chinese as written, not as character references
+    assert text.startswith("<?xml version='1.0' encoding='utf-8'?>") and "我的预算总共是5000元。" in text
+    assert "&#" not in text and {g.nodes[n]["content"] for n in g} == {n["content"] for n in data["nodes"]}
 
 
 def test_spaces_and_promote(ingested):
