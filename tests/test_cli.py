@@ -163,3 +163,17 @@ def test_missing_space_and_server_errors_are_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("WEAVER_CHROMA_PORT", str(port))
     env_run = run_cli("spaces", cwd=tmp_path)
     assert env_run.returncode == 2 and "Chroma server" in env_run.stderr and "Traceback" not in env_run.stderr
+
+
+def test_empty_decisions_and_log_say_so_instead_of_printing_nothing(tmp_path):
+    assert run(tmp_path, "--space", "fresh", "task", "plan a trip").returncode == 0
+    assert run(tmp_path, "--space", "fresh", "decisions").stdout == "(no messages ingested yet)\n"
+    assert run(tmp_path, "--space", "fresh", "decisions", "--json").stdout == ""  # JSON Lines: no rows
+    assert run(tmp_path, "--space", "fresh", "log").stdout == "(the audit log is empty)\n"
+    lines = [{"kind": "user_input", "content": "I am allergic to peanuts."}, {"content": "我的预算是五千元。"}]
+    text = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines)
+    assert run(tmp_path, "--space", "fresh", "ingest", "-", stdin=text).returncode == 0
+    # only ingests so far: their entries are hidden without --all, and the line says so
+    hint = "(no edits in the audit log; --all shows its 2 ingest entries)\n"
+    assert run(tmp_path, "--space", "fresh", "log").stdout == hint
+    assert len(run(tmp_path, "--space", "fresh", "log", "--all").stdout.splitlines()) == 2

@@ -142,6 +142,8 @@ def cmd_export(rt: Runtime, args) -> int:
 
 def cmd_decisions(rt: Runtime, args) -> int:
     weaver = rt.open(args.space, create=False)
+    if not weaver.decisions and not args.json:
+        print("(no messages ingested yet)")
     for d in weaver.decisions.values():
         if args.json:
             _print_json(d.to_record() | {"meta": d.meta})

@@ -130,6 +130,13 @@ def cmd_log(rt, args) -> int:
                 f"{e.id}  {when}  {e.actor:7s} {e.action:12s} {e.key}  {_state(e.before)} -> "
                 f"{_state(e.after)}{mark}  {e.why}"
             )
+    if not entries and not args.json:  # silence read as "no log": say why (every ingest's entry is hidden)
+        hidden = len(log.entries) - len(entries)
+        print(
+            f"(no edits in the audit log; --all shows its {hidden} ingest entr{'y' if hidden == 1 else 'ies'})"
+            if hidden
+            else "(the audit log is empty)"
+        )
     return 0
 
 
