@@ -177,3 +177,11 @@ def test_empty_decisions_and_log_say_so_instead_of_printing_nothing(tmp_path):
     hint = "(no edits in the audit log; --all shows its 2 ingest entries)\n"
     assert run(tmp_path, "--space", "fresh", "log").stdout == hint
     assert len(run(tmp_path, "--space", "fresh", "log", "--all").stdout.splitlines()) == 2
+
+
+def test_a_budget_too_small_for_any_memory_says_so_and_is_never_exceeded(ingested):
+    tmp, _, _ = ingested
+    out = run(tmp, "--space", "trip", "query", "推荐一家餐厅", "--budget", "2")  # a deciding query: a block too
+    assert out.returncode == 0 and out.stdout.startswith("(none of the ") and "fits in 2 tokens" in out.stdout
+    res = json.loads(run(tmp, "--space", "trip", "query", "推荐一家餐厅", "--budget", "12", "--json").stdout)
+    assert res["tokens"] <= 12 and (res["decision"] is None or res["decision"]["records"])

@@ -113,7 +113,12 @@ def cmd_query(rt: Runtime, args) -> int:
             out.pop("trace")
         _print_json(out)
     else:
-        print(res.context or "(no memory matched)")
+        if res.context:
+            print(res.context)
+        elif res.ranked:  # "no memory matched" misread a budget too small for the smallest memory
+            print(f"(none of the {len(res.ranked)} memories found fits in {res.budget} tokens: raise --budget)")
+        else:
+            print("(no memory matched)")
         print(f"-- {res.tokens} tokens of {res.budget}", file=sys.stderr)
         if args.explain:
             from .explain import format_trace
