@@ -116,6 +116,9 @@ def test_export_json_and_graphml(ingested):
     g = nx.read_graphml(gml)
     assert g.number_of_nodes() == len(kept) and g.number_of_edges() == len(data["edges"])
     assert nx.is_directed_acyclic_graph(g)
+    text = gml.read_text(encoding="utf-8")  # Chinese as written, not as character references
+    assert text.startswith("<?xml version='1.0' encoding='utf-8'?>") and "我的预算总共是5000元。" in text
+    assert "&#" not in text and {g.nodes[n]["content"] for n in g} == {n["content"] for n in data["nodes"]}
 
 
 def test_spaces_and_promote(ingested):
@@ -160,3 +163,25 @@ def test_missing_space_and_server_errors_are_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("WEAVER_CHROMA_PORT", str(port))
     env_run = run_cli("spaces", cwd=tmp_path)
     assert env_run.returncode == 2 and "Chroma server" in env_run.stderr and "Traceback" not in env_run.stderr
+
+
+def test_empty_decisions_and_log_say_so_instead_of_printing_nothing(tmp_path):
+    assert run(tmp_path, "--space", "fresh", "task", "plan a trip").returncode == 0
+    assert run(tmp_path, "--space", "fresh", "decisions").stdout == "(no messages ingested yet)\n"
+    assert run(tmp_path, "--space", "fresh", "decisions", "--json").stdout == ""  # JSON Lines: no rows
+    assert run(tmp_path, "--space", "fresh", "log").stdout == "(the audit log is empty)\n"
+    lines = [{"kind": "user_input", "content": "I am allergic to peanuts."}, {"content": "我的预算是五千元。"}]
+    text = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines)
+    assert run(tmp_path, "--space", "fresh", "ingest", "-", stdin=text).returncode == 0
+    # only ingests so far: their entries are hidden without --all, and the line says so
+    hint = "(no edits in the audit log; --all shows its 2 ingest entries)\n"
+    assert run(tmp_path, "--space", "fresh", "log").stdout == hint
+    assert len(run(tmp_path, "--space", "fresh", "log", "--all").stdout.splitlines()) == 2
+
+
+def test_a_budget_too_small_for_any_memory_says_so_and_is_never_exceeded(ingested):
+    tmp, _, _ = ingested
+    out = run(tmp, "--space", "trip", "query", "推荐一家餐厅", "--budget", "2")  # a deciding query: a block too
+    assert out.returncode == 0 and out.stdout.startswith("(none of the ") and "fits in 2 tokens" in out.stdout
+    res = json.loads(run(tmp, "--space", "trip", "query", "推荐一家餐厅", "--budget", "12", "--json").stdout)
+    assert res["tokens"] <= 12 and (res["decision"] is None or res["decision"]["records"])

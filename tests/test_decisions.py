@@ -169,6 +169,12 @@ def test_decision_context_keeps_constraints_that_chitchat_would_cut(runtime, lan
     assert plain.decision is None
     # a question that decides nothing gets no block
     assert w.query(CHATTER[lang][1], budget=128).decision is None
+    # a tiny budget: the block never takes more than the budget, and is never a bare heading
+    head = "当前有效的约束" if lang == "zh" else "Constraints in force"
+    for budget in (1, 8, 16, 24):
+        res = w.query(DINNER[lang], budget=budget)
+        assert res.tokens <= budget, (budget, res.context)
+        assert res.decision is None or res.decision.records and res.context.startswith(head)
 
 
 @pytest.mark.parametrize(

@@ -291,6 +291,10 @@ def test_cli_forget_summaries_tiers(runtime, settings, capsys, monkeypatch):
     assert main(args + ["tiers", "--json", "--working-turns", "10"]) == 0
     counts = json.loads(capsys.readouterr().out)["counts"]
     assert counts["archived"] == len(done["archived"]) + len(done["merged"]) and counts["summary"] == len(rows)
+    assert main(args + ["tiers", "--nodes", "--working-turns", "10"]) == 0  # --nodes without --json lists them too
+    listed = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("n_")]
+    assert {row[0] for row in listed} == set(w.node_ids) | {r["id"] for r in rows}  # (w: before the pass)
+    assert {row[0] for row in listed if row[1] == "summary"} == {r["id"] for r in rows}
     assert main(args + ["forget", "--undo"]) == 0
     capsys.readouterr()
     assert main(args + ["delete-node", "n_nope"]) == 2

@@ -7,17 +7,17 @@ printed as one line on stderr with exit code 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
 import json
 import os
 import sys
 from pathlib import Path
 
-from .models import Message, WeaverError, error_line
+from .cli_ingest import cmd_ingest, read_jsonl
+from .models import WeaverError, error_line
 from .runtime import Runtime
 from .settings import Settings
-from .validation import check_budget, check_space_name, check_task, prepare_message
+from .validation import check_budget, check_space_name
 
 __all__ = ["main", "read_jsonl", "positive_int", "count_int", "port_number", "OneLineParser"]
 
@@ -50,9 +50,6 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
 
 
-LINE_KEYS = ("kind", "content", "meta", "id")  # an ingest line; or {"task": ...} alone
-
-
 def count_int(text: str) -> int:
     """argparse type for counts where 0 means none (turns kept, messages replayed): an integer >= 0."""
     try:
@@ -82,79 +79,6 @@ def _data_dir(text: str) -> str:
     return text
 
 
-def _line_item(path: str, lineno: int, text: str) -> dict:
-    """One ingest-file line, checked against every rule ingest applies (weaver/validation.py)."""
-    try:
-        obj = json.loads(text, strict=False)  # raw control characters: accepted, stripped on ingest
-    except json.JSONDecodeError as exc:
-        raise WeaverError(f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
-    except RecursionError as exc:
-        raise WeaverError("JSON nested too deeply") from exc
-    except ValueError as exc:  # e.g. an integer literal of more than 4,300 digits
-        raise WeaverError(f"not valid JSON ({str(exc).splitlines()[0]})") from exc
-    if not isinstance(obj, dict):
-        raise WeaverError("expected a JSON object")
-    keys = ("task",) if "task" in obj else LINE_KEYS
-    extra = [k for k in obj if k not in keys]
-    if extra:
-        # a key the reader does not take (a "metadata" typo, a "depends_on" or "timestamp" the file format has
-        # no place for) would be dropped while the line is reported as ingested: what was written would be lost
-        wanted = "a task line holds only task" if keys == ("task",) else "a message line holds " + ", ".join(LINE_KEYS)
-        raise WeaverError(f"unknown key {', '.join(map(repr, extra))}: {wanted}")
-    if "task" in obj:
-        if not isinstance(obj["task"], str) or not obj["task"].strip():
-            raise WeaverError("task must be a non-empty string")
-        return {"task": check_task(obj["task"]), "line": lineno}
-    kind = obj.get("kind", "user_input")
-    content = obj.get("content")
-    if not isinstance(content, str) or not content.strip():
-        raise WeaverError("content must be a non-empty string")
-    meta = obj.get("meta")
-    meta = {} if meta is None else meta
-    mid = obj.get("id")
-    if isinstance(mid, int) and not isinstance(mid, bool):
-        mid = str(mid)
-    elif mid is not None and not isinstance(mid, str):
-        raise WeaverError(f"id must be a string, not {type(mid).__name__}")
-    # a stable id makes re-ingesting the same file idempotent
-    # (surrogateescape: a file name with undecodable bytes arrives from argv with lone surrogates)
-    seed = f"{Path(path).name}:{lineno}:{text}".encode("utf-8", "surrogateescape")
-    mid = mid or "m_" + hashlib.sha1(seed).hexdigest()[:16]
-    # the same checks (and cleaning) ingest runs: nothing can fail later, after earlier lines were committed
-    return {"message": prepare_message(Message(content, kind, meta, mid)), "line": lineno}
-
-
-def read_jsonl(path: str) -> list[dict]:
-    """Parse and validate an ingest file completely before anything is ingested.
-
-    Each line: ``{"kind", "content", "meta"?, "id"?}`` or ``{"task": ...}``. A bad
-    line raises an error naming the file and the line, and nothing from the file
-    is ingested: every rule of ``ingest`` and ``set_task`` is checked here first.
-    """
-    try:
-        raw = Path(path).read_bytes() if path != "-" else sys.stdin.buffer.read()
-    except OSError as exc:
-        raise WeaverError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    path = "stdin" if path == "-" else path
-    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark (Windows editors) is not content
-    items = []
-    for lineno, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise WeaverError(f"{path}, line {lineno}: not valid UTF-8 (byte {exc.start})") from exc
-        try:
-            item = _line_item(path, lineno, text)
-        except WeaverError as exc:
-            raise WeaverError(f"{path}, line {lineno}: {exc}") from exc
-        items.append(item)
-    if not items:
-        raise WeaverError(f"{path}: no messages or task to ingest (the file is empty)")
-    return items
-
-
 def _print_json(obj) -> None:
     print(json.dumps(obj, ensure_ascii=False))
 
@@ -180,37 +104,6 @@ def cmd_task(rt: Runtime, args) -> int:
     return 0
 
 
-def cmd_ingest(rt: Runtime, args) -> int:
-    items = read_jsonl(args.file)
-    weaver = rt.open(args.space)
-    pending: list[Message] = []
-
-    def flush():
-        for res in weaver.ingest_many(pending):
-            if args.json:
-                _print_json(res.to_dict())
-            else:
-                d = res.decision
-                mark = "kept " if d.kept else "skip "
-                # a duplicate adds nothing: saying "+2 edges" for it would claim a change that did not happen
-                tail = (
-                    "  (duplicate: already stored)"
-                    if res.duplicate
-                    else (f"  (+{len(res.edges)} edges)" if res.edges else "")
-                )
-                print(f"{mark} {d.total:4.2f}  {d.content[:60]}" + tail)
-        pending.clear()
-
-    for item in items:
-        if "task" in item:
-            flush()
-            weaver.set_task(item["task"])
-        else:
-            pending.append(item["message"])
-    flush()
-    return 0
-
-
 def cmd_query(rt: Runtime, args) -> int:
     weaver = rt.open(args.space, create=False)
     res = weaver.query(args.text, budget=args.budget)
@@ -220,7 +113,12 @@ def cmd_query(rt: Runtime, args) -> int:
             out.pop("trace")
         _print_json(out)
     else:
-        print(res.context or "(no memory matched)")
+        if res.context:
+            print(res.context)
+        elif res.ranked:  # "no memory matched" misread a budget too small for the smallest memory
+            print(f"(none of the {len(res.ranked)} memories found fits in {res.budget} tokens: raise --budget)")
+        else:
+            print("(no memory matched)")
         print(f"-- {res.tokens} tokens of {res.budget}", file=sys.stderr)
         if args.explain:
             from .explain import format_trace
@@ -249,6 +147,8 @@ def cmd_export(rt: Runtime, args) -> int:
 
 def cmd_decisions(rt: Runtime, args) -> int:
     weaver = rt.open(args.space, create=False)
+    if not weaver.decisions and not args.json:
+        print("(no messages ingested yet)")
     for d in weaver.decisions.values():
         if args.json:
             _print_json(d.to_record() | {"meta": d.meta})
@@ -343,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         text = error_line(exc).encode("utf-8", "backslashreplace").decode("utf-8")
         print(f"error: {text}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: no traceback; what a command acknowledged before it is stored
+        print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `... | head`: the reader left, nothing more to say
         sys.stderr.close()

@@ -195,6 +195,8 @@ def build_block(
         if limit_tokens is None or tokens <= limit_tokens or not keep:
             break
         keep -= 1  # the least needed go first (frame, then the domain's keys, in order)
+    if (recs and not keep) or (limit_tokens is not None and tokens > limit_tokens):
+        return None  # a bare heading says nothing, and the block never takes more than it may
     return DecisionBlock(text, tokens, domain, meal, recs[:keep])
 
 
@@ -339,7 +341,9 @@ def decision_for(weaver, query: str, cfg, budget: int, ids=None) -> DecisionBloc
         # cheap: no records are read for a query that decides nothing; a question about what was said
         # before is answered by the narrative, which labels the superseded statements
         return None
-    block = build_block(constraint_records(weaver, ids=ids), query, limit_tokens=max(16, budget // 2))
+    # half the budget, at least 16 tokens, never more than the budget ("--budget 8" printed 11 tokens)
+    limit = min(budget, max(16, budget // 2))
+    block = build_block(constraint_records(weaver, ids=ids), query, limit_tokens=limit)
     if block is not None:
         block.revisions = revision_count(weaver, ids)
     return block

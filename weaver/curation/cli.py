@@ -130,6 +130,13 @@ def cmd_log(rt, args) -> int:
                 f"{e.id}  {when}  {e.actor:7s} {e.action:12s} {e.key}  {_state(e.before)} -> "
                 f"{_state(e.after)}{mark}  {e.why}"
             )
+    if not entries and not args.json:  # silence read as "no log": say why (every ingest's entry is hidden)
+        hidden = len(log.entries) - len(entries)
+        print(
+            f"(no edits in the audit log; --all shows its {hidden} ingest entr{'y' if hidden == 1 else 'ies'})"
+            if hidden
+            else "(the audit log is empty)"
+        )
     return 0
 
 
@@ -187,8 +194,8 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_undo)
     s = sub.add_parser("redo", help="redo the latest undone edit")
     s.set_defaults(func=cmd_redo)
-    s = sub.add_parser("log", help="the audit log (edits; --all adds the builder's entries)")
+    s = sub.add_parser("log", help="the audit log (edits; --all adds each ingest's build entry)")
     s.add_argument("--json", action="store_true", help="one JSON object per entry")
-    s.add_argument("--all", action="store_true")
+    s.add_argument("--all", action="store_true", help="also each ingest's build entry")
     s.add_argument("--limit", type=int, default=0, help="only the latest N entries (0: all)")
     s.set_defaults(func=cmd_log)

@@ -78,23 +78,28 @@ def cmd_tiers(rt, args) -> int:
     w = _open(rt, args)
     cfg = _cfg(args)
     counts = tier_counts(w, cfg)
+    nodes = [
+        {
+            "id": i,
+            "tier": tier_of(w.graph.nodes[i], w.turn, cfg.working_turns),
+            "status": w.nodes[i].status,
+            "turn": w.nodes[i].turn,
+        }
+        for i in (w.node_ids if args.nodes else ())
+    ]
     if args.json:
         out = {"turn": w.turn, "working_turns": cfg.working_turns, "counts": counts}
         if args.nodes:
-            out["nodes"] = [
-                {
-                    "id": i,
-                    "tier": tier_of(w.graph.nodes[i], w.turn, cfg.working_turns),
-                    "status": w.nodes[i].status,
-                    "turn": w.nodes[i].turn,
-                }
-                for i in w.node_ids
-            ]
+            out["nodes"] = nodes
         _print(out)
         return 0
     print(f"turn {w.turn}, working memory = the last {cfg.working_turns} turns")
     for t in (*TIERS, "archived"):
         print(f"  {t:10s} {counts[t]}")
+    for n in nodes:  # --nodes without --json was silently ignored
+        print(
+            f"{n['id']}  {n['tier']:9s}  {n['status']:10s}  turn {n['turn']}  {' '.join(w.nodes[n['id']].content.split())[:60]}"
+        )
     return 0
 
 
@@ -126,7 +131,7 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_summaries)
     s = sub.add_parser("tiers", help="memories per tier (working / long-term / summary) and archived")
     s.add_argument("--working-turns", type=count_int, default=None)
-    s.add_argument("--nodes", action="store_true", help="with --json: every node's tier")
+    s.add_argument("--nodes", action="store_true", help="also every node's tier (and status, turn)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_tiers)
     s = sub.add_parser("delete-node", help="delete a node and its edges (audited; undo restores them)")
