@@ -36,6 +36,13 @@ def scale_markdown(res: dict) -> str:
         ),
         "",
     ]
+    warm = {s: res["throughput"][s].get("warm_first_s") for s in systems}
+    if any(v is not None for v in warm.values()):
+        md += [
+            "Each throughput process ran the weaver's warm-up (its once-a-process loads) after the open, before the "
+            "timed ingest, not counted: " + ", ".join(f"{s} {v} s" for s, v in warm.items() if v is not None) + ".",
+            "",
+        ]
     rows = []
     for r in res["rows"]:
         for s in systems:
