@@ -211,6 +211,10 @@ def run_scale(
             "batched_n": n_batched,
             "one_by_one_n": one_by_one,
             "warm_first_s": round(r["warm_first_s"], 2) if "warm_first_s" in r else None,
+            "cpu_ms_per_message": {
+                "batched": round(r["batched_cpu_ms"], 2),
+                "one_by_one": round(r["one_by_one_cpu_ms"], 2),
+            },
         }
         if progress:
             print(json.dumps({name: out["throughput"][name]}), file=sys.stderr, flush=True)

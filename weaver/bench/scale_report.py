@@ -36,6 +36,15 @@ def scale_markdown(res: dict) -> str:
         ),
         "",
     ]
+    cpu = {s: res["throughput"][s].get("cpu_ms_per_message") for s in systems}
+    if all(cpu.values()):
+        md += [
+            "Process CPU time per message (every thread's; on a shared box it moves less than the wall time), "
+            "batched / one by one: "
+            + ", ".join(f"{s} {c['batched']} / {c['one_by_one']} ms" for s, c in cpu.items() if c)
+            + ".",
+            "",
+        ]
     warm = {s: res["throughput"][s].get("warm_first_s") for s in systems}
     if any(v is not None for v in warm.values()):
         md += [
