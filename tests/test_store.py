@@ -187,3 +187,32 @@ def test_loads_read_in_pages(runtime):
     w.flush()  # Chroma read directly: apply the write-behind log first
     got = get_all_records(w.space.decisions, ["metadatas"], page=2)
     assert sorted(got["ids"]) == sorted(w.decisions) and len(got["metadatas"]) == len(w.decisions)
+
+
+def test_a_hold_inside_its_own_thread_s_hold_keeps_the_lock_until_the_outer_one_ends(tmp_path):
+    import threading
+
+    from weaver.space_lock import SpaceLock
+
+    lock = SpaceLock(("store", "s"), "s", tmp_path)
+
+    def other_thread_gets_it() -> bool:
+        got = []
+
+        def attempt():
+            try:
+                with lock.hold(timeout=0):
+                    got.append(True)
+            except WeaverError:
+                got.append(False)
+
+        t = threading.Thread(target=attempt)
+        t.start()
+        t.join()
+        return got[0]
+
+    with lock.hold():
+        with lock.hold():  # re-entered: counted, not taken again
+            assert not other_thread_gets_it()
+        assert not other_thread_gets_it()  # the inner hold's end leaves the outer one holding it
+    assert other_thread_gets_it()

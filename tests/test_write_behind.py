@@ -183,3 +183,40 @@ def test_the_crash_point_counts_the_log_append(settings, embedder, group):
     crash.arm(0)
     w.ingest(TEXTS[0])
     assert crash.writes >= 1 if group == 1 else crash.writes == 1
+
+
+def test_a_status_change_in_the_group_that_made_the_node_rides_on_its_upsert(settings, embedder, monkeypatch):
+    import weaver.sections as sections
+    from weaver.record_codec import unpack
+    from weaver.models import MemoryNode
+
+    applied = []
+    real = sections.merge_calls
+    monkeypatch.setattr(sections, "merge_calls", lambda *a: applied.extend(real(*a)) or applied)
+    w = _rt(settings, embedder, 100).open("fold")
+    old = w.ingest("My total budget for the trip is 5000 yuan.").node.id
+    new = w.ingest("My total budget for the trip is 8000 yuan.").node.id
+    assert w.nodes[old].status == "superseded" and _pending(settings)
+    assert w.flush() >= 2 and not _pending(settings)
+    on_nodes = [c for c in applied if c.collection == w.space.nodes_name]
+    assert [c.op for c in on_nodes] == ["upsert"]  # the update of the earlier node folded into the upsert
+    raw = get_all_records(w.space.nodes, ["metadatas"])
+    held = {i: unpack(MemoryNode, m).status for i, m in zip(raw["ids"], raw["metadatas"])}
+    assert held == {old: "superseded", new: "active"}
+    again = _rt(settings, embedder, 100).open("fold")
+    assert again.nodes[old].status == "superseded" and again.vector_of(old) @ w.vector_of(old) > 0.999
+
+
+def test_records_are_written_as_metadata_and_earlier_documents_still_read(settings, embedder):
+    from weaver.space_records import RECORD_KEY
+
+    w = _rt(settings, embedder, 0).open("records-layout")
+    w.space.put_records("notes", {"a": {"v": 1}})
+    col = w.space._col(w.space._records("notes"))
+    got = col.get(ids=["a"], include=["documents", "metadatas"])
+    assert got["documents"] == [None] and json.loads(got["metadatas"][0][RECORD_KEY]) == {"v": 1}
+    # an earlier release wrote the JSON as the document: it reads, and a rewrite's metadata wins over it
+    col.upsert(ids=["b"], embeddings=[[1.0]], documents=[json.dumps({"v": 2})])
+    assert w.space.get_records("notes") == {"a": {"v": 1}, "b": {"v": 2}}
+    w.space.put_records("notes", {"b": {"v": 3}})
+    assert w.space.get_records("notes") == {"a": {"v": 1}, "b": {"v": 3}}

@@ -178,6 +178,13 @@ def merge_calls(sections: list[list[Call]], limit: int) -> list[Call]:
     >>> x = Call("n", "delete", {"ids": ["2"]})  # a delete of "2" between: the later upsert of "2" may not pass it
     >>> [(m.op, m.kwargs["ids"]) for m in merge_calls([[a], [x], [c]], 100)]
     [('upsert', ['1']), ('delete', ['2']), ('upsert', ['2'])]
+
+    An update of a record an earlier upsert of the group wrote (nothing between touching it) is laid over that
+    upsert's row; the rest of the update stays an update:
+
+    >>> s = Call("n", "update", {"ids": ["1", "0"], "metadatas": [{"s": "superseded"}, {"s": "superseded"}]})
+    >>> [(m.op, m.kwargs["ids"], m.kwargs["metadatas"]) for m in merge_calls([[a], [s]], 100)]
+    [('upsert', ['1'], [{'s': 'superseded', 't': 1}]), ('update', ['0'], [{'s': 'superseded'}])]
     """
     per: dict[str, list[tuple[Call, dict | None]]] = {}  # collection -> [(call, id -> its row; None: not joinable)]
     for call in (c for s in sections for c in s):
@@ -191,39 +198,70 @@ def merge_calls(sections: list[list[Call]], limit: int) -> list[Call]:
         target = None
         if joinable:
             assert ids is not None
-            mine = set(ids)
-            for last, rows in reversed(seq):
-                if rows is None:
-                    break  # a call whose records are unknown: nothing passes it
-                if last.op == call.op and set(last.kwargs) == set(call.kwargs):
-                    if len(rows) + len(mine - rows.keys()) <= limit:
-                        target = (last, rows)
-                    break
-                if mine & rows.keys():
-                    break  # it writes one of these records: the order between them stays
+            target, sharing = _join_target(seq, call, set(ids), limit)
+            if sharing is not None and call.op == "update" and sharing[0].op == "upsert":
+                if set(call.kwargs) <= set(sharing[0].kwargs):
+                    # an update of records an earlier upsert wrote, nothing between touching them (a node
+                    # superseded in the group that made it): laid over those rows, as applying both gives
+                    call = _fold_update(call, *sharing)
+                    ids = call.kwargs["ids"]
+                    if not ids:
+                        continue
+                    target, _ = _join_target(seq, call, set(ids), limit)
         if target is not None:
             last, rows = target
             assert ids is not None
-            for j, rid in enumerate(ids):
-                row = rows.get(rid)
-                if row is None:
-                    rows[rid] = len(rows)
-                    for k, v in call.kwargs.items():
-                        last.kwargs[k].append(v[j])
-                elif call.op in ("upsert", "update"):
-                    for k, v in call.kwargs.items():
-                        if k == "metadatas" and isinstance(v[j], dict):
-                            last.kwargs[k][row] = {**(last.kwargs[k][row] or {}), **v[j]}
-                        elif k != "ids":
-                            last.kwargs[k][row] = v[j]
+            _lay_over(call, last, rows)
             continue
         own = {k: list(v) if isinstance(v, list) else v for k, v in call.kwargs.items()}
         seq.append((Call(call.collection, call.op, own), {i: n for n, i in enumerate(ids or ())} if joinable else None))
     return [c for seq in per.values() for c, _ in seq]
 
 
-def overlay_documents(docs: dict[str, str], calls: list[Call]) -> None:
-    """Lay pending upserts and deletes of one collection over documents read from it (id -> document).
+def _join_target(seq: list, call: Call, mine: set, limit: int) -> tuple[tuple | None, tuple | None]:
+    """(the call ``call`` joins, None) or (None, the latest call that writes one of ``mine``, if any): the scan
+    back over a collection's calls stops at either (or at a call whose records are unknown)."""
+    for last, rows in reversed(seq):
+        if rows is None:
+            return None, None  # a call whose records are unknown: nothing passes it
+        if last.op == call.op and set(last.kwargs) == set(call.kwargs):
+            return ((last, rows) if len(rows) + len(mine - rows.keys()) <= limit else None), None
+        if mine & rows.keys():
+            return None, (last, rows)  # it writes one of these records: the order between them stays
+    return None, None
+
+
+def _lay_over(call: Call, last: Call, rows: dict) -> None:
+    """Join ``call`` into ``last`` (same operation, or an update into an upsert): a new record appends a row, a
+    record ``last`` already writes takes the call's values, its metadata laid over the row's (Chroma merges)."""
+    ids = call.kwargs["ids"]
+    for j, rid in enumerate(ids):
+        row = rows.get(rid)
+        if row is None:
+            rows[rid] = len(rows)
+            for k, v in call.kwargs.items():
+                last.kwargs[k].append(v[j])
+        elif call.op in ("upsert", "update"):
+            for k, v in call.kwargs.items():
+                if k == "metadatas" and isinstance(v[j], dict):
+                    last.kwargs[k][row] = {**(last.kwargs[k][row] or {}), **v[j]}
+                elif k != "ids":
+                    last.kwargs[k][row] = v[j]
+
+
+def _fold_update(call: Call, upsert: Call, rows: dict) -> Call:
+    """Lay the rows of an update that ``upsert`` (earlier, joinable) also writes over its rows; returns the
+    update of the other records (no ids: nothing left)."""
+    ids = call.kwargs["ids"]
+    folded = [j for j, rid in enumerate(ids) if rid in rows]
+    _lay_over(Call(call.collection, call.op, {k: [v[j] for j in folded] for k, v in call.kwargs.items()}), upsert, rows)
+    rest = [j for j, rid in enumerate(ids) if rid not in rows]
+    return Call(call.collection, call.op, {k: [v[j] for j in rest] for k, v in call.kwargs.items()})
+
+
+def overlay_documents(docs: dict[str, str], calls: list[Call], key: str | None = None) -> None:
+    """Lay pending upserts and deletes of one collection over documents read from it (id -> document); with
+    ``key``, an upsert's text may instead be its metadata's ``key`` (how record kinds are written).
 
     >>> docs = {"a": "1", "b": "2"}
     >>> overlay_documents(docs, [Call("x", "upsert", {"ids": ["c", "a"], "documents": ["3", "4"]}),
@@ -238,3 +276,5 @@ def overlay_documents(docs: dict[str, str], calls: list[Call]) -> None:
                 docs.pop(i, None)
         elif c.op in ("upsert", "add") and isinstance(c.kwargs.get("documents"), list):
             docs.update(zip(ids, c.kwargs["documents"]))
+        elif c.op in ("upsert", "add", "update") and key and isinstance(c.kwargs.get("metadatas"), list):
+            docs.update((i, m[key]) for i, m in zip(ids, c.kwargs["metadatas"]) if isinstance((m or {}).get(key), str))

@@ -36,6 +36,22 @@ def scale_markdown(res: dict) -> str:
         ),
         "",
     ]
+    cpu = {s: res["throughput"][s].get("cpu_ms_per_message") for s in systems}
+    if all(cpu.values()):
+        md += [
+            "Process CPU time per message (every thread's; on a shared box it moves less than the wall time), "
+            "batched / one by one: "
+            + ", ".join(f"{s} {c['batched']} / {c['one_by_one']} ms" for s, c in cpu.items() if c)
+            + ".",
+            "",
+        ]
+    warm = {s: res["throughput"][s].get("warm_first_s") for s in systems}
+    if any(v is not None for v in warm.values()):
+        md += [
+            "Each throughput process ran the weaver's warm-up (its once-a-process loads) after the open, before the "
+            "timed ingest, not counted: " + ", ".join(f"{s} {v} s" for s, v in warm.items() if v is not None) + ".",
+            "",
+        ]
     rows = []
     for r in res["rows"]:
         for s in systems:
