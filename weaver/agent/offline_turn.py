@@ -15,6 +15,7 @@ from .cuisine import cuisine_note
 from .history import PLAN_ASKED, agent_readings, asked_keys, history_text
 from .intent_cues import domain_hits
 from .memory import Known, MemoryItem
+from .pending import awaiting, completes_pick
 from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
 from .replies import (
@@ -67,6 +68,7 @@ class OfflineTurn(StepWriter):
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
         p.asked_avoid = [t for t in p.asked_avoid if t not in known.avoid()[0]]  # "我吃素" said before: theirs already
         p.caveat = None if p.caveat == "asked_diet" and not p.asked_avoid else p.caveat
+        completes_pick(p, self.awaited())  # "6月1号入住3晚" right after "几号入住？": the pick is booked
         if p.intent == "book" and not _has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
@@ -251,6 +253,7 @@ class OfflineTurn(StepWriter):
             return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
         if tp.missing and tp.missing[0] == "dates" and tp.target:  # "那就这家吧": the pick said back, dates asked
             name = display_name(str(tp.target), lang)
+            self._awaiting = awaiting(str(tp.target), str(tp.domain or "hotel"))
             return (f"好的，就选{name}。" if lang == "zh" else f"OK, {name} it is. ") + honest_text("dates", lang)
         if tp.missing:
             return honest_text(tp.missing[0], lang)

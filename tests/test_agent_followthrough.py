@@ -1,0 +1,52 @@
+"""What a user of the offline travel agent met and now gets, driven through the real agent (zh and en).
+
+1. Dates given after the agent asked for them ("第一家吧" -> "几号入住？" -> "6月1号入住3晚") complete the booking of
+   the hotel picked; a message that asks for something else is read as it stands.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_chat import chat_turn
+
+from weaver.agent import TravelAgent
+
+
+def _chat(runtime, name: str, turns: list[str]):
+    agent = TravelAgent(runtime.open(name))
+    return agent, [chat_turn(agent, t) for t in turns]
+
+
+DATES_AFTER_PICK = {
+    "zh": ["我们两个人", "帮我找王府井附近的酒店", "第一家吧", "6月1号入住3晚"],
+    "en": ["Two of us", "find me hotels near Wangfujing, show me three", "the first one then", "June 1 for 3 nights"],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_dates_given_after_the_agent_asked_complete_the_pick(runtime, lang):
+    agent, chats = _chat(runtime, f"pick-dates-{lang}", DATES_AFTER_PICK[lang])
+    first = chats[1][2][-1]["rows"][0]["名称"]
+    assert not chats[2][1]  # the pick asked for the dates, nothing booked yet
+    reply, calls, _ = chats[3]
+    assert [c["tool"] for c in calls] == ["book_hotel"]
+    assert calls[0]["arguments"]["name"] == first
+    assert (calls[0]["arguments"]["check_in"], calls[0]["arguments"]["nights"]) == ("6-1", 3)
+    assert first in reply
+    assert [(i["name"], i["nights"]) for i in agent.plan_items()] == [(first, 3)]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["帮我找王府井附近的酒店", "第一家吧", "6月1号入住3晚，再帮我找找别的酒店"],
+        ["find me hotels near Wangfujing", "the first one then", "June 1 for 3 nights, and find me a restaurant"],
+    ],
+    ids=["zh", "en"],
+)
+def test_dates_with_another_request_are_that_request(runtime, turns):
+    agent, chats = _chat(runtime, "pick-other-" + turns[0][:4], turns)
+    _, calls, _ = chats[2]
+    assert calls and all(c["tool"].startswith("search_") for c in calls)
+    assert not agent.plan_items()
