@@ -2,6 +2,8 @@
 
 1. Dates given after the agent asked for them ("第一家吧" -> "几号入住？" -> "6月1号入住3晚") complete the booking of
    the hotel picked; a message that asks for something else is read as it stands.
+2. A party that grows after a booking ("我们又多了两个人", "two more friends are joining us") is the party on record
+   grown; the stay is booked again for the rooms it now needs (two to a room, said), and the reply says so.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import pytest
 from agent_chat import chat_turn
 
 from weaver.agent import TravelAgent
+from weaver.slots import read_slots
 
 
 def _chat(runtime, name: str, turns: list[str]):
@@ -50,3 +53,59 @@ def test_dates_with_another_request_are_that_request(runtime, turns):
     _, calls, _ = chats[2]
     assert calls and all(c["tool"].startswith("search_") for c in calls)
     assert not agent.plan_items()
+
+
+GROWS = {
+    "zh": [
+        "我们两个人",
+        "帮我找王府井附近的酒店",
+        "订第一家，6月1号入住3晚",
+        "我们又多了两个人",
+        "行程已按新的安排更新",
+        "2间",
+    ],
+    "en": [
+        "Two of us",
+        "find me a hotel near Wangfujing",
+        "Book the first one, check in June 1 for 3 nights",
+        "two more friends are joining us",
+        "Your plan is updated",
+        "2 rooms",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_party_that_grows_after_a_booking_books_the_rooms_again(runtime, lang):
+    *turns, updated, rooms = GROWS[lang]
+    agent, chats = _chat(runtime, f"grows-{lang}", turns)
+    booked = chats[1][2][-1]["rows"][0]["名称"]
+    reply, calls, _ = chats[3]
+    assert [(c["tool"], c["arguments"].get("rooms")) for c in calls] == [("book_hotel", 2)]
+    assert updated in reply and rooms in reply and "4" in reply
+    price = agent.tools.db.by_name[booked]["价格"]
+    assert [(i["name"], i["nights"], i.get("rooms"), i["cost"]) for i in agent.plan_items()] == [
+        (booked, 3, 2, 2 * 3 * price)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, grown",
+    [
+        ("我们又多了两个人", 2),
+        ("又来了两个朋友", 2),
+        ("two more friends are joining us", 2),
+        ("one more person is coming", 1),
+    ],
+)
+def test_a_party_grown_by_a_count_is_read_as_a_change(text, grown):
+    party = [(v.value, v.bound) for v in read_slots(text) if v.slot == "party"]
+    assert party == [(float(grown), "delta")]
+
+
+@pytest.mark.parametrize(
+    "text, said", [("我们又多了两个人", "一共几位"), ("two more friends are joining us", "in all")]
+)
+def test_a_party_grown_with_none_on_record_is_asked_for(runtime, text, said):
+    agent, [(reply, calls, _)] = _chat(runtime, "grows-none-" + text[:3], [text])
+    assert said in reply and not calls

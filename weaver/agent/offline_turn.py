@@ -35,7 +35,7 @@ from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import resolve_there
 from .result_texts import which_text
 from .side import caveat_text, side_text
-from .slot_bridge import changes_by_amount, moved_constraints
+from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
 from .trip_dates import shifted
 from .understanding import DOMAINS, Constraint, Parsed, nights_between
@@ -56,6 +56,11 @@ class OfflineTurn(StepWriter):
         """This message's constraints as they stand after it (a budget moved by an amount, a stay's kept end), each
         with this turn and node: what either mode's calls credit to this message. Run once per message."""
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
+        party = known.latest("people", ("any",))
+        grown = grows_party(text) if not any(c.slot == "people" for c in p.constraints) else 0
+        if grown and party is not None and isinstance(party.value, (int, float)):
+            # "我们又多了两个人": the party in force grown (the agent's noted party counts, not only the records')
+            p.constraints.append(Constraint("people", int(party.value) + grown, "any"))
         _keep_stay_end(p, known)
         before = known.latest("dates", ("any",)) if p.shift else None
         if p.shift and before is not None and isinstance(before.value, dict):
@@ -305,6 +310,8 @@ class OfflineTurn(StepWriter):
             return (ack_text(lang, aside) + "\n\n" + text) if aside else text
         if not p.constraints and changes_by_amount(p.text):  # "预算再加两千" with no budget on record to move
             return honest_text("no_base", lang)
+        if not any(c.slot == "people" for c in p.constraints) and grows_party(p.text):  # no party on record to grow
+            return honest_text("no_party", lang)
         if p.intent == "decline":  # "晚饭不用找了": nothing searched, said so (and what else it stated, noted)
             said = honest_text("declined", lang, domain=p.domain or ("restaurant" if p.meal else None))
             return said + ("\n\n" + ack_text(lang, p.constraints, p.lifted) if p.constraints or p.lifted else "")

@@ -25,6 +25,7 @@ from typing import cast
 from .memory import Known
 from .plan_calls import AROUND, Call, TurnPlan
 from .search_plan import search_call
+from .tool_models import rooms_for
 from .understanding import Constraint, Parsed
 
 __all__ = ["AROUND", "Call", "TurnPlan", "plan_turn"]
@@ -69,6 +70,9 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
             return
         tp.used.append(dates)
         args = {"name": target, "check_in": value["check_in"], "nights": value["nights"]}
+        if people and rooms_for(people.value) > 1:  # a party of 4: two rooms (the reply says how they were counted)
+            args["rooms"] = rooms_for(people.value)
+            tp.used.append(people)
     else:
         args = {"kind": domain, "name": target}
         if people:

@@ -13,6 +13,7 @@ import re
 from .gloss import gloss_duration, gloss_station, gloss_type, pinyin
 from .diet_styles import food_dishes
 from .meals import NOT_DISHES
+from .tool_models import ROOM_SLEEPS
 from .tools import ToolOutput
 from .understanding import Constraint
 from .reply_phrases import display_name, en_date, fmt_money, sourced
@@ -141,12 +142,13 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
             else f"{out.tool} failed: {_failure_reason(out, lang)}"
         )
     if out.tool == "book_hotel":
+        rooms = _rooms_said(f.get("rooms") or 1, zh)
         return (
-            f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚，每晚{fmt_money(f['unit_price'])}，"
-            f"共{fmt_money(f['cost'])}"
+            f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚{rooms}，每晚{fmt_money(f['unit_price'])}"
+            f"{'/间' if rooms else ''}，共{fmt_money(f['cost'])}"
             if zh
-            else f"book_hotel added to plan: {f['name']}, check-in {f['check_in']}, {f['nights']} nights at "
-            f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}"
+            else f"book_hotel added to plan: {f['name']}, check-in {en_date(f['check_in'])}, {f['nights']} nights"
+            f"{rooms} at {fmt_money(f['unit_price'])}{' a room' if rooms else ''}, total {fmt_money(f['cost'])}"
         )
     if out.tool == "add_to_plan":
         day = (f"（第{f['day']}天）" if zh else f" (day {f['day']})") if f.get("day") else ""
@@ -172,16 +174,31 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
     )
 
 
+def _rooms_said(rooms: int, zh: bool) -> str:
+    """More than one room, said with the rule that counted them (the data has no room sizes); "" for one."""
+    if rooms <= 1:
+        return ""
+    return (
+        f"，{rooms}间（数据里没有房型，按每间住{ROOM_SLEEPS}人算）"
+        if zh
+        else (f", {rooms} rooms (the data has no room sizes: {ROOM_SLEEPS} people to a room)")
+    )
+
+
 def _failure_reason(out: ToolOutput, lang: str) -> str:
     zh, f = lang == "zh", out.facts
     name = f.get("name") or out.arguments.get("name")
     if out.reason == "over_budget":
         if out.tool == "book_hotel":
             return (
-                f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
+                f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）"
+                + (f" × {f['rooms']}间" if (f.get("rooms") or 1) > 1 else "")
+                + f"= {fmt_money(f['cost'])}，"
                 f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
                 if zh
-                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {en_date(f['check_in'])}) = "
+                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {en_date(f['check_in'])})"
+                + (f" x {f['rooms']} rooms" if (f.get("rooms") or 1) > 1 else "")
+                + " = "
                 f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
                 f"of {fmt_money(f['budget'])}"
             )

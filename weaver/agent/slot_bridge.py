@@ -31,6 +31,7 @@ __all__ = [
     "records_from_statements",
     "diet_term",
     "lifted_terms",
+    "grows_party",
 ]
 
 from ..constraints import records_from_statements  # noqa: E402  (re-exported for the doctest and callers)
@@ -190,6 +191,11 @@ def moved_constraints(weaver, text: str, node_id: str | None) -> list[Constraint
 def changes_by_amount(text: str) -> bool:
     """The message changes a budget by an amount ("预算再加两千", "raise the budget by 2,000")."""
     return any(v.slot == "budget" and v.bound == "delta" for v in read_slots(text))
+
+
+def grows_party(text: str) -> int:
+    """How many the message adds to the party ("我们又多了两个人", "two more friends are joining us": 2), else 0."""
+    return sum(int(v.value) for v in read_slots(text) if v.slot == "party" and v.bound == "delta" and v.value)
 
 
 def _known_place(name: str) -> bool:
