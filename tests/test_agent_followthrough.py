@@ -4,6 +4,8 @@
    the hotel picked; a message that asks for something else is read as it stands.
 2. A party that grows after a booking ("我们又多了两个人", "two more friends are joining us") is the party on record
    grown; the stay is booked again for the rooms it now needs (two to a room, said), and the reply says so.
+3. "别太贵" / "nothing too expensive" gives no number: the search keeps the cheaper half of what fits (at or under
+   their median price) and the reply says where that cut fell; no figure is made up as the user's.
 """
 
 from __future__ import annotations
@@ -109,3 +111,28 @@ def test_a_party_grown_by_a_count_is_read_as_a_change(text, grown):
 def test_a_party_grown_with_none_on_record_is_asked_for(runtime, text, said):
     agent, [(reply, calls, _)] = _chat(runtime, "grows-none-" + text[:3], [text])
     assert said in reply and not calls
+
+
+NOT_PRICEY = {
+    "zh": ("帮我找王府井附近的餐厅", "帮我找王府井附近的餐厅，别太贵", "价格较低的一半"),
+    "en": ("restaurants near Wangfujing", "restaurants near Wangfujing, nothing too expensive", "cheaper half"),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_nothing_too_expensive_keeps_the_cheaper_half_and_says_so(runtime, lang):
+    plain, vague, said = NOT_PRICEY[lang]
+    agent, [(_, _, every), (reply, calls, results)] = _chat(runtime, f"pricey-{lang}", [plain, vague])
+    assert calls[0]["arguments"].get("cheaper_half") is True
+    assert not any(k in calls[0]["arguments"] for k in ("cost", "budget"))  # no number made up as the user's
+    db = agent.tools.db
+    fit = sorted(r["人均消费"] for r in db.restaurant if r["名称"] in set(_names_near(agent, "王府井")))
+    median = fit[len(fit) // 2] if len(fit) % 2 else (fit[len(fit) // 2 - 1] + fit[len(fit) // 2]) / 2
+    assert results[-1]["count"] < every[-1]["count"]
+    assert all(r["人均消费"] <= median for r in results[-1]["rows"])
+    assert said in reply and f"{median:,.0f}" in reply
+
+
+def _names_near(agent, place: str) -> list[str]:
+    out = agent.tools.run("search_restaurants", {"near": place, "limit": 20})
+    return [r["名称"] for r in out.rows] if out.count <= 20 else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "NOT_PRICEY",
     "chose_one",
     "names_one",
     "FAMILY_ASK",
@@ -274,6 +275,14 @@ COUNT = re.compile(
     re.IGNORECASE,
 )
 # "再帮我找一家" / "find me another one": more of the same search, none offered before
+# "别太贵" / "nothing too expensive": a wish about price with no number (the search keeps the cheaper half, said)
+NOT_PRICEY = re.compile(
+    r"(?:别|不要|不用|不能|不想|不会)(?:太|很|特别)?贵|不太贵|不贵的|便宜的|价格适中|价位适中|经济实惠|实惠的|性价比高|"
+    r"\bnothing (?:too |very |that |overly )?(?:expensive|pricey|fancy)\b|\bnot (?:too |very |that |overly )?"
+    r"(?:expensive|pricey)\b|\binexpensive\b|\baffordable\b|\breasonably priced\b|\bbudget[- ]friendly\b|"
+    r"\bcheap\b|\bwon'?t break the bank\b|\bmoderately priced\b",
+    re.I,
+)
 CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|更便宜|便宜些|实惠(?:一)?点|更实惠", re.I)
 MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"

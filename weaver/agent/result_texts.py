@@ -336,6 +336,8 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         lines.append(
             f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)"
         )
+    if out.facts.get("cheaper_half") is not None:
+        lines.append(_cheaper_half_line(out, zh))
     if "quiet_proxy" in out.notes:
         lines.append(
             "（数据库没有噪音数据：我按周边场所较少来挑安静的。）"
@@ -351,6 +353,25 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     wanted = out.arguments.get("dishes") or []
     lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
+
+
+_PRICE_UNIT = {
+    "search_hotels": ("每晚", "a night"),
+    "search_restaurants": ("人均", "a head"),
+    "search_attractions": ("门票", "a ticket"),
+}
+
+
+def _cheaper_half_line(out: ToolOutput, zh: bool) -> str:
+    """Where "nothing too expensive" cut, said (no number was the user's: the median of what fit is the line)."""
+    cut, of = fmt_money(out.facts["cheaper_half"]), out.facts.get("cheaper_of")
+    zh_unit, en_unit = _PRICE_UNIT.get(out.tool, ("", ""))
+    return (
+        f"（你没有说具体价位：我只保留了符合条件的{of}个里价格较低的一半，{zh_unit}不超过{cut}（它们的中位数）。）"
+        if zh
+        else f"(You gave no figure, so I kept the cheaper half of the {of} that fit: at most {cut} {en_unit}, "
+        "their median price.)"
+    )
 
 
 def _excluded_lines(facts: dict, zh: bool) -> list[str]:

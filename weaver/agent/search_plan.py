@@ -134,6 +134,13 @@ def search_call(
         args["limit"] = p.count
     if CHEAPEST.search(p.text):  # "帮我找最便宜的酒店" / "the cheapest hotel": asked this turn, not remembered
         args["sort"] = "price"
+    priced = {"hotel": "price", "restaurant": "cost", "attraction": "ticket"}[domain]
+    said_price = any(c.slot in (priced, "budget") for c in p.constraints)
+    nothing_offered = not (previous and previous["offered"])
+    if (p.not_pricey or (p.cheaper and nothing_offered)) and not said_price and "sort" not in args:
+        # "别太贵" / "nothing too expensive" (or "便宜点的" before anything was offered): no number said, so none is
+        # made up; the cheaper half of what fits is kept (the reply says where the cut fell), this search only
+        args["cheaper_half"] = True
     if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
         kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
         if "avoid" in kept:  # a food lifted since ("其实不用吃素了") is no longer left out
@@ -161,6 +168,7 @@ def search_call(
             tp.cheaper_than = cheapest
             args[key] = f"0-{max(0.0, cheapest - 1):g}"
             args["exclude"] = list(previous["offered"])
+            args.pop("cheaper_half", None)  # a ceiling under what was offered: no second, vaguer cut
     return Call(
         f"search_{domain}s" if domain != "attraction" else "search_attractions",
         args,

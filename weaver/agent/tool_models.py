@@ -58,6 +58,11 @@ class SearchArguments(BaseModel):
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
     sort: Literal["rating", "price"] = Field("rating", description="best rated first, or cheapest first ('price')")
+    cheaper_half: bool = Field(
+        False,
+        description="'nothing too expensive' with no number: keep the cheaper half of what fits (at or under the "
+        "median price of the matches)",
+    )
     budget: float | None = Field(
         None,
         gt=0,

@@ -183,6 +183,18 @@ class PlaceSearches:
                 row["fitting_dishes"] = diet_fits.get(row["名称"], [])
         return out
 
+    def _cheaper_half(self, rows: list[dict], a: SearchArguments, price_key: str, out: ToolOutput) -> list[dict]:
+        """ "Nothing too expensive": the rows priced at or under the median price of those that fit (no number is
+        made up for the user; the reply says where the cut fell). Rows with no price listed are left out."""
+        if not a.cheaper_half:
+            return rows
+        priced = [r for r in rows if isinstance(r.get(price_key), (int, float))]
+        if not priced:
+            return rows
+        cut = statistics.median(float(r[price_key]) for r in priced)
+        out.facts.update(cheaper_half=cut, cheaper_of=len(rows))
+        return [r for r in priced if float(r[price_key]) <= cut]
+
     def _fits_budget(
         self, rows: list[dict], a: SearchArguments, price_key: str, times: int, out: ToolOutput
     ) -> list[dict]:
@@ -212,7 +224,7 @@ class PlaceSearches:
             out.notes.append("quiet_proxy")
         # one night must fit what is left of the total budget; the whole stay is checked when it is booked
         # (book_hotel fails with the sum, which the user can then see and change)
-        rows = self._fits_budget(rows, a, "价格", 1, out)
+        rows = self._fits_budget(self._cheaper_half(rows, a, "价格", out), a, "价格", 1, out)
         return self._finish(out, rows, "hotel", a.limit, "价格")
 
     def search_restaurants(self, a: SearchRestaurants) -> ToolOutput:
@@ -254,7 +266,7 @@ class PlaceSearches:
             before = len(rows)
             rows = [r for r in rows if serves_meal(r, a.meal)]
             out.facts["not_for_meal"] = before - len(rows)
-        rows = self._fits_budget(rows, a, "人均消费", a.people or 1, out)
+        rows = self._fits_budget(self._cheaper_half(rows, a, "人均消费", out), a, "人均消费", a.people or 1, out)
         return self._finish(out, rows, "restaurant", a.limit, "人均消费", fitting, rank)
 
     def search_attractions(self, a: SearchAttractions) -> ToolOutput:
@@ -266,7 +278,7 @@ class PlaceSearches:
             rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
         if a.kind:
             rows = [r for r in rows if is_kind(r["名称"], a.kind)]
-        rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
+        rows = self._fits_budget(self._cheaper_half(rows, a, "门票", out), a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 
     def metro_station(self, a: MetroStation) -> ToolOutput:

@@ -58,6 +58,7 @@ from .intent_cues import (
     BARE_NEAR,
     NEAR_KIND,
     NEAR_METRO,
+    NOT_PRICEY,
     ORD_WORDS,
     ORDINAL,
     PLAN_WORD,
@@ -134,6 +135,7 @@ class Parsed:
     more: bool = False  # "another one": the same search again, without what was offered already
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
+    not_pricey: bool = False  # "别太贵" / "nothing too expensive": no number said (the cheaper half is kept, said)
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
     near_latest: bool = False  # "附近有什么景点": near the place talked about last, whatever it was said for
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
@@ -181,6 +183,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     p.in_shown_order = bool(p.ordinal and SHOWN_BEFORE.search(text))
     p.more = bool(MORE.search(text)) and not GREETING.match(text)
     p.cheaper = bool(CHEAPER.search(text))
+    p.not_pricey = bool(NOT_PRICEY.search(text)) and not p.cheaper
     p.more = p.more or p.cheaper  # "cheaper" continues the topic's search
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one

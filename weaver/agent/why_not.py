@@ -58,6 +58,10 @@ def _phrase(key: str, value: object, lang: str) -> str:
         return ("你的忌口：" if zh else "your diet: avoid ") + ("、" if zh else ", ").join(names)
     if key == "meal" and value in _MEALS:
         return f"{_MEALS[str(value)][0]}时段营业" if zh else f"open for {_MEALS[str(value)][1]}"
+    if key == "cheaper_half":
+        return (
+            "只看价格较低的一半（你说别太贵）" if zh else "only the cheaper half (you asked for nothing too expensive)"
+        )
     if key in _SLOTS:
         return constraint_phrase(Constraint(_SLOTS[key], value), lang)
     return f"{key}：{value}" if zh else f"{key}: {value}"
