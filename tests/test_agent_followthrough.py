@@ -6,6 +6,8 @@
    grown; the stay is booked again for the rooms it now needs (two to a room, said), and the reply says so.
 3. "别太贵" / "nothing too expensive" gives no number: the search keeps the cheaper half of what fits (at or under
    their median price) and the reply says where that cut fell; no figure is made up as the user's.
+4. A bare district ("海淀的酒店", "sights in Haidian") is the district: the rows the data's addresses (else their
+   station's district) place in it, not a place whose name holds the word (基督教海淀堂).
 """
 
 from __future__ import annotations
@@ -136,3 +138,23 @@ def test_nothing_too_expensive_keeps_the_cheaper_half_and_says_so(runtime, lang)
 def _names_near(agent, place: str) -> list[str]:
     out = agent.tools.run("search_restaurants", {"near": place, "limit": 20})
     return [r["名称"] for r in out.rows] if out.count <= 20 else []
+
+
+@pytest.mark.parametrize(
+    "text, district",
+    [
+        ("海淀的酒店", "海淀区"),
+        ("朝阳附近有什么景点", "朝阳区"),
+        ("sights in Haidian", "海淀区"),
+        ("hotels near Chaoyang", "朝阳区"),
+    ],
+)
+def test_a_bare_district_is_the_district(runtime, text, district):
+    from weaver.agent.districts import district_of  # new with this fix (the test runs against older trees too)
+
+    agent, [(reply, calls, results)] = _chat(runtime, "district-" + text[:4], [text])
+    assert calls[0]["arguments"]["near"] == district
+    rows = results[-1]["rows"]
+    assert results[-1]["count"] > 20 and rows
+    assert all(district_of(r["名称"]) == district for r in rows)
+    assert "没能定位" not in reply and "couldn't place" not in reply

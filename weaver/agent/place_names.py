@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from .db import base_name, load_database
-from .lexicon import AREAS_ZH, DISH_ALIASES, OTHER_CITIES, PLACE_ALIASES, PLACE_ALIASES_ZH, english_alias_pattern
+from .lexicon import (
+    AREAS_ZH,
+    DISH_ALIASES,
+    DISTRICTS_SHORT,
+    OTHER_CITIES,
+    PLACE_ALIASES,
+    PLACE_ALIASES_ZH,
+    english_alias_pattern,
+)
 from .meals import NOT_DISHES
 
 __all__ = ["DOMAINS", "find_entities", "dish_mentions", "city_named", "without_place_names", "unplaced_place"]
@@ -51,6 +59,8 @@ def _name_index() -> tuple[dict[str, tuple[str, str]], re.Pattern]:
         index[short] = (full, "attraction")
     for area in AREAS_ZH:
         index.setdefault(area, (area, "area"))
+    for short, district in DISTRICTS_SHORT.items():  # "海淀的酒店": the district, not 基督教海淀堂
+        index.setdefault(short, (district, "area"))
     keys = sorted(index, key=len, reverse=True)
     return index, re.compile("|".join(re.escape(k) for k in keys))
 

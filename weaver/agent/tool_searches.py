@@ -15,11 +15,13 @@ from typing import Callable
 
 from .db import Database, all_present, base_name, in_range, station_of
 from .cuisine import name_is
+from .districts import district_of, is_district
 from .diet_styles import DIET_STYLES, food_dishes, style_fit, style_kitchen
 from .meals import NOT_DISHES, serves_meal
 from .lexicon import (
     AREAS_ZH,
     DISH_ALIASES,
+    DISTRICTS_SHORT,
     FACILITY_ALIASES,
     HOTEL_TYPE_ALIASES,
     PLACE_ALIASES,
@@ -50,6 +52,8 @@ def resolve_place(db: Database, text: str | None) -> str | None:
         return PLACE_ALIASES[low]
     if t in PLACE_ALIASES_ZH:
         return PLACE_ALIASES_ZH[t]
+    if t in DISTRICTS_SHORT:  # "海淀": the district, not a row whose name holds the word (基督教海淀堂)
+        return DISTRICTS_SHORT[t]
     if t in db.by_name or t in db.metro or t in AREAS_ZH:
         return t
     row = db.find(t)
@@ -65,6 +69,8 @@ def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool
             r["名称"] != place
             and (r["名称"] in listed or any(place in (r.get(k) or []) for k in NEARBY_LISTS.values()))
         )
+    if is_district(place):  # a district: the rows the data places in it (address, else their station's district)
+        return lambda r: district_of(r["名称"]) == place
     return lambda r: place in r["名称"] or place in (r.get("地址") or "") or place in (r.get("地铁") or "")
 
 
