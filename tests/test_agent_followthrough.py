@@ -8,6 +8,9 @@
    their median price) and the reply says where that cut fell; no figure is made up as the user's.
 4. A bare district ("海淀的酒店", "sights in Haidian") is the district: the rows the data's addresses (else their
    station's district) place in it, not a place whose name holds the word (基督教海淀堂).
+5. English reads as English: "why not Quanjude?" names a place the English lexicon lacks in pinyin, as the agent's
+   own replies gloss it, and is answered like "为什么没推荐全聚德？"; a restaurant's hours say "closed", not the pinyin
+   of 非营业时段.
 """
 
 from __future__ import annotations
@@ -158,3 +161,32 @@ def test_a_bare_district_is_the_district(runtime, text, district):
     assert results[-1]["count"] > 20 and rows
     assert all(district_of(r["名称"]) == district for r in rows)
     assert "没能定位" not in reply and "couldn't place" not in reply
+
+
+@pytest.mark.parametrize(
+    "turns, said",
+    [
+        (["推荐几家王府井附近的餐厅", "为什么没推荐全聚德？"], "全聚德"),
+        (["restaurants near Wangfujing", "why not Quanjude?"], "Quanjude"),
+        (["restaurants near Wangfujing", "why didn't you suggest Siji Minfu?"], "Siji Minfu"),
+    ],
+    ids=["zh", "en", "en-shortened"],
+)
+def test_why_not_a_place_named_in_pinyin_is_answered_about_that_place(runtime, turns, said):
+    agent, [_, (reply, calls, _)] = _chat(runtime, "whynot-" + turns[1][:6], turns)
+    assert not calls  # answered from the last search, nothing searched anew
+    assert said in reply
+    assert "记忆里的经过" not in reply and "this is what happened" not in reply  # not the plain "why" fallback
+
+
+@pytest.mark.parametrize(
+    "text, said, lacks",
+    [
+        ("林海雪乡东北菜几点营业？", "非营业时段", "Fei"),
+        ("What are the opening hours of 林海雪乡东北菜?", "closed 2018-02-10 to 2018-02-24 all day", "Fei Yingye"),
+    ],
+)
+def test_a_restaurants_hours_read_in_the_replys_language(runtime, text, said, lacks):
+    agent, [(reply, calls, _)] = _chat(runtime, "hours-" + text[:4], [text])
+    assert [c["tool"] for c in calls] == ["place_facts"]
+    assert said in reply and lacks not in reply

@@ -76,7 +76,15 @@ from .intent_cues import (
 )
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_kind
 from .numbers import length_clash, people_count, rating_range, stay_said, trip_day
-from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
+from .place_names import (
+    DOMAINS,
+    pinyin_named,
+    city_named,
+    dish_mentions,
+    find_entities,
+    unplaced_place,
+    without_place_names,
+)
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
@@ -294,6 +302,11 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         cons.append(Constraint("place", places[0][0], scope))
     elif not p.city and not p.near_kind:
         p.unplaced = unplaced_place(text)  # said back, never dropped in silence (the database is Beijing's only)
+        named = pinyin_named(p.unplaced) if p.unplaced and p.unplaced.isascii() else None
+        if named:  # "near Daoxiangcun": a database name said in pinyin, as the agent's replies gloss it
+            p.entities.append(named)
+            p.unplaced = None
+            cons.append(Constraint("place", named[0], scope, text=text))
     for c in cons:
         c.text = text
 

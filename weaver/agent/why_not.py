@@ -12,6 +12,7 @@ import re
 from typing import Callable
 
 from .lexicon import CATEGORY_NAMES, DISH_ALIASES
+from .place_names import pinyin_named
 from .reply_phrases import constraint_phrase, display_name
 from .tools import ToolBox
 from .understanding import Constraint, Parsed
@@ -151,6 +152,9 @@ def answer_why_not(
     """The answer to "why not X?" and the memories it rests on (the search and its premises); None when the
     question names no dish or place, or no search of that kind was made (the plain "why" answer is given)."""
     named = [e for e in p.entities if e[1] in _SEARCHES]
+    asked = _WHY_NOT.search(p.text)
+    if not named and not p.dishes and asked:  # "why not Quanjude?": a name the English lexicon lacks, in pinyin
+        named = [e for e in [pinyin_named(p.text[asked.end() :])] if e and e[1] in _SEARCHES]
     wanted: dict[str, object]
     if p.dishes:
         domain, wanted = "restaurant", {"dishes": p.dishes[:1]}
