@@ -11,6 +11,8 @@
 5. English reads as English: "why not Quanjude?" names a place the English lexicon lacks in pinyin, as the agent's
    own replies gloss it, and is answered like "为什么没推荐全聚德？"; a restaurant's hours say "closed", not the pinyin
    of 非营业时段.
+6. "有没有青旅？" / "any hostels?": the data has no hostel type; that is said first, and the cheapest hotels are listed
+   (cheapest first), with the one hotel whose name says hostel named.
 """
 
 from __future__ import annotations
@@ -190,3 +192,15 @@ def test_a_restaurants_hours_read_in_the_replys_language(runtime, text, said, la
     agent, [(reply, calls, _)] = _chat(runtime, "hours-" + text[:4], [text])
     assert [c["tool"] for c in calls] == ["place_facts"]
     assert said in reply and lacks not in reply
+
+
+@pytest.mark.parametrize(
+    "text, said", [("有没有青旅？", "没有“青旅”这个酒店类型"), ("any hostels near Wangfujing?", "no hostel type")]
+)
+def test_a_hostel_ask_says_the_data_has_none_and_offers_the_cheapest(runtime, text, said):
+    agent, [(reply, calls, results)] = _chat(runtime, "hostel-" + text[:3], [text])
+    assert calls[0]["tool"] == "search_hotels" and calls[0]["arguments"].get("sort") == "price"
+    prices = [r["价格"] for r in results[-1]["rows"]]
+    assert prices == sorted(prices) and prices
+    assert reply.startswith("（" if "青旅" in text else "(") and said in reply
+    assert "北京炮局工厂青年旅舍" in reply  # the one hotel whose name says hostel

@@ -15,6 +15,7 @@ __all__ = [
     "chose_one",
     "names_one",
     "FAMILY_ASK",
+    "HOSTEL",
     "SHOWN_BEFORE",
     "domain_hits",
     "DOMAIN_CUES",
@@ -208,6 +209,13 @@ FAMILY_ASK = re.compile(
     r"\b(?:family|kid|kids|child|children|baby)[- ](?:friendly|oriented)\b|"
     r"\b(?:good|great|suitable|fun) for (?:the )?(?:kids|children|families|a family|toddlers)\b",
     re.IGNORECASE,
+)
+
+
+# "青旅" / "a hostel": a type the data does not have (four classes only: 经济型 .. 豪华型); the cheapest hotels are
+# offered instead, and the rows a name calls a hostel are named
+HOSTEL = re.compile(
+    r"青旅|青年旅[舍社馆]|旅舍|背包客|\b(?:youth )?hostels?\b|\bbackpackers?\b|\bdorm(?:itory)? beds?\b", re.I
 )
 
 

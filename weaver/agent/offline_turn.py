@@ -34,7 +34,7 @@ from .db import load_database
 from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import resolve_there
 from .result_texts import which_text
-from .side import caveat_text, side_text
+from .side import caveat_text, hostel_names, side_text
 from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
 from .trip_dates import shifted
@@ -298,9 +298,13 @@ class OfflineTurn(StepWriter):
             diet = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
             if p.caveat == "no_family_tag":  # what was searched instead of the tag the data lacks
                 diet = _DOMAIN_WORDS.get(p.domain or "", ("", ""))[lang != "zh"]
+            if p.caveat == "no_hostel_type":  # said first (it answers the question), the hostels by name named
+                diet = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in hostel_names())
+                text = caveat_text(p.caveat, lang, diet) + "\n" + text
             text += (
                 "\n\n" + caveat_text(p.caveat, lang, diet)
-                if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet", "no_family_tag"))
+                if p.caveat not in (None, "no_hostel_type")
+                and (found or p.caveat in ("paid_parking", "asked_diet", "no_family_tag"))
                 else ""
             )
             asked = shown[-1].arguments.get("cuisine") if shown else None

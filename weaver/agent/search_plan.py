@@ -132,10 +132,13 @@ def search_call(
             args["kind"] = p.kind
     if p.count:
         args["limit"] = p.count
-    if CHEAPEST.search(p.text):  # "帮我找最便宜的酒店" / "the cheapest hotel": asked this turn, not remembered
+    if CHEAPEST.search(p.text) or (p.caveat == "no_hostel_type" and domain == "hotel"):
+        # "帮我找最便宜的酒店" / "the cheapest hotel" (asked this turn, not remembered); "青旅": the data has no
+        # hostels, so the cheapest hotels are what comes nearest (the reply says so)
         args["sort"] = "price"
     priced = {"hotel": "price", "restaurant": "cost", "attraction": "ticket"}[domain]
-    said_price = any(c.slot in (priced, "budget") for c in p.constraints)
+    # a number said, or a hotel class ("a cheap hotel" is 经济型, the data's own price class): no second cut
+    said_price = any(c.slot in (priced, "budget", "hotel_type") for c in p.constraints)
     nothing_offered = not (previous and previous["offered"])
     if (p.not_pricey or (p.cheaper and nothing_offered)) and not said_price and "sort" not in args:
         # "别太贵" / "nothing too expensive" (or "便宜点的" before anything was offered): no number said, so none is

@@ -43,6 +43,7 @@ from .intent_cues import (
     DOMAIN_CUES,
     FAILURE,
     FAMILY_ASK,
+    HOSTEL,
     FIELD_Q,
     FIRST_PERSON,
     GREETING,
@@ -179,6 +180,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     hits = domain_hits(text)
     if HOTEL_BREAKFAST.search(text):
         hits["hotel"] += 1 + hits["restaurant"]  # the breakfast is the hotel's
+    hostel = bool(HOSTEL.search(text))
+    hits["hotel"] += hostel  # "有没有青旅？": a place to stay
     p.entities = find_entities(text)
     p.city = city_named(text)
     p.request = bool(REQUEST.search(text))
@@ -224,6 +227,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.caveat = "paid_parking"  # the data lists only paid parking (收费停车位): said beside what is found
     if FAMILY_ASK.search(text):
         p.caveat = "no_family_tag"  # the data tags nothing as for families: said, and what was searched instead
+    if hostel:
+        p.caveat = "no_hostel_type"  # no such type in the data: said, the cheapest hotels offered instead
     p.cuisines = cuisines_of(text)
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
