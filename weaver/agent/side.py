@@ -237,7 +237,6 @@ def hostel_names() -> list[str]:
     >>> hostel_names()
     ['北京炮局工厂青年旅舍']
     """
-    from .db import load_database
     from .intent_cues import HOSTEL
 
     return [r["名称"] for r in load_database().hotel if HOSTEL.search(r["名称"])]
