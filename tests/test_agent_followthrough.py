@@ -13,6 +13,9 @@
    of 非营业时段.
 6. "有没有青旅？" / "any hostels?": the data has no hostel type; that is said first, and the cheapest hotels are listed
    (cheapest first), with the one hotel whose name says hostel named.
+7. "游玩时间短一点的景点" / "sights that don't take long" rank the shortest visits first by the data's 游玩时间 (said);
+   "走不了太多路" / "can't walk much": the data has no walking field, which is said first, and the shortest visits
+   are offered as the nearest thing it has; "2小时以内" / "within 2 hours" is a ceiling on the visit time.
 """
 
 from __future__ import annotations
@@ -204,3 +207,38 @@ def test_a_hostel_ask_says_the_data_has_none_and_offers_the_cheapest(runtime, te
     assert prices == sorted(prices) and prices
     assert reply.startswith("（" if "青旅" in text else "(") and said in reply
     assert "北京炮局工厂青年旅舍" in reply  # the one hotel whose name says hostel
+
+
+def _shortest(row: dict) -> float:
+    import re
+
+    m = re.match(r"([\d.]+)\s*(小时|天)", row.get("游玩时间") or "")
+    return float(m.group(1)) * (24 if m.group(2) == "天" else 1) if m else 1e9
+
+
+VISITS = [
+    ("推荐几个故宫附近游玩时间短一点的景点", "按游玩时间从短到长排", None),
+    ("sights near the Summer Palace that do not take long", "Shortest visits first", None),
+    ("我妈妈走不了太多路，推荐故宫附近的景点", "按游玩时间从短到长排", "（数据里没有步行距离"),
+    ("my mother can't walk much, any sights near Wangfujing?", "Shortest visits first", "(My data has no walking"),
+]
+
+
+@pytest.mark.parametrize("text, sorted_said, first", VISITS)
+def test_short_visits_and_a_limited_walk_rank_the_shortest_visits_first(runtime, text, sorted_said, first):
+    agent, [(reply, calls, results)] = _chat(runtime, "visit-" + text[:4], [text])
+    assert calls[0]["tool"] == "search_attractions" and calls[0]["arguments"].get("sort") == "hours"
+    every = agent.tools.run("search_attractions", {"near": calls[0]["arguments"]["near"], "limit": 20}).rows
+    hours = [_shortest(r) for r in results[-1]["rows"]]
+    assert hours == sorted(hours) and hours[0] == min(_shortest(r) for r in every)
+    assert sorted_said in reply
+    assert first is None or reply.startswith(first)
+
+
+@pytest.mark.parametrize(
+    "text", ["故宫附近2小时以内能逛完的景点", "Which sights near the Forbidden City can be seen within 2 hours?"]
+)
+def test_a_visit_time_said_is_a_ceiling(runtime, text):
+    agent, [(_, calls, results)] = _chat(runtime, "within-" + text[:4], [text])
+    assert calls[0]["arguments"].get("max_hours") == 2.0
+    assert results[-1]["rows"] and all(_shortest(r) <= 2 for r in results[-1]["rows"])

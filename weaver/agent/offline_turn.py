@@ -300,10 +300,11 @@ class OfflineTurn(StepWriter):
                 diet = _DOMAIN_WORDS.get(p.domain or "", ("", ""))[lang != "zh"]
             if p.caveat == "no_hostel_type":  # said first (it answers the question), the hostels by name named
                 diet = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in hostel_names())
+            if p.caveat in _SAID_FIRST:  # "any hostels?" / "走不了太多路": what the data lacks answers first
                 text = caveat_text(p.caveat, lang, diet) + "\n" + text
             text += (
                 "\n\n" + caveat_text(p.caveat, lang, diet)
-                if p.caveat not in (None, "no_hostel_type")
+                if p.caveat not in (None, *_SAID_FIRST)
                 and (found or p.caveat in ("paid_parking", "asked_diet", "no_family_tag"))
                 else ""
             )
@@ -330,6 +331,7 @@ class OfflineTurn(StepWriter):
         return ack_text(lang, p.constraints, p.lifted)
 
 
+_SAID_FIRST = ("no_hostel_type", "no_walking_data")
 _DOMAIN_WORDS = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
 
 

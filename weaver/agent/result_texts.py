@@ -336,6 +336,10 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         lines.append(
             f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)"
         )
+    if out.arguments.get("sort") == "hours":
+        lines.append(
+            "（按游玩时间从短到长排。）" if zh else "(Shortest visits first, by the visit time the data lists.)"
+        )
     if out.facts.get("cheaper_half") is not None:
         lines.append(_cheaper_half_line(out, zh))
     if "quiet_proxy" in out.notes:

@@ -130,6 +130,10 @@ def search_call(
         take("ticket")
         if p.kind:  # "any museum?": a kind of sight, asked this turn
             args["kind"] = p.kind
+        if p.max_hours:  # "2小时以内能逛完": the data's visit time (游玩时间), this search only
+            args["max_hours"] = p.max_hours
+        if p.visit:  # "游玩时间短一点" / "走不了太多路": the shortest visits first (the reply says so)
+            args["sort"] = "hours"
     if p.count:
         args["limit"] = p.count
     if CHEAPEST.search(p.text) or (p.caveat == "no_hostel_type" and domain == "hotel"):

@@ -268,6 +268,13 @@ def caveat_text(kind: str, lang: str, what: str = "") -> str:
             else "(The Beijing database has no hostel type (only economy, mid-range, upscale and luxury hotels): below "
             "are the cheapest hotels, cheapest first." + (named if what else "") + ")"
         )
+    if kind == "no_walking_data":
+        return (
+            "（数据里没有步行距离或无障碍信息，没法按“少走路”来筛；下面把游玩时间短的排在前面，作为最接近的参考。）"
+            if lang == "zh"
+            else "(My data has no walking distances or access information, so I can't pick places with little "
+            "walking; below, the shortest visits come first, as the nearest thing it has.)"
+        )
     if kind == "no_family_tag":
         return (
             f"（北京的数据库里没有“亲子”或“适合孩子”这类标签，以上是不看这一点搜到的{what or '结果'}。）"

@@ -57,7 +57,11 @@ class SearchArguments(BaseModel):
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
-    sort: Literal["rating", "price"] = Field("rating", description="best rated first, or cheapest first ('price')")
+    sort: Literal["rating", "price", "hours"] = Field(
+        "rating",
+        description="best rated first, cheapest first ('price'), or for sights the shortest visit first ('hours', by "
+        "游玩时间)",
+    )
     cheaper_half: bool = Field(
         False,
         description="'nothing too expensive' with no number: keep the cheaper half of what fits (at or under the "

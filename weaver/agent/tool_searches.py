@@ -179,6 +179,8 @@ class PlaceSearches:
         rows = _sort(rows, price_key, rank)
         if out.arguments.get("sort") == "price":  # "the cheapest hotel": cheapest first, the best rated among equals
             rows = sorted(rows, key=lambda r: float(r[price_key]) if r.get(price_key) is not None else 1e9)
+        if out.arguments.get("sort") == "hours":  # "short visits": the data's shortest visit time first
+            rows = sorted(rows, key=lambda r: _hours(r.get("游玩时间")) or 1e9)
         if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
             rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
             out.facts["skipped"] = fitting - len(rows)

@@ -89,6 +89,7 @@ from .place_names import (
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
+from .visit_time import read_visit
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
 
@@ -145,6 +146,8 @@ class Parsed:
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
     not_pricey: bool = False  # "别太贵" / "nothing too expensive": no number said (the cheaper half is kept, said)
+    visit: str | None = None  # "short" (游玩时间短一点) / "walk" (走不了太多路): the shortest visits first, said
+    max_hours: float | None = None  # "2小时以内能逛完": a visit's most hours
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
     near_latest: bool = False  # "附近有什么景点": near the place talked about last, whatever it was said for
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
@@ -195,6 +198,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     p.more = bool(MORE.search(text)) and not GREETING.match(text)
     p.cheaper = bool(CHEAPER.search(text))
     p.not_pricey = bool(NOT_PRICEY.search(text)) and not p.cheaper
+    p.visit, p.max_hours = read_visit(text)
     p.more = p.more or p.cheaper  # "cheaper" continues the topic's search
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one
@@ -229,6 +233,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.caveat = "no_family_tag"  # the data tags nothing as for families: said, and what was searched instead
     if hostel:
         p.caveat = "no_hostel_type"  # no such type in the data: said, the cheapest hotels offered instead
+    if p.visit == "walk":
+        p.caveat = "no_walking_data"  # no walking or access field: said, the shortest visits offered instead
     p.cuisines = cuisines_of(text)
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
