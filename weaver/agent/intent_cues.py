@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "party_told",
+    "SEARCH_ASKED",
+    "GOING",
+    "BEEN",
     "NOT_PRICEY",
     "chose_one",
     "names_one",
@@ -347,3 +351,24 @@ def domain_hits(text: str) -> dict[str, int]:
             for d, n in count(clause).items():
                 hits[d] += n
     return hits
+
+
+# words that ask for places (a search), not for a field of a place shown
+SEARCH_ASKED = re.compile(
+    r"推荐|找|搜|有什么|有哪些|哪些|哪家|哪个|附近|周边|\b(?:recommend|suggest|find|search|look for|show|any|which|near|"
+    r"around|cheap(?:er|est)?)\b",
+    re.IGNORECASE,
+)
+
+
+# a trip said to be to (another) city, a correction included; a city been to or come from is no trip there
+GOING = re.compile(
+    r"去|到|飞|是|\b(?:meant|going to|trip to|travel(?:l?ing)? to|fly(?:ing)? to|headed to|visiting)\b", re.I
+)
+BEEN = re.compile(r"去过|到过|从|来自|\b(?:been to|went to|visited|used to|from)\b", re.I)
+
+
+def party_told(cons: list, text: str) -> bool:
+    """Who travels said beside the other constraints ("我们一家三口，每晚住宿四五百吧"), not asked as a question:
+    a description of the trip to note, like "we are ..." (options are searched when asked for)."""
+    return any(c.slot == "people" for c in cons) and not re.search(r"[?？吗]", text)

@@ -37,9 +37,8 @@ from .result_texts import which_text
 from .side import caveat_text, hostel_names, side_text
 from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
-from .trip_dates import shifted
-from .understanding import DOMAINS, Constraint, Parsed, nights_between
-from ..slots import is_change
+from .trip_dates import has_check_in, keep_stay_end, shifted
+from .understanding import DOMAINS, Constraint, Parsed
 from .why import explain_why
 from .why_not import answer_why_not, asks_why_not
 
@@ -61,7 +60,7 @@ class OfflineTurn(StepWriter):
         if grown and party is not None and isinstance(party.value, (int, float)):
             # "我们又多了两个人": the party in force grown (the agent's noted party counts, not only the records')
             p.constraints.append(Constraint("people", int(party.value) + grown, "any"))
-        _keep_stay_end(p, known)
+        keep_stay_end(p, known)
         before = known.latest("dates", ("any",)) if p.shift else None
         if p.shift and before is not None and isinstance(before.value, dict):
             moved = shifted(before.value, p.shift)  # "行程推迟一天": the dates in force, moved (a booking follows)
@@ -74,7 +73,7 @@ class OfflineTurn(StepWriter):
         p.asked_avoid = [t for t in p.asked_avoid if t not in known.avoid()[0]]  # "我吃素" said before: theirs already
         p.caveat = None if p.caveat == "asked_diet" and not p.asked_avoid else p.caveat
         completes_pick(p, self.awaited())  # "6月1号入住3晚" right after "几号入住？": the pick is booked
-        if p.intent == "book" and not _has_check_in(known):
+        if p.intent == "book" and not has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
         removed = self.plan_items("retracted") if p.intent == "book" and _AGAIN.search(text) else []
@@ -356,42 +355,6 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
         parts.append(name)
     head = "行程里订的是：" if zh else "In your plan: "
     return head + ("、" if zh else ", ").join(parts) + ("。" if zh else "."), [str(i["node_id"]) for i in chosen]
-
-
-def _has_check_in(known) -> bool:
-    return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
-
-
-def _keep_stay_end(p: Parsed, known) -> None:
-    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights), or,
-    with no end known, its length ("住三晚"); "we'll stay until June 5": a new end keeps the known start."""
-    for c in p.constraints:
-        v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
-        before = known.latest("dates", ("any",))
-        if v is not None and "check_in" not in v and v.get("check_out"):
-            start = before.value.get("check_in") if before is not None and isinstance(before.value, dict) else None
-            nights = nights_between(str(start), str(v["check_out"])) if start else None
-            if nights:
-                c.value = {"check_in": start, **v, "nights": nights}
-            continue
-        if v is not None and set(v) == {"nights"} and is_change(p.text):
-            # "把酒店改成住三晚" / "change the hotel to 3 nights": the stay's start kept, its end follows (and a hotel
-            # booked under the old length is booked again); a length said without a change word against dates
-            # said before is asked back instead (``length_note``)
-            held = before.value if before is not None and isinstance(before.value, dict) else {}
-            end = shifted({"check_in": held["check_in"]}, int(v["nights"])) if held.get("check_in") else None
-            if end:
-                c.value = {"check_in": held["check_in"], "check_out": end["check_in"], "nights": v["nights"]}
-            continue
-        if v is None or "nights" in v or "check_in" not in v:
-            continue
-        held = before.value if before is not None and isinstance(before.value, dict) else {}
-        end = held.get("check_out")
-        nights = nights_between(str(v["check_in"]), str(end)) if end else None
-        if nights:
-            c.value = {**v, "check_out": end, "nights": nights}
-        elif not end and held.get("nights"):  # "住三晚" with no end date: a later start keeps the stay's length
-            c.value = {**v, "nights": held["nights"]}
 
 
 def _restating(used: list, lang: str) -> dict:

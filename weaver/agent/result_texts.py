@@ -17,6 +17,7 @@ from .tool_models import ROOM_SLEEPS
 from .tools import ToolOutput
 from .understanding import Constraint
 from .reply_phrases import display_name, en_date, fmt_money, sourced
+from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line
 
 __all__ = ["tool_memory_text", "results_text", "which_text"]
 
@@ -327,7 +328,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
                 + " (only the place is widened; every other condition still applies)."
             )
         )
-    lines.extend(_excluded_lines(out.facts, zh))
+    lines.extend(excluded_lines(out.facts, zh))
     meal = out.arguments.get("meal") if out.tool == "search_restaurants" else None
     if meal in _MEAL_WORDS:
         zh_word, en_word = _MEAL_WORDS[meal]
@@ -341,7 +342,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
             "（按游玩时间从短到长排。）" if zh else "(Shortest visits first, by the visit time the data lists.)"
         )
     if out.facts.get("cheaper_half") is not None:
-        lines.append(_cheaper_half_line(out, zh))
+        lines.append(cheaper_half_line(out, zh))
     if "quiet_proxy" in out.notes:
         lines.append(
             "（数据库没有噪音数据：我按周边场所较少来挑安静的。）"
@@ -353,80 +354,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if out.arguments.get("name") and out.arguments.get("limit") == 1 and len(out.rows) == 1 and not lines:
         # "这家餐厅人均多少钱？": the place asked about, not "2 found; the best fit" (two places share its name)
         return _row_line(1, out.rows[0], lang)[3:]
-    lines.append(_found_line(out.count, len(out.rows), zh))
+    lines.append(found_line(out.count, len(out.rows), zh))
     wanted = out.arguments.get("dishes") or []
-    lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
+    lines.extend(_row_line(i, dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
-
-
-_PRICE_UNIT = {
-    "search_hotels": ("每晚", "a night"),
-    "search_restaurants": ("人均", "a head"),
-    "search_attractions": ("门票", "a ticket"),
-}
-
-
-def _cheaper_half_line(out: ToolOutput, zh: bool) -> str:
-    """Where "nothing too expensive" cut, said (no number was the user's: the median of what fit is the line)."""
-    cut, of = fmt_money(out.facts["cheaper_half"]), out.facts.get("cheaper_of")
-    zh_unit, en_unit = _PRICE_UNIT.get(out.tool, ("", ""))
-    return (
-        f"（你没有说具体价位：我只保留了符合条件的{of}个里价格较低的一半，{zh_unit}不超过{cut}（它们的中位数）。）"
-        if zh
-        else f"(You gave no figure, so I kept the cheaper half of the {of} that fit: at most {cut} {en_unit}, "
-        "their median price.)"
-    )
-
-
-def _excluded_lines(facts: dict, zh: bool) -> list[str]:
-    """What the diet left out: places with a dish avoided outright (an allergy), and places that do not suit a
-    diet style (a meat place by name, or too few dishes that fit), the rest ranked by how much of the menu fits.
-
-    >>> _excluded_lines({"excluded": 5, "excluded_style": 3, "styles": ["meat"]}, False)[1][:60]
-    'I left out 3 places that do not suit a vegetarian (a meat pl'
-    """
-    style = facts.get("excluded_style") or 0
-    strict = (facts.get("excluded") or 0) - style
-    lines = []
-    if strict:
-        lines.append(
-            f"已排除{strict}家推荐菜里有你要避开的食物的餐厅。"
-            if zh
-            else f"I excluded {strict} places whose dishes include what you avoid."
-        )
-    if facts.get("styles") and not style:
-        lines.append("（按推荐菜中素菜的占比排序。）" if zh else "(Ranked by how much of each menu is meat-free.)")
-    elif facts.get("styles"):
-        lines.append(
-            f"已排除{style}家不适合素食的餐厅（店名就是荤菜，或推荐菜里素菜不到一半）；其余按素菜占比排序。"
-            if zh
-            else f"I left out {style} places that do not suit a vegetarian (a meat place by name, or fewer than"
-            " half of their signature dishes meat-free) and ranked the rest by how much of the menu is meat-free."
-        )
-    return lines
-
-
-def _found_line(count: int, shown: int, zh: bool) -> str:
-    """How many fit and how many are listed ("3 found; the top 1:" read as a slip when one was asked for).
-
-    >>> _found_line(3, 1, False), _found_line(2, 2, False), _found_line(9, 5, True), _found_line(5, 1, True)
-    ('3 found; the best fit:', '2 found:', '共找到9个，前5个：', '共找到5个，最合适的是：')
-    """
-    if shown >= count:
-        return f"共找到{count}个：" if zh else f"{count} found:"
-    if shown == 1:
-        return f"共找到{count}个，最合适的是：" if zh else f"{count} found; the best fit:"
-    return f"共找到{count}个，前{shown}个：" if zh else f"{count} found; the top {shown}:"
-
-
-def _dishes_first(row: dict, wanted: list[str]) -> dict:
-    """The row with the dishes asked for shown first (the reply lists only a few), placeholders ("其他") dropped.
-
-    >>> _dishes_first({"推荐菜": ["其他", "酸菜鱼", "招牌烤鸭"]}, ["烤鸭"])["推荐菜"]
-    ['招牌烤鸭', '酸菜鱼']
-    """
-    if "推荐菜" not in row:
-        return row
-    dishes = [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
-    hit = [d for d in dishes if any(w in d for w in wanted)]
-    return dict(row, 推荐菜=hit + [d for d in dishes if d not in hit])

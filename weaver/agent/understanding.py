@@ -33,6 +33,10 @@ from .avoidances import avoided_foods, avoided_spans
 from .cuisine import cuisines_of
 from .intent_cues import (
     ASKS,
+    BEEN,
+    party_told,
+    GOING,
+    SEARCH_ASKED,
     called_off,
     chose_one,
     names_one,
@@ -94,21 +98,6 @@ from .visit_time import read_visit
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
 
 
-# words that ask for places (a search), not for a field of a place shown
-_SEARCH_ASKED = re.compile(
-    r"推荐|找|搜|有什么|有哪些|哪些|哪家|哪个|附近|周边|\b(?:recommend|suggest|find|search|look for|show|any|which|near|"
-    r"around|cheap(?:er|est)?)\b",
-    re.IGNORECASE,
-)
-
-
-# a trip said to be to (another) city, a correction included; a city been to or come from is no trip there
-_GOING = re.compile(
-    r"去|到|飞|是|\b(?:meant|going to|trip to|travel(?:l?ing)? to|fly(?:ing)? to|headed to|visiting)\b", re.I
-)
-_BEEN = re.compile(r"去过|到过|从|来自|\b(?:been to|went to|visited|used to|from)\b", re.I)
-
-
 @dataclass
 class Constraint:
     """One stated constraint; ``scope`` is the domain it was said about ("any" when none)."""
@@ -165,12 +154,6 @@ class Parsed:
 
     def slots(self) -> dict:
         return {c.slot: c.value for c in self.constraints}
-
-
-def _party(cons: list[Constraint], text: str) -> bool:
-    """Who travels said beside the other constraints ("我们一家三口，每晚住宿四五百吧"), not asked as a question:
-    a description of the trip to note, like "we are ..." (options are searched when asked for)."""
-    return any(c.slot == "people" for c in cons) and not re.search(r"[?？吗]", text)
 
 
 def parse(text: str, said_on: date | None = None) -> Parsed:
@@ -353,7 +336,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         and YES_NO.search(text)
         and not (p.entities or p.ordinal or p.refers or p.city or p.dishes or p.cuisines or p.kind or p.more)
         and not cons
-        and not _SEARCH_ASKED.search(text)
+        and not SEARCH_ASKED.search(text)
     ):
         p.field_q = True  # the planner looks it up in the list shown last, when there is one (else it searches)
     asked = [
@@ -380,7 +363,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
         return p
-    if p.city and (p.domain or p.request or (_GOING.search(text) and not _BEEN.search(text))):
+    if p.city and (p.domain or p.request or (GOING.search(text) and not BEEN.search(text))):
         p.intent = "city"  # "帮我找上海的酒店", and "说错了，是去上海" / "I meant Shanghai": the trip is elsewhere
     elif WHY.search(text):
         p.intent = "why"
@@ -398,7 +381,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.domain and (
         p.request
         or not (cons or lifts)  # a diet lifted is said, like a constraint: no search unless one is asked for
-        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text) or _party(cons, text))
+        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text) or party_told(cons, text))
     ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not NEAR.search(text) else "search"
