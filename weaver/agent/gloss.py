@@ -182,6 +182,10 @@ _DAYS = {
 }
 
 
+# full-width punctuation in the hours, as an English line writes it
+_PUNCT = str.maketrans({"：": ":", "—": "-", "，": ", ", "。": ".", "；": "; ", "、": ", "})
+
+
 def gloss_hours(value: str | None) -> str:
     """ "周一至周日 11:00-14:00" -> "Mon-Sun 11:00-14:00"; the data's words around the hours in English, not pinyin.
 
@@ -197,7 +201,7 @@ def gloss_hours(value: str | None) -> str:
     for zh, en in _DAYS.items():
         text = text.replace(zh, en)
     text = text.replace("小时", " hours")
-    text = text.translate(str.maketrans({"：": ":", "—": "-", "，": ", ", "。": ".", "；": "; ", "、": ", "}))
+    text = text.translate(_PUNCT)
     text = re.sub(r"(\d)点", r"\1:00", text)  # "11点" (a bare 点 left after "点半")
     text = re.sub(r"([a-z])(?=\d)|(\d)(?=[a-z])", lambda m: (m.group(1) or m.group(2)) + " ", text)  # "breakfast6:00"
     return re.sub(r"\s+;", ";", re.sub(r" {2,}", " ", gloss_text(text))).strip()

@@ -296,11 +296,11 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         cons.append(Constraint("place", places[0][0], scope))
     elif not p.city and not p.near_kind:
         p.unplaced = unplaced_place(text)  # said back, never dropped in silence (the database is Beijing's only)
-        named = pinyin_named(p.unplaced) if p.unplaced and p.unplaced.isascii() else None
-        if named:  # "near Daoxiangcun": a database name said in pinyin, as the agent's replies gloss it
-            p.entities.append(named)
+        in_pinyin = pinyin_named(p.unplaced) if p.unplaced and p.unplaced.isascii() else None
+        if in_pinyin:  # "near Daoxiangcun": a database name said in pinyin, as the agent's replies gloss it
+            p.entities.append(in_pinyin)
             p.unplaced = None
-            cons.append(Constraint("place", named[0], scope, text=text))
+            cons.append(Constraint("place", in_pinyin[0], scope, text=text))
     for c in cons:
         c.text = text
 
