@@ -49,6 +49,7 @@ _ADULTS = compile_ci(r"大人|成人|adults")
 # "我们又多了两个人" / "再加一个人" / "two more friends are joining us": the party grows by a count (``bound="delta"``,
 # applied to the party on record by the constraint records, as "预算再加两千" is to the budget)
 _WHO = r"(?:people|persons?|friends?|guests?|adults?|colleagues?|classmates?|relatives?|kids?|children|travell?ers?)"
+_GROWTH_WORD = compile_ci(r"又|再|另外|多了|增加了|\bmore\b|\banother\b|joining|coming")
 _PARTY_MORE = compile_ci(
     r"(?:又|再|另外)(?:多了|多|加了?|来了?|增加了?|添了?)\s*"
     + _N
@@ -108,7 +109,8 @@ def read_counts(text: str) -> list[SlotValue]:
     out: list[SlotValue] = []
     adults: list[SlotValue] = []
     grown = []
-    for m in _PARTY_MORE.finditer(text):
+    # most statements hold no growth word: the full pattern only runs on those that do (it is read per statement)
+    for m in _PARTY_MORE.finditer(text) if _GROWTH_WORD.search(text) else ():
         n = small_number(next(g for g in m.groups() if g))
         if n and 0 < n <= 50:
             grown.append(SlotValue("party", float(n), "delta", "people", "", m.span(), m.group(0)))
