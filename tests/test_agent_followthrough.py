@@ -99,6 +99,8 @@ def test_a_party_that_grows_after_a_booking_books_the_rooms_again(runtime, lang)
     assert [(i["name"], i["nights"], i.get("rooms"), i["cost"]) for i in agent.plan_items()] == [
         (booked, 3, 2, 2 * 3 * price)
     ]
+    tally, _, _ = chat_turn(agent, "行程里都有什么？" if lang == "zh" else "What's in the plan?")
+    assert rooms.replace(" ", "") in tally.replace(" ", "") and f"{2 * 3 * price:,.0f}" in tally
 
 
 @pytest.mark.parametrize(

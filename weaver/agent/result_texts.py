@@ -245,11 +245,12 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99))
         for i, r in enumerate(rows, 1):
             day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
+            rooms = int(r.get("rooms") or 1)  # more than one room: said, as the booking said it
             stay = (
                 (
-                    f"（{r['check_in']}入住{r['nights']}晚）"
+                    f"（{r['check_in']}入住{r['nights']}晚{f'，{rooms}间' if rooms > 1 else ''}）"
                     if zh
-                    else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights)"
+                    else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights{f', {rooms} rooms' if rooms > 1 else ''})"
                 )
                 if r.get("kind") == "hotel" and r.get("check_in")
                 else ""
