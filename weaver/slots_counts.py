@@ -46,6 +46,18 @@ _CHILDREN_AFTER = compile_ci(
     r"infants?|teen(?:ager)?s?|\d{1,2}[- ]years?[- ]olds?)"
 )
 _ADULTS = compile_ci(r"大人|成人|adults")
+# "我们又多了两个人" / "再加一个人" / "two more friends are joining us": the party grows by a count (``bound="delta"``,
+# applied to the party on record by the constraint records, as "预算再加两千" is to the budget)
+_WHO = r"(?:people|persons?|friends?|guests?|adults?|colleagues?|classmates?|relatives?|kids?|children|travell?ers?)"
+_GROWTH_WORD = compile_ci(r"又|再|另外|多了|增加了|\bmore\b|\banother\b|joining|coming")
+_PARTY_MORE = compile_ci(
+    r"(?:又|再|另外)(?:多了|多|加了?|来了?|增加了?|添了?)\s*"
+    + _N
+    + r"\s*(?:个|位|名)?\s*(?:人|朋友|同事|同学|家人|孩子|小孩|大人)|"
+    r"(?:多了|增加了)\s*" + _N + r"\s*(?:个|位|名)?\s*(?:人|朋友|同事|同学|家人|孩子|小孩|大人)|"
+    r"\b(?:another\s+)?" + _N + r"\s+more\s+" + _WHO + r"\b|\banother\s+" + _N + r"\s+" + _WHO + r"\b|"
+    r"\b" + _N + r"\s+" + _WHO + r"\s+(?:are|will be|is)\s+(?:also\s+)?(?:joining|coming along|coming with)\b"
+)
 # "住三晚" / "待四个晚上" (a counted 晚上 is nights; a bare "一晚上" is an evening or a per-night price)
 _NIGHTS = compile_ci(_N + r"\s*(?:个晚上|个?晚(?!餐|饭|上|些|点))|\b" + _N + r"\s+nights?\b")
 _RATING = compile_ci(
@@ -89,10 +101,23 @@ _RATING_BELOW = compile_ci(r"^\D{0,6}?(?:以下|below|under|or less|at most)")
 
 
 def read_counts(text: str) -> list[SlotValue]:
+    """Party size, nights and ratings; a party grown by a count ("又多了两个人") is a ``delta`` of the party.
+
+    >>> [(v.value, v.bound) for v in read_counts("我们又多了两个人") + read_counts("two more friends are joining us")]
+    [(2.0, 'delta'), (2.0, 'delta')]
+    """
     out: list[SlotValue] = []
     adults: list[SlotValue] = []
+    grown = []
+    # most statements hold no growth word: the full pattern only runs on those that do (it is read per statement)
+    for m in _PARTY_MORE.finditer(text) if _GROWTH_WORD.search(text) else ():
+        n = small_number(next(g for g in m.groups() if g))
+        if n and 0 < n <= 50:
+            grown.append(SlotValue("party", float(n), "delta", "people", "", m.span(), m.group(0)))
     for m in _PARTY.finditer(text):
         n = small_number(next(g for g in m.groups() if g))
+        if any(g.span[0] <= m.start() < g.span[1] or m.start() <= g.span[0] < m.end() for g in grown):
+            continue  # "又多了两个人": the two are the growth, not the party
         if n and 0 < n <= 50:
             span = m.span()
             if _ADULTS.search(m.group(0)):
@@ -105,6 +130,7 @@ def read_counts(text: str) -> list[SlotValue]:
             (adults if _ADULTS.search(m.group(0)) else out).append(said)
     # "我们一共4个人，两个大人两个小孩": the adults (and children) break a stated group down, they do not resize it
     out += [] if out else adults
+    out += grown
     if not out:
         out += [SlotValue("party", 1.0, "eq", "people", "", m.span(), m.group(0)) for m in _SOLO.finditer(text)][:1]
     if not out:

@@ -96,6 +96,14 @@ class MemoryReads:
                     return Known(known.constraints + [Constraint("dates", c["value"], "any", n.turn, nid)])
         return known
 
+    def awaited(self) -> dict | None:
+        """What the latest reply asked the user for, to complete now (its meta ``awaiting``), if anything."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.kind == "agent_response" and n.status == "active":
+                return n.meta.get("awaiting")
+        return None
+
     def previous_search(self, domain: str | None) -> dict | None:
         """The latest search of ``domain`` in memory and every name offered in it so far ("another one")."""
         offered = list(

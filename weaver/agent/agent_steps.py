@@ -53,6 +53,7 @@ class StepWriter(MemoryReads):
     _thought_id: str | None
     _ntool: int
     _about: dict | None = None  # the one item the reply singles out (a comparison's winner, a side question's item)
+    _awaiting: dict | None = None  # what the reply asks the user for, to complete next turn (a pick's dates)
     _user_node: str | None
     _result_ids: list[str]
     _widened: set[str]  # results a widened retry replaced: the reply reaches them through the retry
@@ -219,6 +220,8 @@ class StepWriter(MemoryReads):
             extra = dict(extra or {}, noted=noted)
         if self._about:  # the one item the reply singled out ("the cheapest of them")
             meta["about"], self._about = self._about, None
+        if self._awaiting:  # "几号入住？" after a pick: the next message's dates complete that booking
+            meta["awaiting"], self._awaiting = self._awaiting, None
         if self._restates:  # a recap or quote in the reply is not what it adds: no guessed link rests on it
             meta["restates"] = self._restates
             self._restates = []

@@ -131,6 +131,40 @@ def gloss_text(text: str) -> str:
 
 
 _DAYS = {
+    # the data's words around the hours, longest first where one holds another ("午市营业时间" before "午市")
+    "非营业时段": "; closed",
+    "午市营业时间": "lunch",
+    "晚市营业时间": "dinner",
+    "营业时间为": "",
+    "营业时间": "",
+    "二十四小时营业": "24 hours",
+    "二十四小时": "24 hours",
+    "24小时营业": "24 hours",
+    "小时营业": " hours",
+    "晚上第一场": "first evening sitting",
+    "晚上第二场": "second evening sitting",
+    "客人走为止": "until the last guest leaves",
+    "即将开业": "opening soon",
+    "工作日": "weekdays",
+    "放假": "holidays",
+    "春季": "spring",
+    "夏季": "summer",
+    "秋季": "autumn",
+    "冬季": "winter",
+    "早市": "breakfast",
+    "午市": "lunch",
+    "晚市": "dinner",
+    "早点": "breakfast",
+    "早餐": "breakfast",
+    "午餐": "lunch",
+    "晚餐": "dinner",
+    "正餐": "meals",
+    "上午": "morning",
+    "中午": "noon",
+    "下午": "afternoon",
+    "晚上": "evening",
+    "晚间": "evening",
+    "点半": ":30",
     "周一": "Mon",
     "周二": "Tue",
     "周三": "Wed",
@@ -148,9 +182,26 @@ _DAYS = {
 }
 
 
+# full-width punctuation in the hours, as an English line writes it
+_PUNCT = str.maketrans({"：": ":", "—": "-", "，": ", ", "。": ".", "；": "; ", "、": ", "})
+
+
 def gloss_hours(value: str | None) -> str:
-    """ "周一至周日 11:00-14:00" -> "Mon-Sun 11:00-14:00"."""
-    text = value or ""
+    """ "周一至周日 11:00-14:00" -> "Mon-Sun 11:00-14:00"; the data's words around the hours in English, not pinyin.
+
+    >>> gloss_hours("周一至周日 11:00-23:00 非营业时段 2018-02-14至2018-02-16 全天")
+    'Mon-Sun 11:00-23:00; closed 2018-02-14 to 2018-02-16 all day'
+    >>> gloss_hours("周一至周日 午市 11:30-14:00 晚市 17:30-22:00"), gloss_hours("早点6:00-9:00，正餐11:00-23:00。")
+    ('Mon-Sun lunch 11:30-14:00 dinner 17:30-22:00', 'breakfast 6:00-9:00, meals 11:00-23:00.')
+    """
+    text = re.sub(r"(\d{4}-\d\d-\d\d)\s*至\s*(\d{4}-\d\d-\d\d)", r"\1 to \2", value or "")  # a closed period
+    # "早9：00—晚11：00": morning as it is, an evening hour on the 24-hour clock the rest of the data uses
+    text = re.sub(r"早\s*(?=\d)", "", text)
+    text = re.sub(r"晚\s*(\d{1,2})(?=\D|$)", lambda m: str(int(m.group(1)) + 12 * (int(m.group(1)) < 12)), text)
     for zh, en in _DAYS.items():
         text = text.replace(zh, en)
-    return gloss_text(text)
+    text = text.replace("小时", " hours")
+    text = text.translate(_PUNCT)
+    text = re.sub(r"(\d)点", r"\1:00", text)  # "11点" (a bare 点 left after "点半")
+    text = re.sub(r"([a-z])(?=\d)|(\d)(?=[a-z])", lambda m: (m.group(1) or m.group(2)) + " ", text)  # "breakfast6:00"
+    return re.sub(r"\s+;", ";", re.sub(r" {2,}", " ", gloss_text(text))).strip()

@@ -11,9 +11,15 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "party_told",
+    "SEARCH_ASKED",
+    "GOING",
+    "BEEN",
+    "NOT_PRICEY",
     "chose_one",
     "names_one",
     "FAMILY_ASK",
+    "HOSTEL",
     "SHOWN_BEFORE",
     "domain_hits",
     "DOMAIN_CUES",
@@ -210,6 +216,13 @@ FAMILY_ASK = re.compile(
 )
 
 
+# "青旅" / "a hostel": a type the data does not have (four classes only: 经济型 .. 豪华型); the cheapest hotels are
+# offered instead, and the rows a name calls a hostel are named
+HOSTEL = re.compile(
+    r"青旅|青年旅[舍社馆]|旅舍|背包客|\b(?:youth )?hostels?\b|\bbackpackers?\b|\bdorm(?:itory)? beds?\b", re.I
+)
+
+
 # a station or a way there asked for ("八达岭长城怎么去", "how do I get to ..."): the data has stations, no lines
 METRO = _cue(
     "地铁站|哪站|地铁怎么|坐地铁|怎么去|怎么走|怎么过去|如何去|怎样去|metro station|subway station|nearest station|"
@@ -274,6 +287,14 @@ COUNT = re.compile(
     re.IGNORECASE,
 )
 # "再帮我找一家" / "find me another one": more of the same search, none offered before
+# "别太贵" / "nothing too expensive": a wish about price with no number (the search keeps the cheaper half, said)
+NOT_PRICEY = re.compile(
+    r"(?:别|不要|不用|不能|不想|不会)(?:太|很|特别)?贵|不太贵|不贵的|便宜的|价格适中|价位适中|经济实惠|实惠的|性价比高|"
+    r"\bnothing (?:too |very |that |overly )?(?:expensive|pricey|fancy)\b|\bnot (?:too |very |that |overly )?"
+    r"(?:expensive|pricey)\b|\binexpensive\b|\baffordable\b|\breasonably priced\b|\bbudget[- ]friendly\b|"
+    r"\bcheap\b|\bwon'?t break the bank\b|\bmoderately priced\b",
+    re.I,
+)
 CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|更便宜|便宜些|实惠(?:一)?点|更实惠", re.I)
 MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
@@ -330,3 +351,24 @@ def domain_hits(text: str) -> dict[str, int]:
             for d, n in count(clause).items():
                 hits[d] += n
     return hits
+
+
+# words that ask for places (a search), not for a field of a place shown
+SEARCH_ASKED = re.compile(
+    r"推荐|找|搜|有什么|有哪些|哪些|哪家|哪个|附近|周边|\b(?:recommend|suggest|find|search|look for|show|any|which|near|"
+    r"around|cheap(?:er|est)?)\b",
+    re.IGNORECASE,
+)
+
+
+# a trip said to be to (another) city, a correction included; a city been to or come from is no trip there
+GOING = re.compile(
+    r"去|到|飞|是|\b(?:meant|going to|trip to|travel(?:l?ing)? to|fly(?:ing)? to|headed to|visiting)\b", re.I
+)
+BEEN = re.compile(r"去过|到过|从|来自|\b(?:been to|went to|visited|used to|from)\b", re.I)
+
+
+def party_told(cons: list, text: str) -> bool:
+    """Who travels said beside the other constraints ("我们一家三口，每晚住宿四五百吧"), not asked as a question:
+    a description of the trip to note, like "we are ..." (options are searched when asked for)."""
+    return any(c.slot == "people" for c in cons) and not re.search(r"[?？吗]", text)

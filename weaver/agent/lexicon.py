@@ -19,12 +19,22 @@ from .diet_lexicon import (
     category_of,
     dish_matches,
 )
-from .place_lexicon import AREAS_ZH, CITY_EN, OTHER_CITIES, PLACE_ALIASES, PLACE_ALIASES_ZH
+from .place_lexicon import (
+    AREAS_ZH,
+    CITY_EN,
+    DISTRICTS_EN,
+    DISTRICTS_SHORT,
+    OTHER_CITIES,
+    PLACE_ALIASES,
+    PLACE_ALIASES_ZH,
+)
 
 __all__ = [
     "PLACE_ALIASES",
     "PLACE_ALIASES_ZH",
     "AREAS_ZH",
+    "DISTRICTS_EN",
+    "DISTRICTS_SHORT",
     "CITY_EN",
     "DISH_ALIASES",
     "DIET_CATEGORIES",

@@ -256,6 +256,8 @@ def people_count(text: str) -> int | None:
     >>> people_count("me + 2 friends, beijing from july 1"), people_count("one of us is vegetarian")
     (3, None)
     """
+    if any(v.slot == "party" and v.bound == "delta" for v in read_slots(text)):
+        return None  # "我们又多了两个人": a growth, applied to the party on record (``slot_bridge.moved_constraints``)
     plus = _ME_PLUS.search(text)
     if plus:
         n = _small(plus.group(1))

@@ -15,6 +15,7 @@ from .cuisine import cuisine_note
 from .history import PLAN_ASKED, agent_readings, asked_keys, history_text
 from .intent_cues import domain_hits
 from .memory import Known, MemoryItem
+from .pending import awaiting, completes_pick
 from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
 from .replies import (
@@ -33,12 +34,11 @@ from .db import load_database
 from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import resolve_there
 from .result_texts import which_text
-from .side import caveat_text, side_text
-from .slot_bridge import changes_by_amount, moved_constraints
+from .side import caveat_text, hostel_names, side_text
+from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
-from .trip_dates import shifted
-from .understanding import DOMAINS, Constraint, Parsed, nights_between
-from ..slots import is_change
+from .trip_dates import has_check_in, keep_stay_end, shifted
+from .understanding import DOMAINS, Constraint, Parsed
 from .why import explain_why
 from .why_not import answer_why_not, asks_why_not
 
@@ -55,7 +55,12 @@ class OfflineTurn(StepWriter):
         """This message's constraints as they stand after it (a budget moved by an amount, a stay's kept end), each
         with this turn and node: what either mode's calls credit to this message. Run once per message."""
         p.constraints += moved_constraints(self.weaver, text, res.node.id if res.node else None)
-        _keep_stay_end(p, known)
+        party = known.latest("people", ("any",))
+        grown = grows_party(text) if not any(c.slot == "people" for c in p.constraints) else 0
+        if grown and party is not None and isinstance(party.value, (int, float)):
+            # "我们又多了两个人": the party in force grown (the agent's noted party counts, not only the records')
+            p.constraints.append(Constraint("people", int(party.value) + grown, "any"))
+        keep_stay_end(p, known)
         before = known.latest("dates", ("any",)) if p.shift else None
         if p.shift and before is not None and isinstance(before.value, dict):
             moved = shifted(before.value, p.shift)  # "行程推迟一天": the dates in force, moved (a booking follows)
@@ -67,7 +72,8 @@ class OfflineTurn(StepWriter):
     def _offline(self, p: Parsed, text: str, lang: str, items: list[MemoryItem], known, memory_ids, res):
         p.asked_avoid = [t for t in p.asked_avoid if t not in known.avoid()[0]]  # "我吃素" said before: theirs already
         p.caveat = None if p.caveat == "asked_diet" and not p.asked_avoid else p.caveat
-        if p.intent == "book" and not _has_check_in(known):
+        completes_pick(p, self.awaited())  # "6月1号入住3晚" right after "几号入住？": the pick is booked
+        if p.intent == "book" and not has_check_in(known):
             known = self._with_noted_dates(known)
         shown = self.last_shown(lists_only=bool(p.ordinal))  # an ordinal counts in a list, not in a look-up
         removed = self.plan_items("retracted") if p.intent == "book" and _AGAIN.search(text) else []
@@ -251,6 +257,7 @@ class OfflineTurn(StepWriter):
             return honest_text("already", lang, name=display_name(str(tp.target), lang), day=p.day)
         if tp.missing and tp.missing[0] == "dates" and tp.target:  # "那就这家吧": the pick said back, dates asked
             name = display_name(str(tp.target), lang)
+            self._awaiting = awaiting(str(tp.target), str(tp.domain or "hotel"))
             return (f"好的，就选{name}。" if lang == "zh" else f"OK, {name} it is. ") + honest_text("dates", lang)
         if tp.missing:
             return honest_text(tp.missing[0], lang)
@@ -290,9 +297,14 @@ class OfflineTurn(StepWriter):
             diet = constraint_phrase(Constraint("avoid", p.asked_avoid, "restaurant"), lang) if p.asked_avoid else ""
             if p.caveat == "no_family_tag":  # what was searched instead of the tag the data lacks
                 diet = _DOMAIN_WORDS.get(p.domain or "", ("", ""))[lang != "zh"]
+            if p.caveat == "no_hostel_type":  # said first (it answers the question), the hostels by name named
+                diet = ("、" if lang == "zh" else ", ").join(display_name(n, lang) for n in hostel_names())
+            if p.caveat in _SAID_FIRST:  # "any hostels?" / "走不了太多路": what the data lacks answers first
+                text = caveat_text(p.caveat, lang, diet) + "\n" + text
             text += (
                 "\n\n" + caveat_text(p.caveat, lang, diet)
-                if p.caveat and (found or p.caveat in ("paid_parking", "asked_diet", "no_family_tag"))
+                if p.caveat not in (None, *_SAID_FIRST)
+                and (found or p.caveat in ("paid_parking", "asked_diet", "no_family_tag"))
                 else ""
             )
             asked = shown[-1].arguments.get("cuisine") if shown else None
@@ -302,6 +314,8 @@ class OfflineTurn(StepWriter):
             return (ack_text(lang, aside) + "\n\n" + text) if aside else text
         if not p.constraints and changes_by_amount(p.text):  # "预算再加两千" with no budget on record to move
             return honest_text("no_base", lang)
+        if not any(c.slot == "people" for c in p.constraints) and grows_party(p.text):  # no party on record to grow
+            return honest_text("no_party", lang)
         if p.intent == "decline":  # "晚饭不用找了": nothing searched, said so (and what else it stated, noted)
             said = honest_text("declined", lang, domain=p.domain or ("restaurant" if p.meal else None))
             return said + ("\n\n" + ack_text(lang, p.constraints, p.lifted) if p.constraints or p.lifted else "")
@@ -316,6 +330,7 @@ class OfflineTurn(StepWriter):
         return ack_text(lang, p.constraints, p.lifted)
 
 
+_SAID_FIRST = ("no_hostel_type", "no_walking_data")
 _DOMAIN_WORDS = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
 
 
@@ -340,42 +355,6 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
         parts.append(name)
     head = "行程里订的是：" if zh else "In your plan: "
     return head + ("、" if zh else ", ").join(parts) + ("。" if zh else "."), [str(i["node_id"]) for i in chosen]
-
-
-def _has_check_in(known) -> bool:
-    return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
-
-
-def _keep_stay_end(p: Parsed, known) -> None:
-    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights), or,
-    with no end known, its length ("住三晚"); "we'll stay until June 5": a new end keeps the known start."""
-    for c in p.constraints:
-        v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
-        before = known.latest("dates", ("any",))
-        if v is not None and "check_in" not in v and v.get("check_out"):
-            start = before.value.get("check_in") if before is not None and isinstance(before.value, dict) else None
-            nights = nights_between(str(start), str(v["check_out"])) if start else None
-            if nights:
-                c.value = {"check_in": start, **v, "nights": nights}
-            continue
-        if v is not None and set(v) == {"nights"} and is_change(p.text):
-            # "把酒店改成住三晚" / "change the hotel to 3 nights": the stay's start kept, its end follows (and a hotel
-            # booked under the old length is booked again); a length said without a change word against dates
-            # said before is asked back instead (``length_note``)
-            held = before.value if before is not None and isinstance(before.value, dict) else {}
-            end = shifted({"check_in": held["check_in"]}, int(v["nights"])) if held.get("check_in") else None
-            if end:
-                c.value = {"check_in": held["check_in"], "check_out": end["check_in"], "nights": v["nights"]}
-            continue
-        if v is None or "nights" in v or "check_in" not in v:
-            continue
-        held = before.value if before is not None and isinstance(before.value, dict) else {}
-        end = held.get("check_out")
-        nights = nights_between(str(v["check_in"]), str(end)) if end else None
-        if nights:
-            c.value = {**v, "check_out": end, "nights": nights}
-        elif not end and held.get("nights"):  # "住三晚" with no end date: a later start keeps the stay's length
-            c.value = {**v, "nights": held["nights"]}
 
 
 def _restating(used: list, lang: str) -> dict:

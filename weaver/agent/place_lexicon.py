@@ -7,7 +7,15 @@ its index of names in a message from them.
 
 from __future__ import annotations
 
-__all__ = ["PLACE_ALIASES", "PLACE_ALIASES_ZH", "AREAS_ZH", "OTHER_CITIES", "CITY_EN"]
+__all__ = [
+    "PLACE_ALIASES",
+    "PLACE_ALIASES_ZH",
+    "AREAS_ZH",
+    "OTHER_CITIES",
+    "CITY_EN",
+    "DISTRICTS_EN",
+    "DISTRICTS_SHORT",
+]
 
 # English (lower case) -> the database's Chinese name (an entity, or an area that names and addresses contain)
 PLACE_ALIASES: dict[str, str] = {
@@ -158,9 +166,9 @@ AREAS_ZH: tuple[str, ...] = (
     "宣武门",
     "和平门",
 )
-# Beijing's districts, named in every address ("北京海淀区…"): an area like the ones above; in English only as
-# "Haidian district" (a bare "Chaoyang" is as often 朝阳门 or 朝阳公园)
-_DISTRICTS = {
+# Beijing's districts, named in most addresses ("北京海淀区…"): an area like the ones above, also by its bare name
+# ("海淀", "Haidian"): 朝阳门 / Chaoyangmen and 朝阳公园 / Chaoyang Park are longer names, matched first
+DISTRICTS_EN = {
     "东城区": "dongcheng",
     "西城区": "xicheng",
     "朝阳区": "chaoyang",
@@ -178,8 +186,11 @@ _DISTRICTS = {
     "密云区": "miyun",
     "延庆区": "yanqing",
 }
-AREAS_ZH += tuple(_DISTRICTS)
-PLACE_ALIASES.update({f"{en} district": zh for zh, en in _DISTRICTS.items()})
+AREAS_ZH += tuple(DISTRICTS_EN)
+PLACE_ALIASES.update({f"{en} district": zh for zh, en in DISTRICTS_EN.items()})
+PLACE_ALIASES.update({en: zh for zh, en in DISTRICTS_EN.items()})
+# "海淀" / "朝阳": a district said without 区 (a row named by that word alone would be matched as the row)
+DISTRICTS_SHORT = {zh[:-1]: zh for zh in DISTRICTS_EN}
 # cities the database does not cover (Chinese and English names)
 OTHER_CITIES: dict[str, str] = {
     "上海": "上海",

@@ -13,10 +13,26 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from .db import base_name, load_database
-from .lexicon import AREAS_ZH, DISH_ALIASES, OTHER_CITIES, PLACE_ALIASES, PLACE_ALIASES_ZH, english_alias_pattern
+from .lexicon import (
+    AREAS_ZH,
+    DISH_ALIASES,
+    DISTRICTS_SHORT,
+    OTHER_CITIES,
+    PLACE_ALIASES,
+    PLACE_ALIASES_ZH,
+    english_alias_pattern,
+)
 from .meals import NOT_DISHES
 
-__all__ = ["DOMAINS", "find_entities", "dish_mentions", "city_named", "without_place_names", "unplaced_place"]
+__all__ = [
+    "DOMAINS",
+    "pinyin_named",
+    "find_entities",
+    "dish_mentions",
+    "city_named",
+    "without_place_names",
+    "unplaced_place",
+]
 
 DOMAINS = ("hotel", "restaurant", "attraction")
 
@@ -51,8 +67,51 @@ def _name_index() -> tuple[dict[str, tuple[str, str]], re.Pattern]:
         index[short] = (full, "attraction")
     for area in AREAS_ZH:
         index.setdefault(area, (area, "area"))
+    for short, district in DISTRICTS_SHORT.items():  # "海淀的酒店": the district, not 基督教海淀堂
+        index.setdefault(short, (district, "area"))
     keys = sorted(index, key=len, reverse=True)
     return index, re.compile("|".join(re.escape(k) for k in keys))
+
+
+@lru_cache(maxsize=1)
+def _pinyin_index() -> dict[str, tuple[str, str]]:
+    """The database's names as the agent glosses them in English, squashed ("quanjude", "quanjuderoastduck",
+    "daoxiangcun") -> (name, domain): a name said back in pinyin finds the row the Chinese name would."""
+    from .gloss import gloss_name, pinyin
+
+    index, _ = _name_index()
+    out: dict[str, tuple[str, str]] = {}
+    for key, ent in index.items():
+        if ent[1] == "area" or len(re.findall(r"[\u4e00-\u9fff]", key)) < 2:
+            continue
+        glossed = gloss_name(key)  # "全聚德烤鸭店 (Quanjude Roast Duck)": its English part
+        said = glossed[len(key) + 2 : -1] if glossed != key else ""
+        words = said.split(",")[0].split()
+        # "Siji Minfu" for 四季民福烤鸭店 ("Siji Minfu Roast Duck"): a glossed name's leading words of two or more,
+        # as people shorten it (not for names led by 北京, whose shortened form is indexed without it)
+        shortened = [" ".join(words[:n]) for n in range(2, len(words))] if not key.startswith("北京") else []
+        for form in (pinyin(key), said, *shortened):
+            squashed = re.sub(r"[^a-z0-9]", "", form.lower())
+            if len(squashed) >= 5:
+                out.setdefault(squashed, ent)
+    return out
+
+
+def pinyin_named(phrase: str) -> tuple[str, str] | None:
+    """The database name a phrase says in pinyin ("Quanjude", "Quanjude Roast Duck", "daoxiangcun"), the longest run
+    of words from its first that names one; None when none does (the English lexicon's names are matched before).
+
+    >>> pinyin_named("Quanjude?"), pinyin_named("the Zhenglong Zhai Vegetarian Restaurant"), pinyin_named("a nice place")
+    (('北京全聚德', 'restaurant'), ('正隆斋素食餐厅', 'restaurant'), None)
+    """
+    words = re.findall(r"[A-Za-z0-9]+", phrase)
+    index = _pinyin_index()
+    for start in range(len(words)):
+        for end in range(min(len(words), start + 5), start, -1):
+            hit = index.get("".join(words[start:end]).lower())
+            if hit:
+                return hit
+    return None
 
 
 @lru_cache(maxsize=1)

@@ -1,9 +1,10 @@
 """Offline planning: the parsed message + constraints from memory -> tool calls with their arguments.
 
-Pure: besides the static database (a place's metro station), everything it
-knows arrives as arguments (the parse, the constraints read from retrieved
-memory, the plan's items and the last results shown, both read from the weaver
-by the caller).
+Pure: everything it knows arrives as arguments (the parse, the constraints read
+from retrieved memory, the plan's items and the last results shown, both read
+from the weaver by the caller). This module decides what a turn does (book, look
+up, route, remove, tally...); a search's arguments and its widening steps are
+planned in ``search_plan``, and the two records they share live in ``plan_calls``.
 
 >>> from weaver.agent.understanding import parse
 >>> from weaver.agent.memory import Known, read_constraints, MemoryItem
@@ -19,212 +20,15 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
 from typing import cast
 
-from .db import load_database, station_of
-from .list_answers import CHEAPEST
 from .memory import Known
-from .tools import resolve_place
+from .plan_calls import AROUND, Call, TurnPlan
+from .search_plan import search_call
+from .tool_models import rooms_for
 from .understanding import Constraint, Parsed
 
 __all__ = ["AROUND", "Call", "TurnPlan", "plan_turn"]
-
-AROUND = "place_around"  # a widening step: the same place, a wider ring around it
-
-
-@dataclass
-class Call:
-    tool: str
-    arguments: dict
-    # places to retry with when nothing matches near the first (None: anywhere), only for remembered places
-    fallbacks: list = field(default_factory=list)
-
-
-@dataclass
-class TurnPlan:
-    intent: str
-    domain: str | None
-    calls: list[Call] = field(default_factory=list)
-    used: list[Constraint] = field(default_factory=list)  # constraints applied, with their memory node ids
-    stated: list[Constraint] = field(default_factory=list)  # constraints in this message
-    missing: list[str] = field(default_factory=list)  # what is needed but unknown (e.g. dates)
-    target: str | None = None  # the row a booking / info refers to
-    follows: str | None = None  # "another one": the earlier search result this search continues
-    carried: list[str] = field(default_factory=list)  # constraints that set the followed search too: reached through it
-    cheaper_than: float | None = None  # "something cheaper": under the cheapest offered so far in the topic
-    remove: dict | None = None  # the plan item a "remove" takes out (its memory node is retracted)
-
-
-def _places(
-    p: Parsed, known: Known, domain: str, plan_items: list[dict], shown: dict[str, list[str]] | None = None
-) -> list[Constraint]:
-    """Where to search, best first: the message's own place; "near the hotel": the hotel chosen, else the
-    one just shown when it was the only one; else the same topic's place from memory, the chosen hotel and
-    the hotel's area (for meals and sights), then any place mentioned."""
-    cur = [c for c in p.constraints if c.slot == "place"]
-    if cur:
-        return [cur[-1]]
-    out: list[Constraint | None] = []
-    if p.near_kind == "last":
-        other = next(((d, names) for d, names in (shown or {}).items() if d != domain and names), None)
-        if other:
-            out.append(Constraint("place", other[1][0], other[0]))
-    elif p.near_kind:
-        chosen = next((i for i in reversed(plan_items) if i.get("kind") == p.near_kind), None)
-        only = (shown or {}).get(p.near_kind) or []
-        at = (p.ordinal or 1) - 1
-        if p.ordinal and at < len(only):  # "第二个景点附近的酒店": the second of the sights shown
-            out.append(Constraint("place", only[at], p.near_kind))
-        elif chosen:
-            out.append(
-                Constraint("place", chosen["name"], p.near_kind, chosen.get("turn", 0), chosen.get("node_id", ""))
-            )
-        elif len(only) == 1:
-            out.append(Constraint("place", only[0], p.near_kind))
-    if p.near_latest:  # "附近有什么景点" after "王府井附近的餐厅": there, not the sights' own older place
-        out.append(known.place_talked_about_last(plan_items))
-    out.append(known.latest("place", (domain,)))
-    if domain in ("restaurant", "attraction"):
-        hotel = next((i for i in reversed(plan_items) if i.get("kind") == "hotel"), None)
-        if hotel:
-            out.append(Constraint("place", hotel["name"], "hotel", hotel.get("turn", 0), hotel.get("node_id", "")))
-        out.append(known.latest("place", ("hotel",)))
-    out.append(known.latest("place", ("any",)))
-    seen, uniq = set(), []
-    for c in out:
-        if c is not None and c.value not in seen:
-            seen.add(c.value)
-            uniq.append(c)
-    return uniq
-
-
-def _station_of(place: str) -> str | None:
-    """The metro station of a database place ("天安门广场" -> "灯市口地铁站"), None for areas and unknowns."""
-    db = load_database()
-    row = db.by_name.get(resolve_place(db, place) or "")
-    return station_of(row.get("地铁")) if row else None
-
-
-def _search(
-    p: Parsed,
-    known: Known,
-    domain: str,
-    plan_items: list[dict],
-    tp: TurnPlan,
-    previous: dict | None = None,
-    shown: dict[str, list[str]] | None = None,
-) -> Call:
-    slots = known.for_domain(domain)
-    args: dict = {}
-    used = tp.used
-
-    def take(slot: str, key: str | None = None, value=None) -> None:
-        c = slots.get(slot)
-        if c is not None:
-            args[key or slot] = c.value if value is None else value
-            used.append(c)
-
-    places = _places(p, known, domain, plan_items, shown)
-    from_memory = bool(places) and not any(places[0] is c for c in p.constraints)
-    if places:
-        args["near"] = places[0].value
-        used.append(places[0])
-    take("rating")
-    take("near_metro")
-    # the trip frame applies to every search: the total budget caps what a row may cost, for the party
-    total = known.latest("budget", ("any",))
-    if total is not None:
-        args["budget"] = total.value
-        used.append(total)
-    people = known.latest("people", ("any",))
-    if people is not None:
-        args["people"] = people.value
-        used.append(people)
-    if domain == "hotel":
-        dates = known.latest("dates", ("any", "hotel"))
-        # a dates constraint's value is its dict (check_in / check_out / nights)
-        if dates is not None and cast(dict, dates.value).get("nights"):
-            args["nights"] = cast(dict, dates.value)["nights"]
-            used.append(dates)
-        take("price")
-        take("hotel_type")
-        take("facilities")
-        take("quiet")
-    elif domain == "restaurant":
-        take("cost")
-        avoid, by = known.avoid()
-        avoid += [t for t in p.asked_avoid if t not in avoid]  # "有素食的吗": this search only, no diet recorded
-        if avoid:
-            args["avoid"] = avoid
-            used.extend(by)
-        if p.dishes:
-            args["dishes"] = p.dishes
-        if p.cuisines:  # asked this turn, like a dish (the name is read: the data has no cuisine field)
-            args["cuisine"] = p.cuisines
-        if p.meal:
-            args["meal"] = p.meal
-    else:
-        take("ticket")
-        if p.kind:  # "any museum?": a kind of sight, asked this turn
-            args["kind"] = p.kind
-    if p.count:
-        args["limit"] = p.count
-    if CHEAPEST.search(p.text):  # "帮我找最便宜的酒店" / "the cheapest hotel": asked this turn, not remembered
-        args["sort"] = "price"
-    if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
-        kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
-        if "avoid" in kept:  # a food lifted since ("其实不用吃素了") is no longer left out
-            kept["avoid"] = [t for t in kept["avoid"] if t not in known.lifted] or None
-            kept = {k: v for k, v in kept.items() if v is not None}
-        args.update(kept)
-        from_memory = from_memory or (not places and "near" in args)
-        if previous["offered"]:
-            args["exclude"] = list(previous["offered"])
-        # its arguments set some of this call's, or its offers (exclude) do: this call continues that search, and
-        # the constraints that set both calls reach this one through it (declared once, not stacked on both)
-        if kept or previous["offered"]:
-            tp.follows = previous["node_id"]
-            through = set(previous.get("set_by") or [])
-            tp.carried = [c.node_id for c in used if c.node_id and c.node_id in through]
-    if p.cheaper and previous and previous["offered"]:
-        # "something cheaper": under the cheapest place offered so far in this topic, the others left out
-        field_of = {"hotel": ("价格", "price"), "restaurant": ("人均消费", "cost"), "attraction": ("门票", "ticket")}
-        col, key = field_of[domain]
-        db = load_database()
-        listed = [db.by_name[n].get(col) for n in previous["offered"] if n in db.by_name]
-        paid = [float(x) for x in listed if isinstance(x, (int, float)) and x > 0]
-        if paid:
-            cheapest = min(paid)
-            tp.cheaper_than = cheapest
-            args[key] = f"0-{max(0.0, cheapest - 1):g}"
-            args["exclude"] = list(previous["offered"])
-    return Call(
-        f"search_{domain}s" if domain != "attraction" else "search_attractions",
-        args,
-        _widening(domain, places or [Constraint("place", args[k]) for k in ("near",) if k in args], from_memory),
-    )
-
-
-def _widening(domain: str, places: list[Constraint], from_memory: bool) -> list[Constraint]:
-    """Where to look next when nothing fits at the place, nearest first; only the place is ever widened.
-
-    The other places named, then (for a stay, which must be found somewhere) the place's own metro
-    station, then a wider ring around it (places near its nearby places) and around the other places, then,
-    for a remembered place or a stay, anywhere in Beijing. The reply says where it looked.
-    """
-    if not places:
-        return []
-    first = places[0].value
-    steps = list(places[1:])
-    if domain == "hotel":
-        steps += [Constraint("place", s) for s in [_station_of(str(first))] if s]
-    steps.append(Constraint(AROUND, first))
-    # a hotel's few listed neighbours can miss what its area has: the area's ring before all of Beijing
-    steps += [Constraint(AROUND, c.value) for c in places[1:] if c.value and c.value != first]
-    if from_memory or domain == "hotel":
-        steps.append(Constraint("place", None))
-    return steps
 
 
 def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str, list[str]], tp: TurnPlan) -> None:
@@ -266,6 +70,9 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
             return
         tp.used.append(dates)
         args = {"name": target, "check_in": value["check_in"], "nights": value["nights"]}
+        if people and rooms_for(people.value) > 1:  # a party of 4: two rooms (the reply says how they were counted)
+            args["rooms"] = rooms_for(people.value)
+            tp.used.append(people)
     else:
         args = {"kind": domain, "name": target}
         if people:
@@ -297,7 +104,7 @@ def plan_turn(
     if p.intent == "search" and p.domain and p.unplaced:
         tp.missing.append("unplaced")  # "near the Bund": said, not searched all over Beijing instead
     elif p.intent == "search" and p.domain:
-        tp.calls.append(_search(p, known, p.domain, plan_items, tp, previous, last_shown))
+        tp.calls.append(search_call(p, known, p.domain, plan_items, tp, previous, last_shown))
     elif p.intent == "has":
         # "第一家有没有停车场？": the hotel chosen or shown that the question points at, looked up by name
         shown = (last_shown or {}).get("hotel") or []

@@ -175,6 +175,12 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             if zh
             else "I found no budget in memory to change by that amount: tell me the new total."
         )
+    if kind == "no_party":
+        return (
+            "我在记忆里没有找到你们原来几个人，请告诉我现在一共几位。"
+            if zh
+            else "I found no party size in memory to add them to: how many of you are there now in all?"
+        )
     if kind == "place":
         return "请告诉我是哪个地点。" if zh else "Which place do you mean?"
     if kind == "why_none":

@@ -13,9 +13,11 @@ import re
 from .gloss import gloss_duration, gloss_station, gloss_type, pinyin
 from .diet_styles import food_dishes
 from .meals import NOT_DISHES
+from .tool_models import ROOM_SLEEPS
 from .tools import ToolOutput
 from .understanding import Constraint
 from .reply_phrases import display_name, en_date, fmt_money, sourced
+from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line
 
 __all__ = ["tool_memory_text", "results_text", "which_text"]
 
@@ -141,12 +143,13 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
             else f"{out.tool} failed: {_failure_reason(out, lang)}"
         )
     if out.tool == "book_hotel":
+        rooms = _rooms_said(f.get("rooms") or 1, zh)
         return (
-            f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚，每晚{fmt_money(f['unit_price'])}，"
-            f"共{fmt_money(f['cost'])}"
+            f"book_hotel 已加入行程：{f['name']}，{f['check_in']}入住{f['nights']}晚{rooms}，每晚{fmt_money(f['unit_price'])}"
+            f"{'/间' if rooms else ''}，共{fmt_money(f['cost'])}"
             if zh
-            else f"book_hotel added to plan: {f['name']}, check-in {f['check_in']}, {f['nights']} nights at "
-            f"{fmt_money(f['unit_price'])}, total {fmt_money(f['cost'])}"
+            else f"book_hotel added to plan: {f['name']}, check-in {en_date(f['check_in'])}, {f['nights']} nights"
+            f"{rooms} at {fmt_money(f['unit_price'])}{' a room' if rooms else ''}, total {fmt_money(f['cost'])}"
         )
     if out.tool == "add_to_plan":
         day = (f"（第{f['day']}天）" if zh else f" (day {f['day']})") if f.get("day") else ""
@@ -172,16 +175,31 @@ def tool_memory_text(out: ToolOutput, lang: str) -> str:
     )
 
 
+def _rooms_said(rooms: int, zh: bool) -> str:
+    """More than one room, said with the rule that counted them (the data has no room sizes); "" for one."""
+    if rooms <= 1:
+        return ""
+    return (
+        f"，{rooms}间（数据里没有房型，按每间住{ROOM_SLEEPS}人算）"
+        if zh
+        else (f", {rooms} rooms (the data has no room sizes: {ROOM_SLEEPS} people to a room)")
+    )
+
+
 def _failure_reason(out: ToolOutput, lang: str) -> str:
     zh, f = lang == "zh", out.facts
     name = f.get("name") or out.arguments.get("name")
     if out.reason == "over_budget":
         if out.tool == "book_hotel":
             return (
-                f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）= {fmt_money(f['cost'])}，"
+                f"{name} 每晚{fmt_money(f['unit_price'])} × {f['nights']}晚（{f['check_in']}入住）"
+                + (f" × {f['rooms']}间" if (f.get("rooms") or 1) > 1 else "")
+                + f"= {fmt_money(f['cost'])}，"
                 f"加上已选的{fmt_money(f['spent'])}，超出总预算{fmt_money(f['budget'])}"
                 if zh
-                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {en_date(f['check_in'])}) = "
+                else f"{name} costs {fmt_money(f['unit_price'])} x {f['nights']} nights (check-in {en_date(f['check_in'])})"
+                + (f" x {f['rooms']} rooms" if (f.get("rooms") or 1) > 1 else "")
+                + " = "
                 f"{fmt_money(f['cost'])}; with {fmt_money(f['spent'])} already planned it exceeds the total budget "
                 f"of {fmt_money(f['budget'])}"
             )
@@ -227,11 +245,12 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99))
         for i, r in enumerate(rows, 1):
             day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
+            rooms = int(r.get("rooms") or 1)  # more than one room: said, as the booking said it
             stay = (
                 (
-                    f"（{r['check_in']}入住{r['nights']}晚）"
+                    f"（{r['check_in']}入住{r['nights']}晚{f'，{rooms}间' if rooms > 1 else ''}）"
                     if zh
-                    else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights)"
+                    else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights{f', {rooms} rooms' if rooms > 1 else ''})"
                 )
                 if r.get("kind") == "hotel" and r.get("check_in")
                 else ""
@@ -310,7 +329,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
                 + " (only the place is widened; every other condition still applies)."
             )
         )
-    lines.extend(_excluded_lines(out.facts, zh))
+    lines.extend(excluded_lines(out.facts, zh))
     meal = out.arguments.get("meal") if out.tool == "search_restaurants" else None
     if meal in _MEAL_WORDS:
         zh_word, en_word = _MEAL_WORDS[meal]
@@ -319,6 +338,12 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         lines.append(
             f"（不重复之前推荐过的{skipped}个。）" if zh else f"(Leaving out the {skipped} already suggested.)"
         )
+    if out.arguments.get("sort") == "hours":
+        lines.append(
+            "（按游玩时间从短到长排。）" if zh else "(Shortest visits first, by the visit time the data lists.)"
+        )
+    if out.facts.get("cheaper_half") is not None:
+        lines.append(cheaper_half_line(out, zh))
     if "quiet_proxy" in out.notes:
         lines.append(
             "（数据库没有噪音数据：我按周边场所较少来挑安静的。）"
@@ -330,61 +355,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
     if out.arguments.get("name") and out.arguments.get("limit") == 1 and len(out.rows) == 1 and not lines:
         # "这家餐厅人均多少钱？": the place asked about, not "2 found; the best fit" (two places share its name)
         return _row_line(1, out.rows[0], lang)[3:]
-    lines.append(_found_line(out.count, len(out.rows), zh))
+    lines.append(found_line(out.count, len(out.rows), zh))
     wanted = out.arguments.get("dishes") or []
-    lines.extend(_row_line(i, _dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
+    lines.extend(_row_line(i, dishes_first(r, wanted), lang) for i, r in enumerate(out.rows, 1))
     return "\n".join(lines)
-
-
-def _excluded_lines(facts: dict, zh: bool) -> list[str]:
-    """What the diet left out: places with a dish avoided outright (an allergy), and places that do not suit a
-    diet style (a meat place by name, or too few dishes that fit), the rest ranked by how much of the menu fits.
-
-    >>> _excluded_lines({"excluded": 5, "excluded_style": 3, "styles": ["meat"]}, False)[1][:60]
-    'I left out 3 places that do not suit a vegetarian (a meat pl'
-    """
-    style = facts.get("excluded_style") or 0
-    strict = (facts.get("excluded") or 0) - style
-    lines = []
-    if strict:
-        lines.append(
-            f"已排除{strict}家推荐菜里有你要避开的食物的餐厅。"
-            if zh
-            else f"I excluded {strict} places whose dishes include what you avoid."
-        )
-    if facts.get("styles") and not style:
-        lines.append("（按推荐菜中素菜的占比排序。）" if zh else "(Ranked by how much of each menu is meat-free.)")
-    elif facts.get("styles"):
-        lines.append(
-            f"已排除{style}家不适合素食的餐厅（店名就是荤菜，或推荐菜里素菜不到一半）；其余按素菜占比排序。"
-            if zh
-            else f"I left out {style} places that do not suit a vegetarian (a meat place by name, or fewer than"
-            " half of their signature dishes meat-free) and ranked the rest by how much of the menu is meat-free."
-        )
-    return lines
-
-
-def _found_line(count: int, shown: int, zh: bool) -> str:
-    """How many fit and how many are listed ("3 found; the top 1:" read as a slip when one was asked for).
-
-    >>> _found_line(3, 1, False), _found_line(2, 2, False), _found_line(9, 5, True), _found_line(5, 1, True)
-    ('3 found; the best fit:', '2 found:', '共找到9个，前5个：', '共找到5个，最合适的是：')
-    """
-    if shown >= count:
-        return f"共找到{count}个：" if zh else f"{count} found:"
-    if shown == 1:
-        return f"共找到{count}个，最合适的是：" if zh else f"{count} found; the best fit:"
-    return f"共找到{count}个，前{shown}个：" if zh else f"{count} found; the top {shown}:"
-
-
-def _dishes_first(row: dict, wanted: list[str]) -> dict:
-    """The row with the dishes asked for shown first (the reply lists only a few), placeholders ("其他") dropped.
-
-    >>> _dishes_first({"推荐菜": ["其他", "酸菜鱼", "招牌烤鸭"]}, ["烤鸭"])["推荐菜"]
-    ['招牌烤鸭', '酸菜鱼']
-    """
-    if "推荐菜" not in row:
-        return row
-    dishes = [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
-    hit = [d for d in dishes if any(w in d for w in wanted)]
-    return dict(row, 推荐菜=hit + [d for d in dishes if d not in hit])

@@ -23,7 +23,7 @@ import re
 from .db import Database, load_database
 from .gloss import gloss_hours, gloss_station
 
-__all__ = ["side_kind", "place_facts", "side_text", "caveat_text", "SIDE_KINDS"]
+__all__ = ["side_kind", "place_facts", "side_text", "caveat_text", "hostel_names", "SIDE_KINDS"]
 
 SIDE_KINDS = ("distance", "hours", "reserve", "crowd", "evening", "weather", "checkin")
 # questions no row can answer, with or without a place named
@@ -231,6 +231,17 @@ def side_text(facts: dict, lang: str) -> str:
     return "我的数据里没有这方面的信息。" if zh else "That is not in my data."
 
 
+def hostel_names() -> list[str]:
+    """The hotels whose own name calls them a hostel (the data has no such type).
+
+    >>> hostel_names()
+    ['北京炮局工厂青年旅舍']
+    """
+    from .intent_cues import HOSTEL
+
+    return [r["名称"] for r in load_database().hotel if HOSTEL.search(r["名称"])]
+
+
 def caveat_text(kind: str, lang: str, what: str = "") -> str:
     """What the data cannot say about results found for a side question folded into a search.
 
@@ -242,6 +253,27 @@ def caveat_text(kind: str, lang: str, what: str = "") -> str:
             "注意：我的数据里酒店的停车位都标为收费停车位，没有免费停车的记录。"
             if lang == "zh"
             else "Note: my data lists hotel parking only as paid parking; it has no record of free parking."
+        )
+    if kind == "no_hostel_type":
+        named = (
+            f"名字里带“旅舍”的只有：{what}。"
+            if what and lang == "zh"
+            else f" Only these call themselves a hostel: {what}."
+        )
+        return (
+            "（北京的数据库里没有“青旅”这个酒店类型（只有经济型、舒适型、高档型、豪华型），下面按价格从低到高列出最便宜的酒店。"
+            + (named if what else "")
+            + "）"
+            if lang == "zh"
+            else "(The Beijing database has no hostel type (only economy, mid-range, upscale and luxury hotels): below "
+            "are the cheapest hotels, cheapest first." + (named if what else "") + ")"
+        )
+    if kind == "no_walking_data":
+        return (
+            "（数据里没有步行距离或无障碍信息，没法按“少走路”来筛；下面把游玩时间短的排在前面，作为最接近的参考。）"
+            if lang == "zh"
+            else "(My data has no walking distances or access information, so I can't pick places with little "
+            "walking; below, the shortest visits come first, as the nearest thing it has.)"
         )
     if kind == "no_family_tag":
         return (

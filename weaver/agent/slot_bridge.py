@@ -31,6 +31,7 @@ __all__ = [
     "records_from_statements",
     "diet_term",
     "lifted_terms",
+    "grows_party",
 ]
 
 from ..constraints import records_from_statements  # noqa: E402  (re-exported for the doctest and callers)
@@ -134,8 +135,10 @@ def constraints_from_records(records: list[ConstraintRecord]) -> list[Constraint
             c = Constraint("quiet", True, "hotel")
         elif r.slot == "location" and r.scope in ("hotel", "restaurant") and _known_place(str(r.value)):
             # a phrase the reader took for a place ("near the museum under 700") that names no place in the
-            # data would send a later search to nowhere: only a place the database knows is remembered
-            c = Constraint("place", r.value, r.scope)
+            # data would send a later search to nowhere: only a place the database knows is remembered; an
+            # English area is kept as the database names it ("Haidian" is 海淀区, as the message's own reading)
+            known = _known_place(str(r.value))
+            c = Constraint("place", known if known in _areas() else r.value, r.scope)
         if c is not None:
             c.turn, c.node_id, c.text = r.turn, r.node_id, r.text
             out.append(c)
@@ -192,11 +195,23 @@ def changes_by_amount(text: str) -> bool:
     return any(v.slot == "budget" and v.bound == "delta" for v in read_slots(text))
 
 
-def _known_place(name: str) -> bool:
+def grows_party(text: str) -> int:
+    """How many the message adds to the party ("我们又多了两个人", "two more friends are joining us": 2), else 0."""
+    return sum(int(v.value) for v in read_slots(text) if v.slot == "party" and v.bound == "delta" and v.value)
+
+
+def _known_place(name: str) -> str | None:
+    """The database's name of a place (a row, station or area), None when it knows none."""
     from .db import load_database
     from .tools import resolve_place
 
-    return resolve_place(load_database(), name) is not None
+    return resolve_place(load_database(), name)
+
+
+def _areas() -> tuple[str, ...]:
+    from .lexicon import AREAS_ZH
+
+    return AREAS_ZH
 
 
 def diet_term(value: str) -> str:

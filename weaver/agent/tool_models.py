@@ -27,9 +27,24 @@ __all__ = [
     "PlaceFacts",
     "BudgetTally",
     "NEARBY_LISTS",
+    "ROOM_SLEEPS",
+    "rooms_for",
 ]
 
 NEARBY_LISTS = {"hotel": "周边酒店", "restaurant": "周边餐馆", "attraction": "周边景点"}
+# the data has no room types or sizes: a booking counts a standard room as sleeping two, and says so whenever it
+# books more than one (a party of 4 is 2 rooms; one that grows re-books the stay for the rooms it now needs)
+ROOM_SLEEPS = 2
+
+
+def rooms_for(people: object) -> int:
+    """Rooms a party needs at ``ROOM_SLEEPS`` to a room (1 when the party is unknown).
+
+    >>> rooms_for(None), rooms_for(2), rooms_for(3), rooms_for(4)
+    (1, 1, 2, 2)
+    """
+    n = int(people) if isinstance(people, (int, float)) and people > 0 else 0
+    return max(1, -(-n // ROOM_SLEEPS))
 
 
 class SearchArguments(BaseModel):
@@ -42,7 +57,16 @@ class SearchArguments(BaseModel):
     rating: str | None = Field(None, description="rating range 评分: '<x', '>x' or 'x-y', e.g. '4.5-5'")
     near_metro: bool = Field(False, description="only places with a metro station listed")
     limit: int = Field(5, ge=1, le=20, description="how many rows to return")
-    sort: Literal["rating", "price"] = Field("rating", description="best rated first, or cheapest first ('price')")
+    sort: Literal["rating", "price", "hours"] = Field(
+        "rating",
+        description="best rated first, cheapest first ('price'), or for sights the shortest visit first ('hours', by "
+        "游玩时间)",
+    )
+    cheaper_half: bool = Field(
+        False,
+        description="'nothing too expensive' with no number: keep the cheaper half of what fits (at or under the "
+        "median price of the matches)",
+    )
     budget: float | None = Field(
         None,
         gt=0,
@@ -105,7 +129,7 @@ class BookHotel(BaseModel):
     name: str = Field(..., description="the hotel's name as in the search results")
     check_in: str = Field(..., description="check-in date, e.g. '5-1'")
     nights: int = Field(..., ge=1, le=60, description="number of nights")
-    rooms: int = Field(1, ge=1, le=20)
+    rooms: int = Field(1, ge=1, le=20, description=f"rooms (the price is a room's: {ROOM_SLEEPS} people to a room)")
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
 

@@ -15,11 +15,13 @@ from typing import Callable
 
 from .db import Database, all_present, base_name, in_range, station_of
 from .cuisine import name_is
+from .districts import district_of, is_district
 from .diet_styles import DIET_STYLES, food_dishes, style_fit, style_kitchen
 from .meals import NOT_DISHES, serves_meal
 from .lexicon import (
     AREAS_ZH,
     DISH_ALIASES,
+    DISTRICTS_SHORT,
     FACILITY_ALIASES,
     HOTEL_TYPE_ALIASES,
     PLACE_ALIASES,
@@ -50,6 +52,8 @@ def resolve_place(db: Database, text: str | None) -> str | None:
         return PLACE_ALIASES[low]
     if t in PLACE_ALIASES_ZH:
         return PLACE_ALIASES_ZH[t]
+    if t in DISTRICTS_SHORT:  # "海淀": the district, not a row whose name holds the word (基督教海淀堂)
+        return DISTRICTS_SHORT[t]
     if t in db.by_name or t in db.metro or t in AREAS_ZH:
         return t
     row = db.find(t)
@@ -65,6 +69,8 @@ def _near_filter(db: Database, place: str, domain: str) -> Callable[[dict], bool
             r["名称"] != place
             and (r["名称"] in listed or any(place in (r.get(k) or []) for k in NEARBY_LISTS.values()))
         )
+    if is_district(place):  # a district: the rows the data places in it (address, else their station's district)
+        return lambda r: district_of(r["名称"]) == place
     return lambda r: place in r["名称"] or place in (r.get("地址") or "") or place in (r.get("地铁") or "")
 
 
@@ -173,6 +179,8 @@ class PlaceSearches:
         rows = _sort(rows, price_key, rank)
         if out.arguments.get("sort") == "price":  # "the cheapest hotel": cheapest first, the best rated among equals
             rows = sorted(rows, key=lambda r: float(r[price_key]) if r.get(price_key) is not None else 1e9)
+        if out.arguments.get("sort") == "hours":  # "short visits": the data's shortest visit time first
+            rows = sorted(rows, key=lambda r: _hours(r.get("游玩时间")) or 1e9)
         if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
             rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
             out.facts["skipped"] = fitting - len(rows)
@@ -182,6 +190,18 @@ class PlaceSearches:
             for row in out.rows:
                 row["fitting_dishes"] = diet_fits.get(row["名称"], [])
         return out
+
+    def _cheaper_half(self, rows: list[dict], a: SearchArguments, price_key: str, out: ToolOutput) -> list[dict]:
+        """ "Nothing too expensive": the rows priced at or under the median price of those that fit (no number is
+        made up for the user; the reply says where the cut fell). Rows with no price listed are left out."""
+        if not a.cheaper_half:
+            return rows
+        priced = [r for r in rows if isinstance(r.get(price_key), (int, float))]
+        if not priced:
+            return rows
+        cut = statistics.median(float(r[price_key]) for r in priced)
+        out.facts.update(cheaper_half=cut, cheaper_of=len(rows))
+        return [r for r in priced if float(r[price_key]) <= cut]
 
     def _fits_budget(
         self, rows: list[dict], a: SearchArguments, price_key: str, times: int, out: ToolOutput
@@ -212,7 +232,7 @@ class PlaceSearches:
             out.notes.append("quiet_proxy")
         # one night must fit what is left of the total budget; the whole stay is checked when it is booked
         # (book_hotel fails with the sum, which the user can then see and change)
-        rows = self._fits_budget(rows, a, "价格", 1, out)
+        rows = self._fits_budget(self._cheaper_half(rows, a, "价格", out), a, "价格", 1, out)
         return self._finish(out, rows, "hotel", a.limit, "价格")
 
     def search_restaurants(self, a: SearchRestaurants) -> ToolOutput:
@@ -254,7 +274,7 @@ class PlaceSearches:
             before = len(rows)
             rows = [r for r in rows if serves_meal(r, a.meal)]
             out.facts["not_for_meal"] = before - len(rows)
-        rows = self._fits_budget(rows, a, "人均消费", a.people or 1, out)
+        rows = self._fits_budget(self._cheaper_half(rows, a, "人均消费", out), a, "人均消费", a.people or 1, out)
         return self._finish(out, rows, "restaurant", a.limit, "人均消费", fitting, rank)
 
     def search_attractions(self, a: SearchAttractions) -> ToolOutput:
@@ -266,7 +286,7 @@ class PlaceSearches:
             rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
         if a.kind:
             rows = [r for r in rows if is_kind(r["名称"], a.kind)]
-        rows = self._fits_budget(rows, a, "门票", a.people or 1, out)
+        rows = self._fits_budget(self._cheaper_half(rows, a, "门票", out), a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 
     def metro_station(self, a: MetroStation) -> ToolOutput:

@@ -67,7 +67,9 @@ class ToolBox(PlaceSearches):
             return out
         out.rows = [compact_row(row, "hotel")]
         out.count = 1
-        out.facts.update(name=row["名称"], unit_price=row.get("价格"), nights=a.nights, check_in=a.check_in)
+        out.facts.update(
+            name=row["名称"], unit_price=row.get("价格"), nights=a.nights, check_in=a.check_in, rooms=a.rooms
+        )
         if row.get("价格") is None:
             out.ok, out.reason = False, "no_price"
             return out
@@ -82,6 +84,8 @@ class ToolBox(PlaceSearches):
                 "nights": a.nights,
                 "unit": row["价格"],
             }
+            if a.rooms > 1:  # one room is the default a booking always had: only more is recorded
+                out.plan_item["rooms"] = a.rooms
         return out
 
     def add_to_plan(self, a: AddToPlan) -> ToolOutput:

@@ -11,11 +11,11 @@ import re
 from datetime import date, timedelta
 
 from ..numerals import small_number
-from ..slots import read_slots
+from ..slots import is_change, read_slots
 from ..text import extract_dates
 from .numbers import stay_length
 
-__all__ = ["stated_dates", "nights_between", "shift_said", "shifted"]
+__all__ = ["stated_dates", "nights_between", "shift_said", "shifted", "has_check_in", "keep_stay_end"]
 
 
 _RELATIVE_DAY = re.compile(
@@ -195,3 +195,40 @@ def shifted(dates: dict, days: int) -> dict | None:
             return None
         out[key] = f"{day.month}-{day.day}"
     return out if dates.get("check_in") else None
+
+
+def has_check_in(known) -> bool:
+    """Does memory (``known``) hold a check-in date?"""
+    return any(c.slot == "dates" and isinstance(c.value, dict) and c.value.get("check_in") for c in known.constraints)
+
+
+def keep_stay_end(p, known) -> None:
+    """ "改成五月二号出发": a new start keeps the stay's known end, so the nights follow (2 -> 4 is 2 nights), or,
+    with no end known, its length ("住三晚"); "we'll stay until June 5": a new end keeps the known start."""
+    for c in p.constraints:
+        v = c.value if c.slot == "dates" and isinstance(c.value, dict) else None
+        before = known.latest("dates", ("any",))
+        if v is not None and "check_in" not in v and v.get("check_out"):
+            start = before.value.get("check_in") if before is not None and isinstance(before.value, dict) else None
+            nights = nights_between(str(start), str(v["check_out"])) if start else None
+            if nights:
+                c.value = {"check_in": start, **v, "nights": nights}
+            continue
+        if v is not None and set(v) == {"nights"} and is_change(p.text):
+            # "把酒店改成住三晚" / "change the hotel to 3 nights": the stay's start kept, its end follows (and a hotel
+            # booked under the old length is booked again); a length said without a change word against dates
+            # said before is asked back instead (``length_note``)
+            held = before.value if before is not None and isinstance(before.value, dict) else {}
+            end = shifted({"check_in": held["check_in"]}, int(v["nights"])) if held.get("check_in") else None
+            if end:
+                c.value = {"check_in": held["check_in"], "check_out": end["check_in"], "nights": v["nights"]}
+            continue
+        if v is None or "nights" in v or "check_in" not in v:
+            continue
+        held = before.value if before is not None and isinstance(before.value, dict) else {}
+        end = held.get("check_out")
+        nights = nights_between(str(v["check_in"]), str(end)) if end else None
+        if nights:
+            c.value = {**v, "check_out": end, "nights": nights}
+        elif not end and held.get("nights"):  # "住三晚" with no end date: a later start keeps the stay's length
+            c.value = {**v, "nights": held["nights"]}

@@ -33,6 +33,10 @@ from .avoidances import avoided_foods, avoided_spans
 from .cuisine import cuisines_of
 from .intent_cues import (
     ASKS,
+    BEEN,
+    party_told,
+    GOING,
+    SEARCH_ASKED,
     called_off,
     chose_one,
     names_one,
@@ -43,6 +47,7 @@ from .intent_cues import (
     DOMAIN_CUES,
     FAILURE,
     FAMILY_ASK,
+    HOSTEL,
     FIELD_Q,
     FIRST_PERSON,
     GREETING,
@@ -58,6 +63,7 @@ from .intent_cues import (
     BARE_NEAR,
     NEAR_KIND,
     NEAR_METRO,
+    NOT_PRICEY,
     ORD_WORDS,
     ORDINAL,
     PLAN_WORD,
@@ -75,27 +81,21 @@ from .intent_cues import (
 )
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_kind
 from .numbers import length_clash, people_count, rating_range, stay_said, trip_day
-from .place_names import DOMAINS, city_named, dish_mentions, find_entities, unplaced_place, without_place_names
+from .place_names import (
+    DOMAINS,
+    pinyin_named,
+    city_named,
+    dish_mentions,
+    find_entities,
+    unplaced_place,
+    without_place_names,
+)
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
+from .visit_time import read_visit
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
-
-
-# words that ask for places (a search), not for a field of a place shown
-_SEARCH_ASKED = re.compile(
-    r"推荐|找|搜|有什么|有哪些|哪些|哪家|哪个|附近|周边|\b(?:recommend|suggest|find|search|look for|show|any|which|near|"
-    r"around|cheap(?:er|est)?)\b",
-    re.IGNORECASE,
-)
-
-
-# a trip said to be to (another) city, a correction included; a city been to or come from is no trip there
-_GOING = re.compile(
-    r"去|到|飞|是|\b(?:meant|going to|trip to|travel(?:l?ing)? to|fly(?:ing)? to|headed to|visiting)\b", re.I
-)
-_BEEN = re.compile(r"去过|到过|从|来自|\b(?:been to|went to|visited|used to|from)\b", re.I)
 
 
 @dataclass
@@ -134,6 +134,9 @@ class Parsed:
     more: bool = False  # "another one": the same search again, without what was offered already
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
+    not_pricey: bool = False  # "别太贵" / "nothing too expensive": no number said (the cheaper half is kept, said)
+    visit: str | None = None  # "short" (游玩时间短一点) / "walk" (走不了太多路): the shortest visits first, said
+    max_hours: float | None = None  # "2小时以内能逛完": a visit's most hours
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
     near_latest: bool = False  # "附近有什么景点": near the place talked about last, whatever it was said for
     asks_has: list[str] = field(default_factory=list)  # "第一家有没有停车场？": facilities asked of a shown hotel
@@ -153,12 +156,6 @@ class Parsed:
         return {c.slot: c.value for c in self.constraints}
 
 
-def _party(cons: list[Constraint], text: str) -> bool:
-    """Who travels said beside the other constraints ("我们一家三口，每晚住宿四五百吧"), not asked as a question:
-    a description of the trip to note, like "we are ..." (options are searched when asked for)."""
-    return any(c.slot == "people" for c in cons) and not re.search(r"[?？吗]", text)
-
-
 def parse(text: str, said_on: date | None = None) -> Parsed:
     """Understand one message (no memory involved). ``said_on``: the day it was said, which "下个月十号" /
     "next Wednesday" count from (today for a new message; its own day for one read back from memory)."""
@@ -169,6 +166,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     hits = domain_hits(text)
     if HOTEL_BREAKFAST.search(text):
         hits["hotel"] += 1 + hits["restaurant"]  # the breakfast is the hotel's
+    hostel = bool(HOSTEL.search(text))
+    hits["hotel"] += hostel  # "有没有青旅？": a place to stay
     p.entities = find_entities(text)
     p.city = city_named(text)
     p.request = bool(REQUEST.search(text))
@@ -181,6 +180,8 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     p.in_shown_order = bool(p.ordinal and SHOWN_BEFORE.search(text))
     p.more = bool(MORE.search(text)) and not GREETING.match(text)
     p.cheaper = bool(CHEAPER.search(text))
+    p.not_pricey = bool(NOT_PRICEY.search(text)) and not p.cheaper
+    p.visit, p.max_hours = read_visit(text)
     p.more = p.more or p.cheaper  # "cheaper" continues the topic's search
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
         p.count = 1  # "another" is one
@@ -213,6 +214,10 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.caveat = "paid_parking"  # the data lists only paid parking (收费停车位): said beside what is found
     if FAMILY_ASK.search(text):
         p.caveat = "no_family_tag"  # the data tags nothing as for families: said, and what was searched instead
+    if hostel:
+        p.caveat = "no_hostel_type"  # no such type in the data: said, the cheapest hotels offered instead
+    if p.visit == "walk":
+        p.caveat = "no_walking_data"  # no walking or access field: said, the shortest visits offered instead
     p.cuisines = cuisines_of(text)
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
@@ -291,6 +296,11 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         cons.append(Constraint("place", places[0][0], scope))
     elif not p.city and not p.near_kind:
         p.unplaced = unplaced_place(text)  # said back, never dropped in silence (the database is Beijing's only)
+        in_pinyin = pinyin_named(p.unplaced) if p.unplaced and p.unplaced.isascii() else None
+        if in_pinyin:  # "near Daoxiangcun": a database name said in pinyin, as the agent's replies gloss it
+            p.entities.append(in_pinyin)
+            p.unplaced = None
+            cons.append(Constraint("place", in_pinyin[0], scope, text=text))
     for c in cons:
         c.text = text
 
@@ -326,7 +336,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         and YES_NO.search(text)
         and not (p.entities or p.ordinal or p.refers or p.city or p.dishes or p.cuisines or p.kind or p.more)
         and not cons
-        and not _SEARCH_ASKED.search(text)
+        and not SEARCH_ASKED.search(text)
     ):
         p.field_q = True  # the planner looks it up in the list shown last, when there is one (else it searches)
     asked = [
@@ -353,7 +363,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
         return p
-    if p.city and (p.domain or p.request or (_GOING.search(text) and not _BEEN.search(text))):
+    if p.city and (p.domain or p.request or (GOING.search(text) and not BEEN.search(text))):
         p.intent = "city"  # "帮我找上海的酒店", and "说错了，是去上海" / "I meant Shanghai": the trip is elsewhere
     elif WHY.search(text):
         p.intent = "why"
@@ -371,7 +381,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     elif p.domain and (
         p.request
         or not (cons or lifts)  # a diet lifted is said, like a constraint: no search unless one is asked for
-        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text) or _party(cons, text))
+        or not (PREFER.search(text) or FIRST_PERSON.search(text) or is_change(text) or party_told(cons, text))
     ):
         target = [e for e in p.entities if e[1] == p.domain]
         p.intent = "info" if target and not NEAR.search(text) else "search"

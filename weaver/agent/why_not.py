@@ -12,6 +12,7 @@ import re
 from typing import Callable
 
 from .lexicon import CATEGORY_NAMES, DISH_ALIASES
+from .place_names import pinyin_named
 from .reply_phrases import constraint_phrase, display_name
 from .tools import ToolBox
 from .understanding import Constraint, Parsed
@@ -58,6 +59,10 @@ def _phrase(key: str, value: object, lang: str) -> str:
         return ("你的忌口：" if zh else "your diet: avoid ") + ("、" if zh else ", ").join(names)
     if key == "meal" and value in _MEALS:
         return f"{_MEALS[str(value)][0]}时段营业" if zh else f"open for {_MEALS[str(value)][1]}"
+    if key == "cheaper_half":
+        return (
+            "只看价格较低的一半（你说别太贵）" if zh else "only the cheaper half (you asked for nothing too expensive)"
+        )
     if key in _SLOTS:
         return constraint_phrase(Constraint(_SLOTS[key], value), lang)
     return f"{key}：{value}" if zh else f"{key}: {value}"
@@ -147,6 +152,9 @@ def answer_why_not(
     """The answer to "why not X?" and the memories it rests on (the search and its premises); None when the
     question names no dish or place, or no search of that kind was made (the plain "why" answer is given)."""
     named = [e for e in p.entities if e[1] in _SEARCHES]
+    asked = _WHY_NOT.search(p.text)
+    if not named and not p.dishes and asked:  # "why not Quanjude?": a name the English lexicon lacks, in pinyin
+        named = [e for e in [pinyin_named(p.text[asked.end() :])] if e and e[1] in _SEARCHES]
     wanted: dict[str, object]
     if p.dishes:
         domain, wanted = "restaurant", {"dishes": p.dishes[:1]}

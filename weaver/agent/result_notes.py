@@ -1,0 +1,85 @@
+"""The lines a search result's reply says around its rows: how many were found, what a diet left out, where a
+"nothing too expensive" cut fell, and the dishes asked for shown first.
+
+Split from ``result_texts`` (which composes the reply) so each stays one reader's length.
+"""
+
+from __future__ import annotations
+
+from .meals import NOT_DISHES
+from .reply_phrases import fmt_money
+from .tool_models import ToolOutput
+
+__all__ = ["cheaper_half_line", "excluded_lines", "found_line", "dishes_first"]
+
+_PRICE_UNIT = {
+    "search_hotels": ("每晚", "a night"),
+    "search_restaurants": ("人均", "a head"),
+    "search_attractions": ("门票", "a ticket"),
+}
+
+
+def cheaper_half_line(out: ToolOutput, zh: bool) -> str:
+    """Where "nothing too expensive" cut, said (no number was the user's: the median of what fit is the line)."""
+    cut, of = fmt_money(out.facts["cheaper_half"]), out.facts.get("cheaper_of")
+    zh_unit, en_unit = _PRICE_UNIT.get(out.tool, ("", ""))
+    return (
+        f"（你没有说具体价位：我只保留了符合条件的{of}个里价格较低的一半，{zh_unit}不超过{cut}（它们的中位数）。）"
+        if zh
+        else f"(You gave no figure, so I kept the cheaper half of the {of} that fit: at most {cut} {en_unit}, "
+        "their median price.)"
+    )
+
+
+def excluded_lines(facts: dict, zh: bool) -> list[str]:
+    """What the diet left out: places with a dish avoided outright (an allergy), and places that do not suit a
+    diet style (a meat place by name, or too few dishes that fit), the rest ranked by how much of the menu fits.
+
+    >>> excluded_lines({"excluded": 5, "excluded_style": 3, "styles": ["meat"]}, False)[1][:60]
+    'I left out 3 places that do not suit a vegetarian (a meat pl'
+    """
+    style = facts.get("excluded_style") or 0
+    strict = (facts.get("excluded") or 0) - style
+    lines = []
+    if strict:
+        lines.append(
+            f"已排除{strict}家推荐菜里有你要避开的食物的餐厅。"
+            if zh
+            else f"I excluded {strict} places whose dishes include what you avoid."
+        )
+    if facts.get("styles") and not style:
+        lines.append("（按推荐菜中素菜的占比排序。）" if zh else "(Ranked by how much of each menu is meat-free.)")
+    elif facts.get("styles"):
+        lines.append(
+            f"已排除{style}家不适合素食的餐厅（店名就是荤菜，或推荐菜里素菜不到一半）；其余按素菜占比排序。"
+            if zh
+            else f"I left out {style} places that do not suit a vegetarian (a meat place by name, or fewer than"
+            " half of their signature dishes meat-free) and ranked the rest by how much of the menu is meat-free."
+        )
+    return lines
+
+
+def found_line(count: int, shown: int, zh: bool) -> str:
+    """How many fit and how many are listed ("3 found; the top 1:" read as a slip when one was asked for).
+
+    >>> found_line(3, 1, False), found_line(2, 2, False), found_line(9, 5, True), found_line(5, 1, True)
+    ('3 found; the best fit:', '2 found:', '共找到9个，前5个：', '共找到5个，最合适的是：')
+    """
+    if shown >= count:
+        return f"共找到{count}个：" if zh else f"{count} found:"
+    if shown == 1:
+        return f"共找到{count}个，最合适的是：" if zh else f"{count} found; the best fit:"
+    return f"共找到{count}个，前{shown}个：" if zh else f"{count} found; the top {shown}:"
+
+
+def dishes_first(row: dict, wanted: list[str]) -> dict:
+    """The row with the dishes asked for shown first (the reply lists only a few), placeholders ("其他") dropped.
+
+    >>> dishes_first({"推荐菜": ["其他", "酸菜鱼", "招牌烤鸭"]}, ["烤鸭"])["推荐菜"]
+    ['招牌烤鸭', '酸菜鱼']
+    """
+    if "推荐菜" not in row:
+        return row
+    dishes = [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
+    hit = [d for d in dishes if any(w in d for w in wanted)]
+    return dict(row, 推荐菜=hit + [d for d in dishes if d not in hit])
