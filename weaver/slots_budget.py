@@ -38,7 +38,9 @@ _ABOUT_RIGHT_BEFORE = compile_ci(r"\b(?:around|about|roughly|approximately|appro
 _NIGHT = compile_ci(
     r"每晚|一晚|每天晚上|每夜|/晚|房价|per night|a night|each night|every night|/night|nightly|room rate"
 )
-_PERSON = compile_ci(r"人均|每人|一人|每位|per person|a head|per head|each|/person|\bpp\b")
+_PERSON = compile_ci(
+    r"人均|每人|一人|一个人(?=\s*(?:预算|大概|大约|差不多))|每位|per person|a head|per head|each|/person|\bpp\b"
+)
 _TICKET = compile_ci(r"门票|票价|ticket|entrance|admission")
 _TOTAL = compile_ci(r"总共|一共|总预算|总计|整个|全部|全程|总|total|overall|altogether|whole trip|in all|all in")
 HOTEL_WORDS = compile_ci(
@@ -185,7 +187,7 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
             after = around_span(text, n.start, end)[1]
         # the words after the amount, past its currency: "1000 yuan a night" is per night
         cur = _CURRENCY_AFTER.match(after)
-        local = before[-12:] + " " + (clause_a[: 10 + cur.end()] if cur else after[:10])
+        local = before[-12:] + " " + (clause_a[: 12 + cur.end()] if cur else after[:10])
         scope = _budget_scope(local, clause_b + clause_a, _sentence(text, n.start))
         if _NIGHTLY_BUDGET.search(clause_b):
             scope = "night"

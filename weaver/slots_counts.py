@@ -100,11 +100,27 @@ def _domain(text: str, start: int) -> str:
 _RATING_BELOW = compile_ci(r"^\D{0,6}?(?:以下|below|under|or less|at most)")
 
 
+# "one" said of the group is one of it or a price per head, never its size: "我们有一个人对海鲜过敏", "其中一个人",
+# "我们一个人预算三百" ("we" is two at least)
+_OF_THE_GROUP = compile_ci(r"(?:有|其中|里|中)\s*$")
+_PER_HEAD = compile_ci(r"\s*(?:预算|人均|大概|大约|差不多|多少钱|花)")
+
+
+def _one_of_us(text: str, m) -> bool:
+    return (
+        m.group(0).startswith(("我们", "咱们"))
+        or _OF_THE_GROUP.search(text[max(0, m.start() - 4) : m.start()]) is not None
+        or _PER_HEAD.match(text, m.end()) is not None
+    )
+
+
 def read_counts(text: str) -> list[SlotValue]:
     """Party size, nights and ratings; a party grown by a count ("又多了两个人") is a ``delta`` of the party.
 
     >>> [(v.value, v.bound) for v in read_counts("我们又多了两个人") + read_counts("two more friends are joining us")]
     [(2.0, 'delta'), (2.0, 'delta')]
+    >>> read_counts("我们有一个人对海鲜过敏"), read_counts("我们一个人预算三百"), [v.value for v in read_counts("我一个人去")]
+    ([], [], [1.0])
     """
     out: list[SlotValue] = []
     adults: list[SlotValue] = []
@@ -118,6 +134,8 @@ def read_counts(text: str) -> list[SlotValue]:
         n = small_number(next(g for g in m.groups() if g))
         if any(g.span[0] <= m.start() < g.span[1] or m.start() <= g.span[0] < m.end() for g in grown):
             continue  # "又多了两个人": the two are the growth, not the party
+        if n == 1 and _one_of_us(text, m):
+            continue  # "我们有一个人对海鲜过敏" is one of the party, "我们一个人预算三百" a price per head
         if n and 0 < n <= 50:
             span = m.span()
             if _ADULTS.search(m.group(0)):

@@ -1,0 +1,46 @@
+""" "One of us" is no party size, "one person's budget" is a budget per person (found by a new user's CLI session).
+
+"我们周五要四个人一起吃晚饭" then "我们有一个人对海鲜过敏" read the second as a party of one: it superseded the party of
+four, which left the context, and the constraint block said "1人". "我们一个人预算三百" was a party of one and a
+total budget of 300; "Budget is 300 yuan per person at most" a total too (the window after the amount stopped at
+"per perso").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from weaver.slots import read_slots
+
+
+def _read(text):
+    return {(v.slot, v.value, v.scope) for v in read_slots(text)}
+
+
+@pytest.mark.parametrize(
+    "text, want, never",
+    [
+        ("我们有一个人对海鲜过敏", ("diet", "seafood", "seafood"), "party"),
+        ("其中一个人不吃辣", ("diet", "spicy", "spicy"), "party"),
+        ("我们一个人预算三百", ("budget", 300.0, "person"), "party"),
+        ("Budget is 300 yuan per person at most", ("budget", 300.0, "person"), "party"),
+    ],
+)
+def test_one_of_the_group_is_not_its_size(text, want, never):
+    got = _read(text)
+    assert want in got and not any(slot == never for slot, _, _ in got)
+
+
+def test_the_party_of_four_stays_in_force_after_one_of_us_has_an_allergy(runtime):
+    w = runtime.open("one-of-us")
+    w.set_task("订一家餐厅吃晚饭")
+    four = w.ingest("我们周五要四个人一起吃晚饭").node.id
+    w.ingest("我们有一个人对海鲜过敏")
+    assert w.nodes[four].status == "active"
+    block = w.query("帮我订餐厅", budget=512).decision
+    assert block is not None and "4" in block.text and "1人" not in block.text
+
+
+@pytest.mark.parametrize("text, party", [("我一个人去", 1.0), ("我们两个人想去故宫", 2.0), ("我们有4个人", 4.0)])
+def test_the_party_is_still_read(text, party):
+    assert ("party", party, "") in _read(text)
