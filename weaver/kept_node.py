@@ -103,7 +103,8 @@ def declared_edges(w: ContextWeaver, node: MemoryNode, depends_on: list) -> list
 
 def _revisit(w: ContextWeaver, node: MemoryNode, vec: np.ndarray, exclude: set[str]) -> Edge | None:
     """The builder's link to what ``node`` revisits from another session (weaver/relations/revisits.py),
-    searched among the latest active memories; a named speaker's memory with a session or date, or a user message with a session, may have one."""
+    searched among the latest active memories; a named speaker's memory with a session or date, or a user message
+    with a session, may have one."""
     if not (node.meta.get("speaker") or node.kind == "user_input") or episode_key(node.meta) is None:
         return None  # (revisit_parent decides whose memory can be revisited)
     m = w.mirror

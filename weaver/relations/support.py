@@ -19,7 +19,7 @@ the constraints, a quoted earlier message) is not its content: a later message
 that shares those words builds on where they were said, not on the echo.
 
 Chats with named speakers (Molweni, LoCoMo) keep the link model's verdict, but for an **aside**: a message that
-opens by turning away ("By the way, ...", "对了，...", "anyway", "话说") starts a new subject, so in any chat it
+opens by turning away ("By the way, ...", "对了，...", "btw", "话说") starts a new subject, so in any chat it
 is linked only where the content backs it (a shared content word, number or name): the turn just before is not
 what it builds on ("Sunny on Saturday" -> "By the way, I started a new job" is no dependency).
 
