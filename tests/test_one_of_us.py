@@ -44,3 +44,31 @@ def test_the_party_of_four_stays_in_force_after_one_of_us_has_an_allergy(runtime
 @pytest.mark.parametrize("text, party", [("我一个人去", 1.0), ("我们两个人想去故宫", 2.0), ("我们有4个人", 4.0)])
 def test_the_party_is_still_read(text, party):
     assert ("party", party, "") in _read(text)
+
+
+@pytest.mark.parametrize(
+    "turns, party",
+    [
+        (["我们四个人去北京，6月1号到4号，预算一万", "对了，我们有一个人对海鲜过敏", "我们又多了两个人"], "6人"),
+        (
+            [
+                "Four of us visit Beijing June 1-4, budget 10000 yuan",
+                "By the way, one of us is allergic to seafood",
+                "Two more friends are joining us",
+            ],
+            "6 people",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_the_agent_keeps_the_party_when_one_of_us_has_an_allergy(runtime, turns, party):
+    """Found in the studio: the agent's own count read "我们有一个人…" as "记下了：1人", and the party that grew
+    by two afterwards was 3."""
+    from agent_chat import chat_turn
+
+    from weaver.agent import TravelAgent
+
+    agent = TravelAgent(runtime.open("one-of-us-agent"))
+    replies = [chat_turn(agent, t)[0] for t in turns]
+    assert "1人" not in replies[1] and "1 person" not in replies[1]
+    assert party in replies[2]

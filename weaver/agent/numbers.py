@@ -255,6 +255,8 @@ def people_count(text: str) -> int | None:
 
     >>> people_count("me + 2 friends, beijing from july 1"), people_count("one of us is vegetarian")
     (3, None)
+    >>> people_count("我们有一个人对海鲜过敏"), people_count("我一个人去")
+    (None, 1)
     """
     if any(v.slot == "party" and v.bound == "delta" for v in read_slots(text)):
         return None  # "我们又多了两个人": a growth, applied to the party on record (``slot_bridge.moved_constraints``)
@@ -279,6 +281,8 @@ def people_count(text: str) -> int | None:
     if whole and isinstance(whole[0].value, float):
         return int(whole[0].value)
     n = _small(next(g for g in m.groups() if g))
+    if n == 1 and not any(v.slot == "party" for v in read_slots(text)):
+        return None  # "我们有一个人对海鲜过敏": one of the party (the library's reader says so), not a party of one
     return n if n and 0 < n <= 50 else None
 
 
