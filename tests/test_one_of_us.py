@@ -72,3 +72,31 @@ def test_the_agent_keeps_the_party_when_one_of_us_has_an_allergy(runtime, turns,
     replies = [chat_turn(agent, t)[0] for t in turns]
     assert "1人" not in replies[1] and "1 person" not in replies[1]
     assert party in replies[2]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["我们四个人去北京，预算一万", "找个海淀的酒店", "第一家吧", "我们又多了两个人"],
+        [
+            "Four of us visit Beijing, budget 10000 yuan",
+            "A hotel in Haidian",
+            "The first one then",
+            "Two more friends are joining us",
+        ],
+    ],
+    ids=["zh", "en"],
+)
+def test_a_party_that_grows_is_remembered_not_dropped_as_off_focus(runtime, turns):
+    """Found in the final studio walk: the growth was acted on but rejected by the filter's first stage (coarse
+    0.00 / 0.05, no digit, no cue word), so the memory's party stayed four."""
+    from agent_chat import chat_turn
+
+    from weaver.agent import TravelAgent
+
+    w = runtime.open("grows-kept")
+    agent = TravelAgent(w)
+    for t in turns:
+        chat_turn(agent, t)
+    grown = [d for d in w.decisions.values() if d.content == turns[-1]]
+    assert grown and grown[0].kept, grown[0].reason if grown else "no decision"

@@ -29,7 +29,9 @@ __all__ = ["TaskFocus", "FineVerdict", "judge", "focus_history", "stored_meta"]
 
 def _states_facts(text: str) -> bool:
     f = features(text)
-    return f.constraint or f.hard or bool(f.slots or f.numbers or f.dates)
+    # or a value the slot reader reads without a digit or a cue word: "Two more friends are joining us" (the
+    # party grows by two), "我们又多了两个人" were dropped as off focus, and the party on record stayed four
+    return f.constraint or f.hard or bool(f.slots or f.numbers or f.dates) or bool(statement_values(text))
 
 
 class TaskFocus:
