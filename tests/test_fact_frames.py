@@ -104,3 +104,17 @@ def test_the_same_home_said_again_proposes_nothing_more(runtime):
     ids = [w.ingest(t).node.id for t in texts]
     w.curation.review(apply=False)
     assert _supersedes(w, ids) == [(2, 0)]
+
+
+@pytest.mark.parametrize(
+    "text, frame",
+    [
+        ("I moved to Berlin last month. Have you ever been?", ("home", "Berlin")),
+        ("我现在住在上海，你想来玩吗？", ("home", "上海")),
+        ("You know what, I got a new job at a bakery!", ("work", "bakery")),
+        ("If I moved to Berlin, I'd be happier.", None),
+        ("如果我搬到北京，就方便多了", None),
+    ],
+)
+def test_a_question_or_a_condition_silences_only_its_own_clause(text, frame):
+    assert frame_of(text) == frame

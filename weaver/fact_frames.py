@@ -126,8 +126,28 @@ def same_value(a: str, b: str) -> bool:
     return bool(a and b and (a in b or b in a))
 
 
+# a clause ends at its own punctuation: "I moved to Berlin last month. Have you ever been?" states a fact and then
+# asks, and so does "我现在住在上海，你想来玩吗？"; a question, a wish or a condition silences its own clause only
+_SENTENCE = re.compile(r"[^.!?。！？,，;；]+[.!?。！？,，;；]*")
+
+
 def frame_of(text: str) -> tuple[str, str] | None:
-    """(frame, value) when ``text`` states where its speaker lives or works, else None."""
+    """(frame, value) when ``text`` states where its speaker lives or works, else None (the first clause that
+    does; a wish, a question or a condition silences only the clause it is in).
+
+    >>> frame_of("I moved to Berlin last month. Have you ever been?"), frame_of("我现在住在上海，你想来玩吗？")
+    (('home', 'Berlin'), ('home', '上海'))
+    >>> frame_of("If I moved to Berlin, I'd be happier."), frame_of("如果我搬到北京，就方便多了")
+    (None, None)
+    """
+    for sentence in _SENTENCE.findall(text):
+        got = _sentence_frame(sentence)
+        if got is not None:
+            return got
+    return None
+
+
+def _sentence_frame(text: str) -> tuple[str, str] | None:
     if _NOT_A_FACT.search(text):
         return None
     for frame, pattern in (*_EN, *_ZH):
