@@ -258,7 +258,8 @@ def people_count(text: str) -> int | None:
     >>> people_count("我们有一个人对海鲜过敏"), people_count("我一个人去")
     (None, 1)
     """
-    if any(v.slot == "party" and v.bound == "delta" for v in read_slots(text)):
+    party = [v for v in read_slots(text) if v.slot == "party"]  # the library's reading, once
+    if any(v.bound == "delta" for v in party):
         return None  # "我们又多了两个人": a growth, applied to the party on record (``slot_bridge.moved_constraints``)
     plus = _ME_PLUS.search(text)
     if plus:
@@ -266,8 +267,7 @@ def people_count(text: str) -> int | None:
         return n + 1 if n else None
     m = _PEOPLE.search(text)
     if not m:
-        party = [v for v in read_slots(text) if v.slot == "party"]  # "with three friends": the reader's count
-        if party and isinstance(party[0].value, float):
+        if party and isinstance(party[0].value, float):  # "with three friends": the reader's count
             return int(party[0].value)
         couple = _COUPLE.search(text)
         if couple:  # a trip party of two ("我和老婆", "my wife and I"); the library's reader leaves
@@ -277,11 +277,11 @@ def people_count(text: str) -> int | None:
             return None if extra is None else 2 + extra
         return None
     # "两个大人两个小孩": the library's reader counts the children said with the adults (its span covers this one)
-    whole = [v for v in read_slots(text) if v.slot == "party" and v.span[0] <= m.start() < v.span[1]]
+    whole = [v for v in party if v.span[0] <= m.start() < v.span[1]]
     if whole and isinstance(whole[0].value, float):
         return int(whole[0].value)
     n = _small(next(g for g in m.groups() if g))
-    if n == 1 and not any(v.slot == "party" for v in read_slots(text)):
+    if n == 1 and not party:
         return None  # "我们有一个人对海鲜过敏": one of the party (the library's reader says so), not a party of one
     return n if n and 0 < n <= 50 else None
 
