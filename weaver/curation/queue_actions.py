@@ -11,8 +11,8 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..models import RELATIONS, WeaverError
-from ..validation import check_prefix
 from .queue import FlagGroup, ReviewItem
+from .refs import one_of
 from .writing import in_write_section
 
 if TYPE_CHECKING:  # used in annotations only (entries are built by the log: ``self.log.new``)
@@ -96,10 +96,7 @@ class QueueActions:
         return len(group.item_ids)
 
     def _item(self, item_id: str) -> ReviewItem:
-        item_id = check_prefix(item_id, "review item id")  # "" prefixes every id: never a match
-        item = self.queue.get(item_id) or next((i for i in self.queue.values() if i.id.startswith(item_id)), None)
-        if item is None:
-            raise WeaverError(f"no review item {item_id!r}")
+        item = self.queue[one_of(item_id, self.queue, "review item")]  # the id or an unambiguous prefix of it
         if item.status != "pending":
             raise WeaverError(f"review item {item.id} is already {item.status}")
         return item

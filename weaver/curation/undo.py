@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ..graph import would_create_cycle
 from ..models import WeaverError
-from ..validation import check_prefix
 from .arrival import linked_edits
 from .audit import EDIT_ACTIONS, AuditEntry
 from .nodes import NODE_META_KEYS
+from .refs import one_of
 from .writing import in_write_section
 
 if TYPE_CHECKING:  # annotations only
@@ -99,8 +99,10 @@ class UndoActions:
 
         Undoing either half of a supersede on arrival (its edge, its status change) undoes both.
         """
-        entry = (
-            self.log.by_id(check_prefix(entry_id, "audit entry id")) if entry_id is not None else self.log.undo_target()
+        entry = (  # the id or an unambiguous prefix of it
+            self.log.by_id(one_of(entry_id, (e.id for e in self.log.entries), "audit entry"))
+            if entry_id is not None
+            else self.log.undo_target()
         )
         if entry is None:
             raise WeaverError("nothing to undo" if not entry_id else f"no audit entry {entry_id!r}")
