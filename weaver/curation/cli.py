@@ -35,6 +35,8 @@ def cmd_review(rt, args) -> int:
     for entry_id in summary.applied:
         entry = w.curation.log.by_id(entry_id)
         print(f"  applied {entry.id}  {entry.action} {entry.key}  — {entry.why}")
+    if summary.applied:  # the pass's edits are not a human's: a bare `undo` leaves them
+        print("  (undo an applied one with: undo ENTRY)")
     return 0
 
 
@@ -67,7 +69,12 @@ def cmd_status(rt, args) -> int:
     w = _open(rt, args)
     cur = w.curation
     by = cur.resolve_node(args.by) if args.by else ""
-    entry = cur.set_status(cur.resolve_node(args.node), args.status, args.why or "set from the CLI", by=by)
+    nid = cur.resolve_node(args.node)
+    node = w.nodes[nid]
+    if node.status == args.status and (args.status != "superseded" or node.meta.get("superseded_by", "") == by):
+        print(f"unchanged: {nid} is already {args.status}; nothing audited")  # a no-op is not an edit
+        return 0
+    entry = cur.set_status(nid, args.status, args.why or "set from the CLI", by=by)
     print(_say(entry))
     for item in cur.items():
         if item.cause_entry == entry.id:
