@@ -117,3 +117,30 @@ def test_no_op_status_is_not_audited_and_bad_input_is_one_line(space):
     after = json.loads(cli("export").stdout)
     assert [n["id"] for n in after["nodes"]] == ids
     assert [r["key"] for r in json.loads(cli("constraints").stdout)["constraints"]].count("diet/peanut") == 1
+
+
+def test_a_why_with_newlines_and_escapes_stays_one_escaped_row(space):
+    cli, ids, _ = space
+    why = "第一行\nsecond line\x1b[31m red"
+    assert cli("edge", "set", ids[0], ids[3], "causal", "--why", why).returncode == 0
+    out = cli("log", "--limit", "1")
+    assert out.stdout.count("\n") == 1 and "\x1b" not in out.stdout
+    assert out.stdout.rstrip().endswith("第一行\\nsecond line\\x1b[31m red")
+    assert _log(cli)[-1]["why"] == why  # the record keeps what was said
+
+
+def test_a_flag_on_a_deleted_memory_is_on_hold_until_the_deletion_is_undone(space):
+    cli, ids, _ = space
+    assert cli("edge", "set", ids[0], ids[3], "causal").returncode == 0
+    assert cli("status", ids[0], "retracted").returncode == 0
+    flags = [json.loads(x) for x in cli("queue", "--json").stdout.splitlines()]
+    flag = next(f for f in flags if f["target"] == ids[3])
+    assert cli("delete-node", ids[3]).returncode == 0
+    assert flag["id"] not in cli("queue").stdout  # nothing to decide about a memory that is gone
+    for verb in ("accept", "reject"):
+        out = cli(verb, flag["id"])
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "on hold" in out.stderr, out.stderr
+    assert cli("undo").returncode == 0  # the deletion undone: the flag is back, and can be decided
+    assert flag["id"] in cli("queue").stdout
+    assert cli("accept", flag["id"]).returncode == 0
+    assert json.loads(cli("export").stdout)["nodes"][3]["status"] == "retracted"
