@@ -82,24 +82,29 @@ def test_status_superseded_from_the_cli_removes_the_allergy_from_constraints(run
 
 
 @pytest.mark.parametrize(
-    "lang, first, second, kept",
+    "lang, first, second, other",
     [
-        ("zh", "预算五千，酒店要有健身房。", "预算改成八千吧。", "amenity/gym"),
+        ("zh", "预算五千，酒店要有健身房。", "预算改成八千吧。", "第二天我们想去颐和园和故宫，最好请个导游。"),
         (
             "en",
             "My total budget is 5000 yuan and the hotel must have a gym.",
             "Make the total budget 8000 yuan.",
-            "amenity/gym",
+            "On the second day we want to visit the Summer Palace and the Forbidden City, with a guide.",
         ),
     ],
 )
-def test_a_restatement_leaves_an_unrestated_preference_in_force(runtime, lang, first, second, kept):
-    """Supersede on arrival reads the slots; a preference it does not read (a gym) keeps the statement active, so
-    the preference still holds and nothing a superseded statement says is in force."""
+def test_a_statement_superseded_by_a_restatement_keeps_what_nobody_restated(runtime, lang, first, second, other):
+    """Superseded on arrival by a new budget, the statement gave up its budget, not its gym; superseded by an
+    unrelated memory, it gives up everything it said."""
     w = runtime.open(f"gym-{lang}")
     a = w.ingest(first, "user_input").node.id
     b = w.ingest(second, "user_input").node.id
-    assert w.graph.edges[a, b]["relation"] == "supersedes"
-    assert w.nodes[a].status == "active"
+    c = w.ingest(other, "user_input").node.id
+    assert w.nodes[a].status == "superseded" and w.graph.edges[a, b]["relation"] == "supersedes"
     recs = {r.key: r for r in w.constraints()}
-    assert kept in recs and recs["budget/total"].value == 8000.0
+    assert recs["amenity/gym"].node_id == a and recs["budget/total"].value == 8000.0
+    assert [h["value"] for h in recs["budget/total"].history] == [5000.0]
+    entry = next(e for e in w.curation.log.entries if e.actor == "builder" and e.action == "node.status")
+    w.curation.undo(entry.id)  # the arrival undone: the statement is active, the later budget still holds
+    w.curation.set_status(a, "superseded", "the user dropped the gym too", by=c)
+    assert sorted(r.key for r in w.constraints()) == ["budget/total"]

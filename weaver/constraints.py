@@ -153,7 +153,8 @@ def records_from_statements(
     value of their key, never current themselves. A key it was the last to state falls back to the value an
     earlier statement in force held, or leaves (an allergy a curator marked superseded by an unrelated memory
     is no longer a constraint; made active again, by undo, it is one again). ``void``: the superseded statements
-    that hold all the same, as what replaced them was taken back (retracted or deleted):
+    that hold all the same, for what nobody restated since (superseded by a restatement of some of their values,
+    or by a memory taken back since):
 
     >>> recs = records_from_statements([("a", 1, "我对花生过敏"), ("b", 2, "预算五千"), ("c", 3, "预算改成八千")])
     >>> [(r.key, r.shown()) for r in recs]
@@ -266,7 +267,8 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
                 continue  # a deleted or retracted statement states nothing
             statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
         values = _known_values(weaver, statements)
-        void = {st[0] for st in statements if st[5] == "superseded" and not _replaced(weaver, st[0])}
+        of = {st[0]: st for st in statements}
+        void = {st[0] for st in statements if st[5] == "superseded" and not _replaced(weaver, st[0], sup, values, of)}
         return records_from_statements(statements, sup, None if values is None else (lambda nid, _t: values[nid]), void)
 
     # every query that asks for a decision reads them: built once until a memory is added or curation edits an
@@ -280,14 +282,28 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
     return [r for r in recs if include_lifted or r.status != "lifted"]
 
 
-def _replaced(weaver, node_id: str) -> bool:
-    """Whether what superseded the statement ``node_id`` still stands: a memory not retracted nor deleted, or no
-    memory named (a curator marked it superseded and named nothing)."""
+def _replaced(weaver, node_id: str, sup: set, values: dict | None, statements: dict) -> bool:
+    """Whether the superseded statement ``node_id`` gave up all it said: superseded by a memory that stands (not
+    retracted nor deleted; or by none named) and that restates none of its values. Superseded by a restatement
+    (its ``supersedes`` edge, or a value of one of its keys), it gave up only what was restated: a later value of
+    the key replaces it, and what nobody restated still holds ("预算五千，酒店要有健身房" superseded on arrival by
+    "预算改成八千": the gym). Superseded by an unrelated memory, its values leave (an allergy)."""
     by = weaver.nodes[node_id].meta.get("superseded_by")
     if not by:
         return True
     other = weaver.nodes.get(by)
-    return other is not None and other.status not in ("retracted", "deleted")
+    if other is None or other.status in ("retracted", "deleted"):
+        return False  # what replaced it was taken back: it holds again
+    if (node_id, by) in sup:
+        return False
+    if by not in statements:
+        return True  # not a user statement: it restates nothing
+
+    def keys(nid: str) -> set[str]:
+        got = values[nid] if values is not None else statement_values(statements[nid][2])
+        return {f"{v.slot}/{v.scope}" if v.scope else v.slot for v in got}
+
+    return not keys(node_id) & keys(by)
 
 
 def known_statement_values(weaver, statements) -> dict:

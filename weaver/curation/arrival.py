@@ -26,7 +26,6 @@ from ..graph_export import edge_from
 from ..slot_index import SlotIndex, said_value
 from ..models import WeaverError
 from ..slot_restate import REACH, is_amount_change, restated_amount
-from ..slots_prefs import read_prefs
 from ..slots import SlotValue, asks_about, changes, is_another, is_change, may_restate, read_slots
 
 __all__ = [
@@ -129,16 +128,6 @@ def slot_index(w) -> SlotIndex:
 CROSS_SESSION_PENALTY = 0.25  # another session's statement may belong to another trip: a person decides
 
 
-def _unrestated_prefs(old: str, new: str) -> set[tuple[str, str]]:
-    """The preference keys (amenity, hotel class, dish, quiet: :func:`weaver.slots_prefs.read_prefs`) the old
-    statement holds and the new one does not say: the slot index reads none of them, and a statement superseded
-    as a whole holds nothing in force ("预算五千，酒店要有健身房" then "预算改成八千": the gym still holds). An item
-    the new statement names is spoken to there ("I'm vegetarian, skip places that only serve meat" then "I've
-    started eating meat again")."""
-    low = new.lower()
-    return {v.key for v in read_prefs(old) if v.text.lower() not in low} - {v.key for v in read_prefs(new)}
-
-
 def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supersede]:
     """The earlier active statements the node ``node_id`` gives new values (newest first).
 
@@ -216,11 +205,9 @@ def plan_supersedes(w, node_id: str, across_sessions: bool = False) -> list[Supe
             if last_statement(k) > i:
                 restated.add(k)
         # superseded as a whole only when it says little beyond the slots restated since (nothing is lost)
-        full = (
-            {v.key for v in old_vals} <= restated
-            and len(index.residue(i, old.content) - index.residue(pos, node.content)) <= MAX_RESIDUE
-            and not _unrestated_prefs(old.content, node.content) - restated
-        )
+        full = {v.key for v in old_vals} <= restated and len(
+            index.residue(i, old.content) - index.residue(pos, node.content)
+        ) <= MAX_RESIDUE
         explicit = all(a.explicit and b.explicit for a, b in pairs)
         conf = (
             0.8 + (0.1 if cue else 0.0) + (0.05 if explicit else 0.0) - (CROSS_SESSION_PENALTY if other_session else 0)
