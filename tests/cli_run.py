@@ -26,12 +26,14 @@ class CliResult:
     stderr: str
 
 
-def run_cli(*argv: str, stdin: str = "", cwd: Path) -> CliResult:
+def run_cli(*argv: str, stdin: str | bytes = "", cwd: Path) -> CliResult:
     """``python -m weaver *argv`` in-process, run from ``cwd`` (so no ``.streamlit/secrets.toml`` of the
-    checkout is read); an argparse usage error's SystemExit becomes its exit code."""
+    checkout is read); an argparse usage error's SystemExit becomes its exit code. ``stdin`` bytes are given as
+    they are (what a pipe of bytes that are not UTF-8 gives); text is encoded as UTF-8."""
     out, err = io.StringIO(), io.StringIO()
     old_in = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    raw = stdin if isinstance(stdin, bytes) else stdin.encode("utf-8")
+    sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="surrogateescape")
     try:
         with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:

@@ -18,9 +18,31 @@ from .ingest import WRITE_BATCH
 from .models import Message, WeaverError
 from .validation import check_task, prepare_message
 
-__all__ = ["LINE_KEYS", "cmd_ingest", "read_jsonl"]
+__all__ = ["LINE_KEYS", "cmd_ingest", "decode_line", "read_jsonl"]
 
 LINE_KEYS = ("kind", "content", "meta", "id")  # an ingest line; or {"task": ...} alone
+
+
+def decode_line(raw: bytes | str) -> str:
+    r"""A line of input as text, or a one-line :class:`WeaverError` naming the first byte that is not UTF-8.
+
+    ``raw``: bytes, or text a stream decoded with ``surrogateescape`` (Python's stdin under a C locale, and
+    ``input()``): its undecodable bytes are lone surrogates, which would be stored as U+FFFD and shown as
+    the user's words. A UTF-8 byte-order mark is not content.
+
+    >>> decode_line("预算五千".encode()), decode_line(b"\xef\xbb\xbfhi\r\n")
+    ('预算五千', 'hi\r\n')
+    >>> decode_line(b"ok \xff")
+    Traceback (most recent call last):
+    ...
+    weaver.models.WeaverError: not valid UTF-8 (byte 3)
+    """
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogateescape")
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise WeaverError(f"not valid UTF-8 (byte {exc.start})") from None
 
 
 def _line_item(path: str, lineno: int, text: str) -> dict:
@@ -83,9 +105,9 @@ def read_jsonl(path: str) -> list[dict]:
         if not line.strip():
             continue
         try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise WeaverError(f"{path}, line {lineno}: not valid UTF-8 (byte {exc.start})") from exc
+            text = decode_line(line)
+        except WeaverError as exc:
+            raise WeaverError(f"{path}, line {lineno}: {exc}") from exc
         try:
             item = _line_item(path, lineno, text)
         except WeaverError as exc:

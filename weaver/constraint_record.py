@@ -108,7 +108,7 @@ class ConstraintRecord:
     unit: str = ""
     speaker: str | None = None
     message_id: str = ""
-    node_status: str = "active"  # the stating node's status (a superseded node can still hold a current slot)
+    node_status: str = "active"  # the stating node's status (a superseded one holds only when what replaced it is gone)
     history: list[dict] = field(default_factory=list)  # earlier statements, oldest first
 
     def shown(self) -> str:

@@ -140,7 +140,7 @@ def _drop_crossed_bound(current: dict, speaker, nid: str) -> None:
 
 
 def records_from_statements(
-    statements, supersedes: set[tuple[str, str]] | None = None, values_of=None
+    statements, supersedes: set[tuple[str, str]] | None = None, values_of=None, void=frozenset()
 ) -> list[ConstraintRecord]:
     """Records from ``(node_id, turn, text[, speaker, message_id, node_status])`` user statements, oldest first.
 
@@ -148,11 +148,28 @@ def records_from_statements(
     history (``edge``: the weaver's ``supersedes`` edge between the two nodes, when
     there is one). Speakers never share a key. ``values_of(node_id, text)``: the statement's values, when the
     caller keeps them (a text's values never change).
+
+    A superseded statement (``node_status`` "superseded") no longer holds: its values are history for a later
+    value of their key, never current themselves. A key it was the last to state falls back to the value an
+    earlier statement in force held, or leaves (an allergy a curator marked superseded by an unrelated memory
+    is no longer a constraint; made active again, by undo, it is one again). ``void``: the superseded statements
+    that hold all the same, for what nobody restated since (superseded by a restatement of some of their values,
+    or by a memory taken back since):
+
+    >>> recs = records_from_statements([("a", 1, "我对花生过敏"), ("b", 2, "预算五千"), ("c", 3, "预算改成八千")])
+    >>> [(r.key, r.shown()) for r in recs]
+    [('diet/peanut', 'no peanut'), ('budget/total', '≤8000')]
+    >>> recs = records_from_statements([("a", 1, "我对花生过敏", None, "", "superseded"), ("b", 2, "预算五千"),
+    ...                                 ("c", 3, "预算改成八千", None, "", "superseded")])
+    >>> [(r.key, r.shown(), r.node_id) for r in recs]
+    [('budget/total', '≤5000', 'b')]
     """
     supersedes = supersedes or set()
     current: dict[tuple, ConstraintRecord] = {}
     unread: list[ConstraintRecord] = []
     before: dict = {}  # each speaker's latest statements' values, newest first: what a bare "改成一万二" restates
+    in_force: dict[tuple, bool] = {}  # whether a statement that still holds says the key's current value
+    fallback: dict[tuple, ConstraintRecord] = {}  # the value in force a superseded statement's value displaced
     for st in statements:
         nid, turn, text = st[0], st[1], st[2]
         speaker = st[3] if len(st) > 3 else None
@@ -162,13 +179,15 @@ def records_from_statements(
         if not vals and is_amount_change(text):
             vals = next(filter(None, (restated_amount(text, b) for b in before.get(speaker, ()))), [])
         before[speaker] = [vals, *before.get(speaker, ())][:REACH]
+        holds = nstatus != "superseded" or nid in void
         for v in vals:
             rec = _record(v, nid, turn, speaker, mid, nstatus)
             k = (speaker, rec.key)
             if rec.bound == "delta":
                 rec = _moved(rec, current.get(k))
             if rec.status == "unread":
-                unread.append(rec)
+                if holds:
+                    unread.append(rec)
                 continue
             old = current.get(k)
             if old is not None:
@@ -177,6 +196,15 @@ def records_from_statements(
                     rec.history = old.history
                     continue
                 same = (old.value, old.bound, old.high) == (rec.value, rec.bound, rec.high)
+                live = in_force.get(k, True)
+                if holds:
+                    in_force[k] = True
+                    fallback.pop(k, None)
+                elif not same:  # a value no statement in force holds now; what held before is kept aside
+                    in_force[k] = False
+                    if live:
+                        fallback[k] = dataclasses.replace(old, history=list(old.history))
+                # (a same value said again by a superseded statement: in force as long as the first one is)
                 # the replaced record is dropped: its list is handed on, not copied (a copy per restatement was
                 # quadratic, 6 s of the first constraint query at 100k statements)
                 rec.history = old.history
@@ -193,10 +221,18 @@ def records_from_statements(
                             "edge": (old.node_id, nid) in supersedes,
                         }
                     )
-                if same:  # a restatement: provenance stays with the first statement, the later one confirms it
+                if same and live:  # a restatement: provenance stays with the first statement, the later one confirms it
                     rec.node_id, rec.turn, rec.message_id = old.node_id, old.turn, old.message_id
+            else:
+                in_force[k] = holds
             current[k] = rec
         _drop_crossed_bound(current, speaker, nid)
+    for k, live in in_force.items():
+        if not live and k in current:  # stated last by a superseded statement: what held before, or nothing
+            if k in fallback:
+                current[k] = fallback[k]
+            else:
+                del current[k]
     # an unread amount is kept beside the key's value (never replacing it), as text
     return sorted(list(current.values()) + unread, key=lambda r: (r.status != "current", r.turn))
 
@@ -231,7 +267,9 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
                 continue  # a deleted or retracted statement states nothing
             statements.append((nid, n.turn, n.content, n.meta.get("speaker"), n.message_id, n.status))
         values = _known_values(weaver, statements)
-        return records_from_statements(statements, sup, None if values is None else (lambda nid, _t: values[nid]))
+        of = {st[0]: st for st in statements}
+        void = {st[0] for st in statements if st[5] == "superseded" and not _replaced(weaver, st[0], sup, values, of)}
+        return records_from_statements(statements, sup, None if values is None else (lambda nid, _t: values[nid]), void)
 
     # every query that asks for a decision reads them: built once until a memory is added or curation edits an
     # edge or a node status (decision_context.remembered), not from every statement per query; each statement's
@@ -242,6 +280,30 @@ def constraint_records(weaver, include_lifted: bool = False, ids=None) -> list[C
         else remembered(weaver.graph, "_constraint_records", lambda: build(weaver.node_ids))
     )
     return [r for r in recs if include_lifted or r.status != "lifted"]
+
+
+def _replaced(weaver, node_id: str, sup: set, values: dict | None, statements: dict) -> bool:
+    """Whether the superseded statement ``node_id`` gave up all it said: superseded by a memory that stands (not
+    retracted nor deleted; or by none named) and that restates none of its values. Superseded by a restatement
+    (its ``supersedes`` edge, or a value of one of its keys), it gave up only what was restated: a later value of
+    the key replaces it, and what nobody restated still holds ("预算五千，酒店要有健身房" superseded on arrival by
+    "预算改成八千": the gym). Superseded by an unrelated memory, its values leave (an allergy)."""
+    by = weaver.nodes[node_id].meta.get("superseded_by")
+    if not by:
+        return True
+    other = weaver.nodes.get(by)
+    if other is None or other.status in ("retracted", "deleted"):
+        return False  # what replaced it was taken back: it holds again
+    if (node_id, by) in sup:
+        return False
+    if by not in statements:
+        return True  # not a user statement: it restates nothing
+
+    def keys(nid: str) -> set[str]:
+        got = values[nid] if values is not None else statement_values(statements[nid][2])
+        return {f"{v.slot}/{v.scope}" if v.scope else v.slot for v in got}
+
+    return not keys(node_id) & keys(by)
 
 
 def known_statement_values(weaver, statements) -> dict:

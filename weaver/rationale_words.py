@@ -153,14 +153,73 @@ _COMPILED = [(re.compile(p if callable(r) else re.escape(p)), r) for p, r in _RU
 _PUNCT = {"; ": "；", ";": "；", " (": "（", "(": "（", ")": "）", ", ": "，"}
 
 
+_BOUND_WORD = r"(?:(?:max|min|about|range|eq|restrict|lift|delta) )?"
+_SLOT_WORD = r"(?<![\w/])(?:budget|diet|dates?|location|amenity|quiet|rating|people|place|party|nights|dish|hotel_type)"
+# where a rationale quotes the user's own words (values said, words shared, a tool's arguments, anything in
+# quotes): those spans are set aside before the template is translated and put back as they were, so a value
+# such as "max security prison" never becomes "最多 security prison" (nor its commas "，")
+_USER_WORDS = [
+    re.compile(p)
+    for p in (
+        r"said anew: (.+?) -> (.+?)(?=; |$)",
+        r"again with another value: (.+?) -> (.+?)(?= \([-\d.]+\)(?:; |$)|; |$)",
+        _SLOT_WORD + r"(?:/\w+)?(?: \w+)?: " + _BOUND_WORD + r"(.+?) -> " + _BOUND_WORD + r"(.+?)(?=; |$)",
+        r"set the arguments of \S+?\((.+?)\)",
+        r"(?<!\w)'([^'\n]+)'(?!\w)",  # a quote, not the apostrophes of "speaker's ... user's"
+        r'(?<!\w)"([^"\n]+)"(?!\w)',
+    )
+]
+_SHARED = re.compile(r"shares ([^;()]+)")
+_MARK0 = 0xE000  # private-use characters stand in for the set-aside spans (no rule reads them as words)
+
+
+def _set_aside(text: str) -> tuple[str, list[str]]:
+    """``text`` with the user's words replaced by one private-use character each, and the words in order.
+
+    >>> _set_aside("names 'max range', brought up by another speaker")
+    ("names '\ue000', brought up by another speaker", ['max range'])
+    """
+    kept: list[str] = []
+
+    def mark(words: str) -> str:
+        kept.append(words)
+        return chr(_MARK0 + len(kept) - 1)
+
+    def replace_groups(m: re.Match[str]) -> str:
+        out, at = [], m.start()
+        for g in range(1, (m.re.groups or 0) + 1):
+            if m.start(g) < 0:
+                continue
+            out += [m.string[at : m.start(g)], mark(m[g])]
+            at = m.end(g)
+        return "".join(out) + m.string[at : m.end()]
+
+    if any(_MARK0 <= ord(c) < _MARK0 + 6400 for c in text):  # (never in a recorded rationale) nothing set aside
+        return text, kept
+    for rx in _USER_WORDS:
+        text = rx.sub(replace_groups, text)
+    text = _SHARED.sub(lambda m: "shares " + ", ".join(mark(w.strip()) for w in m[1].split(",")), text)
+    return text, kept
+
+
 def rationale_in_words(text: str, lang: str = "en") -> str:
-    """``text`` as it was recorded, or in Chinese for ``lang`` "zh" (numbers, ids and unknown words kept)."""
+    """``text`` as it was recorded, or in Chinese for ``lang`` "zh": the template's words translated, the
+    user's own words it quotes (values, shared words, tool arguments) kept exactly as said.
+
+    >>> rationale_in_words("what they work as said anew: guard at a max security prison -> teacher", "zh")
+    '重新说了职业：guard at a max security prison -> teacher'
+    >>> rationale_in_words("restated with a new value: location/hotel: near the max, about -> Xidan; "
+    ...                    "budget/total: max 5000 -> max 8000", "zh")
+    '以新值重述：位置/酒店：near the max, about -> Xidan；预算/总：最多 5000 -> 最多 8000'
+    """
     if not text or not str(lang).lower().startswith("zh"):
         return text
-    out = str(text)
+    out, kept = _set_aside(str(text))
     for rx, repl in _COMPILED:
         out = rx.sub(repl, out)  # a plain replacement holds no backslash: taken literally
     if re.search(r"[\u4e00-\u9fff]", out):  # something was read: the joints between phrases in Chinese too
         for en, zh in _PUNCT.items():
             out = out.replace(en, zh)
+    for i, words in enumerate(kept):
+        out = out.replace(chr(_MARK0 + i), words)
     return out

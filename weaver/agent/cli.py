@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from ..cli_ingest import decode_line
 from ..models import WeaverError
 
 __all__ = ["register"]
@@ -78,21 +79,30 @@ def cmd_chat(rt, args) -> int:
     interactive = sys.stdin.isatty()
     if interactive:
         print(f"Travel agent ({agent.mode} mode, space {args.space}). Empty line or Ctrl-D to quit.")
+    lineno = 0
     while True:
-        if interactive:
-            try:
-                line = input("you> ")
-            except EOFError:
-                break
-            if not line.strip():
-                break
-        else:
-            line = sys.stdin.readline()
-            if not line:
-                break
-            if not line.strip():
-                continue
-            print(f"you> {line.strip()}", flush=True)
+        lineno += 1
+        try:  # bytes that are not UTF-8: refused in one line, nothing stored, the chat goes on
+            if interactive:
+                try:
+                    line = decode_line(input("you> "))
+                except EOFError:
+                    break
+                except UnicodeDecodeError as exc:  # a terminal whose stdin decodes strictly
+                    raise WeaverError(f"not valid UTF-8 (byte {exc.start})") from None
+                if not line.strip():
+                    break
+            else:
+                raw = sys.stdin.buffer.readline()
+                if not raw:
+                    break
+                line = decode_line(raw)
+                if not line.strip():
+                    continue
+                print(f"you> {line.strip()}", flush=True)
+        except WeaverError as exc:
+            print(f"error: line {lineno}: {exc}; nothing stored for it", file=sys.stderr, flush=True)
+            continue
         try:
             for ev in agent.run(line):
                 _print_event(ev, args.steps)

@@ -18,6 +18,16 @@ def _open(rt, args):
     return rt.open(args.space, create=False)
 
 
+def _line(text) -> str:
+    r"""Words a user or a model wrote, on one line of the terminal: a newline or an escape sequence in a "why"
+    is shown escaped ("\n", "\x1b"), never acted on (a log row split in two, a recoloured terminal).
+
+    >>> _line("line one\nline two\x1b[31m 预算")
+    'line one\\nline two\\x1b[31m 预算'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def _say(entry) -> str:
     return f"{entry.id}  {entry.actor} {entry.action} {entry.key}"
 
@@ -31,10 +41,12 @@ def cmd_review(rt, args) -> int:
     print(summary.text())
     for item_id in summary.queued:
         item = w.curation.queue[item_id]
-        print(f"  queued  {item.id}  {item.confidence:.2f}  {item.summary()}  — {item.rationale}")
+        print(f"  queued  {item.id}  {item.confidence:.2f}  {_line(item.summary())}  — {_line(item.rationale)}")
     for entry_id in summary.applied:
         entry = w.curation.log.by_id(entry_id)
-        print(f"  applied {entry.id}  {entry.action} {entry.key}  — {entry.why}")
+        print(f"  applied {entry.id}  {entry.action} {entry.key}  — {_line(entry.why)}")
+    if summary.applied:  # the pass's edits are not a human's: a bare `undo` leaves them
+        print("  (undo an applied one with: undo ENTRY)")
     return 0
 
 
@@ -67,11 +79,16 @@ def cmd_status(rt, args) -> int:
     w = _open(rt, args)
     cur = w.curation
     by = cur.resolve_node(args.by) if args.by else ""
-    entry = cur.set_status(cur.resolve_node(args.node), args.status, args.why or "set from the CLI", by=by)
+    nid = cur.resolve_node(args.node)
+    node = w.nodes[nid]
+    if node.status == args.status and (args.status != "superseded" or node.meta.get("superseded_by", "") == by):
+        print(f"unchanged: {nid} is already {args.status}; nothing audited")  # a no-op is not an edit
+        return 0
+    entry = cur.set_status(nid, args.status, args.why or "set from the CLI", by=by)
     print(_say(entry))
     for item in cur.items():
         if item.cause_entry == entry.id:
-            print(f"  flagged {item.target}: {item.rationale}")
+            print(f"  flagged {item.target}: {_line(item.rationale)}")
     return 0
 
 
@@ -82,7 +99,9 @@ def cmd_queue(rt, args) -> int:
         if args.json:
             print(json.dumps(item.to_dict(), ensure_ascii=False))
         else:
-            print(f"{item.id}  {item.status:8s} {item.confidence:.2f}  {item.summary()}  — {item.rationale}")
+            print(
+                f"{item.id}  {item.status:8s} {item.confidence:.2f}  {_line(item.summary())}  — {_line(item.rationale)}"
+            )
     if not items and not args.json:
         print("(the review queue is empty)")
     return 0
@@ -96,7 +115,7 @@ def cmd_accept(rt, args) -> int:
 
 def cmd_reject(rt, args) -> int:
     item = _open(rt, args).curation.reject(args.item)
-    print(f"rejected {item.id}: {item.summary()}")
+    print(f"rejected {item.id}: {_line(item.summary())}")
     return 0
 
 
@@ -128,7 +147,7 @@ def cmd_log(rt, args) -> int:
             mark = " (undone)" if log.undone(e.id) else ""
             print(
                 f"{e.id}  {when}  {e.actor:7s} {e.action:12s} {e.key}  {_state(e.before)} -> "
-                f"{_state(e.after)}{mark}  {e.why}"
+                f"{_state(e.after)}{mark}  {_line(e.why)}"
             )
     if not entries and not args.json:  # silence read as "no log": say why (every ingest's entry is hidden)
         hidden = len(log.entries) - len(entries)

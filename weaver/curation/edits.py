@@ -22,13 +22,13 @@ from ..backends.base import Correction
 from ..decision_context import GRAPH_EDITS
 from ..graph import would_create_cycle
 from ..models import RELATIONS, Edge, WeaverError
-from ..validation import check_prefix
 from .arrival import supersede_on_arrival
 from .audit import AuditEntry, AuditLog
 from .nodes import NodeActions
 from .queue import ReviewItem
 from .queue_actions import QueueActions
 from .recovery import RecoveryActions
+from .refs import resolve_node
 from .status import StatusActions
 from .triggers import ReviewTriggers
 from .undo import UndoActions
@@ -147,20 +147,9 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions, StatusAc
         return node
 
     def resolve_node(self, ref: str) -> str:
-        """A node id from an id, a unique id prefix or a message id (for the CLI)."""
-        if ref in self.w.nodes:
-            return ref
-        ref = check_prefix(ref, "node id")  # "" prefixes every id: never a match
-        hits = [n for n in self.w.nodes if n.startswith(ref)] or [
-            n.id for n in self.w.nodes.values() if n.message_id == ref
-        ]
-        if len(hits) == 1:
-            return hits[0]
-        raise WeaverError(
-            f"no node {ref!r} in space {self.w.space.name!r}"
-            if not hits
-            else f"{ref!r} matches {len(hits)} nodes: give more of the id"
-        )
+        """A node id from an id, an unambiguous id prefix or a message id (:func:`.refs.resolve_node`): what every
+        edit here takes, and the CLI passes on as typed."""
+        return resolve_node(self.w, ref)
 
     # ---------------------------------------------------------- authority
     def human_pairs(self) -> set[str]:
@@ -184,8 +173,9 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions, StatusAc
         ref: str = "",
         message_id: str = "",
     ) -> AuditEntry:
-        """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations."""
-        self._node(source), self._node(target)
+        """Add ``source -> target`` or change its relation. Refuses cycles and unknown relations. Nodes by id, an
+        unambiguous id prefix or a message id (:meth:`resolve_node`), as in every edit here."""
+        source, target = self.resolve_node(source), self.resolve_node(target)
         if relation not in RELATIONS:
             raise WeaverError(f"unknown relation {relation!r}: expected one of {', '.join(RELATIONS)}")
         key = f"{source}->{target}"
@@ -214,6 +204,7 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions, StatusAc
 
     @in_write_section
     def confirm_edge(self, source: str, target: str, why: str = "confirmed by a curator") -> AuditEntry:
+        source, target = self.resolve_node(source), self.resolve_node(target)
         state = self.edge_state(source, target)
         if state is None:
             raise WeaverError(f"no edge {source}->{target}")
@@ -221,6 +212,7 @@ class Curation(RecoveryActions, UndoActions, NodeActions, QueueActions, StatusAc
 
     @in_write_section
     def remove_edge(self, source: str, target: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
+        source, target = self.resolve_node(source), self.resolve_node(target)
         key = f"{source}->{target}"
         before = self.edge_state(source, target)
         if before is None:

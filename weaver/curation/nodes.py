@@ -82,13 +82,14 @@ class NodeActions:
     log: AuditLog
     _record: Callable[[AuditEntry], AuditEntry]
     _node: Callable[[str], MemoryNode]
+    resolve_node: Callable[[str], str]
     _guard: Callable[[str, str], None]
     set_status: Callable[..., AuditEntry]
 
     @in_write_section
     def delete_node(self, node_id: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
         """Remove a node and its edges from the space (audited; ``undo`` restores both)."""
-        self._node(node_id)
+        node_id = self.resolve_node(node_id)
         self._guard(node_id, actor)
         before = node_state(self.w, node_id)
         entry = self._record(self.log.new(actor, "node.delete", node_id, before, None, why or "deleted", ref=ref))
@@ -151,6 +152,7 @@ class NodeActions:
     @in_write_section
     def pin(self, node_id: str, pinned: bool = True, why: str = "") -> AuditEntry:
         """Pin a node (a human decision: the lifecycle never archives, merges or moves it) or unpin it."""
+        node_id = self.resolve_node(node_id)
         node = self._node(node_id)
         return self.set_status(
             node_id, node.status, why or ("pinned" if pinned else "unpinned"), marks={"pinned": bool(pinned)}

@@ -11,8 +11,8 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..models import RELATIONS, WeaverError
-from ..validation import check_prefix
 from .queue import FlagGroup, ReviewItem
+from .refs import one_of
 from .writing import in_write_section
 
 if TYPE_CHECKING:  # used in annotations only (entries are built by the log: ``self.log.new``)
@@ -35,18 +35,33 @@ class QueueActions:
     set_status: Callable[..., AuditEntry]
 
     def items(self, status: str | None = "pending") -> list[ReviewItem]:
-        out = [i for i in self.queue.values() if status is None or i.status == status]
+        """The queue's items of ``status`` (None: all). A pending item naming a memory deleted since is on hold,
+        not listed as pending: nothing can be decided about it, and undoing the deletion lists it again."""
+        out = [
+            i
+            for i in self.queue.values()
+            if status is None or (i.status == status and (status != "pending" or self._decidable(i)))
+        ]
         return sorted(out, key=lambda i: (-i.confidence, i.created_at) if status == "pending" else (i.created_at,))
+
+    def _decidable(self, item: ReviewItem) -> bool:
+        """Every memory the item names is still in the space."""
+        return all(n in self.w.nodes for n in (item.source, item.target) if n)
+
+    def _pending_flags(self) -> list[ReviewItem]:
+        return [
+            i for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending" and self._decidable(i)
+        ]
 
     def flagged(self) -> set[str]:
         """Nodes with a pending "needs review" flag."""
-        return {i.target for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"}
+        return {i.target for i in self._pending_flags()}
 
     def flag_groups(self) -> list[FlagGroup]:
         """Pending "needs review" flags grouped by the change that raised them, oldest change first: a budget
         changed once is one group (one line for the user), however many results and replies used the old value."""
         groups: dict[str, list[ReviewItem]] = {}
-        pending = [i for i in self.queue.values() if i.kind == "needs_review" and i.status == "pending"]
+        pending = self._pending_flags()
         for i in sorted(pending, key=lambda i: i.created_at):
             groups.setdefault(i.source, []).append(i)
         out = []
@@ -96,12 +111,14 @@ class QueueActions:
         return len(group.item_ids)
 
     def _item(self, item_id: str) -> ReviewItem:
-        item_id = check_prefix(item_id, "review item id")  # "" prefixes every id: never a match
-        item = self.queue.get(item_id) or next((i for i in self.queue.values() if i.id.startswith(item_id)), None)
-        if item is None:
-            raise WeaverError(f"no review item {item_id!r}")
+        item = self.queue[one_of(item_id, self.queue, "review item")]  # the id or an unambiguous prefix of it
         if item.status != "pending":
             raise WeaverError(f"review item {item.id} is already {item.status}")
+        if not self._decidable(item):
+            gone = next(n for n in (item.source, item.target) if n and n not in self.w.nodes)
+            raise WeaverError(
+                f"review item {item.id} is on hold: its memory {gone} was deleted (undo that to decide it)"
+            )
         return item
 
     def apply_item(

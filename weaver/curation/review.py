@@ -42,7 +42,7 @@ MAX_PER_PASS = 25  # the most confident proposals of a pass; the rest come back 
 # ReviewSummary.text's line in each language, part by part: one sentence, so the two cannot drift apart
 _LINE = {
     "en": {
-        "line": "review ({mode}{model}): {nodes} nodes / {edges} edges reviewed; {kinds}; {applied} auto-applied, "
+        "line": "review ({mode}{model}): {nodes} node{ns} / {edges} edge{es} reviewed; {kinds}; {applied} auto-applied, "
         "{queued} queued",
         "model": ", {}",
         "kind": "{n} {k}",
@@ -102,6 +102,8 @@ class ReviewSummary:
         >>> s = ReviewSummary("rules", window_nodes=3, window_edges=2, proposed={"prune": 1}, queued=["q1"])
         >>> s.text()
         'review (rules): 3 nodes / 2 edges reviewed; 1 prune; 0 auto-applied, 1 queued'
+        >>> ReviewSummary("rules", window_nodes=1, window_edges=1).text()
+        'review (rules): 1 node / 1 edge reviewed; no proposals; 0 auto-applied, 0 queued'
         >>> s.text("zh")
         '审阅（规则）：检查了 3 个节点 / 2 条边；建议删除边 1 项；自动应用 0 项，排队 1 项'
         """
@@ -120,6 +122,8 @@ class ReviewSummary:
             model=words["model"].format(self.model) if self.model else "",
             nodes=self.window_nodes,
             edges=self.window_edges,
+            ns="" if self.window_nodes == 1 else "s",  # (the Chinese line names no plural)
+            es="" if self.window_edges == 1 else "s",
             kinds=kinds,
             applied=len(self.applied),
             queued=len(self.queued),

@@ -33,6 +33,7 @@ class StatusActions:
     queue: dict[str, ReviewItem]
     _record: Callable[[AuditEntry], AuditEntry]
     _node: Callable[[str], Any]
+    resolve_node: Callable[[str], str]
     _guard: Callable[[str, str], None]
     _edited: Callable[[], None]
     save_items: Callable[[list[ReviewItem]], None]
@@ -52,11 +53,12 @@ class StatusActions:
         """Mark a node active / superseded / retracted / archived; flags its causal and conditional dependents
         (not for archived: an archived memory was set aside as weak, not found wrong). ``marks``: lifecycle
         meta (``NODE_META_KEYS``: pinned, tier, merged_into, core, archived_access) changed in the same audited edit."""
+        node_id = self.resolve_node(node_id)  # an id, an unambiguous prefix or a message id, as the CLI takes
         node = self._node(node_id)
         if status not in NODE_STATUSES:
             raise WeaverError(f"unknown status {status!r}: expected one of {', '.join(NODE_STATUSES)}")
         if by:
-            self._node(by)
+            by = self.resolve_node(by)
             if by == node_id:
                 raise WeaverError(f"{node_id} cannot be superseded by itself: name the later memory that replaces it")
         self._guard(node_id, actor)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ..graph import would_create_cycle
 from ..models import WeaverError
-from ..validation import check_prefix
 from .arrival import linked_edits
 from .audit import EDIT_ACTIONS, AuditEntry
 from .nodes import NODE_META_KEYS
+from .refs import one_of
 from .writing import in_write_section
 
 if TYPE_CHECKING:  # annotations only
@@ -99,11 +99,13 @@ class UndoActions:
 
         Undoing either half of a supersede on arrival (its edge, its status change) undoes both.
         """
-        entry = (
-            self.log.by_id(check_prefix(entry_id, "audit entry id")) if entry_id is not None else self.log.undo_target()
+        entry = (  # the id or an unambiguous prefix of it
+            self.log.by_id(one_of(entry_id, (e.id for e in self.log.entries), "audit entry"))
+            if entry_id is not None
+            else self.log.undo_target()
         )
         if entry is None:
-            raise WeaverError("nothing to undo" if not entry_id else f"no audit entry {entry_id!r}")
+            raise WeaverError(self._nothing_to_undo())
         if entry.action not in EDIT_ACTIONS:
             raise WeaverError(f"entry {entry.id} ({entry.actor} {entry.action}) cannot be undone")
         if self.log.undone(entry.id):
@@ -112,6 +114,24 @@ class UndoActions:
         pair = sorted([entry] + linked_edits(self.log, entry), key=lambda e: e.action != "node.status")
         recs = [self._revert_to(e, e.before, "undo") for e in pair]
         return next(r for r, e in zip(recs, pair) if e.id == entry.id)
+
+    def _nothing_to_undo(self) -> str:
+        """Why a bare undo has nothing to revert, naming the latest automatic edit in force (a review pass's, an
+        arrival's) a curator may have meant: those are undone by name, never by a bare undo."""
+        auto = next(
+            (
+                e
+                for e in reversed(self.log.entries)
+                if e.actor in ("review", "builder") and e.action in EDIT_ACTIONS and not self.log.undone(e.id)
+            ),
+            None,
+        )
+        if auto is None:
+            return "nothing to undo"
+        return (
+            f"nothing to undo: no human edit is in force; the latest automatic one ({auto.actor} {auto.action} "
+            f"{auto.key}) is undone by naming it: undo {auto.id}"
+        )
 
     @in_write_section
     def redo(self) -> AuditEntry:
