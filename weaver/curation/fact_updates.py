@@ -52,6 +52,9 @@ _ONE_WHEN = (
 WHEN = re.compile(rf"(?:{_ONE_WHEN})(?:\s*(?:(?:at|on|,|，|的)\s*)?(?:{_ONE_WHEN}))*", re.IGNORECASE)
 
 _ONE = re.compile(_ONE_WHEN, re.IGNORECASE)
+# "一点" / "两点" with no day part, half or minutes is "a little" / "two points" ("一点辣都不能吃", "有两点要求"),
+# not one o'clock: "下午一点", "一点半", "周五两点" are times
+_A_LITTLE = re.compile(r"[一两]点")
 _CN_NUMBER = re.compile(r"[零一二两三四五六七八九十]+(?=[点分月日号])")
 
 
@@ -75,10 +78,12 @@ def _words(text: str) -> set[str]:
     ['@monday at 10am', 'appoint', 'dentist']
     >>> sorted(_words("我周五下午三点约了牙医。"))
     ['@周五下午三点', '牙医', '约']
+    >>> sorted(_words("我有两点要求")), sorted(_words("我下午一点到"))  # two points; one o'clock
+    (['两点', '要求'], ['@下午一点'])
     """
     text = CHANGE_CUES.sub(" ", text)
-    whens = {"@" + " ".join(m.group(0).lower().split()) for m in WHEN.finditer(text)}
-    return set(lexical_tokens(WHEN.sub(" ", text))) | whens
+    whens = {"@" + " ".join(m.group(0).lower().split()) for m in WHEN.finditer(text) if not _A_LITTLE.fullmatch(m[0])}
+    return set(lexical_tokens(WHEN.sub(lambda m: m[0] if _A_LITTLE.fullmatch(m[0]) else " ", text))) | whens
 
 
 def _said(words: set[str]) -> str:

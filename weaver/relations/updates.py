@@ -24,9 +24,21 @@ from __future__ import annotations
 from ..fact_frames import FRAME_NAMES, frames_of, same_speaker, same_value
 from ..models import MemoryNode
 
-__all__ = ["update_parents", "UPDATE_CONFIDENCE"]
+__all__ = ["update_parents", "is_update", "UPDATE_CONFIDENCE", "UPDATE_WHY"]
 
 UPDATE_CONFIDENCE = 0.6  # read from words, as the review pass's proposal: a curator may prune it
+UPDATE_WHY = " said anew: "  # in every update edge's rationale (retrieval carries a fact forward along it)
+
+
+def is_update(edge: dict) -> bool:
+    """An edge from a statement of where the speaker lives or works to the later one that says it anew.
+
+    >>> is_update({"origin": "rules", "rationale": "where they work said anew: bank -> bakery"})
+    True
+    >>> is_update({"origin": "rules", "rationale": "revisits 'work' from session 1"})
+    False
+    """
+    return edge.get("status") != "rejected" and UPDATE_WHY in str(edge.get("rationale") or "")
 
 
 def update_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> list[tuple[int, str]]:
@@ -57,5 +69,5 @@ def _latest(
             continue
         if same_value(was, value) or old.id in exclude:
             return None  # the latest statement of the frame holds this value, or is linked already
-        return i, f"{FRAME_NAMES[frame]} said anew: {was} -> {value}"
+        return i, f"{FRAME_NAMES[frame]}{UPDATE_WHY}{was} -> {value}"
     return None
