@@ -156,6 +156,7 @@ HOME_AND_JOB = {
     "zh": ("我住在上海。", "我在一家银行上班。", "我搬到北京了，我现在在一家面包店上班。"),
 }
 
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_move_and_a_new_job_in_one_message_update_both(runtime, lang):
     """Only the first frame of a message was read: moving and changing jobs in one breath updated the home only."""
@@ -182,7 +183,7 @@ def test_a_speakers_name_spelt_another_way_is_the_same_speaker(runtime):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_where_the_user_lives_or_works_is_kept_however_short(runtime, lang):
-    """"I live in Paris." scored 2.42 ("little information") and the move with a new job was off the focus (coarse
+    """ "I live in Paris." scored 2.42 ("little information") and the move with a new job was off the focus (coarse
     -0.01) under a personal assistant's task: the facts a later "where do I live?" needs were never woven in."""
     texts = HOME_AND_JOB[lang]
     w = runtime.open(f"frames-kept-{lang}")
