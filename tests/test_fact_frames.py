@@ -14,7 +14,7 @@ import time
 import pytest
 
 from weaver.curation.fact_updates import WHEN
-from weaver.fact_frames import frame_of
+from weaver.fact_frames import frame_of, frames_of
 
 STATED = [
     ("I live in Paris now, close to the river.", ("home", "Paris")),
@@ -118,3 +118,35 @@ def test_the_same_home_said_again_proposes_nothing_more(runtime):
 )
 def test_a_question_or_a_condition_silences_only_its_own_clause(text, frame):
     assert frame_of(text) == frame
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I try to live in the moment.",  # a way of living, not a place
+        "We live in fear of the next storm.",
+        "I work at night, so mornings are slow.",  # a time, not an employer
+        "I work at home on Fridays.",
+        "我在晚上工作，白天睡觉。",
+        "他说我住在北京。",  # another's words about the speaker
+        "妈妈以为我在银行上班。",
+        "She thinks I work at Google.",
+        'He said, "I live in Paris."',  # quoted speech with its own "I"
+        "「我住在上海」，他这样说。",
+    ],
+)
+def test_an_idiom_a_time_or_someone_elses_words_state_no_home_or_job(text):
+    assert frame_of(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text, frames",
+    [
+        ("I moved to Berlin and I started a new job at a bakery.", [("home", "Berlin"), ("work", "bakery")]),
+        ("我搬到北京了，我现在在一家银行上班。", [("home", "北京"), ("work", "银行")]),
+        ('I work at "Blue Bottle" now.', [("work", "Blue Bottle")]),  # a quoted name is no quoted speech
+        ("I told you I work at a bank.", [("work", "bank")]),  # the speaker's own words
+    ],
+)
+def test_every_frame_a_message_states_is_read(text, frames):
+    assert frames_of(text) == frames

@@ -34,7 +34,7 @@ from .relations.revisits import REVISIT_WHY, revisit_parent
 from .relations.steps import KIND_RELATIONS, process_parent, steps_of_one_turn
 from .relations.support import supported
 from .relations.threads import thread_parent
-from .relations.updates import UPDATE_CONFIDENCE, update_parent
+from .relations.updates import UPDATE_CONFIDENCE, update_parents
 
 __all__ = [
     "Guess",
@@ -201,9 +201,9 @@ def guess_edges(
         thread = thread_parent(node, earlier, {e.source for e in edges})  # "找一家餐馆" after "周边有什么餐馆？"
         if thread is not None:
             edges.append(Edge(earlier[thread[0]].id, node.id, "elaborates", THREAD_CONFIDENCE, "rules", thread[1]))
-        update = update_parent(node, earlier, {e.source for e in edges})  # "I moved to Berlin" after "I live in Paris"
-        if update is not None:
-            edges.append(Edge(earlier[update[0]].id, node.id, "temporal", UPDATE_CONFIDENCE, "rules", update[1]))
+        # "I moved to Berlin" after "I live in Paris"
+        for i, why in update_parents(node, earlier, {e.source for e in edges}):
+            edges.append(Edge(earlier[i].id, node.id, "temporal", UPDATE_CONFIDENCE, "rules", why))
     if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
         for i, slot in slot_premises(node, earlier, {e.source for e in edges}):
             edges.append(

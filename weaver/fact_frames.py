@@ -32,7 +32,7 @@ import re
 
 from .lexical import lexical_tokens
 
-__all__ = ["frame_of", "same_value", "FRAME_NAMES"]
+__all__ = ["frame_of", "frames_of", "same_value", "same_speaker", "FRAME_NAMES"]
 
 # read in rationales (rationale_words.py). Where one works and as what are two facts: "I work as a nurse" and "I
 # work at St. Mary's" both hold
@@ -105,6 +105,24 @@ _NOT_A_FACT = re.compile(
 _ASKED = re.compile(r"哪|什么|啥")
 _LODGING = re.compile(r"酒店|宾馆|饭店|旅馆|民宿|客栈|\b(?:hotel|hostel|motel|airbnb|inn)s?\b", re.I)
 _ARTICLES = re.compile(r"^(?:(?:a|an|the|my|our|one)\s+|一家|一个|一所|一间)", re.I)
+# a value that is a time, a state of mind or "home" names no place or employer: "I try to live in the moment",
+# "we live in fear", "I work at night", "I work at home", "我在晚上工作"
+_NO_PLACE = re.compile(
+    r"^(?:the\s+)?(?:moment|present|past|future|now|nights?|days?|weekends?|home|it|that|this)$|"
+    r"^(?:the\s+)?(?:fear|peace|harmony|hope|denial|luxury|poverty|comfort|silence|dark|shadows?|bubble|my head)\b|"
+    r"^(?:晚上|白天|夜里|夜间|周末|早上|上午|下午|中午|家里?|当下|现在)$",
+    re.I,
+)
+# another's words or belief about the speaker, not the speaker's own statement: "他说我住在北京", "She thinks I
+# work at Google"; and a quoted sentence with its own "I" is someone's speech ('He said, "I live in Paris."'),
+# where a quoted name is not ('I work at "Blue Bottle"')
+_REPORTED = re.compile(
+    r"(?:说|告诉|以为|觉得|听说|认为|问)$|\b(?:said|says|told|tells|thinks?|thought|believes?|heard|asked|assumes?|"
+    r"claims?|wrote)(?:\s+me)?(?:\s+that)?$",
+    re.I,
+)
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』')
+_OWN_I = re.compile(r"\b(?:i|we)\b|我", re.I)
 
 
 def _value(raw: str) -> str:
@@ -139,21 +157,61 @@ def frame_of(text: str) -> tuple[str, str] | None:
     (('home', 'Berlin'), ('home', '上海'))
     >>> frame_of("If I moved to Berlin, I'd be happier."), frame_of("如果我搬到北京，就方便多了")
     (None, None)
+    >>> frame_of("I try to live in the moment."), frame_of("I work at night."), frame_of("我在晚上工作")
+    (None, None, None)
+    >>> frame_of("他说我住在北京"), frame_of('He said, "I live in Paris."'), frame_of("She thinks I work at Google.")
+    (None, None, None)
+    >>> frame_of('I work at "Blue Bottle" now.')
+    ('work', 'Blue Bottle')
     """
+    got = frames_of(text)
+    return got[0] if got else None
+
+
+def frames_of(text: str) -> list[tuple[str, str]]:
+    """Every fact ``text`` states about where its speaker lives or works, as (frame, value), one per frame (its
+    first value), in the order said: a message can say both ("I moved to Berlin and started a new job at a bakery").
+
+    >>> frames_of("I moved to Berlin and I started a new job at a bakery.")
+    [('home', 'Berlin'), ('work', 'bakery')]
+    >>> frames_of("我搬到北京了，现在在一家银行上班。")
+    [('home', '北京')]
+    >>> frames_of("我搬到北京了，我现在在一家银行上班。")
+    [('home', '北京'), ('work', '银行')]
+    """
+    text = _QUOTED.sub(lambda m: " " if _OWN_I.search(m.group(0)) else m.group(0), text)
+    found: dict[str, str] = {}
     for sentence in _SENTENCE.findall(text):
-        got = _sentence_frame(sentence)
-        if got is not None:
-            return got
-    return None
+        for frame, value in _sentence_frames(sentence):
+            found.setdefault(frame, value)
+    return list(found.items())
 
 
-def _sentence_frame(text: str) -> tuple[str, str] | None:
+def _sentence_frames(text: str) -> list[tuple[str, str]]:
     if _NOT_A_FACT.search(text):
-        return None
+        return []
+    out = []
     for frame, pattern in (*_EN, *_ZH):
         m = pattern.search(text)
-        if m is not None:
-            value = _value(m.group("v"))
-            if value and not _ASKED.search(value) and not (frame == "home" and _LODGING.search(value)):
-                return frame, value
-    return None
+        if m is None or _REPORTED.search(text[: m.start()].rstrip()):
+            continue
+        value = _value(m.group("v"))
+        if not value or _ASKED.search(value) or _NO_PLACE.match(value):
+            continue
+        if not (frame == "home" and _LODGING.search(value)):
+            out.append((frame, value))
+    return out
+
+
+def same_speaker(a: dict | None, b: dict | None) -> bool:
+    """Two memories' metas name the same speaker, however the name is spelt ("Caroline" / "caroline "); no name on
+    either side is the user.
+
+    >>> same_speaker({"speaker": "Caroline"}, {"speaker": " caroline"}), same_speaker({}, {"speaker": "Mel"})
+    (True, False)
+    """
+    return _speaker(a) == _speaker(b)
+
+
+def _speaker(meta: dict | None) -> str:
+    return str((meta or {}).get("speaker") or "").strip().casefold()

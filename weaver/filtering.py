@@ -20,6 +20,7 @@ from .backends.base import Reasoner, ScoreRequest, ScoreResult
 from .constraints import statement_values
 from .cues import features, picks
 from .decision_context import needed
+from .fact_frames import frames_of
 from .filler import is_filler
 from .settings import WeaverConfig
 from .topic_shift import EXPLICIT, REQUEST, ShiftModel, default_model, opens_topic_form, shift_features
@@ -31,7 +32,8 @@ def _states_facts(text: str) -> bool:
     f = features(text)
     # or a value the slot reader reads without a digit or a cue word: "Two more friends are joining us" (the
     # party grows by two), "我们又多了两个人" were dropped as off focus, and the party on record stayed four
-    return f.constraint or f.hard or bool(f.slots or f.numbers or f.dates) or bool(statement_values(text))
+    # or where the speaker lives or works ("We moved to Berlin and I got a new job at a bakery" was off focus)
+    return f.constraint or f.hard or bool(f.slots or f.numbers or f.dates or statement_values(text) or frames_of(text))
 
 
 class TaskFocus:

@@ -15,6 +15,7 @@ import numpy as np
 from .asking import question_offset
 from .dated import date_lift
 from .lexical import LexicalIndex, lexical_tokens
+from .updated import carry_forward
 from .neighbourhood import EdgeIndex, NodeFacts, context_lift, edge_lift, speaker_offset
 from .query_turns import dense_similarity, fused_relevance, heard_similarity, turn_similarities
 from .settings import WeaverConfig
@@ -185,4 +186,6 @@ def score_nodes(
     lifted = lifted + question_offset(facts, cfg.w_question)  # a question lent in full (above), ranks lower itself
     # a question naming a date: the memories of the sittings held then rank higher (they share it: nothing to lend)
     lifted = lifted + date_lift(g, ids, facts, query, cfg.w_date)
+    if edges is not None:  # with graph expansion: a fact said anew answers what the old statement answered
+        lifted = carry_forward(g, ids, lifted.astype(own.dtype, copy=False), position)
     return NodeScores(dense, lex, own, lifted.astype(own.dtype, copy=False), offset)

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from ..cues import Features, features
+from ..fact_frames import frames_of
 from .base import Correction, Judgement, RelateRequest, RelateResult, ScoreRequest, ScoreResult
 
 __all__ = ["RulesReasoner"]
@@ -120,7 +121,9 @@ class RulesReasoner:
             importance += 0.5
         if req.kind == "tool_result":
             importance += 1.0
-        if not agent_kind and f.personal:
+        # where the speaker lives or works ("I live in Paris.") is a fact about them however short it is
+        framed = not agent_kind and bool(frames_of(req.content))
+        if not agent_kind and (f.personal or framed):
             # what people tell about themselves (events, plans, likes) is what later questions ask about
             importance += 1.0
             reasons.append("personal fact")
@@ -129,7 +132,7 @@ class RulesReasoner:
             reasons.append("reaction to the other party")
         if f.question and not (f.constraint or f.slots or f.numbers):
             importance -= 0.5
-        if f.information <= 2 and not (f.numbers or f.dates or f.constraint):
+        if f.information <= 2 and not (f.numbers or f.dates or f.constraint or framed):
             importance -= 0.5
             relevance -= 0.5
             reasons.append("little information")

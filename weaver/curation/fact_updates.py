@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..fact_frames import FRAME_NAMES, frame_of, same_value
+from ..fact_frames import FRAME_NAMES, frames_of, same_speaker, same_value
 from ..lexical import lexical_tokens
 from ..numerals import cn_numeral_value
 from ..slot_value import CHANGE_CUES
@@ -52,6 +52,9 @@ _ONE_WHEN = (
 WHEN = re.compile(rf"(?:{_ONE_WHEN})(?:\s*(?:(?:at|on|,|，|的)\s*)?(?:{_ONE_WHEN}))*", re.IGNORECASE)
 
 _ONE = re.compile(_ONE_WHEN, re.IGNORECASE)
+# "一点" / "两点" with no day part, half or minutes is "a little" / "two points" ("一点辣都不能吃", "有两点要求"),
+# not one o'clock: "下午一点", "一点半", "周五两点" are times
+_A_LITTLE = re.compile(r"[一两]点")
 _CN_NUMBER = re.compile(r"[零一二两三四五六七八九十]+(?=[点分月日号])")
 
 
@@ -75,10 +78,12 @@ def _words(text: str) -> set[str]:
     ['@monday at 10am', 'appoint', 'dentist']
     >>> sorted(_words("我周五下午三点约了牙医。"))
     ['@周五下午三点', '牙医', '约']
+    >>> sorted(_words("我有两点要求")), sorted(_words("我下午一点到"))  # two points; one o'clock
+    (['两点', '要求'], ['@下午一点'])
     """
     text = CHANGE_CUES.sub(" ", text)
-    whens = {"@" + " ".join(m.group(0).lower().split()) for m in WHEN.finditer(text)}
-    return set(lexical_tokens(WHEN.sub(" ", text))) | whens
+    whens = {"@" + " ".join(m.group(0).lower().split()) for m in WHEN.finditer(text) if not _A_LITTLE.fullmatch(m[0])}
+    return set(lexical_tokens(WHEN.sub(lambda m: m[0] if _A_LITTLE.fullmatch(m[0]) else " ", text))) | whens
 
 
 def _said(words: set[str]) -> str:
@@ -143,7 +148,7 @@ def _restated(win: ReviewWindow) -> list[ReviewItem]:
         best = None
         for sim, oid in win.nearest_earlier(nid, NEAREST, asking):
             old = nodes[oid]
-            if sim < ALIKE or not candidate(oid) or old.meta.get("speaker") != new.meta.get("speaker"):
+            if sim < ALIKE or not candidate(oid) or not same_speaker(old.meta, new.meta):
                 continue
             linked = w.graph.get_edge_data(oid, nid) or {}
             if oid in win.human or f"{oid}->{nid}" in win.human or linked.get("relation") == "supersedes":
@@ -166,30 +171,39 @@ def _reframed(win: ReviewWindow) -> list[ReviewItem]:
     for nid in win.ids:
         n = nodes[nid]
         if n.kind == "user_input" and n.status == "active":
-            got = frame_of(n.content)
-            if got is not None:
+            got = frames_of(n.content)
+            if got:
                 framed[nid] = got
     out = []
-    for nid, (frame, value) in framed.items():
-        new = nodes[nid]
-        best = None  # the latest earlier statement of the frame (the one the new value replaces)
-        for _sim, oid in win.nearest_earlier(nid, FRAME_NEAREST, list(framed)):
-            old = nodes[oid]
-            if old.kind != "user_input" or old.status != "active" or old.meta.get("speaker") != new.meta.get("speaker"):
-                continue
-            was = frame_of(old.content)
-            if was is None or was[0] != frame:
-                continue
-            if best is None or w.position_of(oid) > w.position_of(best[0]):  # the order they arrived in
-                best = (oid, was[1])
-        # the latest holds this value already: "We still live in Berlin" updates nothing (its Paris -> Berlin is
-        # the earlier move's proposal; proposing it twice left one pending after the curator accepted the other)
-        if best is None or same_value(best[1], value):
-            continue
-        oid, old_value = best
-        linked = w.graph.get_edge_data(oid, nid) or {}
-        if oid in win.human or f"{oid}->{nid}" in win.human or linked.get("relation") == "supersedes":
-            continue
-        why = f"says {FRAME_NAMES[frame]} again with another value: {old_value} -> {value}"
-        out.append(proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=why))
+    for nid, frames in framed.items():
+        for frame, value in frames:
+            proposal = _reframe_proposal(win, nid, frame, value, list(framed))
+            if proposal is not None and all(p.target != proposal.target for p in out if p.source == nid):
+                out.append(proposal)
     return out
+
+
+def _reframe_proposal(win: ReviewWindow, nid: str, frame: str, value: str, framed: list[str]) -> ReviewItem | None:
+    w = win.w
+    nodes = w.nodes
+    new = nodes[nid]
+    best = None  # the latest earlier statement of the frame (the one the new value replaces)
+    for _sim, oid in win.nearest_earlier(nid, FRAME_NEAREST, framed):
+        old = nodes[oid]
+        if old.kind != "user_input" or old.status != "active" or not same_speaker(old.meta, new.meta):
+            continue
+        was = dict(frames_of(old.content)).get(frame)
+        if was is None:
+            continue
+        if best is None or w.position_of(oid) > w.position_of(best[0]):  # the order they arrived in
+            best = (oid, was)
+    # the latest holds this value already: "We still live in Berlin" updates nothing (its Paris -> Berlin is
+    # the earlier move's proposal; proposing it twice left one pending after the curator accepted the other)
+    if best is None or same_value(best[1], value):
+        return None
+    oid, old_value = best
+    linked = w.graph.get_edge_data(oid, nid) or {}
+    if oid in win.human or f"{oid}->{nid}" in win.human or linked.get("relation") == "supersedes":
+        return None
+    why = f"says {FRAME_NAMES[frame]} again with another value: {old_value} -> {value}"
+    return proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=why)

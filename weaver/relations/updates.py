@@ -10,42 +10,64 @@ curator's call (the review pass proposes it: :mod:`weaver.curation.fact_updates`
 >>> from weaver.models import MemoryNode
 >>> n = lambda i, text: MemoryNode(f"n{i}", text, "user_input", i, "m")
 >>> earlier = [n(0, "I live in Paris now."), n(1, "I love cycling."), n(2, "My sister lives in Rome.")]
->>> update_parent(n(3, "We moved to Berlin last month."), earlier, set())
-(0, 'where they live said anew: Paris -> Berlin')
->>> update_parent(n(3, "I still live in Paris, near the Seine."), earlier, set()) is None  # the same value
-True
+>>> update_parents(n(3, "We moved to Berlin last month."), earlier, set())
+[(0, 'where they live said anew: Paris -> Berlin')]
+>>> update_parents(n(3, "I still live in Paris, near the Seine."), earlier, set())  # the same value
+[]
+>>> earlier.append(n(4, "I work at a bank."))
+>>> update_parents(n(5, "We moved to Berlin and I got a new job at a bakery."), earlier, set())
+[(0, 'where they live said anew: Paris -> Berlin'), (3, 'where they work said anew: bank -> bakery')]
 """
 
 from __future__ import annotations
 
-from ..fact_frames import FRAME_NAMES, frame_of, same_value
+from ..fact_frames import FRAME_NAMES, frames_of, same_speaker, same_value
 from ..models import MemoryNode
 
-__all__ = ["update_parent", "UPDATE_CONFIDENCE"]
+__all__ = ["update_parents", "is_update", "UPDATE_CONFIDENCE", "UPDATE_WHY"]
 
 UPDATE_CONFIDENCE = 0.6  # read from words, as the review pass's proposal: a curator may prune it
+UPDATE_WHY = " said anew: "  # in every update edge's rationale (retrieval carries a fact forward along it)
 
 
-def update_parent(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> tuple[int, str] | None:
-    """(index into ``earlier``, why) of the latest earlier statement ``node`` updates, or None.
+def is_update(edge: dict) -> bool:
+    """An edge from a statement of where the speaker lives or works to the later one that says it anew.
+
+    >>> is_update({"origin": "rules", "rationale": "where they work said anew: bank -> bakery"})
+    True
+    >>> is_update({"origin": "rules", "rationale": "revisits 'work' from session 1"})
+    False
+    """
+    return edge.get("status") != "rejected" and UPDATE_WHY in str(edge.get("rationale") or "")
+
+
+def update_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> list[tuple[int, str]]:
+    """(index into ``earlier``, why) of the latest earlier statement of each frame ``node`` says anew (a message
+    can move and change jobs at once), oldest parent first.
 
     ``earlier``: earlier active memories, oldest first; ``exclude``: parents already linked.
     """
     if node.kind != "user_input":
-        return None
-    got = frame_of(node.content)
-    if got is None:
-        return None
-    frame, value = got
-    who = node.meta.get("speaker")
+        return []
+    out = []
+    for frame, value in frames_of(node.content):
+        got = _latest(frame, value, node, earlier, exclude)
+        if got is not None and all(got[0] != i for i, _ in out):
+            out.append(got)
+    return sorted(out)
+
+
+def _latest(
+    frame: str, value: str, node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]
+) -> tuple[int, str] | None:
     for i in range(len(earlier) - 1, -1, -1):
         old = earlier[i]
-        if old.kind != "user_input" or old.meta.get("speaker") != who:
+        if old.kind != "user_input" or not same_speaker(old.meta, node.meta):
             continue
-        was = frame_of(old.content)
-        if was is None or was[0] != frame:
+        was = dict(frames_of(old.content)).get(frame)
+        if was is None:
             continue
-        if same_value(was[1], value) or old.id in exclude:
+        if same_value(was, value) or old.id in exclude:
             return None  # the latest statement of the frame holds this value, or is linked already
-        return i, f"{FRAME_NAMES[frame]} said anew: {was[1]} -> {value}"
+        return i, f"{FRAME_NAMES[frame]}{UPDATE_WHY}{was} -> {value}"
     return None
