@@ -225,3 +225,30 @@ def test_streamable_http_session_with_the_sdk_client(tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def test_true_is_no_count(runtime):
+    """JSON's ``true`` for ``hops`` or ``budget``: the schema's lax integer read it as 1 (one hop, a one-token
+    recall that came back empty), past the service's own check."""
+    service = MemoryService(runtime, default_space="counts")
+
+    async def session():
+        async with Client(build_server(service)) as c:
+            made = await c.call_tool("remember", {"content": "我的预算总共是5000元，我们两个人去北京。"})
+            nid = made.structured_content["node_id"]
+            out = {}
+            for name, args in (
+                ("graph", {"node": nid, "hops": True}),
+                ("recall", {"query": "预算", "budget": True}),
+                ("why", {"node": nid, "query": "预算", "budget": False}),
+            ):
+                res = await c.call_tool(name, args)
+                out[name] = (res.is_error, res.content[0].text)
+            # a number as a numeric string is still read (clients that quote numbers keep working)
+            res = await c.call_tool("graph", {"node": nid, "hops": "2"})
+            return out, res.structured_content["hops"]
+
+    out, hops = asyncio.run(session())
+    for name, (is_error, text) in out.items():
+        assert is_error and "expected an integer, not " in text and "\n" not in text, (name, text)
+    assert hops == 2
