@@ -252,3 +252,59 @@ def test_true_is_no_count(runtime):
     for name, (is_error, text) in out.items():
         assert is_error and "expected an integer, not " in text and "\n" not in text, (name, text)
     assert hops == 2
+
+
+@pytest.mark.slow
+def test_a_remember_that_failed_is_never_recalled(tmp_path, embedder):
+    """The Chroma server dies under a running MCP server: ``remember`` is one line, and what it failed to store is
+    not recalled nor read as a constraint (it was: the open mirror kept it), before or after the server is back."""
+    from chroma_server import start_chroma
+
+    from weaver import Runtime, Settings
+
+    port = free_port()
+    chroma = start_chroma(tmp_path / "server", port)
+    env = {"WEAVER_CHROMA_HOST": "127.0.0.1", "WEAVER_CHROMA_PORT": str(port)}
+    settings = Settings.from_env(env=env, secrets_path=None, data_dir=tmp_path / "unused", backend="rules")
+    service = MemoryService(Runtime.from_settings(settings, embedder=embedder), default_space="served 服务器")
+    lost = "预算改成九千元了，我们三个人去。"
+
+    async def call(c, name, args):
+        res = await c.call_tool(name, args)
+        return res.is_error, res.content[0].text if res.is_error else res.structured_content
+
+    async def while_down(c):
+        _, first = await call(c, "remember", {"content": "我的预算总共是5000元，我们两个人去北京。"})
+        chroma.kill()
+        chroma.wait(timeout=10)
+        failed, text = await call(c, "remember", {"content": lost, "message_id": "lost"})
+        assert failed and "lost the connection to the Chroma server" in text and "\n" not in text, text
+        out = []
+        for name, args in (("recall", {"query": "预算是多少？", "budget": 256}), ("constraints", {})):
+            out.append(await call(c, name, args))
+        return first["node_id"], out
+
+    async def session(fn):
+        async with Client(build_server(service)) as c:
+            return await fn(c)
+
+    try:
+        kept_id, down = asyncio.run(session(while_down))
+        for is_error, got in down:  # an error while the server is down is fine; the lost message is not
+            assert lost not in str(got) and "9000" not in str(got), got
+        chroma = start_chroma(tmp_path / "server", port)
+
+        async def after(c):
+            return [
+                await call(c, "recall", {"query": "预算是多少？", "budget": 256}),
+                await call(c, "constraints", {}),
+                await call(c, "why", {"node": "lost", "query": "预算"}),
+            ]
+
+        (r_err, recall), (c_err, cons), (w_err, why) = asyncio.run(session(after))
+        assert not r_err and kept_id in [n["id"] for n in recall["nodes"]] and lost not in recall["context"]
+        assert not c_err and {c["value"] for c in cons["constraints"] if c["slot"] == "budget"} == {5000}
+        assert w_err and "lost" in why  # never stored: no such message
+    finally:
+        chroma.kill()
+        chroma.wait(timeout=10)

@@ -164,9 +164,6 @@ class WeaverStore(BaseStore):
         self.space = space or service.default_space
 
     # ------------------------------------------------------------------ the index
-    def _weaver(self) -> ContextWeaver:
-        return self.service.weaver(self.space)
-
     def _records(self, w: ContextWeaver) -> dict[tuple[tuple[str, ...], str], list]:
         """(namespace, key) -> its memories in turn order (every status)."""
         out: dict[tuple[tuple[str, ...], str], list] = {}
@@ -270,8 +267,7 @@ class WeaverStore(BaseStore):
         ops = list(ops)
         for op in ops:
             _check(op)
-        with self.service.lock:
-            w = self._weaver()
+        with self.service.writing(self.space, create=True) as w:  # a failed put closes the space (see there)
             out: list[Any] = []
             for op in ops:
                 if isinstance(op, GetOp):
