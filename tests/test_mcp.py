@@ -305,6 +305,14 @@ def test_a_remember_that_failed_is_never_recalled(tmp_path, embedder):
         assert not r_err and kept_id in [n["id"] for n in recall["nodes"]] and lost not in recall["context"]
         assert not c_err and {c["value"] for c in cons["constraints"] if c["slot"] == "budget"} == {5000}
         assert w_err and "lost" in why  # never stored: no such message
+
+        async def retry(c):  # what the error said to do: the same message id again is stored, not a duplicate
+            _, again = await call(c, "remember", {"content": lost, "message_id": "lost"})
+            return again, await call(c, "recall", {"query": "预算是多少？", "budget": 256})
+
+        again, (_, recall) = asyncio.run(session(retry))
+        assert again["kept"] and not again["duplicate"] and lost in recall["context"]
+        assert Runtime.from_settings(settings, embedder=embedder).open("served 服务器", create=False).decisions["lost"]
     finally:
         chroma.kill()
         chroma.wait(timeout=10)
