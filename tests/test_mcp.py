@@ -316,3 +316,65 @@ def test_a_remember_that_failed_is_never_recalled(tmp_path, embedder):
     finally:
         chroma.kill()
         chroma.wait(timeout=10)
+
+
+def _http_server(tmp_path: Path, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "mcp", "--http", "--port", str(port)],
+        cwd=tmp_path,
+        env=_server_env(tmp_path) | {"PATH": "/usr/bin:/bin"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for_port(port, proc)
+    return proc
+
+
+@pytest.mark.slow
+def test_two_http_clients_at_once_and_a_killed_server_loses_nothing_acknowledged(tmp_path):
+    """Two SDK clients remember into one space at once; the server is SIGKILLed; after a restart every message it
+    acknowledged is there, once, with the node it was given (the write-behind log is fsynced before the reply)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def client(i: int) -> list[tuple[str, str]]:
+        got = []
+        async with Client(url, read_timeout_seconds=180) as c:
+            for k in range(8):
+                text = (
+                    f"第{k}天客户{i}想去{'故宫长城颐和园天坛鸟巢后海'[k]}附近，预算{300 + 97 * k + i}元。"
+                    if i % 2
+                    else f"On day {k}, client {i} wants a museum near stop {11 * k + i}, under {40 + 13 * k} euros."
+                )
+                res = await c.call_tool(
+                    "remember", {"content": text, "space": "两个 clients", "message_id": f"{i}-{k}"}
+                )
+                assert not res.is_error, res.content
+                if res.structured_content["kept"]:
+                    got.append((f"{i}-{k}", res.structured_content["node_id"]))
+        return got
+
+    async def both():
+        return await asyncio.gather(client(0), client(1))
+
+    async def check(acked):
+        async with Client(url, read_timeout_seconds=180) as c:
+            for mid, nid in acked:
+                res = await c.call_tool("graph", {"node": mid, "space": "两个 clients"})
+                assert not res.is_error and res.structured_content["center"] == nid, (mid, res.content)
+            res = await c.call_tool("recall", {"query": "museum near stop", "budget": 4096, "space": "两个 clients"})
+            return {n["id"] for n in res.structured_content["nodes"]}
+
+    proc = _http_server(tmp_path, port)
+    try:
+        acked = [a for got in asyncio.run(both()) for a in got]
+        assert len(acked) >= 10 and {m.split("-")[0] for m, _ in acked} == {"0", "1"}
+        proc.kill()  # SIGKILL: no shutdown, no flush
+        proc.wait(timeout=20)
+        proc = _http_server(tmp_path, port)
+        recalled = asyncio.run(check(acked))
+        assert {nid for m, nid in acked if m.startswith("0-")} & recalled  # the English ones, by meaning
+    finally:
+        proc.kill()
+        proc.wait(timeout=20)
