@@ -203,3 +203,25 @@ def test_bad_input_is_one_line_and_a_bad_batch_writes_nothing(store, runtime):
     assert store.search(("用户",), filter={"tags": ["a"]}) == []  # a list matches item by item, whole
     # a blank query is no query (it was "the query is empty"), as "" already was
     assert [i.key for i in store.search(("用户",), query="   ")] == ["diet"]
+
+
+def test_the_store_sees_every_change_to_its_space(store, runtime):
+    """The store keeps its (namespace, key) index between calls: a curator's edit, another weaver's write and its
+    own puts are each seen by the next call."""
+    ns = ("users", "u1")
+    store.put(ns, "city", {"content": "I live in Lyon."})
+    first = store.get(ns, "city")
+    store.service.set_status(first_node(runtime, "I live in Lyon."), "retracted", space="lg")  # a curator forgets it
+    assert store.get(ns, "city") is None
+    store.service.set_status(first_node(runtime, "I live in Lyon."), "active", space="lg")  # and restores it
+    assert store.get(ns, "city").value == {"content": "I live in Lyon."}
+    # another writer (the studio, a CLI, another store) on the same space
+    other = WeaverStore(MemoryService(runtime), space="lg")
+    other.put(ns, "job", {"content": "I work at a bakery."})
+    assert store.get(ns, "job").value == {"content": "I work at a bakery."}
+    assert [i.key for i in store.search(ns)] == ["job", "city"]
+
+
+def first_node(runtime, content: str) -> str:
+    w = runtime.open("lg", create=False)
+    return next(n.id for n in w.nodes.values() if n.content == content)
