@@ -197,19 +197,28 @@ def _listening_on(port: int) -> set[str]:
     return found
 
 
-@pytest.mark.slow
-def test_streamable_http_session_with_the_sdk_client(tmp_path):
-    port = free_port()
+def _http_server(tmp_path: Path, port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "mcp", "--http", "--port", str(port)],
         cwd=tmp_path,
         env=_server_env(tmp_path) | {"PATH": "/usr/bin:/bin"},
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         _wait_for_port(port, proc)
+    except BaseException:
+        proc.kill()
+        raise
+    return proc
+
+
+@pytest.mark.slow
+def test_streamable_http_session_with_the_sdk_client(tmp_path):
+    port = free_port()
+    proc = _http_server(tmp_path, port)
+    try:
         assert _listening_on(port) == {"127.0.0.1"}  # loopback only, never 0.0.0.0
 
         async def session():
@@ -316,19 +325,6 @@ def test_a_remember_that_failed_is_never_recalled(tmp_path, embedder):
     finally:
         chroma.kill()
         chroma.wait(timeout=10)
-
-
-def _http_server(tmp_path: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "weaver", "--data-dir", str(tmp_path / "data"), "mcp", "--http", "--port", str(port)],
-        cwd=tmp_path,
-        env=_server_env(tmp_path) | {"PATH": "/usr/bin:/bin"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    _wait_for_port(port, proc)
-    return proc
 
 
 @pytest.mark.slow
