@@ -210,7 +210,7 @@ def test_the_store_sees_every_change_to_its_space(store, runtime):
     own puts are each seen by the next call."""
     ns = ("users", "u1")
     store.put(ns, "city", {"content": "I live in Lyon."})
-    first = store.get(ns, "city")
+    assert store.get(ns, "city").value == {"content": "I live in Lyon."}
     store.service.set_status(first_node(runtime, "I live in Lyon."), "retracted", space="lg")  # a curator forgets it
     assert store.get(ns, "city") is None
     store.service.set_status(first_node(runtime, "I live in Lyon."), "active", space="lg")  # and restores it

@@ -22,7 +22,7 @@ mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
 
 from weaver.integrations import MemoryService  # noqa: E402
-from weaver.integrations.mcp_server import TOOL_NAMES, build_server  # noqa: E402
+from weaver.integrations.mcp_server import TOOL_NAMES, build_server, serve  # noqa: E402
 from weaver.models import RELATIONS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -374,3 +374,16 @@ def test_two_http_clients_at_once_and_a_killed_server_loses_nothing_acknowledged
     finally:
         proc.kill()
         proc.wait(timeout=20)
+
+
+def test_a_port_in_use_is_one_line(runtime):
+    """``weaver mcp --http --port N`` with N taken: the CLI's one line (uvicorn printed ``ERROR: [Errno 98] ...``
+    and exited 3, where every other CLI error exits 2)."""
+    from weaver.models import WeaverError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(WeaverError, match=f"cannot serve on 127.0.0.1:{port}: .*choose another with --port"):
+            serve(MemoryService(runtime), "http", port=port)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import socket
 from typing import Annotated, Any, Callable
 
 from pydantic import BeforeValidator
@@ -183,6 +184,19 @@ def _version() -> str:
         return "0+checkout"
 
 
+def _check_port_free(port: int) -> None:
+    """Refuse a port already taken, in the CLI's one line (uvicorn printed its own ``ERROR:`` line and exited 3)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no conflict
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise WeaverError(
+                f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc} (another `weaver mcp --http`?); "
+                "choose another with --port"
+            ) from exc
+
+
 def serve(service: MemoryService, transport: str = "stdio", port: int = DEFAULT_PORT) -> None:
     """Run until the client leaves (stdio) or the process is stopped (HTTP on 127.0.0.1:``port``/mcp)."""
     # the SDK's handler on the root logger would print bm25s's debug lines (bm25s sets its logger to DEBUG)
@@ -191,6 +205,7 @@ def serve(service: MemoryService, transport: str = "stdio", port: int = DEFAULT_
     if transport == "stdio":
         server.run("stdio")
     elif transport == "http":
+        _check_port_free(port)
         server.run("streamable-http", host="127.0.0.1", port=port)
     else:
         raise WeaverError(f"unknown transport {transport!r}: stdio or http")
