@@ -168,7 +168,7 @@ class WeaverStore(BaseStore):
     def _records(self, w: ContextWeaver) -> dict[tuple[tuple[str, ...], str], list]:
         """(namespace, key) -> its memories in turn order (every status), rebuilt only when the space changed:
         every write section (a put, a delete, a curator's edit, another process's ingest) leaves a new revision.
-        A scan per call made each ``get`` linear in the space (5 ms at 1,500 items, measured)."""
+        A scan per call made each ``get`` linear in the space (1-7 ms at 1,000 items, measured; 0.1 ms now)."""
         stamp = (id(w), w.space.revision(), w.node_count)
         if self._index is not None and self._index[:3] == stamp:
             return self._index[3]
