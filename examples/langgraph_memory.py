@@ -6,7 +6,7 @@
 The model is scripted so the example runs offline; put a real chat model in ``answer``.
 """
 
-import uuid
+import hashlib
 from typing import TypedDict
 
 from langgraph.checkpoint.memory import InMemorySaver
@@ -26,7 +26,9 @@ class State(TypedDict, total=False):
 
 
 def remember(state: State, *, store: BaseStore) -> dict:
-    store.put(("users", state["user"], "memories"), uuid.uuid4().hex, {"content": state["message"]})
+    # keyed by the text: running the example again stores nothing twice
+    key = hashlib.sha1(state["message"].encode()).hexdigest()[:16]
+    store.put(("users", state["user"], "memories"), key, {"content": state["message"]})
     return {}
 
 
@@ -41,11 +43,12 @@ def answer(state: State) -> dict:  # a scripted model: replace with your chat mo
 
 
 builder = StateGraph(State)
-for name, fn in (("remember", remember), ("recall", recall), ("answer", answer)):
+for name, fn in (("recall", recall), ("answer", answer), ("remember", remember)):
     builder.add_node(name, fn)
-builder.add_edge(START, "remember")
-builder.add_edge("remember", "recall")
+# recall before remember: the memories are what earlier turns said, not this message echoed back
+builder.add_edge(START, "recall")
 builder.add_edge("recall", "answer")
+builder.add_edge("answer", "remember")
 
 store = WeaverStore(MemoryService(Runtime.from_settings(Settings.from_env()), default_space="langgraph"))
 graph = builder.compile(checkpointer=InMemorySaver(), store=store)

@@ -6,6 +6,7 @@ python examples/mcp_client.py http://127.0.0.1:8766/mcp   # or a running `weaver
 """
 
 import asyncio
+import os
 import sys
 
 from mcp import Client, StdioServerParameters
@@ -31,6 +32,12 @@ if __name__ == "__main__":
     target = (
         sys.argv[1]
         if len(sys.argv) > 1
-        else StdioServerParameters(command=sys.executable, args=["-m", "weaver", "mcp"], env={"HF_HUB_OFFLINE": "1"})
+        else StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "weaver", "mcp"],
+            # the SDK gives a stdio server only HOME, PATH and a few more: pass the weaver's own settings on
+            env={k: v for k, v in os.environ.items() if k.startswith(("WEAVER_", "OPENAI_", "PYTHONPATH"))}
+            | {"HF_HUB_OFFLINE": "1"},
+        )
     )
     asyncio.run(main(target))

@@ -164,3 +164,64 @@ def test_inside_a_real_langgraph_graph(store):
         {"configurable": {"thread_id": "t3"}},
     )
     assert other["memories"] == [] and other["answer"].startswith("Tell me more")
+
+
+def test_bad_input_is_one_line_and_a_bad_batch_writes_nothing(store, runtime):
+    from langgraph.store.base import PutOp, SearchOp
+
+    from weaver.models import WeaverError
+
+    ns = ("用户", "张三")
+    store.put(ns, "diet", {"content": "我对花生过敏。", "prefs": {"spicy": False, "level": 2}, "tags": ["a", "b"]})
+    for call, words in (
+        # a string is no namespace: tuple("users") made five one-letter labels and a prefix ("u",) matched them
+        (lambda: store.put("users", "k", {"content": "x"}), "tuple of strings"),
+        (lambda: store.search("用户"), "tuple of strings"),
+        (lambda: store.get("用户", "diet"), "tuple of strings"),
+        # a misspelt or unsupported operator matched nothing, silently
+        (lambda: store.search(("用户",), filter={"tags": {"$in": ["a"]}}), "unknown filter operator '$in'"),
+        (lambda: store.search(("用户",), filter={"prefs": {"level": {"$gtt": 1}}}), "unknown filter operator"),
+        (lambda: store.search(("用户",), offset=-1), "offset must be an integer >= 0"),
+        (lambda: store.search(("用户",), limit=-2), "limit must be an integer >= 0"),
+        (lambda: store.list_namespaces(limit=-1), "limit must be an integer >= 0"),
+    ):
+        with pytest.raises(WeaverError) as err:
+            call()
+        assert words in str(err.value) and "\n" not in str(err.value), str(err.value)
+
+    # one bad operation refuses the whole batch before anything is written
+    before = runtime.open("lg", create=False).node_count
+    with pytest.raises(WeaverError, match="unknown filter operator"):
+        store.batch([PutOp(ns, "atom", {"content": "先写入的一条"}), SearchOp(("用户",), {"x": {"$in": [1]}})])
+    assert store.get(ns, "atom") is None and runtime.open("lg", create=False).node_count == before
+    assert store.list_namespaces() == [ns]
+
+    # LangGraph's filters as its own stores read them: a dict matches the fields it names, operators nest
+    assert [i.key for i in store.search(("用户",), filter={"prefs": {"spicy": False}})] == ["diet"]
+    assert [i.key for i in store.search(("用户",), filter={"prefs": {"level": {"$gte": 2}}})] == ["diet"]
+    assert store.search(("用户",), filter={"prefs": {"level": {"$gt": 2}}}) == []
+    assert store.search(("用户",), filter={"tags": ["a"]}) == []  # a list matches item by item, whole
+    # a blank query is no query (it was "the query is empty"), as "" already was
+    assert [i.key for i in store.search(("用户",), query="   ")] == ["diet"]
+
+
+def test_the_store_sees_every_change_to_its_space(store, runtime):
+    """The store keeps its (namespace, key) index between calls: a curator's edit, another weaver's write and its
+    own puts are each seen by the next call."""
+    ns = ("users", "u1")
+    store.put(ns, "city", {"content": "I live in Lyon."})
+    assert store.get(ns, "city").value == {"content": "I live in Lyon."}
+    store.service.set_status(first_node(runtime, "I live in Lyon."), "retracted", space="lg")  # a curator forgets it
+    assert store.get(ns, "city") is None
+    store.service.set_status(first_node(runtime, "I live in Lyon."), "active", space="lg")  # and restores it
+    assert store.get(ns, "city").value == {"content": "I live in Lyon."}
+    # another writer (the studio, a CLI, another store) on the same space
+    other = WeaverStore(MemoryService(runtime), space="lg")
+    other.put(ns, "job", {"content": "I work at a bakery."})
+    assert store.get(ns, "job").value == {"content": "I work at a bakery."}
+    assert [i.key for i in store.search(ns)] == ["job", "city"]
+
+
+def first_node(runtime, content: str) -> str:
+    w = runtime.open("lg", create=False)
+    return next(n.id for n in w.nodes.values() if n.content == content)

@@ -22,6 +22,8 @@ __all__ = [
     "USEEmbedder",
     "OpenAIEmbedder",
     "CachedEmbedder",
+    "checked_vectors",
+    "wrap_embedder",
     "embed_text_for",
     "condense_tool_output",
     "DEFAULT_EMBED_THREADS",
@@ -121,8 +123,44 @@ class OpenAIEmbedder:
         return _normalise(np.array(rows, dtype=np.float32))
 
 
+def checked_vectors(vecs: Any, count: int, dim: int, name: str) -> np.ndarray:
+    """An embedder's reply as the (count, dim) float32 array of unit rows the weaver computes cosines with.
+
+    A plugged-in embedder may return a list, float64 or unnormalised rows (fixed here), or the wrong shape or
+    NaN (refused in one line: a wrong row broadcast into the index as a ValueError deep in the mirror, and
+    unnormalised rows gave similarities of 98).
+    """
+    try:
+        out = np.asarray(vecs, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise WeaverError(f"embedder {name!r} must return a (texts, {dim}) array of numbers: {exc}") from exc
+    if out.shape != (count, dim):
+        raise WeaverError(f"embedder {name!r} returned shape {out.shape} for {count} texts; expected ({count}, {dim})")
+    if not np.isfinite(out).all():
+        raise WeaverError(f"embedder {name!r} returned NaN or infinite values")
+    norms = np.linalg.norm(out, axis=1)
+    # rows already of unit length (every built-in embedder's) are kept bit for bit
+    if count and np.abs(norms[norms > 0] - 1.0).max(initial=0.0) > 1e-4:
+        out = _normalise(out)
+    return out
+
+
+def wrap_embedder(embedder: Any) -> "CachedEmbedder":
+    """``embedder`` behind the cache (as is when it is one), after checking it has the protocol's parts."""
+    if isinstance(embedder, CachedEmbedder):
+        return embedder
+    name, dim = getattr(embedder, "name", None), getattr(embedder, "dim", None)
+    if not isinstance(name, str) or not name.strip():
+        raise WeaverError("an embedder needs a `name` (a non-empty string, recorded on every space it weaves)")
+    if isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0:
+        raise WeaverError(f"embedder {name!r} needs a `dim` (a positive integer), not {dim!r}")
+    if not callable(getattr(embedder, "embed", None)):
+        raise WeaverError(f"embedder {name!r} needs an `embed(texts)` method")
+    return CachedEmbedder(embedder)
+
+
 class CachedEmbedder:
-    """Content-hash LRU cache in front of any embedder; batches the misses."""
+    """Content-hash LRU cache in front of any embedder; batches the misses and checks what it returns."""
 
     def __init__(self, inner: Embedder, max_items: int = 100_000):
         self.inner = inner
@@ -154,7 +192,7 @@ class CachedEmbedder:
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            vecs = self.inner.embed(list(missing.values()))
+            vecs = checked_vectors(self.inner.embed(list(missing.values())), len(missing), self.dim, self.name)
             for k, v in zip(missing, vecs):
                 self._cache[k] = v
             while len(self._cache) > self.max_items:

@@ -11,7 +11,7 @@ from typing import Any
 
 from .backends import build_reasoner
 from .core import ContextWeaver
-from .embedding import CachedEmbedder, build_embedder
+from .embedding import CachedEmbedder, build_embedder, wrap_embedder
 from .settings import Settings, WeaverConfig
 from .store import ChromaStore, connect
 from .validation import check_space_name
@@ -28,8 +28,12 @@ class Runtime:
     _reasoner: Any = field(default=None, repr=False)
     _review_reasoner: Any = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        # a plugged-in embedder (the `Embedder` protocol: name, dim, embed) gets the cache and the output checks
+        self.embedder = wrap_embedder(self.embedder)
+
     @classmethod
-    def from_settings(cls, settings: Settings, embedder: CachedEmbedder | None = None) -> "Runtime":
+    def from_settings(cls, settings: Settings, embedder: Any = None) -> "Runtime":
         client = None
         if settings.llm_configured and settings.resolved_backend == "openai" or settings.embedder == "openai":
             from .backends.openai_llm import make_client

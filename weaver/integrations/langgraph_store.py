@@ -64,20 +64,88 @@ def _when(ts: float) -> datetime:
     return datetime.fromtimestamp(ts, tz=timezone.utc)
 
 
-def _matches(value: dict[str, Any], flt: dict[str, Any] | None) -> bool:
-    """LangGraph's filter: exact values, or ``{"$gt": x, ...}`` comparisons (a missing or incomparable field
-    does not match)."""
-    for field, want in (flt or {}).items():
-        have = value.get(field)
-        if isinstance(want, dict) and want and all(k in _OPS for k in want):
+def _compare(have: Any, want: Any) -> bool:
+    """LangGraph's JSONB-like match, as its own stores do: a dict of operators compares (``{"$gte": 4}``); any
+    other dict matches a dict holding those fields (recursively); a list matches item by item; else equality. A
+    missing or incomparable field does not match."""
+    if isinstance(want, dict):
+        if any(isinstance(k, str) and k.startswith("$") for k in want):  # operators (checked by _check_filter)
             try:
-                if have is None or not all(_OPS[op](have, arg) for op, arg in want.items()):
-                    return False
+                return have is not None and all(_OPS[op](have, arg) for op, arg in want.items())
             except TypeError:
                 return False
-        elif have != want:
-            return False
-    return True
+        return isinstance(have, dict) and all(_compare(have.get(k), v) for k, v in want.items())
+    if isinstance(want, (list, tuple)):
+        return (
+            isinstance(have, (list, tuple))
+            and len(have) == len(want)
+            and all(_compare(h, w) for h, w in zip(have, want))
+        )
+    return have == want
+
+
+def _check_filter(want: Any) -> None:
+    """Refuse an operator LangGraph does not define, anywhere in a filter (a misspelt one matched nothing)."""
+    if isinstance(want, dict):
+        if any(isinstance(k, str) and k.startswith("$") for k in want):
+            unknown = [k for k in want if k not in _OPS]
+            if unknown:
+                raise WeaverError(f"unknown filter operator {unknown[0]!r:.40}: expected one of {', '.join(_OPS)}")
+        else:
+            for v in want.values():
+                _check_filter(v)
+    elif isinstance(want, (list, tuple)):
+        for v in want:
+            _check_filter(v)
+
+
+def _check(op: Any) -> None:
+    """Everything about one operation that can be refused before any of the batch runs (nothing is written
+    unless the whole batch is valid)."""
+    if isinstance(op, (GetOp, PutOp)):
+        _namespace(op.namespace)
+        if not isinstance(op.key, str):
+            raise WeaverError(f"a store key is a string, not {type(op.key).__name__}")
+        if isinstance(op, PutOp) and op.value is not None and not isinstance(op.value, dict):
+            raise WeaverError(f"a store value must be a dict, not {type(op.value).__name__}")
+    elif isinstance(op, SearchOp):
+        _namespace(op.namespace_prefix, "namespace prefix", empty=True)
+        _page(op)
+        if not isinstance(op.query, (str, type(None))):
+            raise WeaverError(f"query must be a string, not {type(op.query).__name__}")
+        if op.filter is not None and not isinstance(op.filter, dict):
+            raise WeaverError(f"filter must be a dict, not {type(op.filter).__name__}")
+        _check_filter(op.filter)
+    elif isinstance(op, ListNamespacesOp):
+        _page(op)
+        for cond in op.match_conditions or ():
+            _namespace(cond.path, "namespace prefix or suffix", empty=True)
+    else:
+        raise WeaverError(f"unknown store operation {type(op).__name__}")
+
+
+def _matches(value: dict[str, Any], flt: dict[str, Any] | None) -> bool:
+    """Whether a stored value passes a ``search`` filter (every field must match, see :func:`_compare`)."""
+    return all(_compare(value.get(field), want) for field, want in (flt or {}).items())
+
+
+def _namespace(ns: Any, what: str = "namespace", empty: bool = False) -> tuple[str, ...]:
+    """A namespace as a tuple of labels; a string is refused (``tuple("users")`` is five one-letter labels)."""
+    if isinstance(ns, str) or not isinstance(ns, (tuple, list)):
+        raise WeaverError(f"a {what} is a tuple of strings, e.g. ('users', 'u1'), not {type(ns).__name__} {ns!r:.60}")
+    if not ns and not empty:
+        raise WeaverError(f"a {what} must not be empty")
+    if not all(isinstance(p, str) and p and "." not in p for p in ns):
+        raise WeaverError(f"a {what} is made of non-empty strings without '.', not {tuple(ns)!r:.80}")
+    return tuple(ns)
+
+
+def _page(op: SearchOp | ListNamespacesOp) -> tuple[int, int]:
+    for name in ("limit", "offset"):
+        n = getattr(op, name)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise WeaverError(f"{name} must be an integer >= 0, not {n!r}")
+    return op.offset, op.offset + op.limit
 
 
 def _ns_matches(ns: tuple[str, ...], cond: MatchCondition) -> bool:
@@ -94,19 +162,23 @@ class WeaverStore(BaseStore):
     def __init__(self, service: MemoryService, space: str | None = None):
         self.service = service
         self.space = space or service.default_space
+        self._index: tuple[int, str, int, dict] | None = None  # (weaver, revision, nodes) -> the records
 
     # ------------------------------------------------------------------ the index
-    def _weaver(self) -> ContextWeaver:
-        return self.service.weaver(self.space)
-
     def _records(self, w: ContextWeaver) -> dict[tuple[tuple[str, ...], str], list]:
-        """(namespace, key) -> its memories in turn order (every status)."""
+        """(namespace, key) -> its memories in turn order (every status), rebuilt only when the space changed:
+        every write section (a put, a delete, a curator's edit, another process's ingest) leaves a new revision.
+        A scan per call made each ``get`` linear in the space (1-7 ms at 1,000 items, measured; 0.1 ms now)."""
+        stamp = (id(w), w.space.revision(), w.node_count)
+        if self._index is not None and self._index[:3] == stamp:
+            return self._index[3]
         out: dict[tuple[tuple[str, ...], str], list] = {}
         for nid in w.node_ids:
             n = w.nodes[nid]
             rec = n.meta.get(META_KEY)
             if isinstance(rec, dict) and isinstance(rec.get("key"), str):
                 out.setdefault((tuple(rec.get("namespace", ())), rec["key"]), []).append(n)
+        self._index = (*stamp, out)
         return out
 
     def _current(self, nodes: list):
@@ -126,21 +198,18 @@ class WeaverStore(BaseStore):
 
     # ------------------------------------------------------------------ operations
     def _get(self, w: ContextWeaver, op: GetOp) -> Item | None:
-        nodes = self._records(w).get((tuple(op.namespace), op.key))
-        return self._item(tuple(op.namespace), op.key, nodes) if nodes and self._current(nodes) else None
+        ns = _namespace(op.namespace)
+        nodes = self._records(w).get((ns, op.key))
+        return self._item(ns, op.key, nodes) if nodes and self._current(nodes) else None
 
     def _put(self, w: ContextWeaver, op: PutOp) -> None:
-        ns = tuple(op.namespace)
-        if not ns or not all(isinstance(p, str) and p and "." not in p for p in ns):
-            raise WeaverError(f"namespace must be a non-empty tuple of non-empty strings without '.', not {ns!r}")
+        ns = _namespace(op.namespace)
         before = [n for n in self._records(w).get((ns, op.key), []) if n.status == "active"]
         with w.writing():  # the new value, its promotion and the supersede land together
             if op.value is None:  # LangGraph's delete
                 for n in before:
                     w.curation.set_status(n.id, "retracted", f"deleted from the LangGraph store ({op.key})")
                 return
-            if not isinstance(op.value, dict):
-                raise WeaverError(f"a store value must be a dict, not {type(op.value).__name__}")
             value = dict(op.value)
             kind = value.get("kind")
             if kind not in ("user_input", "agent_thought", "tool_result", "agent_response"):
@@ -163,7 +232,8 @@ class WeaverStore(BaseStore):
                     )
 
     def _search(self, w: ContextWeaver, op: SearchOp) -> list[SearchItem]:
-        prefix = tuple(op.namespace_prefix)
+        prefix = _namespace(op.namespace_prefix, "namespace prefix", empty=True)
+        start, end = _page(op)
         found = [
             (ns, key, nodes)
             for (ns, key), nodes in self._records(w).items()
@@ -171,15 +241,14 @@ class WeaverStore(BaseStore):
             and self._current(nodes) is not None
             and _matches(self._current(nodes).meta[META_KEY]["value"], op.filter)
         ]
-        if not op.query:
-            found.sort(key=lambda f: -self._current(f[2]).timestamp)  # newest first
-            return [
-                self._item(ns, key, nodes, SearchItem) for ns, key, nodes in found[op.offset : op.offset + op.limit]
-            ]
+        query = op.query or ""
+        if not query.strip():  # "" and "   " alike: no query, newest first (as LangGraph's own stores)
+            found.sort(key=lambda f: -self._current(f[2]).timestamp)
+            return [self._item(ns, key, nodes, SearchItem) for ns, key, nodes in found[start:end]]
         # the weaver's own ranking; memories it did not consider follow by plain cosine
-        res = w.query(op.query, budget=max(w.config.budget, 4096))
+        res = w.query(query, budget=max(w.config.budget, 4096))
         ranked = {n.id: n.score for n in res.ranked}
-        qvec = self.service.runtime.embedder.embed([op.query])[0]
+        qvec = self.service.runtime.embedder.embed([query])[0]
 
         def score(nodes) -> tuple[int, float]:
             cur = self._current(nodes)
@@ -188,21 +257,24 @@ class WeaverStore(BaseStore):
             return (0, float(w.vector_of(cur.id) @ qvec))
 
         scored = sorted(((score(nodes), ns, key, nodes) for ns, key, nodes in found), key=lambda s: s[0], reverse=True)
-        page = scored[op.offset : op.offset + op.limit]
+        page = scored[start:end]
         return [self._item(ns, key, nodes, SearchItem, score=round(s[1], 4)) for s, ns, key, nodes in page]
 
     def _list_namespaces(self, w: ContextWeaver, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        start, end = _page(op)
         spaces = {ns for (ns, _), nodes in self._records(w).items() if self._current(nodes) is not None}
         if op.match_conditions:
             spaces = {ns for ns in spaces if all(_ns_matches(ns, c) for c in op.match_conditions)}
         if op.max_depth is not None:
             spaces = {ns[: op.max_depth] for ns in spaces}
-        return sorted(spaces)[op.offset : op.offset + op.limit]
+        return sorted(spaces)[start:end]
 
     def batch(self, ops: Iterable[Any]) -> list[Any]:
         """Run LangGraph's operations in order against the space (one lock: graph nodes may run in threads)."""
-        with self.service.lock:
-            w = self._weaver()
+        ops = list(ops)
+        for op in ops:
+            _check(op)
+        with self.service.writing(self.space, create=True) as w:  # a failed put closes the space (see there)
             out: list[Any] = []
             for op in ops:
                 if isinstance(op, GetOp):
@@ -212,10 +284,8 @@ class WeaverStore(BaseStore):
                 elif isinstance(op, PutOp):
                     self._put(w, op)
                     out.append(None)  # LangGraph's result for a put
-                elif isinstance(op, ListNamespacesOp):
-                    out.append(self._list_namespaces(w, op))
                 else:
-                    raise WeaverError(f"unknown store operation {type(op).__name__}")
+                    out.append(self._list_namespaces(w, op))
             return out
 
     async def abatch(self, ops: Iterable[Any]) -> list[Any]:

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Any, Callable
+import socket
+from typing import Annotated, Any, Callable
+
+from pydantic import BeforeValidator
 
 from ..models import WeaverError, error_line
 from .service import MemoryService
@@ -36,6 +39,16 @@ TOOL_NAMES = (
     "restore",
     "spaces",
 )
+
+
+def _no_bool(value: Any) -> Any:
+    # JSON's true is no count: the schema's lax integer took it as 1 (hops=true -> 1 hop, budget=true -> 1 token)
+    if isinstance(value, bool):
+        raise ValueError(f"expected an integer, not {str(value).lower()}")
+    return value
+
+
+Count = Annotated[int, BeforeValidator(_no_bool)]
 
 
 def _require_mcp():
@@ -103,19 +116,19 @@ def build_server(service: MemoryService):
         return service.remember(content, kind, space=space, message_id=message_id, depends_on=depends_on)
 
     @tool
-    def recall(query: str, budget: int | None = None, space: str | None = None) -> dict[str, Any]:
+    def recall(query: str, budget: Count | None = None, space: str | None = None) -> dict[str, Any]:
         """Recall the memories relevant to a query, within a token budget, as a cause-before-effect narrative
         (`context`), with the nodes used, their edges and a trace summary (seeds, expansion, budget cuts)."""
         return service.recall(query, budget=budget, space=space)
 
     @tool
-    def why(node: str, query: str, budget: int | None = None, space: str | None = None) -> dict[str, Any]:
+    def why(node: str, query: str, budget: Count | None = None, space: str | None = None) -> dict[str, Any]:
         """Why a memory (node id, unique id prefix, or message id) is or is not in the recall for a query:
         filtered at ingest, inactive, cut by the budget, pruned, or not reached — with the numbers."""
         return service.why(node, query, budget=budget, space=space)
 
     @tool
-    def graph(node: str, hops: int = 1, space: str | None = None) -> dict[str, Any]:
+    def graph(node: str, hops: Count = 1, space: str | None = None) -> dict[str, Any]:
         """The neighbourhood of a memory: the nodes within `hops` (1-3) edges, either direction, and their
         edges with relation, origin, confidence and status."""
         return service.graph(node, hops=hops, space=space)
@@ -171,6 +184,19 @@ def _version() -> str:
         return "0+checkout"
 
 
+def _check_port_free(port: int) -> None:
+    """Refuse a port already taken, in the CLI's one line (uvicorn printed its own ``ERROR:`` line and exited 3)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no conflict
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise WeaverError(
+                f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc} (another `weaver mcp --http`?); "
+                "choose another with --port"
+            ) from exc
+
+
 def serve(service: MemoryService, transport: str = "stdio", port: int = DEFAULT_PORT) -> None:
     """Run until the client leaves (stdio) or the process is stopped (HTTP on 127.0.0.1:``port``/mcp)."""
     # the SDK's handler on the root logger would print bm25s's debug lines (bm25s sets its logger to DEBUG)
@@ -179,6 +205,7 @@ def serve(service: MemoryService, transport: str = "stdio", port: int = DEFAULT_
     if transport == "stdio":
         server.run("stdio")
     elif transport == "http":
+        _check_port_free(port)
         server.run("streamable-http", host="127.0.0.1", port=port)
     else:
         raise WeaverError(f"unknown transport {transport!r}: stdio or http")

@@ -15,7 +15,8 @@ True
 from __future__ import annotations
 
 import threading
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import networkx as nx
 
@@ -106,6 +107,24 @@ class MemoryService:
                 w.refresh()
             return w
 
+    @contextmanager
+    def writing(self, space: str | None = None, create: bool = False) -> Iterator[ContextWeaver]:
+        """The open space for a call that writes, under the lock. A write section that fails part-way (the Chroma
+        server went away) leaves the in-memory mirror holding what the store never got: a failed ``remember``
+        was then recalled, and its budget listed as a constraint, by every later call. So such a space is
+        closed, and the next call reopens it from the store. Bad input, refused before any write section, keeps
+        the space open."""
+        name = check_space_name(space or self.default_space)
+        with self.lock:
+            w = self.weaver(name, create=create)
+            before = w.space.revision()  # every write section leaves a new token, also one that fails
+            try:
+                yield w
+            except BaseException:
+                if w.space.revision() != before and self._open.get(name) is w:
+                    del self._open[name]
+                raise
+
     def spaces(self) -> list[str]:
         with self.lock:
             return list(self.runtime.store.list_spaces())
@@ -129,9 +148,8 @@ class MemoryService:
         # as given: the library reads [id, relation(, why)] lists and {"node_id", "relation"} objects and refuses
         # anything else in one line (tuple() of an object took its keys; of a number, a TypeError)
         deps = list(depends_on) if isinstance(depends_on, (list, tuple)) else depends_on
-        with self.lock:
-            res = self.weaver(space).ingest(content, kind, meta=meta, message_id=message_id, depends_on=deps)
-            return res.to_dict()
+        with self.writing(space, create=True) as w:
+            return w.ingest(content, kind, meta=meta, message_id=message_id, depends_on=deps).to_dict()
 
     def recall(self, query: str, budget: int | None = None, space: str | None = None) -> dict[str, Any]:
         """The context for ``query`` within ``budget`` tokens, with its nodes and the trace in brief."""
@@ -203,14 +221,12 @@ class MemoryService:
         self, source: str, target: str, relation: str, why: str = "", space: str | None = None
     ) -> dict[str, Any]:
         """Add or relabel the edge ``source -> target`` (a curator's edit: audited, undoable, cycles refused)."""
-        with self.lock:
-            w = self.weaver(space, create=False)
+        with self.writing(space) as w:
             s, t = self._resolve(w, source), self._resolve(w, target)
             return w.curation.set_edge(s, t, relation, why or "set over the MCP server").to_dict()
 
     def remove_edge(self, source: str, target: str, why: str = "", space: str | None = None) -> dict[str, Any]:
-        with self.lock:
-            w = self.weaver(space, create=False)
+        with self.writing(space) as w:
             s, t = self._resolve(w, source), self._resolve(w, target)
             return w.curation.remove_edge(s, t, why or "removed over the MCP server").to_dict()
 
@@ -221,8 +237,7 @@ class MemoryService:
         memory that replaces it; ``active`` restores it."""
         if status not in NODE_STATUSES:
             raise WeaverError(f"status must be one of {', '.join(NODE_STATUSES)}, not {status!r}")
-        with self.lock:
-            w = self.weaver(space, create=False)
+        with self.writing(space) as w:
             nid = self._resolve(w, node)
             by_id = self._resolve(w, by) if by else ""
             return w.curation.set_status(nid, status, why or f"{status} over the MCP server", by=by_id).to_dict()
