@@ -16,6 +16,8 @@ __all__ = [
     "GOING",
     "BEEN",
     "NOT_PRICEY",
+    "CHEAPEST",
+    "not_pricey",
     "chose_one",
     "names_one",
     "FAMILY_ASK",
@@ -281,7 +283,7 @@ SHOWN_BEFORE = re.compile(
 ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
 # how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
 COUNT = re.compile(
-    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月口子]|$)(?![一二三四五六七八九两\d]\s*口)|"
+    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月口子]|$)(?![一二三四五六七八九两\d]\s*口|小时|钟头)|"
     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b",
     re.IGNORECASE,
@@ -295,7 +297,21 @@ NOT_PRICEY = re.compile(
     r"\bcheap\b|\bwon'?t break the bank\b|\bmoderately priced\b",
     re.I,
 )
+# "最便宜的" / "the cheapest": the one cheapest (of a list shown, or a search sorted by price)
+CHEAPEST = re.compile(r"最便宜|最实惠|最省钱|\bcheapest\b|\bleast expensive\b|\blowest (?:price|ticket)", re.I)
 CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|更便宜|便宜些|实惠(?:一)?点|更实惠", re.I)
+
+
+def not_pricey(text: str) -> bool:
+    """ "别太贵" / "nothing too expensive": a wish about price with no number; "cheaper" continues a search and "最便宜的
+    是哪个" asks for the cheapest one, neither keeps a cheaper half.
+
+    >>> not_pricey("别太贵"), not_pricey("有没有便宜点的"), not_pricey("它们中门票最便宜的是哪个？")
+    (True, False, False)
+    """
+    return bool(NOT_PRICEY.search(text)) and not CHEAPER.search(text) and not CHEAPEST.search(text)
+
+
 MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
     r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"

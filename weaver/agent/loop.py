@@ -39,9 +39,9 @@ _TASK = {
 }
 # what each kind of request needs from memory: the retrieval query names those slots in both languages
 _HINTS = {
-    "hotel": "酒店 预算 每晚 价格 安静 地铁 附近 入住 日期 评分 hotel budget price per night quiet metro near dates",
-    "restaurant": "餐厅 过敏 忌口 不吃 饮食 人均 预算 评分 附近 restaurant allergy allergic avoid diet per person budget",
-    "attraction": "景点 门票 预算 评分 附近 地铁 attraction ticket budget rating near metro",
+    "hotel": "酒店 预算 每晚 价格 安静 地铁 附近 入住 日期 评分 hotel budget price per night quiet metro near dates 步行 分钟 太贵 walk minutes expensive",
+    "restaurant": "餐厅 过敏 忌口 不吃 饮食 人均 预算 评分 附近 restaurant allergy allergic avoid diet per person budget 步行 太贵 walk expensive",
+    "attraction": "景点 门票 预算 评分 附近 地铁 步行 太贵 attraction ticket budget rating near metro walk expensive",
     "book": "预订 入住 日期 几晚 预算 人数 book check-in dates nights budget people",
     "tally": "预算 总共 行程 计划 budget total plan",
     "why": "原因 失败 因为 reason failed because",

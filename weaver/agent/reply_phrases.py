@@ -117,6 +117,10 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
         return ("设施：" if zh else "facilities: ") + "、".join(cast(list[str], v))
     if c.slot == "hotel_type":
         return f"酒店类型：{v}" if zh else f"hotel type {v}"
+    if c.slot == "walk":
+        return f"步行不超过{v}分钟" if zh else f"a walk of at most {v} minutes"
+    if c.slot == "not_pricey":
+        return "别太贵" if zh else "nothing too expensive"
     return f"{c.slot}={v}"
 
 
