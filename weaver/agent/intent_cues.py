@@ -103,7 +103,7 @@ FIELD_Q = re.compile(
 )
 # "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy
 CLOSING = re.compile(
-    r"that'?s all|that is all|nothing else|all for now|就这些|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
+    r"that'?s all|that is all|nothing else|all for now|就这些|就这样|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
 )
 YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")

@@ -11,7 +11,7 @@ import re
 from typing import cast
 
 from .db import load_database
-from .gloss import gloss_name
+from .gloss import gloss_name, gloss_station
 from .lexicon import CATEGORY_NAMES, PLACE_ALIASES
 from .understanding import Constraint
 
@@ -57,6 +57,8 @@ def _name(name: str, lang: str) -> str:
         return name
     if name in _EN_NAME:
         return f"{name} ({_EN_NAME[name]})"
+    if re.fullmatch(r"[\u4e00-\u9fff]+地铁站", name):  # a station, as every list glosses it ("Dengshikou station")
+        return gloss_station(name)
     row = load_database().by_name.get(name)
     return gloss_name(name, hotel=row is not None and load_database().domain_of(row) == "hotel")
 

@@ -221,6 +221,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
     p.day = trip_day(text)
+    hits["attraction"] += int(bool(p.max_hours) and not any(hits.values()))  # "只有两小时": a visit's length, a sight's
     if (p.dishes or p.cuisines) and not any(hits.values()):
         hits["restaurant"] = 1
     if any(hits.values()):
