@@ -72,8 +72,10 @@ def _row_line(i: int, r: dict, lang: str) -> str:
             if t == 0
             else (fmt_money(t) if t is not None else ("未知" if zh else "n/a"))  # after "门票" / "ticket"
         )
+        # "0.3小时 - 0.3小时": one length, said once
+        visit = re.sub(r"^(.+?)\s*-\s*\1$", r"\1", str(r.get("游玩时间")))
         body = (
-            f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}"
+            f"门票{ticket}，游玩时间{visit}，{rt}"
             if zh
             else f"ticket {ticket}, visit {gloss_duration(r.get('游玩时间'))}, {rt}"
         )
