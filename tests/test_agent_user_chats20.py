@@ -3,7 +3,8 @@ hotel search, a booking, sights, a visit-length question, a restaurant near them
 grows, "why that hotel?", "what was my budget?". What read wrong before, each asserted here:
 
 * "下个月5号到8号" / "from the 5th to the 8th of next month" kept the check-in only (the booking then asked for dates);
-* "I only have two hours. Which can I see in that time?" was no search (and "只有两个小时" no limit);
+* "I only have two hours. Which can I see in that time?" was no search (and "只有两个小时" no limit), and right
+  after museums it asked of every sight;
 * "为什么选了这家酒店？" explained the lookup of its rating ("what's the rating of the first one?"), not the search
   that offered it, nor the statements that search applied;
 * a widened search named the station in pinyin ("Dengshikou Ditiezhan"), where every list says "Dengshikou station";
@@ -18,6 +19,7 @@ import pytest
 
 from agent_chat import chat_turn
 from weaver.agent import TravelAgent
+from weaver.agent.lexicon import is_kind
 
 CHATS = {
     "zh": [
@@ -77,6 +79,9 @@ def test_a_fifteen_turn_chat_reads_as_meant(runtime, lang):
     _, calls, results = turns[6]
     assert calls and calls[0]["tool"] == "search_attractions" and calls[0]["arguments"]["max_hours"] == 2.0, calls
     assert results[0]["rows"] and results[0]["facts"]["too_long"] > 0
+    # ... of the museums just listed: the question names no kind of its own, so it asks of that list
+    assert calls[0]["arguments"].get("kind") == "museum", calls
+    assert all(is_kind(r["名称"], "museum") for r in results[0]["rows"])
     # the restaurant near there avoids peanuts and keeps the cheaper half
     args = turns[7][1][0]["arguments"]
     assert args["avoid"] == ["peanut"] and args["cheaper_half"] is True, args
@@ -88,3 +93,19 @@ def test_a_fifteen_turn_chat_reads_as_meant(runtime, lang):
     assert CHATS[lang][2] in why and CHATS[lang][4] in why and CHATS[lang][3] not in why, why
     assert said["before"] in turns[13][0]
     assert said["bye"] in turns[14][0] and not turns[14][1]
+
+
+@pytest.mark.parametrize(
+    "lang, museums, sights",
+    [
+        ("zh", "故宫附近有什么博物馆？", "故宫附近有什么景点？"),
+        ("en", "Any museums near the Forbidden City?", "Any sights near the Forbidden City?"),
+    ],
+)
+def test_a_question_naming_sights_asks_of_every_kind(runtime, lang, museums, sights):
+    """Only an elliptical question keeps the kind just listed: one that names sights asks of all of them."""
+    agent = TravelAgent(runtime.open(f"kinds-{lang}"))
+    _, calls, _ = chat_turn(agent, museums)
+    assert calls[0]["arguments"].get("kind") == "museum"
+    _, calls, _ = chat_turn(agent, sights)
+    assert calls and "kind" not in calls[0]["arguments"], calls

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from .db import load_database, station_of
+from .intent_cues import SIGHT_NOUN
 from .list_answers import CHEAPEST
 from .memory import Known
 from .plan_calls import AROUND, Call, TurnPlan
@@ -59,6 +60,12 @@ def _places(
             seen.add(c.value)
             uniq.append(c)
     return uniq
+
+
+def _elliptical(p: Parsed) -> bool:
+    """A question that names no sight, kind of sight or place of its own ("有没有能逛完的？"): it asks of the list
+    just shown."""
+    return not (p.entities or p.unplaced or SIGHT_NOUN.search(p.text))
 
 
 def _station_of(place: str) -> str | None:
@@ -131,6 +138,11 @@ def search_call(
         take("ticket")
         if p.kind:  # "any museum?": a kind of sight, asked this turn
             args["kind"] = p.kind
+        elif previous and shown and next(iter(shown)) == "attraction" and not p.more and _elliptical(p):
+            # "有没有能逛完的？" / "Which can I see in that time?" right after museums: of the kind just listed
+            kept = previous["arguments"].get("kind")
+            if kept:
+                args["kind"] = kept
         if p.max_hours:  # "2小时以内能逛完": the data's visit time (游玩时间), this search only
             args["max_hours"] = p.max_hours
         if p.visit:  # "游玩时间短一点" / "走不了太多路": the shortest visits first (the reply says so)

@@ -290,12 +290,12 @@ class PlaceSearches:
         rows = self._common(self.db.attraction, a, "attraction", out)
         if a.ticket:
             rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
+        if a.kind:
+            rows = [r for r in rows if is_kind(r["名称"], a.kind)]
         if a.max_hours:  # the whole listed visit must fit: "2小时 - 3小时" does not fit in 2 hours (said)
             fit = [r for r in rows if (_hours(r.get("游玩时间"), longest=True) or 1e9) <= a.max_hours]
             out.facts.update(max_hours=a.max_hours, too_long=len(rows) - len(fit))
             rows = fit
-        if a.kind:
-            rows = [r for r in rows if is_kind(r["名称"], a.kind)]
         rows = self._fits_budget(self._cheaper_half(rows, a, "门票", out), a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 
