@@ -18,6 +18,7 @@ from .memory import Known, MemoryItem
 from .pending import awaiting, completes_pick
 from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
+from .reply_phrases import date_said
 from .replies import (
     ack_text,
     constraint_phrase,
@@ -346,9 +347,9 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
         name = display_name(str(i.get("name", "")), lang)
         if i.get("kind") == "hotel" and i.get("nights"):
             name += (
-                f"（{i.get('check_in')}入住{i['nights']}晚）"
+                f"（{date_said(i.get('check_in'), lang)}入住{i['nights']}晚）"
                 if zh
-                else f" ({i['nights']} nights from {i.get('check_in')})"
+                else f" ({i['nights']} nights from {date_said(i.get('check_in'), lang)})"
             )
         elif i.get("day"):
             name += f"（第{i['day']}天）" if zh else f" (day {i['day']})"

@@ -20,6 +20,20 @@ __all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+def date_said(md: object, lang: str) -> str:
+    """A month-day as the reply's reader reads it: "1-5" is "1月5日" / "Jan 5" ("1-5入住" reads as a range).
+
+    >>> date_said("1-5", "zh"), date_said("1-5", "en"), date_said("?", "zh")
+    ('1月5日', 'Jan 5', '?')
+    """
+    if lang != "zh":
+        return en_date(md)
+    nums = [int(n) for n in re.findall(r"\d+", str(md))]
+    if len(nums) >= 2 and 1 <= nums[-2] <= 12 and 1 <= nums[-1] <= 31:
+        return f"{nums[-2]}月{nums[-1]}日"
+    return str(md)
+
+
 def en_date(md: object) -> str:
     """A month-day as an English reader reads it: "6-3" is "Jun 3" (read "6-3 to 6-6" as a range of days, and "1-3"
     as January to March); anything else as given.

@@ -16,7 +16,7 @@ from .meals import NOT_DISHES
 from .tool_models import ROOM_SLEEPS
 from .tools import ToolOutput
 from .understanding import Constraint
-from .reply_phrases import display_name, en_date, fmt_money, sourced
+from .reply_phrases import date_said, display_name, en_date, fmt_money, sourced
 from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line, hours_line, walk_line
 
 __all__ = ["tool_memory_text", "results_text", "which_text"]
@@ -138,6 +138,8 @@ def tool_memory_text(out: ToolOutput, lang: str, shown: bool = False) -> str:
     f = out.facts
     if shown and f.get("name"):  # said to the user: the name as a reader of the language can use it (glossed)
         f = {**f, "name": display_name(str(f["name"]), lang)}
+    if shown and zh and f.get("check_in"):  # "1月5日入住", not "1-5入住" (a range of days)
+        f = {**f, "check_in": date_said(f["check_in"], lang)}
     if out.tool == "book_hotel" and out.reason:
         why = _failure_reason(out, lang)
         return f"book_hotel 预订失败：{why}" if zh else f"book_hotel booking failed: {why}"
@@ -254,7 +256,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
             rooms = int(r.get("rooms") or 1)  # more than one room: said, as the booking said it
             stay = (
                 (
-                    f"（{r['check_in']}入住{r['nights']}晚{f'，{rooms}间' if rooms > 1 else ''}）"
+                    f"（{date_said(r['check_in'], lang)}入住{r['nights']}晚{f'，{rooms}间' if rooms > 1 else ''}）"
                     if zh
                     else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights{f', {rooms} rooms' if rooms > 1 else ''})"
                 )
