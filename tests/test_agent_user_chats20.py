@@ -109,3 +109,36 @@ def test_a_question_naming_sights_asks_of_every_kind(runtime, lang, museums, sig
     assert calls[0]["arguments"].get("kind") == "museum"
     _, calls, _ = chat_turn(agent, sights)
     assert calls and "kind" not in calls[0]["arguments"], calls
+
+
+DECIDED = {
+    "zh": (
+        "我们两个人6月3号到6号去北京",
+        "帮我找王府井附近的酒店",
+        "订第一家",
+        "我们都定了什么？",
+        "我们订的酒店是哪家？",
+    ),
+    "en": (
+        "Two of us in Beijing June 3rd to 6th.",
+        "Find me a hotel near Wangfujing.",
+        "Book the first one.",
+        "What have we decided so far?",
+        "Which hotel did we book?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_what_was_decided_is_read_from_the_plan(runtime, lang):
+    """ "我们都定了什么？" was the capabilities blurb and "我们订的酒店是哪家？" / "Which hotel did we book?" a new hotel
+    search: both are answered from the plan, nothing searched."""
+    trip, find, book, decided, which = DECIDED[lang]
+    agent = TravelAgent(runtime.open(f"decided-{lang}"))
+    for text in (trip, find, book):
+        chat_turn(agent, text)
+    booked = agent.plan_items()[0]["name"]
+    reply, calls, _ = chat_turn(agent, decided)
+    assert [c["tool"] for c in calls] == ["budget_tally"] and booked in reply, (reply, calls)
+    reply, calls, _ = chat_turn(agent, which)
+    assert not calls and booked in reply, (reply, calls)

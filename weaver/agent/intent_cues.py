@@ -163,6 +163,7 @@ WHY = _cue("为什么|为何|为啥|干嘛|怎么会|什么原因|原因|why|how
 FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
 TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "[定订]了(?:什么|哪些)|决定了什么|"
     "行程里|行程上|行程(?:都|还)?有|行程(?:现在)?(?:是)?(?:什么样|怎么样|怎样)|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"

@@ -23,7 +23,7 @@ from ..text import clean_text, detect_language
 from .agent_steps import MAX_STEP_CHARS, fit_step
 from .dayplan import day_plan
 from .events import AgentEvent, events_for
-from .history import is_history_question
+from .history import is_history_question, is_plan_question
 from .memory import Known, items_from_result, read_constraints, wishes_of, with_records
 from .offline_turn import OfflineTurn
 from .slot_bridge import constraints_from_records, records_from_statements
@@ -122,7 +122,8 @@ class TravelAgent(OfflineTurn):
         if p.day_plan:  # "第一天想去故宫，第二天去颐和园": each sight into the plan for its day
             p.intent, p.domain = "dayplan", "attraction"
             p.constraints = [c for c in p.constraints if c.slot != "place"]  # the sights are no place to search
-        if is_history_question(text):  # "我之前的预算是多少？": the constraint records' history, nothing searched
+        # "我之前的预算是多少？": the constraint records' history; "我们订的酒店是哪家？": the plan; nothing searched
+        if is_history_question(text) or is_plan_question(text):
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last

@@ -232,10 +232,11 @@ class OfflineTurn(StepWriter):
             return text or honest_text("why_none", lang)
         if p.intent == "history":
             keys = asked_keys(p.text)
-            text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
+            readings = agent_readings(self.weaver, keys)
+            text, self._chain = history_text(self.weaver.constraints(), keys, lang, readings) if keys else ("", [])
             if PLAN_ASKED.search(p.text):  # "…订的是哪家酒店？": the plan is what was decided too
                 said, ids = _plan_said(self.plan_items(), p.text, lang)
-                text, self._chain = text + "\n" + said, self._chain + ids
+                text, self._chain = (text + "\n" + said).strip(), self._chain + ids
             return text
         if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
             lists = self.last_shown(lists_only=True)
