@@ -87,12 +87,13 @@ def is_plan_question(text: str) -> bool:
 
     >>> is_plan_question("我们订的酒店是哪家？"), is_plan_question("Which hotel did we book?")
     (True, True)
-    >>> is_plan_question("帮我订一家酒店"), is_plan_question("我们订的酒店是哪天入住？")
-    (False, False)
+    >>> is_plan_question("帮我订一家酒店"), is_plan_question("我们订的酒店是哪天入住？"), is_plan_question("What's in the plan?")
+    (False, False, False)
     """
-    return bool(PLAN_ASKED.search(text) and _QUESTION.search(text) and not _REQUEST.search(text)) and not asked_keys(
-        text
-    )
+    from .intent_cues import TALLY  # "What's in the plan?": the tally, with the costs
+
+    asked = PLAN_ASKED.search(text) and _QUESTION.search(text) and not (_REQUEST.search(text) or TALLY.search(text))
+    return bool(asked) and not asked_keys(text)
 
 
 def is_history_question(text: str) -> bool:
