@@ -186,3 +186,43 @@ def test_another_search_continues_the_first_and_a_booking_links_the_dates(runtim
     assert set(_conditions(w, booked)) == {dates}
     assert w.nodes[booked].meta["argument_sources"] == {"check_in": [dates], "nights": [dates]}
     assert w.graph.edges[first, booked]["relation"] == "causal"  # the search that listed it, as offline
+
+
+# a party that needs two rooms, the dates, "not too expensive" with no number, a search, a booking
+ROOMS = {
+    "zh": ("我们一共四个人。", "五月一号入住，住两晚。", "酒店别太贵。", "帮我找一家王府井附近的酒店。", "订第一家。"),
+    "en": (
+        "There are four of us.",
+        "Checking in May 1st for 2 nights.",
+        "Nothing too expensive for the hotel.",
+        "Find a hotel near Wangfujing.",
+        "Book the first one.",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_rooms_and_cheaper_half_link_to_the_memories_that_set_them(runtime, llm_settings, openai_stub, lang):
+    """LLM mode, as the rules mode: the rooms of a booking depend on the party size that needs them, and "keep the
+    cheaper half" on the "not too expensive" said turns before (before, neither argument was linked to any memory)."""
+    w = runtime.open(f"llm-rooms-{lang}")
+    agent = TravelAgent(w, llm_client=make_client(llm_settings), model="stub-model")
+    party_said, dates_said, pricey_said, find, book = ROOMS[lang]
+    ok = CHAT[lang]["ok"]
+    party, _ = _say(agent, openai_stub, party_said, f"r{lang}1", ok=ok)
+    dates, _ = _say(agent, openai_stub, dates_said, f"r{lang}2", ok=ok)
+    pricey, _ = _say(agent, openai_stub, pricey_said, f"r{lang}3", ok=ok)
+    asked, found = _say(
+        agent, openai_stub, find, f"r{lang}4", ("search_hotels", {"near": "王府井", "cheaper_half": True}), ok
+    )
+    assert w.nodes[found].meta["argument_sources"] == {"near": [asked], "cheaper_half": [pricey]}
+    assert pricey in _conditions(w, found)
+    name = w.nodes[found].meta["names"][0]
+    call = ("book_hotel", {"name": name, "check_in": "5-1", "nights": 2, "rooms": 2})
+    _, booked = _say(agent, openai_stub, book, f"r{lang}5", call, ok)
+    sources = w.nodes[booked].meta["argument_sources"]
+    assert sources["rooms"] == [party] and sources["nights"] == [dates], sources
+    assert {party, dates} <= set(_conditions(w, booked))
+    # a room count the party does not need (3 rooms for 4 people) is the model's own: linked to no memory
+    _, again = _say(agent, openai_stub, book, f"r{lang}6", ("book_hotel", {**call[1], "rooms": 3}), ok)
+    assert "rooms" not in (w.nodes[again].meta.get("argument_sources") or {})

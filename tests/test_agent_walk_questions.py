@@ -49,13 +49,13 @@ def test_a_question_about_an_option_is_no_diet(runtime, lang):
 
 
 BOOKED = {
-    "zh": ("我们6月3号到5号去北京", "帮我找王府井附近的酒店", "订第一家", "我们订的酒店是哪天入住？", "6-3入住2晚"),
+    "zh": ("我们6月3号到5号去北京", "帮我找王府井附近的酒店", "订第一家", "我们订的酒店是哪天入住？", "6月3日入住2晚"),
     "en": (
         "We're in Beijing from June 3 to June 5",
         "Find me hotels near Wangfujing",
         "Book the first one",
         "When do we check in at the hotel we booked?",
-        "2 nights from 6-3",
+        "2 nights from Jun 3",
     ),
 }
 

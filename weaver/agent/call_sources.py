@@ -18,6 +18,10 @@ values agree, so a value the model invented, or one the user has since changed, 
 >>> known.constraints.append(Constraint("dates", {"check_in": "5-1", "nights": 2}, "any", 4, "n4"))
 >>> argument_sources("book_hotel", {"name": "x", "check_in": "2024-05-01", "nights": 3, "budget": 5000}, known)
 {'check_in': ['n4'], 'budget': ['n3']}
+>>> known.constraints += [Constraint("people", 4, "any", 5, "n5"), Constraint("not_pricey", True, "any", 6, "n6")]
+>>> argument_sources("book_hotel", {"name": "x", "rooms": 2}, known), argument_sources("search_hotels",
+...     {"cheaper_half": True, "rooms": 3}, known)  # 4 people need 2 rooms, not 3
+({'rooms': ['n5']}, {'cheaper_half': ['n6']})
 >>> known.wishes = [Constraint("dishes", ["烤鸭"], "restaurant", 5, "n5"), Constraint("meal", "dinner", "restaurant",
 ...     6, "n6")]
 >>> argument_sources("search_restaurants", {"dishes": ["Peking duck", "火锅"], "meal": "dinner", "cuisine": ["sichuan"]},
@@ -37,6 +41,7 @@ from .db import load_database, parse_range
 from .diet_lexicon import category_of
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES
 from .memory import Known
+from .tool_models import rooms_for
 from .tools import resolve_place
 from .understanding import Constraint
 
@@ -202,6 +207,16 @@ def _flag(slot: str) -> Callable[[str, Any, dict], list[Constraint]]:
     return lambda _key, value, slots: [slots[slot]] if value is True and slot in slots else []
 
 
+def _rooms(_key: str, value: Any, slots: dict[str, Constraint]) -> list[Constraint]:
+    # the rooms a party needs (``rooms_for``, as the planner books them): set by the party size that needs them
+    c = slots.get("people")
+    try:
+        rooms = int(value)
+    except (TypeError, ValueError):
+        return []
+    return [c] if c is not None and rooms > 1 and rooms_for(c.value) == rooms else []
+
+
 _MATCHERS: dict[str, Callable[[str, Any, dict], list[Constraint]]] = {
     **{k: _money for k in _MONEY},
     "people": _same("people", lambda v: str(v)),
@@ -212,6 +227,9 @@ _MATCHERS: dict[str, Callable[[str, Any, dict], list[Constraint]]] = {
     "facilities": _facilities,
     "quiet": _flag("quiet"),
     "near_metro": _flag("near_metro"),
+    "cheaper_half": _flag("not_pricey"),  # "别太贵" said, with no number: the cheaper half kept
+    "walk_minutes": _same("walk", lambda v: str(v)),
+    "rooms": _rooms,
 }
 
 

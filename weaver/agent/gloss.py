@@ -106,8 +106,8 @@ def gloss_type(value: str | None) -> str:
 def gloss_duration(value: str | None) -> str:
     """ "2小时 - 3小时" -> "2-3 hours", "3天" -> "3 days", "12小时 - 3天" -> "12 hours - 3 days".
 
-    >>> gloss_duration("1小时"), gloss_duration("1天 - 2天"), gloss_duration("0.5小时")
-    ('1 hour', '1-2 days', '0.5 hours')
+    >>> gloss_duration("1小时"), gloss_duration("1天 - 2天"), gloss_duration("0.5小时"), gloss_duration("0.3小时 - 0.3小时")
+    ('1 hour', '1-2 days', '0.5 hours', '0.3 hours')
     """
     if not value:
         return "unknown"
@@ -117,6 +117,8 @@ def gloss_duration(value: str | None) -> str:
     if len(units) < len(matched):
         return pinyin(value)
     en = {"小时": "hours", "天": "days", "分钟": "minutes"}
+    if len(units) == 2 and units[0].group(0) == units[1].group(0):  # "0.3小时 - 0.3小时": one length, said once
+        units = units[:1]
     if len(units) == 2 and units[0].group(2) == units[1].group(2):
         return f"{units[0].group(1)}-{units[1].group(1)} {en[units[0].group(2)]}"
     # "1 hour", not "1 hours"

@@ -81,6 +81,21 @@ def asked_keys(text: str) -> list[str]:
     return keys
 
 
+def is_plan_question(text: str) -> bool:
+    """A question about what the plan holds ("我们订的酒店是哪家？", "Which hotel did we book?"), naming no
+    constraint (those are :func:`is_history_question`'s) and asking for nothing new: answered from the plan.
+
+    >>> is_plan_question("我们订的酒店是哪家？"), is_plan_question("Which hotel did we book?")
+    (True, True)
+    >>> is_plan_question("帮我订一家酒店"), is_plan_question("我们订的酒店是哪天入住？"), is_plan_question("What's in the plan?")
+    (False, False, False)
+    """
+    from .intent_cues import TALLY  # "What's in the plan?": the tally, with the costs
+
+    asked = PLAN_ASKED.search(text) and _QUESTION.search(text) and not (_REQUEST.search(text) or TALLY.search(text))
+    return bool(asked) and not asked_keys(text)
+
+
 def is_history_question(text: str) -> bool:
     """A question about what a constraint was before ("之前的预算是多少") or what was decided ("我们一共几个人？"),
     asking nothing else."""

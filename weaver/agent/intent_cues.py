@@ -16,6 +16,8 @@ __all__ = [
     "GOING",
     "BEEN",
     "NOT_PRICEY",
+    "CHEAPEST",
+    "not_pricey",
     "chose_one",
     "names_one",
     "FAMILY_ASK",
@@ -101,7 +103,7 @@ FIELD_Q = re.compile(
 )
 # "Thanks, that's all for now!" / "就这些，谢谢": a close, answered with a courtesy
 CLOSING = re.compile(
-    r"that'?s all|that is all|nothing else|all for now|就这些|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
+    r"that'?s all|that is all|nothing else|all for now|就这些|就这样|先这样|没别的了|没有别的了|\bbye\b|再见", re.I
 )
 YES_NO = re.compile(r"有没有|有无|是否|吗|多少|几|[?？]|\b(?:does|do|is there|are there|has it|have)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。；;！!？?]|\band\b|然后|再")
@@ -161,6 +163,7 @@ WHY = _cue("为什么|为何|为啥|干嘛|怎么会|什么原因|原因|why|how
 FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
 TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "[定订]了(?:什么|哪些)|决定了什么|"
     "行程里|行程上|行程(?:都|还)?有|行程(?:现在)?(?:是)?(?:什么样|怎么样|怎样)|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
@@ -281,7 +284,7 @@ SHOWN_BEFORE = re.compile(
 ASKS = re.compile(r"[?？吗呢]|\b(?:how|what|which|when|where|is|are|do|does|can)\b", re.IGNORECASE)
 # how many results are wanted: "推荐一家餐厅" / "a restaurant" / "one hotel" / "三家" / "3 options"
 COUNT = re.compile(
-    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月口子]|$)(?![一二三四五六七八九两\d]\s*口)|"
+    r"(?<![第\d])([一两二三四五]|\d)\s*(?:家|个|间|处)(?=[^人晚天号日月口子]|$)(?![一二三四五六七八九两\d]\s*口|小时|钟头)|"
     r"\b(a|an|one|single|two|three|four|five|\d)\s+(?:good\s+|nice\s+|cheap\s+|quiet\s+|suitable\s+|"
     r"dinner\s+|lunch\s+)?(?:restaurant|hotel|place|attraction|sight|option|spot)s?\b",
     re.IGNORECASE,
@@ -295,7 +298,21 @@ NOT_PRICEY = re.compile(
     r"\bcheap\b|\bwon'?t break the bank\b|\bmoderately priced\b",
     re.I,
 )
+# "最便宜的" / "the cheapest": the one cheapest (of a list shown, or a search sorted by price)
+CHEAPEST = re.compile(r"最便宜|最实惠|最省钱|\bcheapest\b|\bleast expensive\b|\blowest (?:price|ticket)", re.I)
 CHEAPER = re.compile(r"cheaper|less expensive|more affordable|便宜(?:一)?点|更便宜|便宜些|实惠(?:一)?点|更实惠", re.I)
+
+
+def not_pricey(text: str) -> bool:
+    """ "别太贵" / "nothing too expensive": a wish about price with no number; "cheaper" continues a search and "最便宜的
+    是哪个" asks for the cheapest one, neither keeps a cheaper half.
+
+    >>> not_pricey("别太贵"), not_pricey("有没有便宜点的"), not_pricey("它们中门票最便宜的是哪个？")
+    (True, False, False)
+    """
+    return bool(NOT_PRICEY.search(text)) and not CHEAPER.search(text) and not CHEAPEST.search(text)
+
+
 MORE = re.compile(
     r"再(?:帮我|给我|替我)?(?:找|推荐|来|换|查|搜|看看)|换一[家个间处]|另(?:外)?一[家个间处]|别的|其他的|"
     r"还有(?:别的|其他|吗)|(?<![a-z])(?:another|one more|something else|a different one|other options?|"

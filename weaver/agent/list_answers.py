@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .db import load_database
+from .intent_cues import CHEAPEST
 from .reply_phrases import display_name, fmt_money
 
 __all__ = ["AMONG", "CHEAPEST", "superlative_asked", "ask_among", "among_text", "winners", "about_of", "rows_named"]
@@ -29,7 +30,6 @@ _WHICH = re.compile(r"哪(?:个|家|间|一[个家间])|\bwhich\b|\bwhat(?:'s| i
 # "帮我找最便宜的酒店" / "find the cheapest hotel": a search for one, not a question about the list
 _SEARCH = re.compile(r"推荐|找|搜|查一下|\b(?:recommend|suggest|find|search|look for|show me)\b", re.IGNORECASE)
 # "the cheapest": a list asked about, or a search ordered by price (the planner's sort)
-CHEAPEST = re.compile(r"最便宜|最实惠|最省钱|\bcheapest\b|\bleast expensive\b|\blowest (?:price|ticket)", re.I)
 _KEYS = [
     ("cheap", re.compile(CHEAPEST.pattern + r"|最低", re.I)),
     ("dear", re.compile(r"最贵|\b(?:most expensive|priciest|dearest)\b", re.I)),

@@ -23,7 +23,7 @@ from ..text import clean_text, detect_language
 from .agent_steps import MAX_STEP_CHARS, fit_step
 from .dayplan import day_plan
 from .events import AgentEvent, events_for
-from .history import is_history_question
+from .history import is_history_question, is_plan_question
 from .memory import Known, items_from_result, read_constraints, wishes_of, with_records
 from .offline_turn import OfflineTurn
 from .slot_bridge import constraints_from_records, records_from_statements
@@ -39,9 +39,9 @@ _TASK = {
 }
 # what each kind of request needs from memory: the retrieval query names those slots in both languages
 _HINTS = {
-    "hotel": "酒店 预算 每晚 价格 安静 地铁 附近 入住 日期 评分 hotel budget price per night quiet metro near dates",
-    "restaurant": "餐厅 过敏 忌口 不吃 饮食 人均 预算 评分 附近 restaurant allergy allergic avoid diet per person budget",
-    "attraction": "景点 门票 预算 评分 附近 地铁 attraction ticket budget rating near metro",
+    "hotel": "酒店 预算 每晚 价格 安静 地铁 附近 入住 日期 评分 hotel budget price per night quiet metro near dates 步行 分钟 太贵 walk minutes expensive",
+    "restaurant": "餐厅 过敏 忌口 不吃 饮食 人均 预算 评分 附近 restaurant allergy allergic avoid diet per person budget 步行 太贵 walk expensive",
+    "attraction": "景点 门票 预算 评分 附近 地铁 步行 太贵 attraction ticket budget rating near metro walk expensive",
     "book": "预订 入住 日期 几晚 预算 人数 book check-in dates nights budget people",
     "tally": "预算 总共 行程 计划 budget total plan",
     "why": "原因 失败 因为 reason failed because",
@@ -122,7 +122,8 @@ class TravelAgent(OfflineTurn):
         if p.day_plan:  # "第一天想去故宫，第二天去颐和园": each sight into the plan for its day
             p.intent, p.domain = "dayplan", "attraction"
             p.constraints = [c for c in p.constraints if c.slot != "place"]  # the sights are no place to search
-        if is_history_question(text):  # "我之前的预算是多少？": the constraint records' history, nothing searched
+        # "我之前的预算是多少？": the constraint records' history; "我们订的酒店是哪家？": the plan; nothing searched
+        if is_history_question(text) or is_plan_question(text):
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last

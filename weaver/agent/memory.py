@@ -108,6 +108,8 @@ class Known:
             "near_metro",
             "facilities",
             "hotel_type",
+            "walk",
+            "not_pricey",
         ):
             c = self.latest(slot, scopes)
             if c is not None:

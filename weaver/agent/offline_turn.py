@@ -18,6 +18,7 @@ from .memory import Known, MemoryItem
 from .pending import awaiting, completes_pick
 from .planner import AROUND, plan_turn
 from .replan import rebook_text, rebookings
+from .reply_phrases import date_said
 from .replies import (
     ack_text,
     constraint_phrase,
@@ -231,10 +232,11 @@ class OfflineTurn(StepWriter):
             return text or honest_text("why_none", lang)
         if p.intent == "history":
             keys = asked_keys(p.text)
-            text, self._chain = history_text(self.weaver.constraints(), keys, lang, agent_readings(self.weaver, keys))
+            readings = agent_readings(self.weaver, keys)
+            text, self._chain = history_text(self.weaver.constraints(), keys, lang, readings) if keys else ("", [])
             if PLAN_ASKED.search(p.text):  # "…订的是哪家酒店？": the plan is what was decided too
                 said, ids = _plan_said(self.plan_items(), p.text, lang)
-                text, self._chain = text + "\n" + said, self._chain + ids
+                text, self._chain = (text + "\n" + said).strip(), self._chain + ids
             return text
         if tp.missing and tp.missing[0] == "beyond":  # "the second one" of a list of one
             lists = self.last_shown(lists_only=True)
@@ -346,9 +348,9 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
         name = display_name(str(i.get("name", "")), lang)
         if i.get("kind") == "hotel" and i.get("nights"):
             name += (
-                f"（{i.get('check_in')}入住{i['nights']}晚）"
+                f"（{date_said(i.get('check_in'), lang)}入住{i['nights']}晚）"
                 if zh
-                else f" ({i['nights']} nights from {i.get('check_in')})"
+                else f" ({i['nights']} nights from {date_said(i.get('check_in'), lang)})"
             )
         elif i.get("day"):
             name += f"（第{i['day']}天）" if zh else f" (day {i['day']})"

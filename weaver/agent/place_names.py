@@ -30,6 +30,7 @@ __all__ = [
     "find_entities",
     "dish_mentions",
     "city_named",
+    "without_home",
     "without_place_names",
     "unplaced_place",
 ]
@@ -42,6 +43,19 @@ _NOT_ENTITIES = frozenset(
 _PLACE_EN = english_alias_pattern(PLACE_ALIASES)
 _DISH_EN = english_alias_pattern(DISH_ALIASES)
 _CITY = english_alias_pattern(OTHER_CITIES)
+# where the user lives or comes from ("我住在上海", "我是上海人", "I live in Shanghai", "we're from Shanghai"): a
+# home, no trip there; a wish to stay somewhere ("我想住在上海外滩") has a modal before 住 and is no home
+_HOME = re.compile(
+    r"(?:我们|我|俺|我家|家)(?:现在|目前|一直|平时|常年|本来|也|都|就)?(?:住在|住|生活在|居住在|定居在|定居|工作在)"
+    r"(?:" + _CITY.pattern + r")(?!的?(?:酒店|宾馆|民宿|住处|饭店))"
+    r"|(?:我|我们)(?:是|都是)(?:" + _CITY.pattern + r")人|老家(?:是|在)(?:" + _CITY.pattern + r")"
+    r"|来自(?:" + _CITY.pattern + r")"
+    r"|\b(?:I|we)(?:'m|'re| am| are)?\s+(?:currently\s+|now\s+|still\s+|originally\s+)?"
+    r"(?:live|living|reside|residing|based|from|come from|came from|work|working|grew up)\s+(?:in\s+)?"
+    r"(?:" + _CITY.pattern + r")|\bmy (?:home(?:town)?|family) is (?:in\s+)?(?:" + _CITY.pattern + r")"
+    r"|\bback home in (?:" + _CITY.pattern + r")",
+    re.IGNORECASE,
+)
 # what makes a city's name a street's: a road word right after it, with an optional direction between
 _STREET = re.compile(
     r"\s*(?:(?:east|west|north|south|middle|central)\s+)?(?:road|rd\b|street|st\b|avenue|ave\b|lane|alley)"
@@ -84,7 +98,8 @@ def _pinyin_index() -> dict[str, tuple[str, str]]:
     for key, ent in index.items():
         if ent[1] == "area" or len(re.findall(r"[\u4e00-\u9fff]", key)) < 2:
             continue
-        glossed = gloss_name(key)  # "全聚德烤鸭店 (Quanjude Roast Duck)": its English part
+        # "全聚德烤鸭店 (Quanjude Roast Duck)": its English part, a hotel's 饭店 glossed as the replies do ("Hotel")
+        glossed = gloss_name(key, hotel=ent[1] == "hotel")
         said = glossed[len(key) + 2 : -1] if glossed != key else ""
         words = said.split(",")[0].split()
         # "Siji Minfu" for 四季民福烤鸭店 ("Siji Minfu Roast Duck"): a glossed name's leading words of two or more,
@@ -126,15 +141,31 @@ def _dish_pattern() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if len(w) >= 2))
 
 
+# a run of capitalised words ("the Jianguo Hotel", "Tell me about Jingshan Park"): a proper name, maybe in pinyin
+_PROPER = re.compile(r"\b[A-Z][A-Za-z0-9'’-]*(?:\s+[A-Z0-9][A-Za-z0-9'’-]*)*")
+
+
 def find_entities(text: str) -> list[tuple[str, str]]:
-    """Database names (and areas) in the text, longest match first, in order of mention."""
+    """Database names (and areas) in the text, longest match first, in order of mention: Chinese names, the
+    English lexicon's, then a capitalised name the lexicon lacks said in pinyin, as the replies gloss it.
+
+    >>> find_entities("Book the Jianguo Hotel"), find_entities("Tell me about Jingshan Park.")
+    ([('北京建国饭店', 'hotel')], [('景山公园', 'attraction')])
+    """
     index, pattern = _name_index()
     found = [(m.start(), index[m.group(0)]) for m in pattern.finditer(text)]
     db = load_database()
+    taken: list[tuple[int, int]] = []
     for m in _PLACE_EN.finditer(text):
         name = PLACE_ALIASES[m.group(0).lower()]
         row = db.by_name.get(name)
         found.append((m.start(), (name, db.domain_of(row) if row else "area")))
+        taken.append(m.span())
+    for m in _PROPER.finditer(text):
+        if len(m.group(0)) >= 5 and not any(a < m.end() and m.start() < b for a, b in taken):
+            hit = pinyin_named(m.group(0))
+            if hit:
+                found.append((m.start(), hit))
     out, seen = [], set()
     for _, ent in sorted(found):
         if ent[0] not in seen:
@@ -159,11 +190,23 @@ def city_named(text: str) -> str | None:
     (None, None, '南京')
     >>> city_named("帮我找一家南京大饭店附近的餐厅")
     """
-    text = without_place_names(text)  # "南京大饭店" is a hotel in Beijing
+    text = without_home(without_place_names(text))  # "南京大饭店" is a hotel in Beijing; a home is no trip
     for city in _CITY.finditer(text):
         if not _STREET.match(text, city.end()):  # "Nanjing Road" / "南京东路": a street, named after the city
             return OTHER_CITIES[city.group(0).lower()]
     return None
+
+
+def without_home(text: str) -> str:
+    """The text with where the user lives blanked: a home city is no destination, and "我住在上海" asks for no
+    place to stay ("住" read as a hotel word).
+
+    >>> without_home("我住在上海。你去过吗？").strip(" 。"), without_home("I live in Shanghai, allergic to nuts.")
+    ('你去过吗？', '                 , allergic to nuts.')
+    >>> without_home("我想住在上海外滩附近"), without_home("我们下周去上海")
+    ('我想住在上海外滩附近', '我们下周去上海')
+    """
+    return _HOME.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def without_place_names(text: str) -> str:

@@ -20,7 +20,7 @@ marks the old booking's memory superseded by the new one.
 
 from __future__ import annotations
 
-from .reply_phrases import en_count, en_date
+from .reply_phrases import date_said, en_count, en_date
 from .tool_models import rooms_for
 
 __all__ = ["rebookings", "rebook_text"]
@@ -64,7 +64,7 @@ def rebook_text(old: dict, ok: bool, lang: str, money) -> str:
     if old.get("kind") == "hotel":
         rooms = int(old.get("rooms") or 1)
         was = (
-            f"原来{old.get('check_in')}入住{old.get('nights')}晚，{rooms}间，{money(old.get('cost'))}"
+            f"原来{date_said(old.get('check_in'), lang)}入住{old.get('nights')}晚，{rooms}间，{money(old.get('cost'))}"
             if zh
             else f"was check-in {en_date(old.get('check_in'))}, {en_count(old.get('nights'), 'night', 'nights')}, "
             f"{en_count(rooms, 'room', 'rooms')}, {money(old.get('cost'))}"

@@ -11,13 +11,27 @@ import re
 from typing import cast
 
 from .db import load_database
-from .gloss import gloss_name
+from .gloss import gloss_name, gloss_station
 from .lexicon import CATEGORY_NAMES, PLACE_ALIASES
 from .understanding import Constraint
 
 __all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought_text", "en_date"]
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def date_said(md: object, lang: str) -> str:
+    """A month-day as the reply's reader reads it: "1-5" is "1月5日" / "Jan 5" ("1-5入住" reads as a range).
+
+    >>> date_said("1-5", "zh"), date_said("1-5", "en"), date_said("?", "zh")
+    ('1月5日', 'Jan 5', '?')
+    """
+    if lang != "zh":
+        return en_date(md)
+    nums = [int(n) for n in re.findall(r"\d+", str(md))]
+    if len(nums) >= 2 and 1 <= nums[-2] <= 12 and 1 <= nums[-1] <= 31:
+        return f"{nums[-2]}月{nums[-1]}日"
+    return str(md)
 
 
 def en_date(md: object) -> str:
@@ -57,6 +71,8 @@ def _name(name: str, lang: str) -> str:
         return name
     if name in _EN_NAME:
         return f"{name} ({_EN_NAME[name]})"
+    if re.fullmatch(r"[\u4e00-\u9fff]+地铁站", name):  # a station, as every list glosses it ("Dengshikou station")
+        return gloss_station(name)
     row = load_database().by_name.get(name)
     return gloss_name(name, hotel=row is not None and load_database().domain_of(row) == "hotel")
 
@@ -117,6 +133,10 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
         return ("设施：" if zh else "facilities: ") + "、".join(cast(list[str], v))
     if c.slot == "hotel_type":
         return f"酒店类型：{v}" if zh else f"hotel type {v}"
+    if c.slot == "walk":
+        return f"步行不超过{v}分钟" if zh else f"a walk of at most {v} minutes"
+    if c.slot == "not_pricey":
+        return "别太贵" if zh else "nothing too expensive"
     return f"{c.slot}={v}"
 
 

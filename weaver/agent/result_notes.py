@@ -7,10 +7,10 @@ Split from ``result_texts`` (which composes the reply) so each stays one reader'
 from __future__ import annotations
 
 from .meals import NOT_DISHES
-from .reply_phrases import fmt_money
+from .reply_phrases import display_name, fmt_money
 from .tool_models import ToolOutput
 
-__all__ = ["cheaper_half_line", "excluded_lines", "found_line", "dishes_first"]
+__all__ = ["cheaper_half_line", "excluded_lines", "found_line", "dishes_first", "walk_line", "hours_line"]
 
 _PRICE_UNIT = {
     "search_hotels": ("每晚", "a night"),
@@ -28,6 +28,44 @@ def cheaper_half_line(out: ToolOutput, zh: bool) -> str:
         if zh
         else f"(You gave no figure, so I kept the cheaper half of the {of} that fit: at most {cut} {en_unit}, "
         "their median price.)"
+    )
+
+
+def walk_line(out: ToolOutput, zh: bool) -> str:
+    """What a walking limit did: the data has no walking times, so the search kept to the place's own neighbours
+    (no wider ring), or, with no place to be near, could not narrow anything."""
+    minutes, near = out.facts["walk_minutes"], out.facts.get("near")
+    if near:
+        return (
+            f"（数据里没有步行时间：按你说的步行不超过{minutes}分钟，我只保留了数据里列为{near}近邻的地方，没有往更远处扩大。）"
+            if zh
+            else f"(The data has no walking times: for your walk of at most {minutes} minutes I kept only places it lists "
+            f"right next to {display_name(near, 'en')}, and looked no further out.)"
+        )
+    return (
+        f"（数据里没有步行时间，你也没有说在哪附近，所以步行不超过{minutes}分钟这一条没法用来筛选。）"
+        if zh
+        else f"(The data has no walking times and no place was given to be near, so your {minutes}-minute walking "
+        "limit could not narrow this search.)"
+    )
+
+
+def hours_line(out: ToolOutput, zh: bool) -> str:
+    """What a visit-length limit left out: the places whose listed visit time (游玩时间, often a range such as
+    "2小时 - 3小时") runs past it."""
+    hours, cut = out.facts["max_hours"], out.facts.get("too_long") or 0
+    said = f"{hours:g}"
+    if not cut:
+        return (
+            f"（游玩时间都在{said}小时以内。）"
+            if zh
+            else f"(All of these fit in {said} hour{'' if hours == 1 else 's'}, by the visit time listed.)"
+        )
+    return (
+        f"（按你说的{said}小时以内：已去掉{cut}个列出的游玩时间会超过{said}小时的地方（按时长区间的上限算）。）"
+        if zh
+        else f"(For your limit of {said} hour{'' if hours == 1 else 's'} I left out {cut} places whose listed visit time can run past it "
+        "(the upper end of the range the data gives).)"
     )
 
 

@@ -16,8 +16,8 @@ from .meals import NOT_DISHES
 from .tool_models import ROOM_SLEEPS
 from .tools import ToolOutput
 from .understanding import Constraint
-from .reply_phrases import display_name, en_date, fmt_money, sourced
-from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line
+from .reply_phrases import date_said, display_name, en_date, fmt_money, sourced
+from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line, hours_line, walk_line
 
 __all__ = ["tool_memory_text", "results_text", "which_text"]
 
@@ -72,8 +72,10 @@ def _row_line(i: int, r: dict, lang: str) -> str:
             if t == 0
             else (fmt_money(t) if t is not None else ("未知" if zh else "n/a"))  # after "门票" / "ticket"
         )
+        # "0.3小时 - 0.3小时": one length, said once
+        visit = re.sub(r"^(.+?)\s*-\s*\1$", r"\1", str(r.get("游玩时间")))
         body = (
-            f"门票{ticket}，游玩时间{r.get('游玩时间')}，{rt}"
+            f"门票{ticket}，游玩时间{visit}，{rt}"
             if zh
             else f"ticket {ticket}, visit {gloss_duration(r.get('游玩时间'))}, {rt}"
         )
@@ -126,13 +128,18 @@ def which_text(rows: list[dict], question: str, domain: str, lang: str) -> str:
     return "The ones I just listed: " + "; ".join(parts) + ". Which one do you mean?"
 
 
-def tool_memory_text(out: ToolOutput, lang: str) -> str:
-    """What the weaver stores for a tool result: short, self-explanatory, in the user's language."""
+def tool_memory_text(out: ToolOutput, lang: str, shown: bool = False) -> str:
+    """What the weaver stores for a tool result: short, self-explanatory, in the user's language (``shown``: as
+    the reply says it, the name glossed for a reader of English)."""
     zh = lang == "zh"
     args = ", ".join(f"{k}={v}" for k, v in out.arguments.items())
     if out.error:
         return f"{out.tool}({args}) 出错：{out.error}" if zh else f"{out.tool}({args}) error: {out.error}"
     f = out.facts
+    if shown and f.get("name"):  # said to the user: the name as a reader of the language can use it (glossed)
+        f = {**f, "name": display_name(str(f["name"]), lang)}
+    if shown and zh and f.get("check_in"):  # "1月5日入住", not "1-5入住" (a range of days)
+        f = {**f, "check_in": date_said(f["check_in"], lang)}
     if out.tool == "book_hotel" and out.reason:
         why = _failure_reason(out, lang)
         return f"book_hotel 预订失败：{why}" if zh else f"book_hotel booking failed: {why}"
@@ -189,6 +196,8 @@ def _rooms_said(rooms: int, zh: bool) -> str:
 def _failure_reason(out: ToolOutput, lang: str) -> str:
     zh, f = lang == "zh", out.facts
     name = f.get("name") or out.arguments.get("name")
+    if name and out.reason != "not_found":  # a database name, glossed for a reader of English
+        name = display_name(str(name), lang)
     if out.reason == "over_budget":
         if out.tool == "book_hotel":
             return (
@@ -228,9 +237,8 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
                 + _failure_reason(out, lang)
                 + ("。" if zh else ".")
             )
-        lines.append(
-            tool_memory_text(out, lang).split("：", 1)[-1] if zh else tool_memory_text(out, lang).split(": ", 1)[-1]
-        )
+        said = tool_memory_text(out, lang, shown=True)
+        lines.append(said.split("：", 1)[-1] if zh else said.split(": ", 1)[-1])
         lines[0] = ("已加入你的行程：" if zh else "Added to your plan: ") + lines[0] + ("。" if zh else ".")
         lines.append(
             "（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)"
@@ -248,14 +256,14 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
             rooms = int(r.get("rooms") or 1)  # more than one room: said, as the booking said it
             stay = (
                 (
-                    f"（{r['check_in']}入住{r['nights']}晚{f'，{rooms}间' if rooms > 1 else ''}）"
+                    f"（{date_said(r['check_in'], lang)}入住{r['nights']}晚{f'，{rooms}间' if rooms > 1 else ''}）"
                     if zh
                     else f" (check-in {en_date(r['check_in'])}, {r['nights']} nights{f', {rooms} rooms' if rooms > 1 else ''})"
                 )
                 if r.get("kind") == "hotel" and r.get("check_in")
                 else ""
             )
-            lines.append(f"{i}. {day}{r['name']}{stay} — {fmt_money(r.get('cost'))}")
+            lines.append(f"{i}. {day}{display_name(str(r['name']), lang)}{stay} — {fmt_money(r.get('cost'))}")
         total = fmt_money(f["total"])
         if f.get("budget"):
             ok = f["within"]
@@ -344,6 +352,10 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         )
     if out.facts.get("cheaper_half") is not None:
         lines.append(cheaper_half_line(out, zh))
+    if out.facts.get("walk_minutes"):
+        lines.append(walk_line(out, zh))
+    if out.facts.get("max_hours"):
+        lines.append(hours_line(out, zh))
     if "quiet_proxy" in out.notes:
         lines.append(
             "（数据库没有噪音数据：我按周边场所较少来挑安静的。）"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from .db import load_database, station_of
+from .intent_cues import SIGHT_NOUN
 from .list_answers import CHEAPEST
 from .memory import Known
 from .plan_calls import AROUND, Call, TurnPlan
@@ -61,6 +62,12 @@ def _places(
     return uniq
 
 
+def _elliptical(p: Parsed) -> bool:
+    """A question that names no sight, kind of sight or place of its own ("有没有能逛完的？"): it asks of the list
+    just shown."""
+    return not (p.entities or p.unplaced or SIGHT_NOUN.search(p.text))
+
+
 def _station_of(place: str) -> str | None:
     """The metro station of a database place ("天安门广场" -> "灯市口地铁站"), None for areas and unknowns."""
     db = load_database()
@@ -94,6 +101,7 @@ def search_call(
         used.append(places[0])
     take("rating")
     take("near_metro")
+    take("walk", "walk_minutes")  # "步行别超过十分钟": no wider ring than the place's own neighbours (said)
     # the trip frame applies to every search: the total budget caps what a row may cost, for the party
     total = known.latest("budget", ("any",))
     if total is not None:
@@ -130,6 +138,11 @@ def search_call(
         take("ticket")
         if p.kind:  # "any museum?": a kind of sight, asked this turn
             args["kind"] = p.kind
+        elif previous and shown and next(iter(shown)) == "attraction" and not p.more and _elliptical(p):
+            # "有没有能逛完的？" / "Which can I see in that time?" right after museums: of the kind just listed
+            kept = previous["arguments"].get("kind")
+            if kept:
+                args["kind"] = kept
         if p.max_hours:  # "2小时以内能逛完": the data's visit time (游玩时间), this search only
             args["max_hours"] = p.max_hours
         if p.visit:  # "游玩时间短一点" / "走不了太多路": the shortest visits first (the reply says so)
@@ -144,10 +157,17 @@ def search_call(
     # a number said, or a hotel class ("a cheap hotel" is 经济型, the data's own price class): no second cut
     said_price = any(c.slot in (priced, "budget", "hotel_type") for c in p.constraints)
     nothing_offered = not (previous and previous["offered"])
-    if (p.not_pricey or (p.cheaper and nothing_offered)) and not said_price and "sort" not in args:
+    # "别太贵" said now or before (remembered): a number said for this kind of place since outranks it
+    pricey = slots.get("not_pricey")
+    numbered = [c for s, c in slots.items() if s in (priced, "hotel_type")]
+    if pricey is not None and any(c.turn >= pricey.turn for c in numbered):
+        pricey = None
+    if (pricey or (p.cheaper and nothing_offered)) and not said_price and "sort" not in args:
         # "别太贵" / "nothing too expensive" (or "便宜点的" before anything was offered): no number said, so none is
-        # made up; the cheaper half of what fits is kept (the reply says where the cut fell), this search only
+        # made up; the cheaper half of what fits is kept (the reply says where the cut fell)
         args["cheaper_half"] = True
+        if pricey is not None:
+            used.append(pricey)
     if p.more and previous:  # "another one": the same search, what it did not restate kept, the offered left out
         kept = {k: v for k, v in previous["arguments"].items() if k not in ("name", "exclude") and k not in args}
         if "avoid" in kept:  # a food lifted since ("其实不用吃素了") is no longer left out
@@ -179,21 +199,29 @@ def search_call(
     return Call(
         f"search_{domain}s" if domain != "attraction" else "search_attractions",
         args,
-        widening(domain, places or [Constraint("place", args[k]) for k in ("near",) if k in args], from_memory),
+        widening(
+            domain,
+            places or [Constraint("place", args[k]) for k in ("near",) if k in args],
+            from_memory,
+            walk="walk_minutes" in args,
+        ),
     )
 
 
-def widening(domain: str, places: list[Constraint], from_memory: bool) -> list[Constraint]:
+def widening(domain: str, places: list[Constraint], from_memory: bool, walk: bool = False) -> list[Constraint]:
     """Where to look next when nothing fits at the place, nearest first; only the place is ever widened.
 
     The other places named, then (for a stay, which must be found somewhere) the place's own metro
     station, then a wider ring around it (places near its nearby places) and around the other places, then,
-    for a remembered place or a stay, anywhere in Beijing. The reply says where it looked.
+    for a remembered place or a stay, anywhere in Beijing. The reply says where it looked. A walking limit
+    (``walk``) stops at the other places named: a wider ring is further than the user will walk.
     """
     if not places:
         return []
     first = places[0].value
     steps = list(places[1:])
+    if walk:
+        return steps
     if domain == "hotel":
         steps += [Constraint("place", s) for s in [_station_of(str(first))] if s]
     steps.append(Constraint(AROUND, first))

@@ -76,6 +76,13 @@ class SearchArguments(BaseModel):
     )
     people: int | None = Field(None, ge=1, le=50, description="party size (a meal or tickets cost this many times)")
     exclude: list[str] = Field(default_factory=list, description="names already offered: 'find another one'")
+    walk_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=120,
+        description="the longest walk the user accepts, in minutes: the data has no walking times, so only places "
+        "listed right next to `near` are kept (never the wider ring of `around`)",
+    )
     around: bool = Field(
         False,
         description="with near: also places listed near the place's own nearby places "
@@ -115,7 +122,9 @@ class SearchRestaurants(SearchArguments):
 
 class SearchAttractions(SearchArguments):
     ticket: str | None = Field(None, description="ticket price 门票 in yuan: '<x', '>x' or 'x-y' ('0-0' = free)")
-    max_hours: float | None = Field(None, gt=0, description="the visit can be done within this many hours")
+    max_hours: float | None = Field(
+        None, gt=0, description="the whole listed visit (游玩时间, the upper end of its range) fits in this many hours"
+    )
     kind: Literal["museum", "park", "temple"] | None = Field(
         None, description="a kind of sight, read from its name (the database has no type field)"
     )

@@ -106,14 +106,18 @@ def _dishes(row: dict) -> list[str]:
     return [d for d in row.get("推荐菜") or [] if d not in NOT_DISHES]
 
 
-def _hours(duration: str | None) -> float | None:
-    """The shortest visit in hours of a 游玩时间 string ("2小时 - 3小时", "3天")."""
-    if not duration:
+def _hours(duration: str | None, longest: bool = False) -> float | None:
+    """The shortest (``longest``: the longest) visit in hours of a 游玩时间 string, whose forms are "1小时",
+    "2小时 - 3小时", "3天" and "12小时 - 3天"; None when none is listed ("0.0小时" lists none).
+
+    >>> _hours("2小时 - 3小时"), _hours("2小时 - 3小时", longest=True), _hours("12小时 - 3天", True), _hours("0.0小时")
+    (2.0, 3.0, 72.0, None)
+    """
+    found = re.findall(r"(\d+(?:\.\d+)?)\s*(小时|天)", duration or "")
+    hours = [float(n) * (24 if unit == "天" else 1) for n, unit in found]
+    if not hours or max(hours) <= 0:
         return None
-    m = re.match(r"\s*(\d+(?:\.\d+)?)\s*(小时|天)", duration)
-    if not m:
-        return None
-    return float(m.group(1)) * (24 if m.group(2) == "天" else 1)
+    return max(hours) if longest else min(hours)
 
 
 class PlaceSearches:
@@ -136,7 +140,7 @@ class PlaceSearches:
                 return []
             out.facts["near"] = place
             near = [r for r in rows if _near_filter(self.db, place, domain)(r)]
-            if args.around:
+            if args.around and not args.walk_minutes:  # a walking limit: the place's own neighbours only
                 near = self._ring(rows, place, domain, near)
             entity = self.db.by_name.get(place)
             if not near and entity is not None and station_of(entity.get("地铁")):
@@ -145,6 +149,8 @@ class PlaceSearches:
                 near = [r for r in rows if r["名称"] != place and station_of(r.get("地铁")) == station]
                 out.notes.append(f"near_by_station:{station}")
             rows = near
+        if args.walk_minutes:  # said in the reply: the data has no walking times
+            out.facts["walk_minutes"] = args.walk_minutes
         if args.rating:
             rows = [r for r in rows if in_range(r.get("评分"), args.rating)]
         if args.near_metro:
@@ -180,7 +186,9 @@ class PlaceSearches:
         if out.arguments.get("sort") == "price":  # "the cheapest hotel": cheapest first, the best rated among equals
             rows = sorted(rows, key=lambda r: float(r[price_key]) if r.get(price_key) is not None else 1e9)
         if out.arguments.get("sort") == "hours":  # "short visits": the data's shortest visit time first
-            rows = sorted(rows, key=lambda r: _hours(r.get("游玩时间")) or 1e9)
+            rows = sorted(
+                rows, key=lambda r: (_hours(r.get("游玩时间")) or 1e9, _hours(r.get("游玩时间"), longest=True) or 1e9)
+            )
         if out.arguments.get("exclude"):  # "another one": what the conversation offered is not offered again
             rows, fitting = [r for r in rows if r["名称"] not in set(out.arguments["exclude"])], len(rows)
             out.facts["skipped"] = fitting - len(rows)
@@ -282,10 +290,12 @@ class PlaceSearches:
         rows = self._common(self.db.attraction, a, "attraction", out)
         if a.ticket:
             rows = [r for r in rows if in_range(r.get("门票"), a.ticket)]
-        if a.max_hours:
-            rows = [r for r in rows if (_hours(r.get("游玩时间")) or 1e9) <= a.max_hours]
         if a.kind:
             rows = [r for r in rows if is_kind(r["名称"], a.kind)]
+        if a.max_hours:  # the whole listed visit must fit: "2小时 - 3小时" does not fit in 2 hours (said)
+            fit = [r for r in rows if (_hours(r.get("游玩时间"), longest=True) or 1e9) <= a.max_hours]
+            out.facts.update(max_hours=a.max_hours, too_long=len(rows) - len(fit))
+            rows = fit
         rows = self._fits_budget(self._cheaper_half(rows, a, "门票", out), a, "门票", a.people or 1, out)
         return self._finish(out, rows, "attraction", a.limit, "门票")
 

@@ -89,6 +89,54 @@ def _relative_days(text: str, today: date | None = None) -> list[tuple[int, int]
     return out
 
 
+_D = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
+_TO = r"\s*(?:到|至|-|~|–|\bto\b|\buntil\b|\bthrough\b|\btill\b)\s*(?:the\s*)?"
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# a range of days in one month said once: "下个月5号到8号" / "next month, the 5th to the 8th" (the month first), "from
+# the 5th to the 8th of next month" / "the 5th to the 8th of June" (the month last)
+_DAY_RANGE = re.compile(
+    r"(下个?月|这个?月|本月|next month|this month)[\s,]*(?:from\s+)?(?:the\s*)?"
+    + _D
+    + r"\s*(?:号|日|st|nd|rd|th)?"
+    + _TO
+    + _D
+    + r"\s*(?:号|日|st|nd|rd|th)|"
+    r"\bthe\s+" + _D + r"(?:st|nd|rd|th)?" + _TO + _D + r"(?:st|nd|rd|th)?\s+of\s+(?:the\s+)?"
+    r"(next month|this month|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
+    re.IGNORECASE,
+)
+
+
+def _day_range(text: str, today: date | None = None) -> list[tuple[int, int]]:
+    """(month, day) of the start and end of a range of days whose month is said once; an end before its start
+    is in the month after.
+
+    >>> d = date(2026, 12, 3)
+    >>> _day_range("下个月5号到8号", d), _day_range("from the 5th to the 8th of next month", d)
+    ([(1, 5), (1, 8)], [(1, 5), (1, 8)])
+    >>> _day_range("the 30th to the 2nd of June", d), _day_range("next month, the 5th to the 8th", d)
+    ([(6, 30), (7, 2)], [(1, 5), (1, 8)])
+    >>> _day_range("下个月5号到", d), _day_range("6月5号到8号", d)
+    ([], [])
+    """
+    m = _DAY_RANGE.search(text)
+    if not m:
+        return []
+    today = today or date.today()
+    said, first, last = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(6), m.group(4), m.group(5))
+    said = said.lower()
+    if said.startswith(("下", "next")):
+        month = today.month % 12 + 1
+    elif said.startswith(("这", "本", "this")):
+        month = today.month
+    else:
+        month = _MONTHS.index(said[:3]) + 1
+    a, b = (int(x) if x.isdigit() else (small_number(x) or 0) for x in (first, last))
+    if not (1 <= a <= 31 and 1 <= b <= 31) or a == b:
+        return []
+    return [(month, a), (month if b > a else month % 12 + 1, b)]
+
+
 _EN_RANGE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|"
     r"through|till)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\d|[ap]\.m))",
@@ -102,7 +150,7 @@ def stated_dates(text: str, today: date | None = None) -> dict | None:
     >>> stated_dates("hi, 3 ppl, beijing sept 10-13, budget 9000")
     {'check_in': '9-10', 'check_out': '9-13', 'nights': 3}
     """
-    ds = extract_dates(text) or _relative_days(text, today)
+    ds = _day_range(text, today) or extract_dates(text) or _relative_days(text, today)
     roles = {v.scope for v in read_slots(text) if v.slot == "date"}
     if len(ds) == 1 and roles == {"end"}:  # "we'll stay until June 5" / "住到6月5号": the stay's end only
         return {"check_out": f"{ds[0][0]}-{ds[0][1]}"}

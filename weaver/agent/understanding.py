@@ -63,7 +63,7 @@ from .intent_cues import (
     BARE_NEAR,
     NEAR_KIND,
     NEAR_METRO,
-    NOT_PRICEY,
+    not_pricey,
     ORD_WORDS,
     ORDINAL,
     PLAN_WORD,
@@ -84,6 +84,7 @@ from .numbers import length_clash, people_count, rating_range, stay_said, trip_d
 from .place_names import (
     DOMAINS,
     pinyin_named,
+    without_home,
     city_named,
     dish_mentions,
     find_entities,
@@ -93,7 +94,7 @@ from .place_names import (
 from .side import PLACELESS, side_kind
 from .trip_dates import nights_between, shift_said, stated_dates
 from .typos import fix_typos
-from .visit_time import read_visit
+from .visit_time import read_visit, read_walk_limit
 
 __all__ = ["Constraint", "Parsed", "parse", "find_entities", "DOMAINS", "CLOSING", "nights_between", "length_clash"]
 
@@ -134,7 +135,6 @@ class Parsed:
     more: bool = False  # "another one": the same search again, without what was offered already
     caveat: str | None = None  # a side question folded into a search, said beside its results ("evening")
     cheaper: bool = False  # "something cheaper" / "便宜点的": under what was offered so far
-    not_pricey: bool = False  # "别太贵" / "nothing too expensive": no number said (the cheaper half is kept, said)
     visit: str | None = None  # "short" (游玩时间短一点) / "walk" (走不了太多路): the shortest visits first, said
     max_hours: float | None = None  # "2小时以内能逛完": a visit's most hours
     near_kind: str | None = None  # "a restaurant near the hotel": the kind of place to be near (not asked for)
@@ -163,7 +163,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     lang = detect_language(text)
     low = text.lower()
     p = Parsed(text=text, language=lang)
-    hits = domain_hits(text)
+    hits = domain_hits(without_home(text))  # "我住在上海": where the user lives asks for no place to stay
     if HOTEL_BREAKFAST.search(text):
         hits["hotel"] += 1 + hits["restaurant"]  # the breakfast is the hotel's
     hostel = bool(HOSTEL.search(text))
@@ -180,7 +180,6 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     p.in_shown_order = bool(p.ordinal and SHOWN_BEFORE.search(text))
     p.more = bool(MORE.search(text)) and not GREETING.match(text)
     p.cheaper = bool(CHEAPER.search(text))
-    p.not_pricey = bool(NOT_PRICEY.search(text)) and not p.cheaper
     p.visit, p.max_hours = read_visit(text)
     p.more = p.more or p.cheaper  # "cheaper" continues the topic's search
     if p.more and p.count is None and re.search(r"another|one more|a different one", text, re.IGNORECASE):
@@ -222,6 +221,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     if p.cuisines:  # "any good korean bbq around the hotel?": a cuisine asked for is a meal, whatever it is near
         hits["restaurant"] += 2
     p.day = trip_day(text)
+    hits["attraction"] += int(bool(p.max_hours) and not any(hits.values()))  # "只有两小时": a visit's length, a sight's
     if (p.dishes or p.cuisines) and not any(hits.values()):
         hits["restaurant"] = 1
     if any(hits.values()):
@@ -281,6 +281,10 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.domain = "restaurant"  # "王府井附近有素食的吗？" / "any vegetarian places?": a diet asked about is a meal
     if QUIET.search(text):
         cons.append(Constraint("quiet", True, "hotel"))
+    # "步行别超过十分钟" / "别太贵" (no number): wishes for later searches too, remembered like a number said
+    walk, priced = read_walk_limit(text), any(c.slot in ("budget", "price", "cost", "ticket") for c in cons)
+    cons += [Constraint("walk", walk, scope)] if walk else []
+    cons += [Constraint("not_pricey", True, scope)] if not_pricey(text) and not priced else []
     if NEAR_METRO.search(text) and not METRO_Q.search(text):
         cons.append(Constraint("near_metro", True, scope))
     facilities = [v for k, v in FACILITY_ALIASES.items() if (k in low if k.isascii() else k in text)]

@@ -39,7 +39,19 @@ def _of_domain(weaver, past: list[MemoryItem], domain: str | None, current_turn:
     memory (retrieval may have surfaced only a later search of another kind, which is not what is asked about)."""
     if not domain:
         return []
-    hits = [i for i in past if i.kind == "tool_result" and i.meta.get("domain") == domain]
+    # what was chosen of that kind is in the plan: its booking in force, else the searches that offered some (a
+    # lookup of one item by name, "what's the rating of the first one?", chose nothing)
+    in_plan = [
+        MemoryItem(n.id, n.content, n.kind, n.turn, dict(n.meta), n.timestamp)
+        for n in weaver.nodes.values()
+        if n.kind == "tool_result"
+        and n.turn < current_turn
+        and (n.meta or {}).get("plan_item", {}).get("kind") == domain
+        and n.status == "active"
+    ]
+    if in_plan:
+        return in_plan
+    hits = [i for i in past if i.kind == "tool_result" and i.meta.get("domain") == domain and _offered(i.meta)]
     if hits:
         return hits
     return [
@@ -49,20 +61,34 @@ def _of_domain(weaver, past: list[MemoryItem], domain: str | None, current_turn:
     ]
 
 
+def _offered(meta: dict) -> bool:
+    """A result that offered places to choose from: a search, not a lookup of one item by its name."""
+    return not (meta.get("arguments") or {}).get("name")
+
+
 def _causes(weaver, node_id: str, depth: int = 3) -> list[str]:
+    """The event's ancestors over the dependency edges, ``depth`` hops out; a hop from one tool result to another
+    (a widened retry, a lookup of an item a search listed, a booking redone when the party grew) spends none of
+    them, so a booking still reaches the search that offered it and the statements that search applied."""
     g = weaver.graph
-    seen, frontier = [], [node_id]
-    for _ in range(depth):
-        nxt = []
-        for n in frontier:
-            for parent in g.predecessors(n):
-                rel = g.edges[parent, n].get("relation")
-                if g.edges[parent, n].get("status") == "rejected" or parent in seen or parent == node_id:
-                    continue
-                if rel in ("causal", "conditional") or g.nodes[parent].get("kind") == "agent_thought":
-                    seen.append(parent)
-                    nxt.append(parent)
-        frontier = nxt
+    seen: list[str] = []
+    frontier = [(node_id, 0)]
+    while frontier:
+        n, spent = frontier.pop(0)
+        for parent in g.predecessors(n):
+            edge = g.edges[parent, n]
+            rel, kind = edge.get("relation"), g.nodes[parent].get("kind")
+            if edge.get("status") == "rejected" or parent in seen or parent == node_id:
+                continue
+            among_results = kind == "tool_result" and g.nodes[n].get("kind") == "tool_result"
+            followed = rel in ("causal", "conditional") or kind == "agent_thought"
+            if among_results and rel in ("causal", "supersedes", "elaborates"):
+                followed, cost = True, 0
+            else:
+                cost = 1
+            if followed and spent + cost <= depth:
+                seen.append(parent)
+                frontier.append((parent, spent + cost))
     return seen
 
 
