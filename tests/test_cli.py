@@ -185,3 +185,23 @@ def test_a_budget_too_small_for_any_memory_says_so_and_is_never_exceeded(ingeste
     assert out.returncode == 0 and out.stdout.startswith("(none of the ") and "fits in 2 tokens" in out.stdout
     res = json.loads(run(tmp, "--space", "trip", "query", "推荐一家餐厅", "--budget", "12", "--json").stdout)
     assert res["tokens"] <= 12 and (res["decision"] is None or res["decision"]["records"])
+
+
+def test_a_data_dir_given_with_a_tilde_is_the_home_folder(tmp_path):
+    """`--data-dir=~/memories` (no shell expands a tilde after "=") made a folder named "~" in the working
+    directory; a tilde from secrets.toml the same."""
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "weaver", "--data-dir=~/memories", "ingest", "-"],
+        capture_output=True,
+        text=True,
+        input=json.dumps({"kind": "user_input", "content": "My budget is 5000 yuan in total."}) + "\n",
+        env=env,
+        timeout=180,
+        cwd=work,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "memories" / "chroma").is_dir()
+    assert not (work / "~").exists()

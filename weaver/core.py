@@ -198,18 +198,44 @@ class ContextWeaver:
             if outer:  # a nested section (a curation edit inside another) must not reload mid-way
                 self.refresh()
             self._depth += 1
+            failed: BaseException | None = None
             try:
                 with self.space.deferred():  # the section lands whole or not at all (see chroma_space)
                     yield
+            except BaseException as exc:
+                failed = exc
+                raise
             finally:
                 self._depth -= 1
-                if outer:
+                if outer and failed is not None:
+                    self._reload_after_failure(now=isinstance(failed, Exception))
+                elif outer:
                     self._rev = self.space.bump_revision()
                     if getattr(self, "_reload_pending", False):  # a node went or came back (see curation.nodes)
                         self._reload_pending = False
                         ContextWeaver.__init__(
                             self, self.space, self.embedder, self.reasoner, self.config, self.summarizer
                         )
+
+    def _reload_after_failure(self, now: bool) -> None:
+        """A write section that failed part-way (the Chroma server went away, a bug mid-message) may have left the
+        mirror holding what the store never got: that message was then recalled, its budget read as a
+        constraint, and the same message id sent again answered as a duplicate and never stored. The mirror is
+        read again from the store (``now``; after an interrupt, Ctrl-C, at the next read or write: the process
+        is usually on its way out); while the store cannot be read, reads raise rather than answer from it."""
+        self._reload_pending = False
+        self._stale = True
+        self._rev = ""  # the next write section reloads whatever the store's revision
+        if now:
+            with contextlib.suppress(Exception):  # the store may be the part that failed
+                self._open()
+                self._stale = False
+
+    def _current(self) -> None:
+        """Before a read: a mirror left stale by a failed write section is read again from the store first."""
+        if getattr(self, "_stale", False):
+            self._open()
+            self._stale = False
 
     def reload_after_write(self) -> None:
         """Rebuild every mirror from the store when the current write section ends (a node removed/restored)."""
@@ -305,16 +331,19 @@ class ContextWeaver:
     ) -> RetrievalResult:
         """The context for ``text``: a decision's constraints in force first, then retrieval's memories
         within the rest of the token ``budget`` (weaver/querying.py)."""
+        self._current()
         return run_query(self, check_query(text), budget, expand, record_access, config)
 
     def score_nodes(
         self, query: str, config: WeaverConfig | None = None, query_vec: np.ndarray | None = None
     ) -> NodeScores:
         """Every node's scores for a query, as retrieval computes them (aligned with ``node_ids``)."""
+        self._current()
         return node_scores(self, check_query(query) or "", config, query_vec)
 
     def constraints(self, include_lifted: bool = False) -> list:
         """The user's constraint records: current value, provenance node, history (weaver/constraints.py)."""
+        self._current()
         return constraint_records(self, include_lifted)
 
     def tool_records(self, tool: str | None = None, domain: str | None = None) -> list:

@@ -145,6 +145,8 @@ class Settings:
             write_behind=_number(get, "WEAVER_WRITE_BEHIND", "1024", int, 0, 10_000),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})
+        # "~/memories" from secrets.toml, or --data-dir=~/memories (no shell expands either), is the home folder
+        values["data_dir"] = Path(values["data_dir"]).expanduser()
         if values["backend"] not in ("auto", "rules", "openai"):
             from .models import WeaverError
 
