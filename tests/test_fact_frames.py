@@ -15,6 +15,7 @@ import pytest
 
 from weaver.curation.fact_updates import WHEN
 from weaver.fact_frames import frame_of, frames_of
+from weaver.slots_diet import option_questions
 
 STATED = [
     ("I live in Paris now, close to the river.", ("home", "Paris")),
@@ -63,6 +64,8 @@ def test_a_denied_doubted_past_or_someone_elses_home_and_a_question_or_a_hotel_a
         (frame_of, "I work at x" + "\n" * 20000 + "y"),
         (frame_of, "我" + "刚" * 40 + "x"),  # 25 s at 36: "刚刚?" under a star split the run every way
         (lambda t: list(WHEN.finditer(t)), "Friday" + " " * 20000 + "x"),  # minutes: two \s* around "at"
+        # the diet reader's option questions retried every start of a run without a question mark: 10 s at 40k
+        (option_questions, "I like food and walks " * 4000),
     ],
 )
 def test_long_adversarial_messages_are_read_in_linear_time(read, text):

@@ -102,7 +102,7 @@ _OFFER = re.compile(
 _SELF = re.compile(
     r"我们?(?:是|也|都|只|不|吃|要|想|对)|\b(?:i|we)(?:'m|'re| am| are| eat| only| don't| do not| can't)\b", re.I
 )
-_Q_CLAUSE = re.compile(r"[^，,。;；!！?？\n]*(?:[?？]|吗|呢)")
+_CLAUSE_RUN = re.compile(r"[^，,。;；!！?？\n]+[，,。;；!！?？\n]?|[，,。;；!！?？\n]")
 
 
 def option_questions(text: str) -> list[tuple[int, int]]:
@@ -117,10 +117,17 @@ def option_questions(text: str) -> list[tuple[int, int]]:
     ([(15, 28)], [])
     """
     out = []
-    for m in _Q_CLAUSE.finditer(text):
-        clause = m.group(0)
+    # each run of non-terminators once, cut after its last ?/吗/呢: what `[^…]*(?:[?？]|吗|呢)`.finditer matched, in linear
+    # time (finditer retried every start of a run with no question mark: 40k characters of unpunctuated text
+    # took 10 s, a 90k-character English message 83 s of one ingest)
+    for m in _CLAUSE_RUN.finditer(text):
+        run = m.group(0)
+        cut = max(run.rfind("?"), run.rfind("？"), run.rfind("吗"), run.rfind("呢"))
+        if cut < 0:
+            continue
+        clause = run[: cut + 1]
         if _OFFER.search(clause) and not _SELF.search(clause):
-            out.append(m.span())
+            out.append((m.start(), m.start() + cut + 1))
     return out
 
 
