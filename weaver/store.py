@@ -110,11 +110,9 @@ class ChromaStore(Store):
         it does not close. Spaces opened from this store can no longer read or write."""
         if self.client is None:
             return
-        client, self.client = self.client, None
-        if self._shared is not None:
+        self.client = None
+        if self._shared is not None:  # a client passed in by the caller stays the caller's to close
             _release_client(self._shared)
-        elif hasattr(client.raw, "close"):  # a client passed in by the caller: closed by its one store
-            client.raw.close()
 
     def _lock(self, key: tuple, label: str):
         return SpaceLock((id(self.client.raw),) + key[1:] if self.lock_dir is None else key, label, self.lock_dir)
