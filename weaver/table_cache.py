@@ -6,7 +6,8 @@ A fresh process pays for each table it derives once: the token counter's vocabul
 cost 15-30 ms. The file is checked, not trusted:
 
 - a **key** names the source it was derived from (the caller passes e.g. the source file's hash and the rule that
-  derives the table); a different key, as after a dependency upgrade or a changed rule, rebuilds it;
+  derives the table; the Python and marshal versions are added); a different key, as after a dependency upgrade
+  or a changed rule, rebuilds it;
 - a **CRC-32 and length** of the payload catch a torn or damaged file (a crash mid-write, a full disk): it is
   rebuilt, never half-read. Files are written to a temporary name and renamed over the old one.
 
@@ -22,6 +23,7 @@ import logging
 import marshal
 import os
 import struct
+import sys
 import tempfile
 import zlib
 from pathlib import Path
@@ -82,7 +84,8 @@ def cached_table(name: str, key: str, build: Callable[[], T]) -> T:
     if where is None:
         return build()
     path = where / f"{name}.table"
-    kb = key.encode("utf-8")
+    # marshal's format may change between Python versions: a file written by another one is rebuilt
+    kb = f"{key}|python {sys.version_info[0]}.{sys.version_info[1]}|marshal {marshal.version}".encode()
     try:
         return _read(path, kb)
     except FileNotFoundError:
