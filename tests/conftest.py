@@ -6,6 +6,7 @@ connection that is not to a loopback address.
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 import os
 import socket
@@ -58,6 +59,32 @@ def offline(monkeypatch):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     yield
+
+
+@pytest.fixture(autouse=True)
+def release_runtimes(monkeypatch):
+    """Close every runtime a test made (its weavers' write-behind logs applied, their mirrors and Chroma's
+    system for the data folder released), and let the collector reach what the test dropped.
+
+    Without it a full quick tier grew to several GB: each data folder's Chroma client (~7 threads, 8-12 MB)
+    lived until the process ended, and every dropped weaver stayed frozen (an open freezes the process's
+    objects, see weaver.mirror.paused_gc). Runtimes a wider-scoped fixture made are not this test's to close."""
+    made: list[Runtime] = []
+    build = Runtime.from_settings.__func__  # type: ignore[attr-defined]
+
+    def tracked(cls, *args, **kwargs):
+        rt = build(cls, *args, **kwargs)
+        made.append(rt)
+        return rt
+
+    monkeypatch.setattr(Runtime, "from_settings", classmethod(tracked))
+    yield
+    for rt in made:
+        try:
+            rt.close()  # closes the store even when a weaver's flush fails
+        except Exception:  # noqa: BLE001 - a test that broke its store on purpose (a crash point, a dead server)
+            pass
+    gc.unfreeze()  # what the test dropped is the collector's again (nothing else unfreezes it before the next open)
 
 
 @pytest.fixture(scope="session")

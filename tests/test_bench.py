@@ -142,6 +142,9 @@ def test_scale_smoke(embedder):
     assert w["into_then_turns_per_s"] > 0
     assert res["throughput"]["weaver"]["batched_turns_per_s"] > 0
     assert res["throughput"]["weaver"]["one_by_one_turns_per_s"] > 0
+    # the batch as a fresh process's first work (no warm-up), measured in a process of its own
+    assert res["throughput"]["weaver"]["batched_first_work_turns_per_s"] > 0
+    assert "first work" in scale_markdown(res)
     llm = res["llm_mode"]
     assert llm["requests_seen_by_server"] > 0 and llm["llm_calls_per_message"] >= 1
     assert "nodes" in scale_markdown(res)

@@ -142,6 +142,14 @@ class ChromaSpace(WriteSections, SpaceLoading, SpaceWrites, RecordKinds, SpaceSt
             self._cols[name] = col
         return col
 
+    def close(self) -> None:
+        """Apply the write-behind log (what a clean exit does) and drop the collection handles; the store's
+        client stays the runtime's to close."""
+        self.sync()
+        _LIVE.discard(self)
+        self._cols = {}
+        self._records_seen = {}
+
     def _write(self, collection: str, op: str, **kwargs) -> None:
         """One raw Chroma write: run now, or collected by the flush being prepared."""
         self._records_seen.pop(collection, None)  # a raw write (a journal replayed, a repair): read it again

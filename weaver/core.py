@@ -52,6 +52,8 @@ _EMBED_CHARS = 4000  # the embedded text is cut here (the node keeps everything)
 
 
 class ContextWeaver:
+    closed = False  # see close()
+
     def __init__(
         self,
         space: SpaceStore,
@@ -246,6 +248,23 @@ class ContextWeaver:
         :mod:`weaver.write_log`); returns the write sections applied. An ingest is durable without it; call it
         when another program reads the Chroma collections directly."""
         return self.space.sync()
+
+    def close(self) -> None:
+        """Apply the write-behind log to Chroma and release the in-memory view (idempotent); the weaver cannot
+        be used after. The runtime's Chroma client stays open until :meth:`weaver.runtime.Runtime.close`.
+
+        Why dropping the object is not enough: the weaver and its curation refer to each other, so only the
+        cyclic collector frees them, and each open freezes every object the process holds (see
+        :func:`weaver.mirror.paused_gc`): a weaver dropped before a later open stays, mirror and all, until the
+        process ends. Closing drops the mirror and the curation here, so reference counting frees them."""
+        if self.closed:
+            return
+        self.space.close()
+        self.mirror = Mirror(self.embedder.dim)
+        self.focus = TaskFocus(self.config.focus_window)
+        self.corrections = []
+        del self.curation  # breaks the weaver <-> curation cycle (its audit log: a record per message)
+        self.closed = True
 
     def warm(self) -> dict[str, float]:
         """Load now what the first ingest and query after an open load on first use (the store's vector index

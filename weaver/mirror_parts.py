@@ -117,8 +117,10 @@ def derived_of(content: str) -> list:
 def paused_gc():
     """Python's cyclic garbage collector off for a block that makes millions of objects and frees none (opening
     a space): each collection walks every object made so far, which was half the CPU time of a warm 100k-node
-    open. Reference counting still frees what it can; the collector runs again after the block, with what the
-    block made frozen (``gc.freeze``) until the next open.
+    open. Reference counting still frees what it can; the collector runs again after the block, with every
+    object the process then holds frozen (``gc.freeze``) until the next open. Frozen objects in a reference
+    cycle are never collected, so a weaver dropped without :meth:`~weaver.core.ContextWeaver.close` (it and its
+    curation refer to each other) outlives every later open; closing drops its mirror by reference count.
 
     >>> with paused_gc():
     ...     made = [[] for _ in range(10)]

@@ -6,12 +6,14 @@ benchmarks build one per run. Chroma's client is created here and only here.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 from .backends import build_reasoner
 from .core import ContextWeaver
 from .embedding import CachedEmbedder, build_embedder, wrap_embedder
+from .models import WeaverError
 from .settings import Settings, WeaverConfig
 from .store import ChromaStore, connect
 from .validation import check_space_name
@@ -27,6 +29,7 @@ class Runtime:
     llm_client: Any = None
     _reasoner: Any = field(default=None, repr=False)
     _review_reasoner: Any = field(default=None, repr=False)
+    _opened: weakref.WeakSet = field(default_factory=weakref.WeakSet, repr=False)  # closed with the runtime
 
     def __post_init__(self) -> None:
         # a plugged-in embedder (the `Embedder` protocol: name, dim, embed) gets the cache and the output checks
@@ -66,7 +69,31 @@ class Runtime:
 
         warm_text_tools()
 
+    def close(self) -> None:
+        """Close every weaver opened from this runtime (their write-behind logs applied, their mirrors
+        released: :meth:`ContextWeaver.close`), then the store (idempotent): the last runtime of a data folder
+        to close stops Chroma's system for it (~7 threads, its SQLite pool and index caches, 8-12 MB). The
+        embedder stays loaded (a caller may share it)."""
+        failed: Exception | None = None
+        for weaver in list(self._opened):
+            try:
+                weaver.close()
+            except Exception as exc:  # noqa: BLE001 - the others and the store still close; raised after
+                failed = failed or exc
+        self._opened.clear()
+        self.store.close()
+        if failed is not None:
+            raise failed
+
+    def __enter__(self) -> "Runtime":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
+        if self.store.closed:
+            raise WeaverError("this runtime is closed: make a new one (Runtime.from_settings)")
         check_space_name(space)  # before any client call: a NUL or lone surrogate never reaches Chroma
         summarizer = getattr(self.reasoner, "summarize_tool", None)
         weaver = ContextWeaver(
@@ -77,4 +104,5 @@ class Runtime:
             summarizer=summarizer,
         )
         weaver.review_reasoner = self.review_reasoner
+        self._opened.add(weaver)
         return weaver

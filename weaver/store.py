@@ -38,6 +38,7 @@ process (:func:`connect`); the interfaces are in :mod:`weaver.store_api`, the sh
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +84,12 @@ space_slug = legacy_slug  # a file-name-safe stem for a space name (validates it
 class ChromaStore(Store):
     """The spaces of one Chroma client: the registry, per-space writer locks, delete with a tombstone."""
 
-    def __init__(self, client, lock_dir: Path | None = None, write_behind: int = 0):
+    def __init__(self, client, lock_dir: Path | None = None, write_behind: int = 0, shared: tuple | None = None):
         """``write_behind``: write sections per group applied to Chroma from the local write-behind log
-        (:mod:`weaver.write_log`; 0 or a Chroma server: every section at once)."""
+        (:mod:`weaver.write_log`; 0 or a Chroma server: every section at once). ``shared``: the key of the
+        process-wide client (see :func:`connect`) this store is one user of, released by :meth:`close`."""
         register_no_embedding_function()
+        self._shared = shared
         self.write_behind = write_behind if lock_dir is not None else 0
         if not isinstance(client, Guarded):
             client = Guarded(client, "Chroma store", CrashPoint())
@@ -95,6 +98,21 @@ class ChromaStore(Store):
         self._ef = NoEmbeddingFunction()
         self.registry = Registry(client, self._ef)
         self._registry_lock = self._lock(("registry", "registry"), "the space registry")
+
+    @property
+    def closed(self) -> bool:
+        return self.client is None
+
+    def close(self) -> None:
+        """Stop using the Chroma client (idempotent). The last store of a location to close it closes the client:
+        Chroma's system for a data folder (its worker threads, SQLite pool and index caches, ~8-12 MB) stays
+        alive until then, so a process that opens many data folders (a test suite, a batch job) keeps every one
+        it does not close. Spaces opened from this store can no longer read or write."""
+        if self.client is None:
+            return
+        self.client = None
+        if self._shared is not None:  # a client passed in by the caller stays the caller's to close
+            _release_client(self._shared)
 
     def _lock(self, key: tuple, label: str):
         return SpaceLock((id(self.client.raw),) + key[1:] if self.lock_dir is None else key, label, self.lock_dir)
@@ -185,6 +203,21 @@ class ChromaStore(Store):
 
 
 _CLIENTS: dict[tuple, Any] = {}  # one Chroma client per location per process
+_USERS: dict[tuple, int] = {}  # the open stores using each of them: the last one to close closes the client
+_CLIENTS_LOCK = threading.Lock()
+
+
+def _release_client(key: tuple) -> None:
+    with _CLIENTS_LOCK:
+        _USERS[key] = _USERS.get(key, 1) - 1
+        if _USERS[key] > 0:
+            return
+        del _USERS[key]
+        client = _CLIENTS.pop(key, None)
+    if client is not None and hasattr(client.raw, "close"):
+        client.raw.close()  # Chroma stops the folder's system: threads and native memory released
+
+
 SERVER_ANSWER_TIMEOUT = 10.0  # seconds a Chroma server has to answer its first request
 
 
@@ -234,7 +267,8 @@ def connect(settings) -> ChromaStore:
         if settings.chroma_host
         else f"Chroma data directory {settings.data_dir}"
     )
-    client = _CLIENTS.get(key)
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(key)
     try:
         if client is not None:
             pass
@@ -253,5 +287,7 @@ def connect(settings) -> ChromaStore:
         raise WeaverError(f"cannot open the {where}: {type(exc).__name__}: {_brief(exc)}") from exc
     if not isinstance(client, Guarded):
         client = Guarded(client, where, CrashPoint.parse(os.environ.get("WEAVER_CRASH_AT")))
-    _CLIENTS[key] = client
-    return ChromaStore(client, lock_dir, write_behind=getattr(settings, "write_behind", 0))
+    with _CLIENTS_LOCK:
+        _CLIENTS[key] = client
+        _USERS[key] = _USERS.get(key, 0) + 1
+    return ChromaStore(client, lock_dir, write_behind=getattr(settings, "write_behind", 0), shared=key)

@@ -106,6 +106,10 @@ class SpaceStore(ABC):
     def write_snapshot(self, data: SpaceData, mirror: Any) -> bool:
         return False
 
+    def close(self) -> None:
+        """Apply what is written behind and let go of what this space holds (a store may hold nothing)."""
+        self.sync()
+
 
 class Store(ABC):
     @abstractmethod
@@ -116,3 +120,11 @@ class Store(ABC):
 
     @abstractmethod
     def delete_space(self, name: str) -> None: ...
+
+    # releasing what the store holds (a client, its connections); a store holding nothing has nothing to do
+    @property
+    def closed(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        return None

