@@ -174,7 +174,7 @@ def _reframed(win: ReviewWindow) -> list[ReviewItem]:
             got = frames_of(n.content)
             if got:
                 framed[nid] = got
-    out = []
+    out: list[ReviewItem] = []
     for nid, frames in framed.items():
         for frame, value in frames:
             proposal = _reframe_proposal(win, nid, frame, value, list(framed))

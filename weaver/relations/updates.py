@@ -49,7 +49,7 @@ def update_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str
     """
     if node.kind != "user_input":
         return []
-    out = []
+    out: list[tuple[int, str]] = []
     for frame, value in frames_of(node.content):
         got = _latest(frame, value, node, earlier, exclude)
         if got is not None and all(got[0] != i for i, _ in out):
