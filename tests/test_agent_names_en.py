@@ -57,3 +57,10 @@ def test_a_name_in_pinyin_is_read_when_asked_about_and_booked(runtime, lang):
     reply, calls, _ = chat_turn(agent, book)
     assert [c["tool"] for c in calls] == ["book_hotel"] and calls[0]["arguments"]["name"] == "北京建国饭店", calls
     assert calls[0]["arguments"]["nights"] == 3
+
+
+def test_a_branch_at_a_metro_station_is_glossed_as_a_station():
+    """The studio's English booking said "Ru Jia Shanglv Hotel, Beijing Mudanyuan Ditiezhan branch": 地铁站 in pinyin."""
+    got = gloss_name("如家商旅酒店(北京牡丹园地铁站店)", hotel=True)
+    assert got.endswith("(Ru Jia Shanglv Hotel, Beijing Mudanyuan Station branch)"), got
+    assert gloss_name("汉庭酒店(北京站店)", hotel=True).endswith("Beijing Station branch)")

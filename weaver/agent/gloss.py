@@ -1,7 +1,7 @@
 """English for the database's Chinese: names transliterated (pinyin) with their kind glossed, types and durations.
 
 >>> gloss_name("7天优品酒店(北京国贸劲松地铁站店)")
-'7天优品酒店(北京国贸劲松地铁站店) (7 Tianyoupin Hotel, Beijing Guomao Jingsong Ditiezhan branch)'
+'7天优品酒店(北京国贸劲松地铁站店) (7 Tianyoupin Hotel, Beijing Guomao Jingsong Station branch)'
 >>> gloss_name("正隆斋素食餐厅")
 '正隆斋素食餐厅 (Zhenglong Zhai Vegetarian Restaurant)'
 >>> gloss_station("劲松地铁站D口"), gloss_type("经济型"), gloss_duration("2小时 - 3小时"), gloss_duration("3天")
@@ -84,9 +84,18 @@ def gloss_name(name: str, hotel: bool = False) -> str:
     m = re.match(r"(.+?)[（(](.+?)[)）]\s*$", name)
     if m:
         branch = m.group(2)
-        branch = (pinyin(branch[:-1]) + " branch") if branch.endswith("店") else pinyin(branch)
+        branch = (_branch(branch[:-1]) + " branch") if branch.endswith("店") else _branch(branch)
         return f"{name} ({_part(m.group(1), hotel)}, {branch})"
     return f"{name} ({_part(name, hotel)})"
+
+
+def _branch(text: str) -> str:
+    """A branch's place: a metro station named as a station ("国贸劲松地铁站" -> "Guomao Jingsong Station", not
+    "... Ditiezhan")."""
+    for zh in ("地铁站", "站"):
+        if text.endswith(zh) and len(text) > len(zh):
+            return f"{pinyin(text[: -len(zh)])} Station"
+    return pinyin(text)
 
 
 def gloss_station(value: str | None) -> str:
