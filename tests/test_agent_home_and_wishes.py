@@ -132,3 +132,22 @@ def test_a_visit_limit_takes_the_whole_listed_visit_time(runtime, lang):
     shown = {r["名称"] for r in results[0]["rows"]}
     assert longer and not shown & set(longer)
     assert said in reply and str(results[0]["facts"]["too_long"]) in reply, reply
+
+
+DISTRICT = {
+    "zh": ("步行别超过十分钟", "找个海淀的酒店"),
+    "en": ("I don't want to walk more than 10 minutes.", "A hotel in Haidian"),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_walking_limit_does_not_narrow_a_search_in_a_district(runtime, lang):
+    """Found in the studio walk: a walking limit said before cut a hotel search "in 海淀" to what the data lists
+    beside the district ("I kept only places it lists right next to 海淀区"). A district is no point to walk from."""
+    walk, ask = DISTRICT[lang]
+    agent = TravelAgent(runtime.open(f"walk-district-{lang}"))
+    chat_turn(agent, walk)
+    reply, calls, results = chat_turn(agent, ask)
+    assert calls and "walk_minutes" not in calls[0]["arguments"], calls
+    assert calls[0]["arguments"].get("near") in ("海淀区", "海淀"), calls
+    assert ("步行" if lang == "zh" else "walk") not in reply, reply

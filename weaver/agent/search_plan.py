@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from .db import load_database, station_of
+from .districts import is_district
 from .intent_cues import SIGHT_NOUN
 from .list_answers import CHEAPEST
 from .memory import Known
@@ -101,7 +102,10 @@ def search_call(
         used.append(places[0])
     take("rating")
     take("near_metro")
-    take("walk", "walk_minutes")  # "步行别超过十分钟": no wider ring than the place's own neighbours (said)
+    # "步行别超过十分钟": no wider ring than the place's own neighbours (said); a district is no point to walk from
+    # (a walking limit said of the dinner near 王府井 cut a hotel search "in 海淀" to what the data lists beside it)
+    if not is_district(str(args.get("near") or "")):
+        take("walk", "walk_minutes")
     # the trip frame applies to every search: the total budget caps what a row may cost, for the party
     total = known.latest("budget", ("any",))
     if total is not None:
