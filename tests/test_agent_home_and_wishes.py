@@ -151,3 +151,15 @@ def test_a_walking_limit_does_not_narrow_a_search_in_a_district(runtime, lang):
     assert calls and "walk_minutes" not in calls[0]["arguments"], calls
     assert calls[0]["arguments"].get("near") in ("海淀区", "海淀"), calls
     assert ("步行" if lang == "zh" else "walk") not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "lang, text, said",
+    [("zh", "我住在上海。你去过吗？", "你住在上海"), ("en", "I live in Shanghai. Have you been?", "you live in Shanghai")],
+)
+def test_where_the_user_lives_is_noted_not_met_with_the_capabilities_line(runtime, lang, text, said):
+    """Found in the studio walk: the agent answered "我住在上海。你去过吗？" with what it can look up, as if
+    nothing had been said; where the user lives is noted (and the trip stays Beijing's)."""
+    agent = TravelAgent(runtime.open(f"home-noted-{lang}"))
+    reply, calls, _ = chat_turn(agent, text)
+    assert not calls and said in reply and ("北京" if lang == "zh" else "Beijing") in reply, reply

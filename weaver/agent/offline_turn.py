@@ -9,6 +9,7 @@ size invalidates are made again, and ``_compose`` says the result in the user's 
 from __future__ import annotations
 
 import re
+from ..fact_frames import frames_of
 from ..filler import is_filler
 from .agent_steps import StepWriter
 from .cuisine import cuisine_note
@@ -25,6 +26,7 @@ from .replies import (
     display_name,
     fmt_money,
     has_text,
+    home_text,
     honest_text,
     results_text,
     route_text,
@@ -325,6 +327,9 @@ class OfflineTurn(StepWriter):
             return honest_text("nothing_shown", lang)
         if p.intent == "greeting" or (not p.constraints and is_filler(p.text)):  # "哈哈，太好了": a courtesy back
             return honest_text("greeting", lang, text=p.text)
+        home = dict(frames_of(p.text)).get("home") if not (p.constraints or p.lifted) else None
+        if home:  # "我住在上海。你去过吗？": where the user lives, noted; the trip stays Beijing's
+            return home_text(home, lang)
         # the acknowledgement restates what the message said (without turns)
         self._restates = _restating([Constraint(c.slot, c.value, c.scope) for c in p.constraints], lang).get(
             "restates", []

@@ -26,6 +26,7 @@ __all__ = [
     "sourced",
     "honest_text",
     "length_clash_text",
+    "home_text",
     "fmt_money",
 ]
 
@@ -86,6 +87,20 @@ def ack_text(lang: str, stated: list[Constraint], lifted: list[str] | None = Non
         )
     body = sourced([Constraint(c.slot, c.value, c.scope) for c in stated], lang)
     return f"记下了：{body}。之后的推荐都会考虑这些。" if zh else f"Noted: {body}. I will apply this to what I suggest."
+
+
+def home_text(home: str, lang: str) -> str:
+    """Where the user lives, noted (remembered as a fact about them, not a destination).
+
+    >>> home_text("Shanghai", "en")
+    'Noted: you live in Shanghai. For this trip I can look up Beijing hotels, restaurants, attractions and metro stations.'
+    """
+    if lang == "zh":
+        return f"记下了：你住在{home}。这次的行程我可以帮你查北京的酒店、餐厅、景点和地铁。"
+    return (
+        f"Noted: you live in {home}. For this trip I can look up Beijing hotels, restaurants, attractions and metro "
+        "stations."
+    )
 
 
 def length_clash_text(clash: dict, lang: str, kept_dates: bool = True) -> str:
