@@ -144,3 +144,18 @@ def test_a_flag_on_a_deleted_memory_is_on_hold_until_the_deletion_is_undone(spac
     assert flag["id"] in cli("queue").stdout
     assert cli("accept", flag["id"]).returncode == 0
     assert json.loads(cli("export").stdout)["nodes"][3]["status"] == "retracted"
+
+
+def test_pinning_twice_and_undoing_an_undone_pass_are_said_as_no_ops(space):
+    """`pin` twice wrote a second, no-op audit entry; `forget --undo` of a pass already undone printed "undid 0
+    changes" (found by helper lib20)."""
+    cli, ids, _ = space
+    assert cli("pin", ids[0]).returncode == 0
+    entries = len(_log(cli))
+    again = cli("pin", ids[0])
+    assert again.returncode == 0 and again.stdout.startswith("unchanged:") and len(_log(cli)) == entries
+    assert cli("pin", ids[0], "--off").returncode == 0 and len(_log(cli)) == entries + 1
+    assert cli("forget").returncode == 0
+    assert cli("forget", "--undo").returncode == 0
+    second = cli("forget", "--undo")
+    assert second.returncode == 0 and second.stdout.startswith("nothing to undo"), second.stdout

@@ -34,7 +34,12 @@ def cmd_forget(rt, args) -> int:
     w = _open(rt, args)
     if args.undo is not None:
         undone = undo_pass(w, args.undo or None)
-        _print({"undone": undone}) if args.json else print(f"undid {len(undone)} changes")
+        if args.json:
+            _print({"undone": undone})
+        elif undone:
+            print(f"undid {len(undone)} change{'s' if len(undone) != 1 else ''}")
+        else:  # every change of the pass was undone already (or it changed nothing): say so, not "undid 0"
+            print("nothing to undo: that pass changed nothing, or its changes are undone already")
         return 0
     plan = run_pass(w, _cfg(args), dry_run=args.dry_run)
     if args.json:
@@ -112,7 +117,11 @@ def cmd_delete_node(rt, args) -> int:
 
 def cmd_pin(rt, args) -> int:
     w = _open(rt, args)
-    entry = w.curation.pin(w.curation.resolve_node(args.node), not args.off)
+    nid = w.curation.resolve_node(args.node)
+    if bool(w.nodes[nid].meta.get("pinned")) == (not args.off):  # a no-op is not an edit
+        print(f"unchanged: {nid} is already {'unpinned' if args.off else 'pinned'}; nothing audited")
+        return 0
+    entry = w.curation.pin(nid, not args.off)
     print(f"{entry.id}  {'unpinned' if args.off else 'pinned'} {entry.key}")
     return 0
 
