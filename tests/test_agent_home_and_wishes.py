@@ -155,7 +155,10 @@ def test_a_walking_limit_does_not_narrow_a_search_in_a_district(runtime, lang):
 
 @pytest.mark.parametrize(
     "lang, text, said",
-    [("zh", "我住在上海。你去过吗？", "你住在上海"), ("en", "I live in Shanghai. Have you been?", "you live in Shanghai")],
+    [
+        ("zh", "我住在上海。你去过吗？", "你住在上海"),
+        ("en", "I live in Shanghai. Have you been?", "you live in Shanghai"),
+    ],
 )
 def test_where_the_user_lives_is_noted_not_met_with_the_capabilities_line(runtime, lang, text, said):
     """Found in the studio walk: the agent answered "我住在上海。你去过吗？" with what it can look up, as if
