@@ -49,25 +49,23 @@ def update_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str
     """
     if node.kind != "user_input":
         return []
-    out: list[tuple[int, str]] = []
-    for frame, value in frames_of(node.content):
-        got = _latest(frame, value, node, earlier, exclude)
-        if got is not None and all(got[0] != i for i, _ in out):
-            out.append(got)
-    return sorted(out)
-
-
-def _latest(
-    frame: str, value: str, node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]
-) -> tuple[int, str] | None:
+    wanted = dict(frames_of(node.content))
+    latest: dict[str, tuple[int, str]] = {}  # frame -> (index, value) of its latest earlier statement
+    # one pass back over the earlier memories for every frame said, each read once, until each frame is found
     for i in range(len(earlier) - 1, -1, -1):
+        if len(latest) == len(wanted):
+            break
         old = earlier[i]
         if old.kind != "user_input" or not same_speaker(old.meta, node.meta):
             continue
-        was = dict(frames_of(old.content)).get(frame)
-        if was is None:
+        for frame, was in frames_of(old.content):
+            if frame in wanted:
+                latest.setdefault(frame, (i, was))
+    out: list[tuple[int, str]] = []
+    for frame, value in wanted.items():
+        i, was = latest.get(frame, (-1, ""))
+        # none, or the latest statement of the frame holds this value, or is linked already
+        if i < 0 or same_value(was, value) or earlier[i].id in exclude or any(i == j for j, _ in out):
             continue
-        if same_value(was, value) or old.id in exclude:
-            return None  # the latest statement of the frame holds this value, or is linked already
-        return i, f"{FRAME_NAMES[frame]}{UPDATE_WHY}{was} -> {value}"
-    return None
+        out.append((i, f"{FRAME_NAMES[frame]}{UPDATE_WHY}{was} -> {value}"))
+    return sorted(out)
