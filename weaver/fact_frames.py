@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from .lexical import lexical_tokens
+from .relations.features import speaker_of
 
 __all__ = ["frame_of", "frames_of", "same_value", "same_speaker", "FRAME_NAMES"]
 
@@ -218,8 +219,4 @@ def same_speaker(a: dict | None, b: dict | None) -> bool:
     >>> same_speaker({"speaker": "Caroline"}, {"speaker": " caroline"}), same_speaker({}, {"speaker": "Mel"})
     (True, False)
     """
-    return _speaker(a) == _speaker(b)
-
-
-def _speaker(meta: dict | None) -> str:
-    return str((meta or {}).get("speaker") or "").strip().casefold()
+    return speaker_of("user_input", a) == speaker_of("user_input", b)  # the link model's reading of a speaker
