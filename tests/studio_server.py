@@ -195,6 +195,23 @@ def open_page(chromium, url: str, width: int, height: int):
     return ctx, page, runs
 
 
+def steady_boxes(page, *locators, timeout: float = 10.0, still: float = 0.3) -> list:
+    """The bounding boxes of ``locators`` once they have stopped moving: the same twice, ``still`` seconds apart
+    (or the last read after ``timeout``). A box read the moment a script run ends can be mid-layout: CI's
+    Chromium 156 once read a hint at a third of its width, below the element that follows it."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    last = [loc.bounding_box() for loc in locators]
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(still * 1000)
+        now = [loc.bounding_box() for loc in locators]
+        if now == last and all(b is not None for b in now):
+            return now
+        last = now
+    return last
+
+
 def woven_data(tmp_path_factory, name: str, messages: list[str]):
     """A data folder whose "demo" space holds ``messages`` chatted with the agent in this process, and the space."""
     from weaver import Runtime, Settings

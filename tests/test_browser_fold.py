@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from studio_server import open_page, running_studio, woven_data
+from studio_server import open_page, running_studio, steady_boxes, woven_data
 
 from ui.css import input_hint_css, stack_when_narrow_css
 
@@ -204,8 +204,11 @@ def test_an_empty_chat_has_its_message_box_under_its_hint(tmp_path, chromium):
         seen = {}
         for width in (1400, 900):
             ctx, page, _ = _opened(chromium, base + "/?lang=zh", width, 1000)
-            hint = page.locator('[data-testid="stAlert"]').filter(has_text="还没有消息").first.bounding_box()
-            box = page.locator('[data-testid="stChatInput"]').first.bounding_box()
+            hint, box = steady_boxes(
+                page,
+                page.locator('[data-testid="stAlert"]').filter(has_text="还没有消息").first,
+                page.locator('[data-testid="stChatInput"]').first,
+            )
             seen[width] = (hint, box)
             ctx.close()
     for width, (hint, box) in seen.items():
