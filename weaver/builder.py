@@ -34,6 +34,7 @@ from .relations.revisits import REVISIT_WHY, revisit_parent
 from .relations.steps import KIND_RELATIONS, process_parent, steps_of_one_turn
 from .relations.support import supported
 from .relations.threads import thread_parent
+from .relations.amends import amend_parents
 from .relations.updates import UPDATE_CONFIDENCE, update_parents
 
 __all__ = [
@@ -203,6 +204,9 @@ def guess_edges(
             edges.append(Edge(earlier[thread[0]].id, node.id, "elaborates", THREAD_CONFIDENCE, "rules", thread[1]))
         # "I moved to Berlin" after "I live in Paris"
         for i, why in update_parents(node, earlier, {e.source for e in edges}):
+            edges.append(Edge(earlier[i].id, node.id, "temporal", UPDATE_CONFIDENCE, "rules", why))
+        # "Actually we are on Flask 3.0, not 2.3." after "Our app is a Flask 2.3 monolith"
+        for i, why in amend_parents(node, earlier, {e.source for e in edges}):
             edges.append(Edge(earlier[i].id, node.id, "temporal", UPDATE_CONFIDENCE, "rules", why))
     if earlier and node.kind == "agent_thought":  # a plan that names the constraints it must respect
         for i, slot in slot_premises(node, earlier, {e.source for e in edges}):

@@ -1,0 +1,120 @@
+"""A correction links back to what it corrects and answers first (zh and en): "Actually we are on Flask 3.0, not
+2.3." after "Our app is a Flask 2.3 monolith with about 40 endpoints and SQLAlchemy models."
+
+Found driving the CLI as a developer's assistant would: the correction was linked to the agent's thought just
+before it ("that speaker's latest turn"), never to the statement it corrects, and nothing but the words "Flask"
+tied the two.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from weaver.models import MemoryNode
+from weaver.relations.amends import amend_parents, taken_back
+from weaver.relations.updates import is_update
+
+CHATS = {
+    "en": (
+        "Help the user migrate their web app from Flask to FastAPI",
+        [
+            ("user_input", "Our app is a Flask 2.3 monolith with about 40 endpoints and SQLAlchemy models."),
+            ("user_input", "We must keep the /api/v1 URLs unchanged because mobile clients depend on them."),
+            ("agent_thought", "Since the URLs must stay, I should mount FastAPI routers under the same prefix."),
+            ("tool_result", "grep found 12 endpoints using flask.session for login state."),
+            ("agent_thought", "Because 12 endpoints rely on flask.session, we need a session middleware first."),
+            ("user_input", "Actually we are on Flask 3.0, not 2.3."),
+        ],
+        "Which Flask version is the app on?",
+        ("2.3", "3.0"),
+    ),
+    "zh": (
+        "帮用户把网站从 Flask 迁移到 FastAPI",
+        [
+            ("user_input", "我们的应用是 Flask 2.3 的单体应用，大约 40 个接口，用 SQLAlchemy 模型。"),
+            ("user_input", "/api/v1 的地址必须保持不变，因为手机客户端依赖它们。"),
+            ("agent_thought", "既然地址不能变，我应该把 FastAPI 路由挂在同一个前缀下。"),
+            ("tool_result", "grep 找到 12 个接口用 flask.session 保存登录状态。"),
+            ("agent_thought", "因为有 12 个接口依赖 flask.session，需要先加会话中间件。"),
+            ("user_input", "不好意思我说错了，我们用的是 Flask 3.0，不是2.3。"),
+        ],
+        "应用用的是哪个 Flask 版本？",
+        ("2.3", "3.0"),
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_correction_is_linked_to_what_it_corrects_and_told_first(runtime, lang):
+    task, turns, question, (old, new) = CHATS[lang]
+    w = runtime.open(f"amends-{lang}")
+    w.set_task(task)
+    w.config = w.config.with_(review_every=0)
+    ids = [w.ingest(text, kind).node.id for kind, text in turns]
+    (edge,) = [e for e in w.edges() if (e.source, e.target) == (ids[0], ids[5])]
+    assert edge.relation == "temporal" and edge.origin == "rules" and is_update(edge.__dict__)
+    assert f"{old} -> {new}" in edge.rationale
+    # the old statement keeps what the correction does not touch: it stays active
+    assert w.nodes[ids[0]].status == "active"
+    ranked = [r.id for r in w.query(question, budget=400).ranked]
+    assert ranked.index(ids[5]) < ranked.index(ids[0])
+    # a curator who removes the edge takes the lift away with it
+    w.curation.remove_edge(ids[0], ids[5], "not a correction of that")
+    ranked = [r.id for r in w.query(question, budget=400).ranked]
+    assert ranked.index(ids[0]) < ranked.index(ids[5])
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Actually we are on Flask 3.0, not 2.3.", ("2.3", "3.0")),
+        ("Sorry, it's 3 people, not 4.", ("4", "3")),
+        ("My mistake: not Tuesday but Wednesday.", ("Tuesday", "Wednesday")),
+        ("其实是海淀区，不是朝阳区。", ("朝阳区", "海淀区")),
+        ("更正一下，不是五月三号，是五月四号出发。", ("五月三号", "五月四号")),
+        ("We fly on the 12th, not the 14th.", ("14th", "12th")),  # a number taken back needs no cue
+    ],
+)
+def test_what_a_correction_takes_back(text, said):
+    assert taken_back(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like tea, not coffee.",  # a contrast, no correction
+        "我喜欢安静的，不是热闹的。",
+        "Actually, not really.",
+        "Actually I do not know.",
+        "It was cold, not that it mattered.",
+        "",
+    ],
+)
+def test_a_contrast_or_a_negation_takes_nothing_back(text):
+    assert taken_back(text) is None
+
+
+def _node(i: int, text: str, kind: str = "user_input", speaker: str = "") -> MemoryNode:
+    return MemoryNode(f"n{i}", text, kind, i, "m", meta={"speaker": speaker} if speaker else {})
+
+
+def test_the_latest_statement_holding_the_old_value_is_the_parent():
+    earlier = [
+        _node(0, "We are four people."),
+        _node(1, "We land at 4 pm, four people in all."),
+        _node(2, "The museum opens at 4.", "agent_response"),  # the agent's words are not the user's to correct
+    ]
+    assert amend_parents(_node(3, "Sorry, 3 people, not 4."), earlier, set()) == [(1, "a correction said anew: 4 -> 3")]
+    assert amend_parents(_node(3, "Sorry, 3 people, not 4."), earlier, {"n1"}) == []  # linked already
+
+
+def test_another_speakers_statement_is_not_corrected():
+    earlier = [_node(0, "Caroline: I moved here in 2019.", speaker="Caroline")]
+    assert amend_parents(_node(1, "Melanie: Actually it was 2018, not 2019.", speaker="Melanie"), earlier, set()) == []
+    mine = _node(1, "Caroline: Actually it was 2018, not 2019.", speaker="Caroline")
+    assert amend_parents(mine, earlier, set()) == [(0, "a correction said anew: 2019 -> 2018")]
+
+
+def test_a_statement_already_holding_the_new_value_is_not_what_was_corrected():
+    earlier = [_node(0, "Flask 2.3 or 3.0, I forget which.")]
+    assert amend_parents(_node(1, "Actually we are on Flask 3.0, not 2.3."), earlier, set()) == []
