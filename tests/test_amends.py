@@ -12,6 +12,7 @@ import pytest
 
 from weaver.models import MemoryNode
 from weaver.relations.amends import amend_parents, taken_back
+from weaver.rationale_words import rationale_in_words
 from weaver.relations.updates import is_update
 
 CHATS = {
@@ -54,6 +55,7 @@ def test_a_correction_is_linked_to_what_it_corrects_and_told_first(runtime, lang
     (edge,) = [e for e in w.edges() if (e.source, e.target) == (ids[0], ids[5])]
     assert edge.relation == "temporal" and edge.origin == "rules" and is_update(edge.__dict__)
     assert f"{old} -> {new}" in edge.rationale
+    assert rationale_in_words(edge.rationale, "zh") == f"更正：{old} -> {new}"  # as the studio shows it in Chinese
     # the old statement keeps what the correction does not touch: it stays active
     assert w.nodes[ids[0]].status == "active"
     ranked = [r.id for r in w.query(question, budget=400).ranked]
@@ -106,6 +108,14 @@ def test_the_latest_statement_holding_the_old_value_is_the_parent():
     ]
     assert amend_parents(_node(3, "Sorry, 3 people, not 4."), earlier, set()) == [(1, "a correction said anew: 4 -> 3")]
     assert amend_parents(_node(3, "Sorry, 3 people, not 4."), earlier, {"n1"}) == []  # linked already
+
+
+def test_a_number_inside_chinese_text_is_found():
+    earlier = [_node(0, "发布会定在6月18日，预计来200人。"), _node(1, "预算控制在20万以内。")]
+    assert amend_parents(_node(2, "更正一下，来的人数不是200，是250。"), earlier, set()) == [
+        (0, "a correction said anew: 200 -> 250")
+    ]
+    assert amend_parents(_node(2, "更正一下，不是2000，是2500。"), earlier, set()) == []  # 200 is no part of 2000
 
 
 def test_another_speakers_statement_is_not_corrected():

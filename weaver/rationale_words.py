@@ -90,6 +90,7 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         r"(where they live|where they work|what they work as) said anew: (.+?) -> (.+)",
         lambda m: f"重新说了{_FRAMES[m[1]]}：{m[2]} -> {m[3]}",
     ),
+    (r"a correction said anew: (.+?) -> (.+)", lambda m: f"更正：{m[1]} -> {m[2]}"),
     (
         r"says (where they live|where they work|what they work as) again with another value: (.+?) -> (.+)",
         lambda m: f"再次说了{_FRAMES[m[1]]}，换了一个值：{m[2]} -> {m[3]}",

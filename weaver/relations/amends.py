@@ -127,7 +127,8 @@ def _parallel(new: str, old: str, zh: bool) -> str:
 def _holds(text: str, value: str) -> bool:
     if not value.isascii():
         return value in text
-    return re.search(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text, re.I) is not None
+    # Latin and digit edges only: "200" stands alone in "预计来200人"
+    return re.search(rf"(?<![A-Za-z0-9.]){re.escape(value)}(?![A-Za-z0-9]|\.\d)", text, re.I) is not None
 
 
 def amend_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]) -> list[tuple[int, str]]:
