@@ -140,3 +140,19 @@ def test_a_route_asked_destination_first_goes_the_right_way(runtime, lang):
     reply, calls, _ = chat_turn(agent, asked)
     assert [c["arguments"]["place"] for c in calls] == ["建国门", "香山公园"], calls
     assert said in reply, reply
+
+
+DUCK = {
+    "zh": ("推荐王府井附近的烤鸭", "别太贵"),
+    "en": ("Recommend Peking duck near Wangfujing.", "Not too expensive, please."),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_not_too_expensive_after_a_list_keeps_what_the_list_asked_for(runtime, lang):
+    ducks, pricey = DUCK[lang]
+    agent = TravelAgent(runtime.open(f"duck-{lang}"))
+    _, first, _ = chat_turn(agent, ducks)
+    _, calls, results = chat_turn(agent, pricey)
+    assert calls and calls[0]["arguments"].get("dishes") == first[0]["arguments"]["dishes"], calls  # still duck
+    assert calls[0]["arguments"].get("cheaper_half") is True and results[0]["rows"], calls

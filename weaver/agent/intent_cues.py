@@ -286,16 +286,17 @@ def meal_by_time(text: str) -> str | None:
     return next((meal for meal, pat in _TIME_MEALS if pat.search(text)), None)
 
 
-# a question about the assistant's own life: whether it has been somewhere, eaten or stayed somewhere, liked it
+# a question about the assistant's own life: whether it has been somewhere, eaten or stayed somewhere
 _OWN_EXPERIENCE = re.compile(
-    r"你(?:自己|本人)?(?:也|有没有|以前|之前|曾经|真的)*(?:去|来|到|吃|住|玩|逛|爬|坐|试)过|你(?:自己)?(?:喜欢|最爱)(?:去|吃)?"
-    r"[^，,。？?]{0,12}吗|\b(?:have|did) you (?:ever |personally |yourself )?(?:been|visited|go(?:ne)?|tried|"
-    r"tasted|eaten|stayed|travel(?:l)?ed|climbed)\b|\b(?:do|did) you (?:like|love|enjoy)\b",
+    r"你(?:自己|本人)?(?:也|有没有|以前|之前|曾经|真的)*(?:去|来|到|吃|住|玩|逛|爬|坐|试)过|"
+    r"\b(?:have|did) you (?:ever |personally |yourself )?(?:been|visited|gone|tasted|eaten|stayed|climbed|"
+    # "have you tried searching near X?" asks about the search, not the assistant's life
+    r"travel(?:l)?ed|tried(?! (?:to|searching|looking|finding|checking|asking|using|booking)\b))\b",
     re.IGNORECASE,
 )
 
 
-_EATEN = re.compile(r"吃|试|尝|tried|tasted|eaten|like|love|enjoy", re.I)
+_EATEN = re.compile(r"吃|试|尝|tried|tasted|eaten", re.I)
 _STAYED = re.compile(r"住|stayed", re.I)
 
 
@@ -307,7 +308,7 @@ def asks_own_experience(text: str) -> str | None:
     ('been', 'eaten')
     >>> asks_own_experience("你住过这家酒店吗？"), asks_own_experience("Have you booked the hotel?")
     ('stayed', None)
-    >>> asks_own_experience("我去过故宫了"), asks_own_experience("Did you add it to the plan?")
+    >>> asks_own_experience("我去过故宫了"), asks_own_experience("Have you tried looking near Wangfujing?")
     (None, None)
     """
     m = _OWN_EXPERIENCE.search(text)

@@ -142,6 +142,9 @@ class TravelAgent(OfflineTurn):
             # wish is remembered for later searches too); after anything else it is noted for later
             p.domain = self.topic_in_play(self._turn)
             p.intent = "search" if p.domain else p.intent
+            asked = (self.previous_search(p.domain) or {}).get("arguments") or {} if p.domain else {}
+            p.dishes, p.cuisines = list(asked.get("dishes") or []), list(asked.get("cuisine") or [])  # the same list
+            p.meal, p.kind = asked.get("meal"), asked.get("kind")  # (烤鸭 near 王府井), only cheaper
         if p.intent == "info" and not p.domain and self.last_shown():
             p.domain = next(iter(self.last_shown()))  # "what's the rating of the second one?": of the latest list
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)
