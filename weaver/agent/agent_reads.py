@@ -67,6 +67,22 @@ class MemoryReads:
                 shown.setdefault(n.meta["about"]["domain"], [n.meta["about"]["name"]])
         return shown
 
+    def topic_in_play(self, turn: int) -> str | None:
+        """The kind of place the reply before ``turn`` listed ("推荐几个景点" -> "attraction"), None when that reply
+        listed none ("别太贵" said then is about that list; said after anything else, a wish for later)."""
+        latest = None
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.turn >= turn or n.kind not in ("tool_result", "agent_response"):
+                continue
+            latest = n.turn if latest is None else latest
+            if n.turn < latest:
+                return None
+            tool = str(n.meta.get("tool", ""))
+            if n.kind == "tool_result" and tool.startswith("search_") and len(n.meta.get("names") or []) > 1:
+                return n.meta.get("domain")
+        return None
+
     def shown_in_order(self, domain: str) -> list[tuple[str, int]]:
         """Every item of ``domain`` the search lists in memory showed, in the order shown, each once with the turn
         that first listed it ("the first hotel you showed me" counts in this order, not in the latest list)."""

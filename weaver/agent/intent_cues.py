@@ -50,6 +50,8 @@ __all__ = [
     "QUIET",
     "GREETING",
     "MEAL_TIME",
+    "meal_by_time",
+    "asks_own_experience",
     "GREETING_WORDS",
     "ORDINAL",
     "ASKS",
@@ -268,6 +270,53 @@ GREETING = re.compile(
 )
 MEAL_TIME = re.compile(r"(中午|晚上|傍晚|早上)[^，,。；;！!？?]{0,12}?吃(?!过|了)")
 GREETING_WORDS = re.compile(r"^(?:ok(?:ay)?|好的?|行|嗯+)[\s,，!！]*", re.I)
+_TIME_MEALS = (
+    ("breakfast", re.compile(r"早上|早晨|清早|\b(?:in the morning|for breakfast)\b", re.I)),
+    ("lunch", re.compile(r"中午|午饭|午餐|\b(?:at noon|at lunchtime|midday)\b", re.I)),
+    ("dinner", re.compile(r"晚上|傍晚|晚饭|晚餐|\b(?:in the evening|tonight|this evening)\b", re.I)),
+)
+
+
+def meal_by_time(text: str) -> str | None:
+    """The meal a time of day names when a restaurant is taken for it ("订第一家餐厅，第二天晚上去": dinner).
+
+    >>> meal_by_time("订第一家餐厅，第二天晚上去"), meal_by_time("Book it for day 2 in the evening"), meal_by_time("订第一家")
+    ('dinner', 'dinner', None)
+    """
+    return next((meal for meal, pat in _TIME_MEALS if pat.search(text)), None)
+
+
+# a question about the assistant's own life: whether it has been somewhere, eaten or stayed somewhere
+_OWN_EXPERIENCE = re.compile(
+    r"你(?:自己|本人)?(?:也|有没有|以前|之前|曾经|真的)*(?:去|来|到|吃|住|玩|逛|爬|坐|试)过|"
+    r"\b(?:have|did) you (?:ever |personally |yourself )?(?:been|visited|gone|tasted|eaten|stayed|climbed|"
+    # "have you tried searching near X?" asks about the search, not the assistant's life
+    r"travel(?:l)?ed|tried(?! (?:to|searching|looking|finding|checking|asking|using|booking)\b))\b",
+    re.IGNORECASE,
+)
+
+
+_EATEN = re.compile(r"吃|试|尝|tried|tasted|eaten", re.I)
+_STAYED = re.compile(r"住|stayed", re.I)
+
+
+def asks_own_experience(text: str) -> str | None:
+    """What the message asks whether the assistant has done ("你去过吗？", "Have you been?": ``"been"``; "吃过" /
+    "tried": ``"eaten"``; "住过" / "stayed": ``"stayed"``), or None: it has done none of them.
+
+    >>> asks_own_experience("我住在上海。你去过吗？"), asks_own_experience("Have you ever tried Peking duck?")
+    ('been', 'eaten')
+    >>> asks_own_experience("你住过这家酒店吗？"), asks_own_experience("Have you booked the hotel?")
+    ('stayed', None)
+    >>> asks_own_experience("我去过故宫了"), asks_own_experience("Have you tried looking near Wangfujing?")
+    (None, None)
+    """
+    m = _OWN_EXPERIENCE.search(text)
+    if not m:
+        return None
+    return "eaten" if _EATEN.search(m.group(0)) else "stayed" if _STAYED.search(m.group(0)) else "been"
+
+
 ORDINAL = re.compile(
     r"第\s*([一二两三四五六七八九十\d])\s*[家个间处]|(?:the\s+)?(first|second|third|fourth|fifth|"
     r"1st|2nd|3rd|4th|5th)\b|(?:option|number|no\.?|#)\s*(\d)",

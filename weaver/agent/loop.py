@@ -24,12 +24,13 @@ from .agent_steps import MAX_STEP_CHARS, fit_step
 from .dayplan import day_plan
 from .events import AgentEvent, events_for
 from .history import is_history_question, is_plan_question
+from .intent_cues import asks_own_experience
 from .memory import Known, items_from_result, read_constraints, wishes_of, with_records
 from .offline_turn import OfflineTurn
 from .slot_bridge import constraints_from_records, records_from_statements
 from .tools import ToolBox
 from .turn_facts import turn_facts
-from .understanding import Parsed, parse
+from .understanding import DOMAINS, Parsed, parse
 
 __all__ = ["TravelAgent", "retrieval_query", "MAX_STEP_CHARS", "fit_step"]
 
@@ -133,6 +134,17 @@ class TravelAgent(OfflineTurn):
             # again, refined; a statement of the same ("评分要4.5以上") is noted, as before
             scope = next((c.scope for c in refine if c.scope != "any"), None)
             p.domain, p.intent = scope or next(iter(self.last_shown())), "search"
+        named = [e for e in p.entities if e[1] in DOMAINS]
+        if p.intent == "statement" and len(named) == 1 and asks_own_experience(text):
+            p.intent, p.domain = "info", named[0][1]  # "Have you been to the Forbidden City?": not, but its row helps
+        if p.intent == "statement" and not p.domain and any(c.slot == "not_pricey" for c in p.constraints):
+            # "别太贵" right after a list of sights: that list again, the pricier half of what charges left out (the
+            # wish is remembered for later searches too); after anything else it is noted for later
+            p.domain = self.topic_in_play(self._turn)
+            p.intent = "search" if p.domain else p.intent
+            asked = (self.previous_search(p.domain) or {}).get("arguments") or {} if p.domain else {}
+            p.dishes, p.cuisines = list(asked.get("dishes") or []), list(asked.get("cuisine") or [])  # the same list
+            p.meal, p.kind = asked.get("meal"), asked.get("kind")  # (烤鸭 near 王府井), only cheaper
         if p.intent == "info" and not p.domain and self.last_shown():
             p.domain = next(iter(self.last_shown()))  # "what's the rating of the second one?": of the latest list
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)

@@ -14,7 +14,8 @@ from ..filler import is_filler
 from .agent_steps import StepWriter
 from .cuisine import cuisine_note
 from .history import PLAN_ASKED, agent_readings, asked_keys, history_text
-from .intent_cues import domain_hits
+from .intent_cues import asks_own_experience, domain_hits
+from .lexicon import CITY_EN
 from .memory import Known, MemoryItem
 from .pending import awaiting, completes_pick
 from .planner import AROUND, plan_turn
@@ -28,6 +29,7 @@ from .replies import (
     has_text,
     home_text,
     honest_text,
+    own_experience_text,
     results_text,
     route_text,
     sourced,
@@ -36,12 +38,13 @@ from .replies import (
 from .db import load_database
 from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import resolve_there
-from .result_texts import which_text
+from .result_texts import asked_fields, field_text, when_said, which_text
 from .side import caveat_text, hostel_names, side_text
 from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
 from .trip_dates import has_check_in, keep_stay_end, shifted
-from .understanding import DOMAINS, Constraint, Parsed
+from .understanding import DOMAINS, Constraint, Parsed, find_entities
+from .place_names import city_named
 from .why import explain_why
 from .why_not import answer_why_not, asks_why_not
 
@@ -142,6 +145,8 @@ class OfflineTurn(StepWriter):
         rebooked = yield from self._rebook(p, known, lang)
         self._chain = []
         text = self._compose(p, tp, lang, items, relaxed)
+        if asks_own_experience(p.text):  # "你去过吗？": answered plainly first, then what the turn did
+            text = _own_experience(p, text, lang, bool(self._outputs), self._said_before())
         if rebooked:  # "改成6月9号入住" after a booking: the plan follows, and the reply says what changed
             head = text if tp.calls else ack_text(lang, p.constraints)
             text = "\n\n".join(
@@ -173,6 +178,20 @@ class OfflineTurn(StepWriter):
         yield self.reply(
             text, ids, {"constraints_used": [c.node_id for c in tp.used if c.node_id], "chain": self._chain}, noted
         )
+
+    def _said_before(self) -> str:
+        """The turn before this one as memory holds it: the user's message, else (a short one the weaver did not
+        keep) the reply that answered it ("记下了：你住在上海。"); what a bare "你去过吗？" asks about."""
+        said: dict[str, str] = {}
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.turn >= self._turn or n.kind not in ("user_input", "agent_response"):
+                continue
+            if said and n.turn < said["turn"]:
+                break
+            said.setdefault("turn", n.turn)
+            said.setdefault(n.kind, n.content)
+        return said.get("user_input") or said.get("agent_response") or ""
 
     def flagged_by_this_message(self, lang: str) -> str:
         """The facts this message superseded whose dependents were flagged for review, one line per fact."""
@@ -274,6 +293,9 @@ class OfflineTurn(StepWriter):
             return has_text(self._outputs[-1].rows[0], p.asks_has, lang)
         if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
             return route_text(self._outputs, lang)
+        fields = asked_fields(p.text) if p.intent == "info" and len(self._outputs) == 1 else []
+        if fields and self._outputs[0].rows and not self._outputs[0].error:  # "故宫评分多少？": that field, not the row
+            return field_text(self._outputs[0].rows[0], fields, p.domain or "", lang)
         if self._outputs:
             used = [c for c in tp.used if c.turn != self._turn]
             shown = self._outputs[-1:] if relaxed else self._outputs
@@ -357,11 +379,37 @@ def _plan_said(items: list[dict], text: str, lang: str) -> tuple[str, list[str]]
                 if zh
                 else f" ({i['nights']} nights from {date_said(i.get('check_in'), lang)})"
             )
-        elif i.get("day"):
-            name += f"（第{i['day']}天）" if zh else f" (day {i['day']})"
+        elif when := when_said(i, lang):
+            name += f"（{when}）" if zh else f" ({when})"
         parts.append(name)
     head = "行程里订的是：" if zh else "In your plan: "
     return head + ("、" if zh else ", ").join(parts) + ("。" if zh else "."), [str(i["node_id"]) for i in chosen]
+
+
+def _own_experience(p: Parsed, text: str, lang: str, looked_up: bool, earlier: str) -> str:
+    """The reply to a message that asks whether the assistant has been somewhere: it has not (said first, naming
+    the place asked about: a database place, a home or another city, Beijing, in this message or else in the one
+    before it), then the turn's own answer, or, when the message asked nothing else, what it can do."""
+    home = dict(frames_of(p.text)).get("home")
+    done = asks_own_experience(p.text) or "been"
+    place = _place_asked(p.text, lang)
+    if place is None and not p.dishes and earlier:  # "我住在上海" then "你去过吗？": Shanghai
+        place = _place_asked(earlier, lang)
+    if place is None and p.dishes and lang == "zh":  # "你吃过烤鸭吗？"
+        place = p.dishes[0]
+    rest = text if looked_up or p.constraints or p.city or home else ack_text(lang, [])
+    return own_experience_text(lang, place, done) + "\n" + rest
+
+
+def _place_asked(text: str, lang: str) -> str | None:
+    """The place a message names, as a reply names it: a database place, else a home or another city, else Beijing."""
+    entities = find_entities(text)
+    if entities:
+        return display_name(entities[0][0], lang)
+    city = dict(frames_of(text)).get("home") or city_named(text)
+    if city:
+        return str(city) if lang == "zh" else CITY_EN.get(str(city), str(city))
+    return ("北京" if lang == "zh" else "Beijing") if re.search(r"北京|beijing", text, re.I) else None
 
 
 def _restating(used: list, lang: str) -> dict:

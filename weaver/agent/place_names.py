@@ -25,6 +25,7 @@ from .lexicon import (
 from .meals import NOT_DISHES
 
 __all__ = [
+    "entity_mentions",
     "DOMAINS",
     "pinyin_named",
     "find_entities",
@@ -145,6 +146,30 @@ def _dish_pattern() -> re.Pattern:
 _PROPER = re.compile(r"\b[A-Z][A-Za-z0-9'’-]*(?:\s+[A-Z0-9][A-Za-z0-9'’-]*)*")
 
 
+def entity_mentions(text: str) -> list[tuple[int, int, tuple[str, str]]]:
+    """Every mention of a database name (or area) in the text as ``(start, end, (name, domain))``, in order of
+    mention (a name said twice is here twice): what :func:`find_entities` reads, with where each was said.
+
+    >>> entity_mentions("How do I get to Xiangshan from Jianguomen?")
+    [(16, 25, ('香山公园', 'attraction')), (31, 41, ('建国门', 'area'))]
+    """
+    index, pattern = _name_index()
+    found = [(m.start(), m.end(), index[m.group(0)]) for m in pattern.finditer(text)]
+    db = load_database()
+    taken: list[tuple[int, int]] = []
+    for m in _PLACE_EN.finditer(text):
+        name = PLACE_ALIASES[m.group(0).lower()]
+        row = db.by_name.get(name)
+        found.append((m.start(), m.end(), (name, db.domain_of(row) if row else "area")))
+        taken.append(m.span())
+    for m in _PROPER.finditer(text):
+        if len(m.group(0)) >= 5 and not any(a < m.end() and m.start() < b for a, b in taken):
+            hit = pinyin_named(m.group(0))
+            if hit:
+                found.append((m.start(), m.end(), hit))
+    return sorted(found, key=lambda f: (f[0], f[2]))  # as mentioned; at one start, as the names always sorted
+
+
 def find_entities(text: str) -> list[tuple[str, str]]:
     """Database names (and areas) in the text, longest match first, in order of mention: Chinese names, the
     English lexicon's, then a capitalised name the lexicon lacks said in pinyin, as the replies gloss it.
@@ -152,22 +177,8 @@ def find_entities(text: str) -> list[tuple[str, str]]:
     >>> find_entities("Book the Jianguo Hotel"), find_entities("Tell me about Jingshan Park.")
     ([('北京建国饭店', 'hotel')], [('景山公园', 'attraction')])
     """
-    index, pattern = _name_index()
-    found = [(m.start(), index[m.group(0)]) for m in pattern.finditer(text)]
-    db = load_database()
-    taken: list[tuple[int, int]] = []
-    for m in _PLACE_EN.finditer(text):
-        name = PLACE_ALIASES[m.group(0).lower()]
-        row = db.by_name.get(name)
-        found.append((m.start(), (name, db.domain_of(row) if row else "area")))
-        taken.append(m.span())
-    for m in _PROPER.finditer(text):
-        if len(m.group(0)) >= 5 and not any(a < m.end() and m.start() < b for a, b in taken):
-            hit = pinyin_named(m.group(0))
-            if hit:
-                found.append((m.start(), hit))
     out, seen = [], set()
-    for _, ent in sorted(found):
+    for _, _, ent in entity_mentions(text):
         if ent[0] not in seen:
             seen.add(ent[0])
             out.append(ent)

@@ -22,8 +22,10 @@ import re
 
 from typing import cast
 
+from .intent_cues import meal_by_time
 from .memory import Known
 from .plan_calls import AROUND, Call, TurnPlan
+from .route_order import route_order
 from .search_plan import search_call
 from .tool_models import rooms_for
 from .understanding import Constraint, Parsed
@@ -55,8 +57,14 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
     slots = known.for_domain(domain)
     budget = slots.get("budget")
     people = slots.get("people")
+    # "dinner on day 2" / "第二天晚上去": the meal a restaurant is taken for (a time of day names one)
+    meal = (p.meal or meal_by_time(p.text)) if domain == "restaurant" else None
     if domain != "hotel" and any(
-        i.get("name") == target and i.get("kind") == domain and i.get("day") == p.day for i in plan_items
+        i.get("name") == target
+        and i.get("kind") == domain
+        and i.get("day") == p.day
+        and (meal is None or i.get("meal") == meal)
+        for i in plan_items
     ):  # "把颐和园加到第一天" when it is on day 1 already: said, not added twice
         tp.missing.append("already")
         return
@@ -80,6 +88,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
             tp.used.append(people)
         if p.day:  # "加到第二天的行程里": the day it is for
             args["day"] = p.day
+        if meal:
+            args["meal"] = meal
     if budget:
         args["budget"] = budget.value
     tp.calls.append(Call("book_hotel" if domain == "hotel" else "add_to_plan", args))
@@ -161,6 +171,7 @@ def plan_turn(
             referred = [booked]  # "from the hotel to the Summer Palace": the hotel booked
         if not referred and shown and re.search(r"附近|周边|旁边|nearby|near (?:it|there|here)", p.text, re.IGNORECASE):
             referred = [shown[0]]  # "附近有地铁站吗？": near what was just shown
+        named = route_order(p.text, named)  # "去香山，从建国门出发": from 建国门, whichever was named first
         places = named or referred or ([str(remembered.value)] if remembered and remembered.value else [])
         if named and referred and referred[0] not in named and re.search(r"从|\bfrom\b", p.text, re.IGNORECASE):
             places = referred + named  # "从这家酒店怎么去颐和园？": from the hotel shown to the place named

@@ -50,6 +50,8 @@ def rebookings(stated: list, plan_items: list[dict], budget: float | None) -> li
             args = {"kind": item["kind"], "name": item["name"], "people": people}
             if item.get("day"):
                 args["day"] = item["day"]
+            if item.get("meal"):
+                args["meal"] = item["meal"]
         else:
             continue
         if budget:

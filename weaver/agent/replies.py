@@ -27,6 +27,7 @@ __all__ = [
     "honest_text",
     "length_clash_text",
     "home_text",
+    "own_experience_text",
     "fmt_money",
 ]
 
@@ -101,6 +102,26 @@ def home_text(home: str, lang: str) -> str:
         f"Noted: you live in {home}. For this trip I can look up Beijing hotels, restaurants, attractions and metro "
         "stations."
     )
+
+
+def own_experience_text(lang: str, place: str | None = None, done: str = "been") -> str:
+    """ "你去过吗？" / "Have you been?": said plainly, the assistant has not travelled (``place``: the place asked
+    about, as the reply names it; ``done``: "been", "eaten" or "stayed"), before what it can do instead.
+
+    >>> own_experience_text("zh", "上海"), own_experience_text("en")
+    ('我是AI助手，自己没有去过上海，也没有亲身经历可以分享。', "I'm an AI assistant, so I haven't been there myself and have no first-hand experience to share.")
+    >>> own_experience_text("en", None, "eaten")
+    "I'm an AI assistant, so I haven't tried it myself and have no first-hand experience to share."
+    """
+    if lang == "zh":
+        verb = {"eaten": "吃过", "stayed": "住过"}.get(done, "去过")
+        return f"我是AI助手，自己没有{verb}{place or ('' if done == 'eaten' else '那里')}，也没有亲身经历可以分享。"
+    said = {
+        "been": f"been to {place}" if place else "been there",
+        "eaten": f"eaten at {place}" if place else "tried it",
+        "stayed": f"stayed at {place}" if place else "stayed there",
+    }[done if done in ("eaten", "stayed") else "been"]
+    return f"I'm an AI assistant, so I haven't {said} myself and have no first-hand experience to share."
 
 
 def length_clash_text(clash: dict, lang: str, kept_dates: bool = True) -> str:

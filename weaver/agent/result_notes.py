@@ -23,6 +23,14 @@ def cheaper_half_line(out: ToolOutput, zh: bool) -> str:
     """Where "nothing too expensive" cut, said (no number was the user's: the median of what fit is the line)."""
     cut, of = fmt_money(out.facts["cheaper_half"]), out.facts.get("cheaper_of")
     zh_unit, en_unit = _PRICE_UNIT.get(out.tool, ("", ""))
+    if out.facts.get("free_kept"):  # free places are never too expensive: kept, and the line is the paid ones'
+        return (
+            f"（你没有说具体价位：符合条件的{of}个里，免费的{out.facts['free_kept']}个都保留，收费的只保留{zh_unit}不超过"
+            f"{cut}的（收费那些的中位数）。）"
+            if zh
+            else f"(You gave no figure, so of the {of} that fit I kept all {out.facts['free_kept']} free ones and the "
+            f"cheaper half of the rest: at most {cut} {en_unit}, the median of those that charge.)"
+        )
     return (
         f"（你没有说具体价位：我只保留了符合条件的{of}个里价格较低的一半，{zh_unit}不超过{cut}（它们的中位数）。）"
         if zh

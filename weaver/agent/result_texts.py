@@ -19,7 +19,7 @@ from .understanding import Constraint
 from .reply_phrases import date_said, display_name, en_date, fmt_money, sourced
 from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line, hours_line, walk_line
 
-__all__ = ["tool_memory_text", "results_text", "which_text"]
+__all__ = ["tool_memory_text", "results_text", "which_text", "field_text", "asked_fields", "when_said"]
 
 _MEAL_WORDS = {
     "breakfast": ("早饭", "breakfast"),
@@ -27,6 +27,24 @@ _MEAL_WORDS = {
     "dinner": ("晚饭", "dinner"),
     "late-night": ("夜宵", "a late-night meal"),
 }
+
+
+def _meal_order(item: dict) -> int:
+    """A day's meals in the order they are eaten (an item with no meal after them)."""
+    return list(_MEAL_WORDS).index(item["meal"]) if item.get("meal") in _MEAL_WORDS else len(_MEAL_WORDS)
+
+
+def when_said(item: dict, lang: str) -> str:
+    """The day and meal a plan item is for, as the plan says them ("第2天晚饭" / "day 2 dinner"); "" for neither.
+
+    >>> when_said({"day": 2, "meal": "dinner"}, "zh"), when_said({"day": 2}, "en"), when_said({"meal": "lunch"}, "en")
+    ('第2天晚饭', 'day 2', 'lunch')
+    """
+    zh = lang == "zh"
+    day, meal = item.get("day"), _MEAL_WORDS.get(str(item.get("meal")))
+    said = [f"第{day}天" if zh else f"day {day}"] if day else []
+    said += [meal[0] if zh else meal[1].removeprefix("a ")] if meal else []
+    return ("" if zh else " ").join(said)
 
 
 def _dish_list(dishes: list[str], lang: str) -> str:
@@ -97,14 +115,18 @@ _FIELDS = [
 _PRICE = {"hotel": "价格", "restaurant": "人均消费", "attraction": "门票"}
 
 
-def which_text(rows: list[dict], question: str, domain: str, lang: str) -> str:
-    """ "门票多少钱？" after a list of several: the field for each item listed, and which one is meant, asked back.
+def asked_fields(question: str) -> list[str]:
+    """The columns a field question names, in the table's words ("故宫评分多少？" -> ["评分"]); [] when it names none.
 
-    >>> which_text([{"名称": "故宫", "门票": 60}, {"名称": "东六宫", "门票": 0}], "门票多少钱？", "attraction", "zh")
-    '刚才列出的几个：故宫：门票¥60；东六宫：门票免费。你问的是哪一个？'
+    >>> asked_fields("故宫门票和评分是多少？"), asked_fields("What is the Forbidden City's rating?"), asked_fields("故宫怎么样")
+    (['门票', '评分'], ['评分'], [])
     """
+    return [c for c, pat in _FIELDS if pat.search(question)]
+
+
+def _field_said(row: dict, col: str, domain: str, lang: str) -> tuple[str, str]:
+    """(the field's label, its value) as a reply says them: a price in yuan (a free ticket said so), else as listed."""
     zh = lang == "zh"
-    col = next((c for c, pat in _FIELDS if pat.search(question)), _PRICE.get(domain, "评分"))
     words = {
         "门票": ("门票", "ticket"),
         "评分": ("评分", "rating"),
@@ -112,17 +134,43 @@ def which_text(rows: list[dict], question: str, domain: str, lang: str) -> str:
         "电话": ("电话", "phone"),
     }
     label = words.get(col, ("价格" if domain == "hotel" else "人均", "price" if domain == "hotel" else "per person"))
+    v = row.get(col)
+    if col in ("门票", "价格", "人均消费") and isinstance(v, (int, float)):
+        shown = ("免费" if zh else "free") if v == 0 else fmt_money(v) + ("/晚" if zh else "/night") * (col == "价格")
+    else:
+        shown = str(v) if v not in (None, "") else ("未知" if zh else "n/a")
+    return label[0] if zh else label[1], shown
+
+
+def field_text(row: dict, cols: list[str], domain: str, lang: str) -> str:
+    """ "故宫评分多少？": the fields asked of one place, with its name, and nothing else of its row.
+
+    >>> field_text({"名称": "故宫", "评分": 4.7, "门票": 60}, ["评分"], "attraction", "zh")
+    '故宫的评分是4.7。'
+    >>> field_text({"名称": "东六宫", "评分": 5.0, "门票": 0}, ["门票", "评分"], "attraction", "en")
+    '东六宫 (Dongliugong): ticket free, rating 5.0.'
+    """
+    zh = lang == "zh"
+    parts = [_field_said(row, c, domain, lang) for c in cols]
+    name = display_name(str(row.get("名称", "")), lang)
+    if zh:
+        return f"{name}的" + "，".join(f"{k}是{v}" if v != "免费" else f"{k}免费" for k, v in parts) + "。"
+    return f"{name}: " + ", ".join(f"{k} {v}" for k, v in parts) + "."
+
+
+def which_text(rows: list[dict], question: str, domain: str, lang: str) -> str:
+    """ "门票多少钱？" after a list of several: the field for each item listed, and which one is meant, asked back.
+
+    >>> which_text([{"名称": "故宫", "门票": 60}, {"名称": "东六宫", "门票": 0}], "门票多少钱？", "attraction", "zh")
+    '刚才列出的几个：故宫：门票¥60；东六宫：门票免费。你问的是哪一个？'
+    """
+    zh = lang == "zh"
+    col = next(iter(asked_fields(question)), _PRICE.get(domain, "评分"))
     parts = []
     for r in rows:
-        v = r.get(col)
-        if col in ("门票", "价格", "人均消费") and isinstance(v, (int, float)):
-            shown = (
-                ("免费" if zh else "free") if v == 0 else fmt_money(v) + ("/晚" if zh else "/night") * (col == "价格")
-            )
-        else:
-            shown = str(v) if v not in (None, "") else ("未知" if zh else "n/a")
+        label, shown = _field_said(r, col, domain, lang)
         name = display_name(str(r.get("名称", "")), lang)
-        parts.append(f"{name}：{label[0]}{shown}" if zh else f"{name}: {label[1]} {shown}")
+        parts.append(f"{name}：{label}{shown}" if zh else f"{name}: {label} {shown}")
     if zh:
         return "刚才列出的几个：" + "；".join(parts) + "。你问的是哪一个？"
     return "The ones I just listed: " + "; ".join(parts) + ". Which one do you mean?"
@@ -159,7 +207,8 @@ def tool_memory_text(out: ToolOutput, lang: str, shown: bool = False) -> str:
             f"{rooms} at {fmt_money(f['unit_price'])}{' a room' if rooms else ''}, total {fmt_money(f['cost'])}"
         )
     if out.tool == "add_to_plan":
-        day = (f"（第{f['day']}天）" if zh else f" (day {f['day']})") if f.get("day") else ""
+        when = when_said(f, lang)
+        day = (f"（{when}）" if zh else f" ({when})") if when else ""
         who = f"{f['people']} {'person' if f['people'] == 1 else 'people'}"
         return (
             f"add_to_plan 已加入行程：{f['name']}{day}，{f['people']}人，共{fmt_money(f['cost'])}"
@@ -240,6 +289,13 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
         said = tool_memory_text(out, lang, shown=True)
         lines.append(said.split("：", 1)[-1] if zh else said.split(": ", 1)[-1])
         lines[0] = ("已加入你的行程：" if zh else "Added to your plan: ") + lines[0] + ("。" if zh else ".")
+        if "not_for_meal" in out.notes:  # "dinner on day 2" at a place that closes at 17:30: said, kept as chosen
+            zh_word, en_word = _MEAL_WORDS[str(out.facts.get("meal"))]
+            lines.append(
+                f"（注意：按数据里的营业时间和推荐菜，这家不太像供应{zh_word}的地方，要不要换一家？）"
+                if zh
+                else f"(Note: by its listed hours and dishes it may not serve {en_word}. Shall I find another place?)"
+            )
         lines.append(
             "（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)"
         )
@@ -250,9 +306,10 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
             return "行程里还没有选定任何项目。" if zh else "Nothing has been added to the plan yet."
         lines.append("目前的行程：" if zh else "Your plan so far:")
         # by day: the stay first, then each day's items, then what has no day
-        rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99))
+        rows = sorted(out.rows, key=lambda r: (r.get("kind") != "hotel", r.get("day") or 99, _meal_order(r)))
         for i, r in enumerate(rows, 1):
-            day = (f"第{r['day']}天：" if zh else f"day {r['day']}: ") if r.get("day") else ""
+            when = when_said(r, lang)
+            day = (f"{when}：" if zh else f"{when}: ") if when else ""
             rooms = int(r.get("rooms") or 1)  # more than one room: said, as the booking said it
             stay = (
                 (

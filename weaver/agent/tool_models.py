@@ -147,6 +147,9 @@ class AddToPlan(BaseModel):
     name: str
     people: int = Field(1, ge=1, le=50)
     day: int | None = Field(None, ge=1, le=60, description="the day of the trip it is for (1 = the first day)")
+    meal: Literal["breakfast", "lunch", "dinner", "late-night"] | None = Field(
+        None, description="for a restaurant: the meal it is for ('dinner on day 2')"
+    )
     budget: float | None = Field(None, gt=0, description="the user's total trip budget in yuan, if stated")
 
 

@@ -200,15 +200,18 @@ class PlaceSearches:
         return out
 
     def _cheaper_half(self, rows: list[dict], a: SearchArguments, price_key: str, out: ToolOutput) -> list[dict]:
-        """ "Nothing too expensive": the rows priced at or under the median price of those that fit (no number is
-        made up for the user; the reply says where the cut fell). Rows with no price listed are left out."""
+        """ "Nothing too expensive": the rows priced at or under the median price of those that fit and cost
+        something (no number is made up for the user; the reply says where the cut fell). A free place (¥0) is
+        never too expensive: every one is kept, and the free ones do not pull the line down to ¥0 (near 颐和园
+        most sights are free: "free only" would drop a ¥10 ticket). Rows with no price listed are left out."""
         if not a.cheaper_half:
             return rows
         priced = [r for r in rows if isinstance(r.get(price_key), (int, float))]
-        if not priced:
-            return rows
-        cut = statistics.median(float(r[price_key]) for r in priced)
-        out.facts.update(cheaper_half=cut, cheaper_of=len(rows))
+        paid = [float(r[price_key]) for r in priced if r[price_key] > 0]
+        if not paid:
+            return priced or rows
+        cut = statistics.median(paid)
+        out.facts.update(cheaper_half=cut, cheaper_of=len(rows), free_kept=len(priced) - len(paid))
         return [r for r in priced if float(r[price_key]) <= cut]
 
     def _fits_budget(
@@ -307,9 +310,13 @@ class PlaceSearches:
         elif place and place in self.db.by_name and self.db.by_name[place].get("地铁"):
             out.rows = [{"名称": place, "地铁": self.db.by_name[place]["地铁"], "domain": "metro"}]
         elif place:
-            # an area (王府井): the station most of its listed places name, rather than five of them
+            # an area (王府井): the station named after it (建国门 -> 建国门地铁站) when the data has one, else the
+            # station most of its listed places name, rather than five of them
             named = [s for n, s in self.db.metro.items() if place in n and station_of(s)]
-            if named:
+            own = f"{place}地铁站"
+            if any(station_of(s) == own for s in self.db.metro.values()):
+                out.rows = [{"名称": place, "地铁": own, "domain": "metro"}]
+            elif named:
                 top, _ = Counter(station_of(s) for s in named).most_common(1)[0]
                 out.rows = [{"名称": place, "地铁": top, "domain": "metro"}]
                 out.notes.append("station_of_area")

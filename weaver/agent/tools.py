@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from ..models import WeaverError
 from .db import Database, load_database
+from .meals import serves_meal
 from .side import place_facts
 from .tool_models import TOOL_MODELS, AddToPlan, BookHotel, BudgetTally, PlaceFacts, ToolOutput, tool_schemas
 from .tool_searches import PlaceSearches, compact_row, resolve_place
@@ -99,12 +100,17 @@ class ToolBox(PlaceSearches):
         if unit is None:
             out.notes.append("no_price")
         cost = float(unit or 0) * a.people
-        out.facts.update(name=row["名称"], unit_price=unit, people=a.people, day=a.day)
+        meal = a.meal if a.kind == "restaurant" else None  # a sight is visited, not eaten at
+        out.facts.update(name=row["名称"], unit_price=unit, people=a.people, day=a.day, meal=meal)
+        if meal and not serves_meal(row, meal):  # closed then, or a snack shop: said, the user's choice kept
+            out.notes.append("not_for_meal")
         self._budget_check(out, cost, a.budget, row["名称"])
         if out.ok:
             out.plan_item = {"kind": a.kind, "name": row["名称"], "cost": cost, "people": a.people, "unit": unit}
             if a.day:
                 out.plan_item["day"] = a.day
+            if meal:  # "dinner on day 2": the meal is part of the plan, shown with the day
+                out.plan_item["meal"] = meal
         return out
 
     def place_facts(self, a: PlaceFacts) -> ToolOutput:
