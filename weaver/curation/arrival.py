@@ -275,14 +275,19 @@ def uncommitted_edits(entries: list, node_of) -> list:
 
 
 def linked_edits(log, entry, undone: bool = False) -> list:
-    """The other half of an arrival pair (the edge and the status change it justified) that is
-    in force (``undone`` False) or undone (True)."""
-    if entry.actor != "builder":
-        return []
-    out = []
-    for e in log.entries:
-        if e.id == entry.id or e.actor != "builder" or e.action not in ("edge.add", "edge.update", "node.status"):
-            continue
-        if (e.ref == entry.id or entry.ref == e.id) and log.undone(e.id) == undone:
-            out.append(e)
-    return out
+    """The edits made together with ``entry`` that are in force (``undone`` False) or undone (True): the other
+    half of an arrival pair (the edge and the status change it justified), or what a memory taken back released
+    (:meth:`~weaver.curation.status.StatusActions.release_superseded`: each statement it had superseded, with
+    the deletion or retraction that released them). Such a consequence is the builder's and names the edit it
+    follows (``ref``); naming either the edit or any of its consequences gives the whole group."""
+    root = entry
+    if entry.actor == "builder" and entry.ref:
+        cause = log.by_id(entry.ref)
+        if cause is not None and cause.id == entry.ref and cause.action in _LINKABLE:
+            root = cause
+    group = [root] if root is not entry else []
+    group += [e for e in log.entries if e.actor == "builder" and e.ref == root.id and e.action in _LINKABLE]
+    return [e for e in group if e.id != entry.id and log.undone(e.id) == undone]
+
+
+_LINKABLE = ("edge.add", "edge.update", "node.status", "node.delete")

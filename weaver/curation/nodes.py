@@ -85,6 +85,8 @@ class NodeActions:
     resolve_node: Callable[[str], str]
     _guard: Callable[[str, str], None]
     set_status: Callable[..., AuditEntry]
+    heir: Callable[[str], str]
+    release_superseded: Callable[[str, AuditEntry, str, str], list[AuditEntry]]
 
     @in_write_section
     def delete_node(self, node_id: str, why: str = "", actor: str = "human", ref: str = "") -> AuditEntry:
@@ -93,6 +95,8 @@ class NodeActions:
         self._guard(node_id, actor)
         before = node_state(self.w, node_id)
         entry = self._record(self.log.new(actor, "node.delete", node_id, before, None, why or "deleted", ref=ref))
+        # what it superseded holds again (or passes to what superseded it): handed on while it is still there
+        self.release_superseded(node_id, entry, "deleted", self.heir(node_id))
         self._remove(node_id, before)
         return entry
 

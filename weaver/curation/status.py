@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..graph import would_create_cycle
 from ..models import NODE_STATUSES, WeaverError
 from .audit import AuditEntry
 from .cascade import dependents
@@ -36,6 +37,7 @@ class StatusActions:
     resolve_node: Callable[[str], str]
     _guard: Callable[[str, str], None]
     _edited: Callable[[], None]
+    _write_edge: Callable[[str, str, dict | None], None]
     save_items: Callable[[list[ReviewItem]], None]
 
     @in_write_section
@@ -71,12 +73,70 @@ class StatusActions:
         entry = self._record(
             self.log.new(actor, "node.status", node_id, before, after, why, ref=ref, message_id=message_id)
         )
+        heir = self.heir(node_id)  # read before the status changes: a retracted memory names no successor
         self._write_status(node_id, after)
         if status == "active":
             self._withdraw_flags(node_id)
         elif status != "archived" and not (marks and before["status"] == status):  # a mark alone flags nothing
             self._flag_dependents(node_id, status, entry.id)
+        if status == "retracted" and before["status"] != "retracted":
+            self.release_superseded(node_id, entry, "retracted", heir)
         return entry
+
+    def release_superseded(self, node_id: str, entry: AuditEntry, how: str, heir: str) -> list[AuditEntry]:
+        """The memories ``node_id`` superseded, once it is taken back (``how``: "deleted", "retracted"): each is
+        handed to what superseded ``node_id`` in turn (a memory that stands, with a ``supersedes`` edge), or else
+        is active again, so its status says what the constraint records read ("预算五千" -> "改成八千", the
+        8,000 deleted: the budget is 5,000 again, in the records and in retrieval alike). ``heir``: what
+        :meth:`heir` named before ``node_id`` was taken back. Each change is an audit entry of the builder that
+        names ``entry`` (``ref``): undoing ``entry`` undoes them with it (:func:`.arrival.linked_edits`), and no
+        human decision is recorded for the memories released."""
+        held = [
+            n.id
+            for n in self.w.nodes.values()
+            if n.status == "superseded" and n.meta.get("superseded_by") == node_id and n.id != node_id
+        ]
+        if not held:
+            return []
+        out = []
+        for nid in held:
+            before = {"status": "superseded", "superseded_by": node_id}
+            if heir and not self.w.graph.has_edge(nid, heir) and not would_create_cycle(self.w.graph, nid, heir):
+                why = f"handed on: {node_id}, which superseded it, was {how}"
+                edge = {
+                    "relation": "supersedes",
+                    "confidence": 1.0,
+                    "origin": "rules",
+                    "rationale": why,
+                    "created_at": time.time(),
+                    "status": "proposed",
+                }
+                out.append(
+                    self._record(self.log.new("builder", "edge.add", f"{nid}->{heir}", None, edge, why, ref=entry.id))
+                )
+                self._write_edge(nid, heir, edge)
+            after = (
+                {"status": "superseded", "superseded_by": heir} if heir else {"status": "active", "superseded_by": ""}
+            )
+            why = f"{node_id}, which superseded it, was {how}" + (f"; superseded by {heir} in turn" if heir else "")
+            out.append(self._record(self.log.new("builder", "node.status", nid, before, after, why, ref=entry.id)))
+            self._write_status(nid, after)
+            if not heir:
+                self._withdraw_flags(nid)
+        return out
+
+    def heir(self, node_id: str) -> str:
+        """The memory that stands at the end of ``node_id``'s chain of supersedes: what superseded it, or what
+        superseded that in turn ("" when ``node_id`` is not superseded or nothing at the end stands)."""
+        seen = {node_id}
+        node = self.w.nodes.get(node_id)
+        while node is not None and node.status == "superseded":
+            nxt = str(node.meta.get("superseded_by") or "")
+            if not nxt or nxt in seen:
+                return ""
+            seen.add(nxt)
+            node = self.w.nodes.get(nxt)
+        return node.id if node is not None and node.id != node_id and node.status == "active" else ""
 
     def flag_restated(self, node_id: str, entry_id: str) -> list[ReviewItem]:
         """Flag what depended on a statement a later one gave a new value while it stays active for its other
