@@ -225,3 +225,64 @@ def test_the_store_sees_every_change_to_its_space(store, runtime):
 def first_node(runtime, content: str) -> str:
     w = runtime.open("lg", create=False)
     return next(n.id for n in w.nodes.values() if n.content == content)
+
+
+@pytest.mark.parametrize(
+    "lang, first, second, hidden, query",
+    [
+        (
+            "zh",
+            "我的预算总共是5000元。",
+            "预算改成八千元了。",
+            "护照号码是E12345678，放在酒店保险箱里。",
+            "护照放在哪里",
+        ),
+        (
+            "en",
+            "My total budget is 5000 yuan.",
+            "Make the total budget 8000 yuan.",
+            "My passport number is E12345678; it is in the hotel safe.",
+            "where is my passport",
+        ),
+    ],
+)
+def test_a_value_put_with_index_false_is_kept_but_no_query_finds_it(store, runtime, lang, first, second, hidden, query):
+    """LangGraph's BaseStore: index=False keeps the item for get and listing, out of semantic search; here it is
+    no memory either (the weaver's retrieval does not find it), and it replaces the key's value whole."""
+    ns = ("users", "u1")
+    store.put(ns, "passport", {"content": hidden, "topic": "docs"}, index=False)
+    item = store.get(ns, "passport")
+    assert item is not None and item.value == {"content": hidden, "topic": "docs"}
+    assert [i.key for i in store.search(ns)] == ["passport"]  # listed without a query, and by filter
+    assert [i.key for i in store.search(ns, filter={"topic": "docs"})] == ["passport"]
+    assert store.list_namespaces() == [ns]
+    assert store.search(ns, query=query) == []  # the store's semantic search
+    w = runtime.open("lg", create=False)
+    assert not any(hidden in n.content for n in w.nodes.values())  # not woven: the weaver's recall cannot find it
+    assert hidden not in w.query(query, budget=512).context
+
+    # an indexed key given a value with index=False: its memories are taken back, every earlier value too
+    store.put(ns, "budget", {"content": first})
+    store.put(ns, "budget", {"content": second})
+    created = store.get(ns, "budget").created_at
+    store.put(ns, "budget", {"content": "(see the spreadsheet)"}, index=False)
+    again = store.get(ns, "budget")
+    assert again.value == {"content": "(see the spreadsheet)"} and again.created_at == created
+    assert "budget" not in {i.key for i in store.search(ns, query=first)}
+    w = runtime.open("lg", create=False)
+    assert {n.content: n.status for n in w.nodes.values()} == {first: "retracted", second: "retracted"}
+    assert w.constraints() == []
+
+    # a key with two values deleted: no earlier value comes back (a retraction gives back what it superseded)
+    store.put(("trip",), "budget", {"content": first})
+    store.put(("trip",), "budget", {"content": second})
+    store.delete(("trip",), "budget")
+    assert store.get(("trip",), "budget") is None and store.search(("trip",), query=first) == []
+
+    # put again with indexing, it is a memory again; deleted, it is gone everywhere
+    store.put(ns, "passport", {"content": hidden, "topic": "docs"})
+    assert [i.key for i in store.search(ns, query=query, limit=1)] == ["passport"]
+    store.delete(ns, "passport")
+    store.delete(ns, "budget")
+    assert store.get(ns, "passport") is None and store.get(ns, "budget") is None
+    assert store.search(ns) == [] and store.list_namespaces() == []

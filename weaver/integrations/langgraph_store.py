@@ -9,6 +9,12 @@ both audited and undoable in the studio, never erased. ``search(..., query=...)`
 the weaver's own retrieval (dense + BM25, episode and dependency context), so a LangGraph
 agent gets the same recall as the studio.
 
+A put with ``index=False`` is kept but not indexed, as LangGraph's ``BaseStore`` says: it is a record of the
+space (kind :data:`UNINDEXED`), not a memory, so no query finds it (the store's semantic search, the weaver's
+retrieval, MCP ``recall``) while ``get``, a ``search`` without a query and ``list_namespaces`` see it as any
+item. It replaces the key's memory as a new value would (retracted: audited, undoable), and a later indexed put
+of the key weaves the value again.
+
 >>> from langgraph.graph import StateGraph                                   # doctest: +SKIP
 >>> store = WeaverStore(MemoryService(runtime, "agent"))                      # doctest: +SKIP
 >>> graph = builder.compile(store=store)                                      # doctest: +SKIP
@@ -19,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
@@ -40,9 +47,10 @@ try:
 except ImportError as exc:  # the extra is missing: say how to get it, in one line
     raise WeaverError("the LangGraph store needs the langgraph extra: pip install 'contextweaver[langgraph]'") from exc
 
-__all__ = ["WeaverStore", "META_KEY"]
+__all__ = ["WeaverStore", "META_KEY", "UNINDEXED"]
 
 META_KEY = "store"  # node.meta["store"] = {"namespace": [...], "key": ..., "value": {...}}
+UNINDEXED = "unindexed"  # the record kind of the values put with index=False (see the module's docstring)
 _OPS = {
     "$eq": lambda a, b: a == b,
     "$ne": lambda a, b: a != b,
@@ -148,6 +156,21 @@ def _page(op: SearchOp | ListNamespacesOp) -> tuple[int, int]:
     return op.offset, op.offset + op.limit
 
 
+def _record_id(ns: tuple[str, ...], key: str) -> str:
+    return (
+        "u_"
+        + hashlib.sha1(json.dumps([list(ns), key], ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+    )
+
+
+def _take_back(w: ContextWeaver, nodes: list, why: str) -> None:
+    """Retract a key's memories, its earlier values first: a retracted memory gives what it superseded back
+    (:meth:`~weaver.curation.status.StatusActions.release_superseded`), and a key deleted has no value left."""
+    for n in sorted(nodes, key=lambda n: n.status != "superseded"):
+        if w.nodes[n.id].status in ("active", "superseded"):  # as it is now: an earlier retraction may change it
+            w.curation.set_status(n.id, "retracted", why)
+
+
 def _ns_matches(ns: tuple[str, ...], cond: MatchCondition) -> bool:
     path = tuple(cond.path)
     if len(path) > len(ns):
@@ -185,7 +208,16 @@ class WeaverStore(BaseStore):
         active = [n for n in nodes if n.status == "active"]
         return active[-1] if active else None
 
-    def _item(self, ns: tuple[str, ...], key: str, nodes: list, cls=Item, **extra):
+    def _item(self, ns: tuple[str, ...], key: str, nodes: list | dict, cls=Item, **extra):
+        if isinstance(nodes, dict):  # a value put with index=False (a record, see _unindexed)
+            return cls(
+                namespace=ns,
+                key=key,
+                value=nodes["value"],
+                created_at=_when(nodes["created_at"]),
+                updated_at=_when(nodes["updated_at"]),
+                **extra,
+            )
         cur = self._current(nodes)
         return cls(
             namespace=ns,
@@ -196,19 +228,52 @@ class WeaverStore(BaseStore):
             **extra,
         )
 
+    def _unindexed(self, w: ContextWeaver) -> dict[tuple[tuple[str, ...], str], dict]:
+        """(namespace, key) -> the value put with index=False, as its record holds it."""
+        out = {}
+        for rec in w.space.get_records(UNINDEXED).values():
+            out[(tuple(rec["namespace"]), rec["key"])] = rec
+        return out
+
+    def _listed(self, w: ContextWeaver) -> list[tuple[tuple[str, ...], str, Any, dict]]:
+        """Every item in force: (namespace, key, its memories or its record, its value); a key's record (put
+        with index=False since its last indexed put) stands for it."""
+        plain = self._unindexed(w)
+        out: list[tuple[tuple[str, ...], str, Any, dict]] = [
+            (ns, k, rec, rec["value"]) for (ns, k), rec in plain.items()
+        ]
+        for (ns, key), nodes in self._records(w).items():
+            cur = self._current(nodes)
+            if cur is not None and (ns, key) not in plain:
+                out.append((ns, key, nodes, cur.meta[META_KEY]["value"]))
+        return out
+
     # ------------------------------------------------------------------ operations
     def _get(self, w: ContextWeaver, op: GetOp) -> Item | None:
         ns = _namespace(op.namespace)
+        rec = self._unindexed(w).get((ns, op.key))
+        if rec is not None:
+            return self._item(ns, op.key, rec)
         nodes = self._records(w).get((ns, op.key))
         return self._item(ns, op.key, nodes) if nodes and self._current(nodes) else None
 
     def _put(self, w: ContextWeaver, op: PutOp) -> None:
         ns = _namespace(op.namespace)
-        before = [n for n in self._records(w).get((ns, op.key), []) if n.status == "active"]
+        nodes = self._records(w).get((ns, op.key), [])
+        before = [n for n in nodes if n.status == "active"]
+        rid, plain = _record_id(ns, op.key), self._unindexed(w).get((ns, op.key))
         with w.writing():  # the new value, its promotion and the supersede land together
+            if plain is not None:  # an indexed value, or a delete, replaces the one put with index=False
+                w.space.delete_records(UNINDEXED, [rid])
             if op.value is None:  # LangGraph's delete
-                for n in before:
-                    w.curation.set_status(n.id, "retracted", f"deleted from the LangGraph store ({op.key})")
+                _take_back(w, nodes, f"deleted from the LangGraph store ({op.key})")
+                return
+            if op.index is False:  # kept, not indexed: a record, and the key's memory taken back
+                now = time.time()
+                first = plain["created_at"] if plain else (nodes[0].timestamp if nodes else now)
+                rec = {"namespace": list(ns), "key": op.key, "value": dict(op.value)}
+                w.space.put_records(UNINDEXED, {rid: rec | {"created_at": first, "updated_at": now}})
+                _take_back(w, nodes, f"a new value for {op.key}, put into the LangGraph store with index=False")
                 return
             value = dict(op.value)
             kind = value.get("kind")
@@ -235,16 +300,17 @@ class WeaverStore(BaseStore):
         prefix = _namespace(op.namespace_prefix, "namespace prefix", empty=True)
         start, end = _page(op)
         found = [
-            (ns, key, nodes)
-            for (ns, key), nodes in self._records(w).items()
-            if ns[: len(prefix)] == prefix
-            and self._current(nodes) is not None
-            and _matches(self._current(nodes).meta[META_KEY]["value"], op.filter)
+            (ns, key, held)
+            for ns, key, held, value in self._listed(w)
+            if ns[: len(prefix)] == prefix and _matches(value, op.filter)
         ]
         query = op.query or ""
         if not query.strip():  # "" and "   " alike: no query, newest first (as LangGraph's own stores)
-            found.sort(key=lambda f: -self._current(f[2]).timestamp)
-            return [self._item(ns, key, nodes, SearchItem) for ns, key, nodes in found[start:end]]
+            found.sort(key=lambda f: -(f[2]["updated_at"] if isinstance(f[2], dict) else self._current(f[2]).timestamp))
+            return [self._item(ns, key, held, SearchItem) for ns, key, held in found[start:end]]
+        # a query finds only what is indexed (LangGraph's PostgresStore alike: a value put with index=False is
+        # never a semantic hit)
+        found = [f for f in found if not isinstance(f[2], dict)]
         # the weaver's own ranking; memories it did not consider follow by plain cosine
         res = w.query(query, budget=max(w.config.budget, 4096))
         ranked = {n.id: n.score for n in res.ranked}
@@ -262,7 +328,7 @@ class WeaverStore(BaseStore):
 
     def _list_namespaces(self, w: ContextWeaver, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         start, end = _page(op)
-        spaces = {ns for (ns, _), nodes in self._records(w).items() if self._current(nodes) is not None}
+        spaces = {ns for ns, _key, _held, _value in self._listed(w)}
         if op.match_conditions:
             spaces = {ns for ns in spaces if all(_ns_matches(ns, c) for c in op.match_conditions)}
         if op.max_depth is not None:
