@@ -203,7 +203,7 @@ def _cli_cases() -> list[Case]:
         c("query-budget-fraction", "expected a positive integer", "--space", "base", "query", "x", "--budget", "1.5"),
         c("query-empty", "the query is empty", "--space", "base", "query", ""),
         c("query-control-only", "the query is empty", "--space", "base", "query", "\u0000\u0007"),
-        c("query-missing-space", "does not exist", "--space", "nowhere", "query", "hotel"),
+        c("query-missing-space-empty", "the query is empty", "--space", "nowhere", "query", "  "),
         c(
             "trace-budget-negative",
             "expected a positive integer",

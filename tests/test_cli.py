@@ -154,7 +154,7 @@ def test_invalid_utf8_names_the_line(tmp_path):
 
 
 def test_missing_space_and_server_errors_are_one_line(tmp_path, monkeypatch):
-    out = run(tmp_path, "--space", "nothing-here", "query", "hi")
+    out = run(tmp_path, "--space", "nothing-here", "export")
     assert out.returncode == 2 and "does not exist" in out.stderr and "Traceback" not in out.stderr
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -205,3 +205,16 @@ def test_a_data_dir_given_with_a_tilde_is_the_home_folder(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "memories" / "chroma").is_dir()
     assert not (work / "~").exists()
+
+
+@pytest.mark.parametrize("query", ["预算是多少？", "what is my budget?"])
+def test_query_and_constraints_of_a_space_not_made_yet_are_empty_with_a_note(tmp_path, query):
+    """As MCP recall: no error, no traceback, nothing created; a bad query is refused all the same."""
+    out = run(tmp_path, "--space", "later", "query", "--json", query)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert (got["query"], got["context"], got["nodes"]) == (query, "", []) and "does not exist yet" in got["note"]
+    out = run(tmp_path, "--space", "later", "constraints")
+    assert out.returncode == 0 and json.loads(out.stdout)["constraints"] == []
+    assert run(tmp_path, "--space", "later", "query", "").returncode == 2
+    assert "later" not in run(tmp_path, "spaces").stdout.split()

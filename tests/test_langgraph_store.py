@@ -286,3 +286,17 @@ def test_a_value_put_with_index_false_is_kept_but_no_query_finds_it(store, runti
     store.delete(ns, "budget")
     assert store.get(ns, "passport") is None and store.get(ns, "budget") is None
     assert store.search(ns) == [] and store.list_namespaces() == []
+
+
+def test_reading_a_space_not_made_yet_is_empty_and_creates_nothing(runtime):
+    """As MCP recall: a get, a search (with a query, zh and en, or none) or a listing of a space nothing was put in
+    reads as empty and does not create it; the first put creates it."""
+    store = WeaverStore(MemoryService(runtime), space="not yet")
+    ns = ("users", "u1")
+    assert store.get(ns, "budget") is None
+    assert store.search(ns, query="预算是多少") == [] and store.search(ns, query="what is my budget") == []
+    assert store.search(ns) == [] and store.list_namespaces() == []
+    store.delete(ns, "budget")  # nothing to delete: nothing to create either
+    assert "not yet" not in runtime.store.list_spaces()
+    store.put(ns, "budget", {"content": "My total budget is 5000 yuan."})
+    assert "not yet" in runtime.store.list_spaces() and store.get(ns, "budget") is not None

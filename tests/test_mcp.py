@@ -122,7 +122,8 @@ def test_every_tool_in_process(runtime):
             for name, args, words in (
                 ("remember", {"content": "hi", "kind": "bogus"}, "unknown kind"),
                 ("recall", {"query": "   "}, "empty"),
-                ("recall", {"query": "x", "space": "no such space"}, "does not exist"),
+                ("recall", {"query": "  ", "space": "no such space"}, "empty"),
+                ("graph", {"node": "n_x", "space": "no such space"}, "does not exist"),
                 ("graph", {"node": "n_nothing"}, "n_nothing"),
                 ("graph", {"node": ids[0], "hops": 9}, "hops"),
                 ("edge_set", {"source": ids[0], "target": ids[2], "relation": "because"}, "relation"),
@@ -130,10 +131,19 @@ def test_every_tool_in_process(runtime):
                 text = await call(name, args, error=True)
                 assert words in text and "Traceback" not in text and "\n" not in text, (name, text)
 
+            # a space nothing was remembered in yet: recall and constraints answer empty with a note, create nothing
+            for query in ("预算是多少？", "what is my budget?"):
+                out = await call("recall", {"query": query, "space": "no such space"})
+                assert (out["context"], out["nodes"], out["tokens"]) == ("", [], 0), out
+                assert "does not exist yet" in out["note"] and out["trace"]["candidates"] == 0
+            out = await call("constraints", {"space": "no such space"})
+            assert out["constraints"] == [] and "does not exist yet" in out["note"]
+            assert "note" not in await call("recall", {"query": "预算是多少？"})
+
             # other spaces by parameter, listed by `spaces`
             await call("remember", {"content": "Plan a pottery weekend for me.", "space": "other"})
             listed = (await call("spaces", {}))["spaces"]
-            assert {"trip 行程", "other"} <= set(listed)
+            assert {"trip 行程", "other"} <= set(listed) and "no such space" not in listed
             tools = (await c.list_tools()).tools
             edge_doc = next(t.description for t in tools if t.name == "edge_set")
             assert all(r in edge_doc for r in RELATIONS)

@@ -105,15 +105,23 @@ def cmd_task(rt: Runtime, args) -> int:
 
 
 def cmd_query(rt: Runtime, args) -> int:
-    weaver = rt.open(args.space, create=False)
-    res = weaver.query(args.text, budget=args.budget)
+    # a space not made yet holds nothing: its query is answered empty, with a note, and creates nothing (as MCP recall)
+    note = "" if rt.has_space(args.space) else f"space {args.space!r} does not exist yet: nothing is remembered there"
+    if note:
+        from .querying import nothing_recalled
+
+        res = nothing_recalled(args.text, args.budget, rt.settings.config)
+    else:
+        res = rt.open(args.space, create=False).query(args.text, budget=args.budget)
     if args.json:
         out = res.to_dict()
         if not args.explain:
             out.pop("trace")
-        _print_json(out)
+        _print_json(out | ({"note": note} if note else {}))
     else:
-        if res.context:
+        if note:
+            print(f"(no memory: {note}; an ingest creates it)")
+        elif res.context:
             print(res.context)
         elif res.ranked:  # "no memory matched" misread a budget too small for the smallest memory
             print(f"(none of the {len(res.ranked)} memories found fits in {res.budget} tokens: raise --budget)")

@@ -8,6 +8,10 @@ __all__ = ["register"]
 
 
 def cmd_constraints(rt, args) -> int:
+    if not rt.has_space(args.space):  # nothing said there yet: no constraint, and nothing created (as MCP's tool)
+        note = f"space {args.space!r} does not exist yet: nothing is remembered there"
+        print(json.dumps({"space": args.space, "constraints": [], "note": note}, ensure_ascii=False, indent=1))
+        return 0
     weaver = rt.open(args.space, create=False)
     out = {
         "space": weaver.space.name,

@@ -24,12 +24,32 @@ from .retrieval import NodeScores, RetrievalResult, retrieve, score_nodes
 from .settings import WeaverConfig
 from .slots import asks_history
 from .text import clean_text
-from .validation import check_budget
+from .validation import check_budget, check_query
 
 if TYPE_CHECKING:
     from .core import ContextWeaver
 
-__all__ = ["run_query", "node_scores"]
+__all__ = ["run_query", "node_scores", "nothing_recalled"]
+
+
+def _checked(text, budget) -> tuple[str, int | None]:
+    text = clean_text(text or "")
+    if not text:
+        raise WeaverError("the query is empty")
+    return text, check_budget(budget)
+
+
+def nothing_recalled(text, budget: int | None, config: WeaverConfig) -> RetrievalResult:
+    """What a query of a space that does not exist yet gets: no memory, after the same checks of the query and
+    the budget as :func:`run_query` (a bad query is refused alike, whether or not the space exists).
+
+    >>> from weaver.settings import WeaverConfig
+    >>> r = nothing_recalled(" 预算是多少？ ", None, WeaverConfig())
+    >>> (r.query, r.context, r.tokens, r.nodes, r.budget == WeaverConfig().budget)
+    ('预算是多少？', '', 0, [], True)
+    """
+    text, budget = _checked(check_query(text), budget)
+    return RetrievalResult(text, "", 0, config.budget if budget is None else budget, [], [], [], [])
 
 
 def run_query(
@@ -41,10 +61,7 @@ def run_query(
     config: WeaverConfig | None = None,
 ) -> RetrievalResult:
     """The context for ``text`` within ``budget`` tokens (see :meth:`ContextWeaver.query`)."""
-    text = clean_text(text or "")
-    if not text:
-        raise WeaverError("the query is empty")
-    budget = check_budget(budget)
+    text, budget = _checked(text, budget)
     cfg = config or w.config
     qvec = w.query_vector(text)
     # a decision's constraints in force come first, their tokens reserved (weaver/decision_context.py)

@@ -91,6 +91,12 @@ class Runtime:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def has_space(self, space: str) -> bool:
+        """Whether ``space`` exists (nothing is created: a read of a space not made yet has nothing to read)."""
+        if self.store.closed:
+            raise WeaverError("this runtime is closed: make a new one (Runtime.from_settings)")
+        return check_space_name(space) in self.store.list_spaces()
+
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
         if self.store.closed:
             raise WeaverError("this runtime is closed: make a new one (Runtime.from_settings)")

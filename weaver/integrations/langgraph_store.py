@@ -340,6 +340,9 @@ class WeaverStore(BaseStore):
         ops = list(ops)
         for op in ops:
             _check(op)
+        if not any(isinstance(op, PutOp) and op.value is not None for op in ops) and self.service.missing(self.space):
+            # nothing to write, and a space not made yet holds nothing: read as empty, not created (MCP recall alike)
+            return [None if isinstance(op, (GetOp, PutOp)) else [] for op in ops]
         with self.service.writing(self.space, create=True) as w:  # a failed put closes the space (see there)
             out: list[Any] = []
             for op in ops:

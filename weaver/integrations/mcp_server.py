@@ -118,7 +118,8 @@ def build_server(service: MemoryService):
     @tool
     def recall(query: str, budget: Count | None = None, space: str | None = None) -> dict[str, Any]:
         """Recall the memories relevant to a query, within a token budget, as a cause-before-effect narrative
-        (`context`), with the nodes used, their edges and a trace summary (seeds, expansion, budget cuts)."""
+        (`context`), with the nodes used, their edges and a trace summary (seeds, expansion, budget cuts).
+        A space nothing was remembered in yet recalls nothing, with a `note` saying so (it is not created)."""
         return service.recall(query, budget=budget, space=space)
 
     @tool

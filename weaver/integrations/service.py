@@ -24,6 +24,7 @@ from ..core import ContextWeaver
 from ..debugger import why_not
 from ..models import NODE_STATUSES, WeaverError
 from ..validation import check_space_name
+from ..querying import nothing_recalled
 from ..retrieval import RetrievalResult
 from ..runtime import Runtime
 from ..warming import warm_in_background
@@ -151,14 +152,29 @@ class MemoryService:
         with self.writing(space, create=True) as w:
             return w.ingest(content, kind, meta=meta, message_id=message_id, depends_on=deps).to_dict()
 
-    def recall(self, query: str, budget: int | None = None, space: str | None = None) -> dict[str, Any]:
-        """The context for ``query`` within ``budget`` tokens, with its nodes and the trace in brief."""
+    def missing(self, space: str | None = None) -> str:
+        """A note when ``space`` does not exist yet ("" when it does): a read of it has nothing to read, and is
+        answered empty with this note; only a write (``remember``, a put) creates a space."""
+        name = check_space_name(space or self.default_space)
         with self.lock:
-            res = self.weaver(space, create=False).query(query, budget=budget)
+            if name in self._open or self.runtime.has_space(name):
+                return ""
+        return f"space {name!r} does not exist yet: nothing is remembered there (remembering something creates it)"
+
+    def recall(self, query: str, budget: int | None = None, space: str | None = None) -> dict[str, Any]:
+        """The context for ``query`` within ``budget`` tokens, with its nodes and the trace in brief (of a space
+        not made yet: nothing, with a ``note`` saying so)."""
+        with self.lock:
+            note = self.missing(space)
+            res = (
+                nothing_recalled(query, budget, self.runtime.settings.config)
+                if note
+                else self.weaver(space, create=False).query(query, budget=budget)
+            )
             out = res.to_dict()
             out.pop("trace")
             out["trace"] = trace_summary(res)
-            return out
+            return out | ({"note": note} if note else {})
 
     def why(self, node: str, query: str, budget: int | None = None, space: str | None = None) -> dict[str, Any]:
         """Why ``node`` (an id, prefix or message id) is or is not in the context of ``query``."""
@@ -193,6 +209,9 @@ class MemoryService:
         """What the user's active messages say about each slot (budget, dates, party, diet, rating, place):
         the latest statement per slot wins; superseded and retracted memories say nothing."""
         with self.lock:
+            note = self.missing(space)
+            if note:
+                return {"space": space or self.default_space, "constraints": [], "note": note}
             w = self.weaver(space, create=False)
             latest: dict[tuple[str, str, str], dict[str, Any]] = {}
             for nid in w.node_ids:  # turn order: a later statement of a slot replaces an earlier one
