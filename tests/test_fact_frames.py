@@ -66,6 +66,10 @@ def test_a_denied_doubted_past_or_someone_elses_home_and_a_question_or_a_hotel_a
         (lambda t: list(WHEN.finditer(t)), "Friday" + " " * 20000 + "x"),  # minutes: two \s* around "at"
         # the diet reader's option questions retried every start of a run without a question mark: 10 s at 40k
         (option_questions, "I like food and walks " * 4000),
+        # every frame's "I" checked for a reporting verb over all the text before it (13 s), every value of a
+        # pasted list compared with every other (15 s)
+        (frames_of, "He said I live in Rome and " * 2000),
+        (frames_of, "I live in " + ", ".join(f"Town{chr(65 + i % 26)}{chr(65 + i // 26 % 26)}x" for i in range(3000))),
     ],
 )
 def test_long_adversarial_messages_are_read_in_linear_time(read, text):
@@ -153,3 +157,65 @@ def test_an_idiom_a_time_or_someone_elses_words_state_no_home_or_job(text):
 )
 def test_every_frame_a_message_states_is_read(text, frames):
     assert frames_of(text) == frames
+
+
+@pytest.mark.parametrize(
+    "text, frames",
+    [
+        ("I live in Paris and in Rome.", [("home", "Paris"), ("home", "Rome")]),
+        ("We live in Paris, Rome and Berlin.", [("home", "Paris"), ("home", "Rome"), ("home", "Berlin")]),
+        ("I work at Google and at a bakery on weekends.", [("work", "Google"), ("work", "bakery")]),
+        ("I work as a nurse and a teacher.", [("role", "nurse"), ("role", "teacher")]),
+        ("我住在巴黎和罗马。", [("home", "巴黎"), ("home", "罗马")]),
+        ("我在谷歌和一家面包店上班。", [("work", "谷歌"), ("work", "面包店")]),
+        # one value: a place and where it is, another clause, a name with 和 inside
+        ("I live in Paris, France.", [("home", "Paris")]),
+        ("I live in Paris and I love it.", [("home", "Paris")]),
+        ("I live in Paris and work from home.", [("home", "Paris")]),
+        ("I work at a bakery and the pay is good.", [("work", "bakery")]),
+        ("我住在和平里。", [("home", "和平里")]),
+    ],
+)
+def test_every_value_of_a_frame_is_read(text, frames):
+    assert frames_of(text) == frames
+
+
+@pytest.mark.parametrize(
+    "text, frames",
+    [
+        # another's words cover every clause they coordinate
+        ("My friend said that I work at Google and I live in Rome.", []),
+        ("My friend said that I work at Google and that I live in Rome.", []),
+        ("He said I work at Google, and I live in Rome.", []),
+        ("他说我在谷歌上班，而且我住在罗马。", []),
+        # ... up to a contrast, or a clause of the speaker's own
+        ("He thinks I live in Rome, but I live in Paris.", [("home", "Paris")]),
+        ("朋友说我住在罗马，但其实我住在巴黎。", [("home", "巴黎")]),
+        ("I work at Google and my friend said I live in Rome.", [("work", "Google")]),
+        ("He said I work at Google. I live in Rome.", [("home", "Rome")]),
+        ("他说我在谷歌上班。我住在罗马。", [("home", "罗马")]),
+    ],
+)
+def test_reported_speech_covers_the_clauses_it_coordinates(text, frames):
+    assert frames_of(text) == frames
+
+
+@pytest.mark.parametrize(
+    "lang, said, names",
+    [
+        ("en", ("I live in Paris and in Rome.", "I moved to Berlin last month."), ("Paris", "Rome", "Berlin")),
+        ("zh", ("我住在巴黎和罗马。", "我上个月搬到柏林了。"), ("巴黎", "罗马", "柏林")),
+    ],
+)
+def test_a_move_from_several_homes_is_one_update_naming_them_all(runtime, lang, said, names):
+    """Every value of a frame counts: "Berlin" after "Paris and Rome" is linked as an update whose why names both
+    (it named Paris alone), and the review pass proposes the older statement superseded."""
+    from weaver.relations.updates import is_update
+
+    w = runtime.open(f"homes-{lang}")
+    a, b = (w.ingest(t, "user_input").node.id for t in said)
+    why = w.graph.edges[a, b]["rationale"]
+    assert is_update(w.graph.edges[a, b]) and all(name in why for name in names), why
+    w.curation.review(apply=False, mode="rules")
+    (item,) = [i for i in w.curation.items("pending") if i.target == a]
+    assert all(name in item.rationale for name in names), item.rationale

@@ -33,7 +33,7 @@ import re
 from .lexical import lexical_tokens
 from .relations.features import speaker_of
 
-__all__ = ["frame_of", "frames_of", "same_value", "same_speaker", "FRAME_NAMES"]
+__all__ = ["frame_of", "frames_of", "frame_values", "same_value", "same_values", "same_speaker", "FRAME_NAMES"]
 
 # read in rationales (rationale_words.py). Where one works and as what are two facts: "I work as a nurse" and "I
 # work at St. Mary's" both hold
@@ -176,8 +176,9 @@ _FRAME_VERB = re.compile(
 
 
 def frames_of(text: str) -> list[tuple[str, str]]:
-    """Every fact ``text`` states about where its speaker lives or works, as (frame, value), one per frame (its
-    first value), in the order said: a message can say both ("I moved to Berlin and started a new job at a bakery").
+    """Every fact ``text`` states about where its speaker lives or works, as (frame, value), in the order said:
+    a message can say both ("I moved to Berlin and started a new job at a bakery"), and a frame can hold several
+    values at once, each read ("I live in Paris and in Rome", "我在谷歌和一家面包店上班").
 
     >>> frames_of("I moved to Berlin and I started a new job at a bakery.")
     [('home', 'Berlin'), ('work', 'bakery')]
@@ -185,31 +186,136 @@ def frames_of(text: str) -> list[tuple[str, str]]:
     [('home', '北京')]
     >>> frames_of("我搬到北京了，我现在在一家银行上班。")
     [('home', '北京'), ('work', '银行')]
+    >>> frames_of("I live in Paris, Rome and Berlin."), frames_of("我住在巴黎和罗马。")
+    ([('home', 'Paris'), ('home', 'Rome'), ('home', 'Berlin')], [('home', '巴黎'), ('home', '罗马')])
+
+    Reported speech covers every clause it coordinates, up to a contrast ("but", "但是"):
+
+    >>> frames_of("My friend said that I work at Google and I live in Rome.")
+    []
+    >>> frames_of("He thinks I live in Rome, but I live in Paris.")
+    [('home', 'Paris')]
     """
     if not _FRAME_VERB.search(text):  # most messages: no verb any frame is read by (every message meets this)
         return []
     text = _QUOTED.sub(lambda m: " " if _OWN_I.search(m.group(0)) else m.group(0), text)
-    found: dict[str, str] = {}
-    for sentence in _SENTENCE.findall(text):
-        for frame, value in _sentence_frames(sentence):
-            found.setdefault(frame, value)
-    return list(found.items())
+    found: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    reported = False  # inside another's words carried over from the clause before
+    for clause in _SENTENCE.finditer(text):
+        sentence = clause.group(0)
+        got, reported = _sentence_frames(
+            text, clause.start(), clause.end(), reported and bool(_GOES_ON.match(sentence))
+        )
+        for frame, value in got:
+            if (frame, value.lower()) not in seen:
+                seen.add((frame, value.lower()))
+                found.append((frame, value))
+        reported = reported and sentence.rstrip()[-1:] in ",，;；"  # a sentence's end ends the reported words
+    return found
 
 
-def _sentence_frames(text: str) -> list[tuple[str, str]]:
-    if _NOT_A_FACT.search(text):
-        return []
-    out = []
+def frame_values(text: str) -> dict[str, list[str]]:
+    """:func:`frames_of` by frame: ``{frame: [value, ...]}``, each frame's values in the order said.
+
+    >>> frame_values("I live in Paris and in Rome, and I work at Google.")
+    {'home': ['Paris', 'Rome'], 'work': ['Google']}
+    """
+    out: dict[str, list[str]] = {}
+    for frame, value in frames_of(text):
+        out.setdefault(frame, []).append(value)
+    return out
+
+
+def same_values(a: list[str], b: list[str]) -> bool:
+    """Two statements of a frame hold the same values: each value of one names one of the other's
+    (:func:`same_value`), both ways ("Paris and Rome" / "Rome, Paris"; not "Paris" / "Paris and Rome").
+
+    >>> same_values(["Paris", "Rome"], ["rome", "Paris"]), same_values(["Paris"], ["Paris", "Rome"])
+    (True, False)
+    """
+    return all(any(same_value(x, y) for y in b) for x in a) and all(any(same_value(y, x) for x in a) for y in b)
+
+
+# a clause that goes on from the one before ("…, and I live in Rome", "，而且我住在罗马"), and one that turns against
+# it ("but", "但是"): reported words carry into the first, never past the second
+_GOES_ON = re.compile(r"\s*(?:and|or|also|plus|as well|而且|并且|还有|还|也|以及|和)(?:\b|(?=[\u4e00-\u9fff]))", re.I)
+_CONTRAST = re.compile(
+    r"\b(?:but|however|though|although|yet|actually|in fact|whereas)\b|但|可是|不过|其实|实际上|然而", re.I
+)
+# more values of a frame after its first: ", Rome and Berlin", " and in Rome", " and at a bakery" (a value
+# without its preposition must be a name: "and I live", "and work at" start another clause)
+_MORE_EN = re.compile(
+    r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as well as)\s+)(?:(?P<p>in|to|at|for|as)\s+)?" + _VALUE, re.I
+)
+_NOT_A_NAME = re.compile(r"(?:i|we|you|he|she|they|it|my|our|his|her|their|this|that|then|the|a|an)\b", re.I)
+_ZH_AND = re.compile(r"和|、|与|跟|及|以及|还有")
+# a person lives or works in a few places at once: a longer list is read up to here (every later value was compared
+# with every earlier one, here and by an update: quadratic in a pasted list of thousands)
+MAX_VALUES = 8
+_REPORT_REACH = 64  # characters before a frame's "I" that can hold its reporting verb ("… told me that")
+
+
+def _more_values(frame: str, text: str, end: int, zh: bool, first: str) -> list[str]:
+    """The values after a frame's first one: each further item of a list ("Paris, Rome and Berlin", "巴黎和罗马";
+    a list of names joined by commas alone is none: "Paris, France" is one place)."""
+    if zh:
+        parts = [_value(p) for p in _ZH_AND.split(first)][:MAX_VALUES]
+        return parts[1:] if len(parts) > 1 and all(len(p) >= 2 for p in parts) else []
+    out: list[str] = []
+    joined = False  # the list's last item came with "and" / "or" (or its own preposition)
+    while len(out) < MAX_VALUES - 1 and (m := _MORE_EN.match(text, end)) is not None:
+        raw = m.group("v")
+        named = raw[:1].isupper() and not _NOT_A_NAME.match(raw)
+        if m.group("p") is None and not named and not (frame == "role" and _ARTICLES.match(raw)):
+            break
+        out.append(_value(raw))
+        joined = m.group("p") is not None or "," not in m.group(0) or bool(re.search(r"\b(?:and|or)\b", m.group(0)))
+        end = m.end()
+    return out if joined else []
+
+
+def _sentence_frames(whole: str, begin: int, stop: int, reported: bool) -> tuple[list[tuple[str, str]], bool]:
+    """The frames of the clause ``whole[begin:stop]`` (a list of values may run on past it), and whether it ends
+    inside another's words (``reported``: it begins there).
+
+    Another's words begin where a reporting verb precedes the speaker ("He said I ..."), and go on over the
+    clauses they coordinate ("… and I live in Rome") until a contrast ("but I live in Paris")."""
+    text = whole[:stop]
+    if _NOT_A_FACT.search(text, begin):
+        return [], reported
+    hits = []
     for frame, pattern in (*_EN, *_ZH):
-        m = pattern.search(text)
-        if m is None or _REPORTED.search(text[: m.start()].rstrip()):
+        zh = pattern.pattern.startswith("我")
+        for m in pattern.finditer(text, begin):
+            hits.append((m.start(), m.end(), frame, m.group("v"), zh))
+    out = []
+    at = begin
+    for start, end, frame, raw, zh in sorted(hits):
+        # the reporting verb ends right before the speaker: the words just before are enough (the whole text
+        # before each of many hits was quadratic)
+        if _REPORTED.search(text[max(begin, start - _REPORT_REACH) : start].rstrip()):
+            reported = True
+        elif _CONTRAST.search(text, min(at, start), start):
+            reported = False
+        at = max(at, end)
+        if reported:
             continue
-        value = _value(m.group("v"))
+        value = _value(raw)
         if not value or _ASKED.search(value) or _NO_PLACE.match(value):
             continue
-        if not (frame == "home" and _LODGING.search(value)):
-            out.append((frame, value))
-    return out
+        values = [value]
+        more = _more_values(frame, whole, end, zh, value)
+        if zh and more:
+            values = [_value(_ZH_AND.split(value)[0]), *more]
+        else:
+            values += more
+        for v in values:
+            if v and not _NO_PLACE.match(v) and not (frame == "home" and _LODGING.search(v)):
+                out.append((frame, v))
+    if _CONTRAST.search(text, at):
+        reported = False
+    return out, reported
 
 
 def same_speaker(a: dict | None, b: dict | None) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..fact_frames import FRAME_NAMES, frames_of, same_speaker, same_value
+from ..fact_frames import FRAME_NAMES, frame_values, same_speaker, same_values
 from ..lexical import lexical_tokens
 from ..numerals import cn_numeral_value
 from ..slot_value import CHANGE_CUES
@@ -171,19 +171,21 @@ def _reframed(win: ReviewWindow) -> list[ReviewItem]:
     for nid in win.ids:
         n = nodes[nid]
         if n.kind == "user_input" and n.status == "active":
-            got = frames_of(n.content)
+            got = frame_values(n.content)
             if got:
                 framed[nid] = got
     out: list[ReviewItem] = []
     for nid, frames in framed.items():
-        for frame, value in frames:
+        for frame, value in frames.items():
             proposal = _reframe_proposal(win, nid, frame, value, list(framed))
             if proposal is not None and all(p.target != proposal.target for p in out if p.source == nid):
                 out.append(proposal)
     return out
 
 
-def _reframe_proposal(win: ReviewWindow, nid: str, frame: str, value: str, framed: list[str]) -> ReviewItem | None:
+def _reframe_proposal(
+    win: ReviewWindow, nid: str, frame: str, value: list[str], framed: list[str]
+) -> ReviewItem | None:
     w = win.w
     nodes = w.nodes
     new = nodes[nid]
@@ -192,18 +194,18 @@ def _reframe_proposal(win: ReviewWindow, nid: str, frame: str, value: str, frame
         old = nodes[oid]
         if old.kind != "user_input" or old.status != "active" or not same_speaker(old.meta, new.meta):
             continue
-        was = dict(frames_of(old.content)).get(frame)
+        was = frame_values(old.content).get(frame)
         if was is None:
             continue
         if best is None or w.position_of(oid) > w.position_of(best[0]):  # the order they arrived in
             best = (oid, was)
     # the latest holds this value already: "We still live in Berlin" updates nothing (its Paris -> Berlin is
     # the earlier move's proposal; proposing it twice left one pending after the curator accepted the other)
-    if best is None or same_value(best[1], value):
+    if best is None or same_values(best[1], value):
         return None
     oid, old_value = best
     linked = w.graph.get_edge_data(oid, nid) or {}
     if oid in win.human or f"{oid}->{nid}" in win.human or linked.get("relation") == "supersedes":
         return None
-    why = f"says {FRAME_NAMES[frame]} again with another value: {old_value} -> {value}"
+    why = f"says {FRAME_NAMES[frame]} again with another value: {', '.join(old_value)} -> {', '.join(value)}"
     return proposal_item(win, "supersede", nid, oid, confidence=CONFIDENCE, rationale=why)

@@ -21,7 +21,7 @@ curator's call (the review pass proposes it: :mod:`weaver.curation.fact_updates`
 
 from __future__ import annotations
 
-from ..fact_frames import FRAME_NAMES, frames_of, same_speaker, same_value
+from ..fact_frames import FRAME_NAMES, frame_values, same_speaker, same_values
 from ..models import MemoryNode
 
 __all__ = ["update_parents", "is_update", "UPDATE_CONFIDENCE", "UPDATE_WHY"]
@@ -49,8 +49,8 @@ def update_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str
     """
     if node.kind != "user_input":
         return []
-    wanted = dict(frames_of(node.content))
-    latest: dict[str, tuple[int, str]] = {}  # frame -> (index, value) of its latest earlier statement
+    wanted = frame_values(node.content)
+    latest: dict[str, tuple[int, list[str]]] = {}  # frame -> (index, values) of its latest earlier statement
     # one pass back over the earlier memories for every frame said, each read once, until each frame is found
     for i in range(len(earlier) - 1, -1, -1):
         if len(latest) == len(wanted):
@@ -58,14 +58,14 @@ def update_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str
         old = earlier[i]
         if old.kind != "user_input" or not same_speaker(old.meta, node.meta):
             continue
-        for frame, was in frames_of(old.content):
+        for frame, was in frame_values(old.content).items():
             if frame in wanted:
                 latest.setdefault(frame, (i, was))
     out: list[tuple[int, str]] = []
     for frame, value in wanted.items():
-        i, was = latest.get(frame, (-1, ""))
-        # none, or the latest statement of the frame holds this value, or is linked already
-        if i < 0 or same_value(was, value) or earlier[i].id in exclude or any(i == j for j, _ in out):
+        i, was = latest.get(frame, (-1, []))
+        # none, or the latest statement of the frame holds these values, or is linked already
+        if i < 0 or same_values(was, value) or earlier[i].id in exclude or any(i == j for j, _ in out):
             continue
-        out.append((i, f"{FRAME_NAMES[frame]}{UPDATE_WHY}{was} -> {value}"))
+        out.append((i, f"{FRAME_NAMES[frame]}{UPDATE_WHY}{', '.join(was)} -> {', '.join(value)}"))
     return sorted(out)
