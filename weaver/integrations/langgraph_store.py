@@ -186,6 +186,7 @@ class WeaverStore(BaseStore):
         self.service = service
         self.space = space or service.default_space
         self._index: tuple[int, str, int, dict] | None = None  # (weaver, revision, nodes) -> the records
+        self._plain: tuple[int, str, dict] | None = None  # (weaver, revision) -> the values put with index=False
 
     # ------------------------------------------------------------------ the index
     def _records(self, w: ContextWeaver) -> dict[tuple[tuple[str, ...], str], list]:
@@ -229,10 +230,15 @@ class WeaverStore(BaseStore):
         )
 
     def _unindexed(self, w: ContextWeaver) -> dict[tuple[tuple[str, ...], str], dict]:
-        """(namespace, key) -> the value put with index=False, as its record holds it."""
+        """(namespace, key) -> the value put with index=False, as its record holds it (read again when the space
+        changed, or this store wrote one: a Chroma read per ``get`` was linear in the records)."""
+        stamp = (id(w), w.space.revision())
+        if self._plain is not None and self._plain[:2] == stamp:
+            return self._plain[2]
         out = {}
         for rec in w.space.get_records(UNINDEXED).values():
             out[(tuple(rec["namespace"]), rec["key"])] = rec
+        self._plain = (*stamp, out)
         return out
 
     def _listed(self, w: ContextWeaver) -> list[tuple[tuple[str, ...], str, Any, dict]]:
@@ -262,6 +268,7 @@ class WeaverStore(BaseStore):
         nodes = self._records(w).get((ns, op.key), [])
         before = [n for n in nodes if n.status == "active"]
         rid, plain = _record_id(ns, op.key), self._unindexed(w).get((ns, op.key))
+        self._plain = None  # what this put writes is read anew (the revision moves when the section ends)
         with w.writing():  # the new value, its promotion and the supersede land together
             if plain is not None:  # an indexed value, or a delete, replaces the one put with index=False
                 w.space.delete_records(UNINDEXED, [rid])
