@@ -264,3 +264,12 @@ def test_two_memories_named_side_by_side_show_where_they_part(runtime, old, new,
     qa, qb = quoted_pair(w, a, b)
     assert qa != qb and shows[0] in qa and shows[1] in qb, (qa, qb)
     assert len(qa) <= 32 and len(qb) <= 32
+
+
+def test_the_review_tables_are_headed_in_capitals_in_english():
+    """The edge table read "Relation | delete | from | to | origin" and the audit log "time | by | action | What"."""
+    from ui.review_words import t
+
+    cols = ["at", "actor", "action", "before", "after", "why", "undone", "id", "delete", "from", "to", "origin"]
+    heads = [t("col_" + c) for c in cols + ["conf", "src", "tgt"]] + [t("relation"), t("status"), t("what")]
+    assert [h for h in heads if not h[:1].isupper()] == []
