@@ -273,3 +273,18 @@ def test_the_review_tables_are_headed_in_capitals_in_english():
     cols = ["at", "actor", "action", "before", "after", "why", "undone", "id", "delete", "from", "to", "origin"]
     heads = [t("col_" + c) for c in cols + ["conf", "src", "tgt"]] + [t("relation"), t("status"), t("what")]
     assert [h for h in heads if not h[:1].isupper()] == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_edge_tooltip_says_why_in_the_readers_language(lang):
+    """The zh canvas's edge tooltip read "on arrival: restated with a new value: party: 3 -> 4; its other slots…"."""
+    g = nx.DiGraph()
+    g.add_node("a", content="一共三个人", kind="user_input", turn=1)
+    g.add_node("b", content="人数改成四个人", kind="user_input", turn=2)
+    why = "on arrival: restated with a new value: party: 3 -> 4; its other slots still hold, so it stays active"
+    g.add_edge("a", "b", relation="supersedes", confidence=0.95, origin="rules", rationale=why)
+    title = graph_render.vis_payload(g, lang=lang)["edges"][0]["title"]
+    if lang == "zh":
+        assert title.endswith("到达时以新值重述：人数：3 -> 4；它的其他槽位仍然有效，所以保持生效"), title
+    else:
+        assert title.endswith(why), title  # the recorded words, as the CLI and the exports show them
