@@ -288,3 +288,25 @@ def test_an_edge_tooltip_says_why_in_the_readers_language(lang):
         assert title.endswith("到达时以新值重述：人数：3 -> 4；它的其他槽位仍然有效，所以保持生效"), title
     else:
         assert title.endswith(why), title  # the recorded words, as the CLI and the exports show them
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_edge_fixed_on_the_canvas_is_said_as_what_it_is_now(runtime, lang):
+    """The canvas's toast and Undo bar said "一共三个人。 → 人数改成四个人。: 因果" (which? changed to what?)."""
+    import streamlit as st
+
+    from ui import edge_fix
+    from ui.i18n import set_lang
+
+    set_lang(lang)
+    w = runtime.open(f"canvas-{lang}")
+    a = w.ingest("一共三个人。" if lang == "zh" else "There are three of us.", "user_input").node.id
+    b = w.ingest("人数改成四个人。" if lang == "zh" else "Make it four people.", "user_input").node.id
+    w.curation.set_edge(a, b, "causal", "test")
+    edge_fix.edge_handler(w, w.space.name)({"action": "set", "edge": f"{a}->{b}", "relation": "temporal"})
+    said = st.session_state[edge_fix.LAST_EDIT]["text"]
+    assert w.graph.edges[a, b]["relation"] == "temporal"
+    if lang == "zh":
+        assert said == "一共三个人 → 人数改成四个人：改为时序", said
+    else:  # each memory cut to a short label, the outcome whole
+        assert said.startswith("There are") and " → Make it" in said and said.endswith(": now temporal"), said
