@@ -223,7 +223,12 @@ def test_spaces_create_switch_and_delete_with_confirmation(studio):
     at.text_input(key="new_space_name").input("   ")
     at.button(key="new_space_btn").click()
     _run(at)
-    assert any("space needs a non" in e.value for e in at.error)  # a clear error, no crash
+    assert any("Type a name for the new space first" in e.value for e in at.error)  # a clear error, no crash
+    at.session_state["lang"] = "zh"  # and in the reader's language (the library's words are English)
+    at.text_input(key="new_space_name").input("")
+    at.button(key="new_space_btn").click()
+    _run(at)
+    assert any("请先输入新空间的名称" in e.value for e in at.error), [e.value for e in at.error]
 
 
 def test_backends_panel_never_shows_the_key(studio, monkeypatch):
