@@ -181,12 +181,18 @@ def _scores() -> None:
                 "node_id": "节点编号",
             }
         )
+    shown_as = dict(zip(shown.columns, view.columns))  # the library's names -> the headers in this language
+    # the scores as the badges say them (Σ 4.55), not 4.545 beside 3.65; the CSV keeps every digit
+    scores = {
+        shown_as[c]: st.column_config.NumberColumn(format="%.2f")
+        for c in ("total", "relevance", "novelty", "importance")
+    }
     st.dataframe(
         view,
         hide_index=True,
         width="stretch",
         height=300,
-        column_config={view.columns[3]: st.column_config.TextColumn(width="medium")},
+        column_config={shown_as["content"]: st.column_config.TextColumn(width="medium"), **scores},
     )
     st.download_button(
         t("download_csv"),

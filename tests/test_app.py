@@ -6,6 +6,8 @@ embedder; only the browser is missing (tests/test_browser_studio.py covers the g
 
 from __future__ import annotations
 
+import json
+
 import re
 from pathlib import Path
 
@@ -94,6 +96,9 @@ def test_chat_flow_badge_steps_reply_and_reload_restores(studio, tmp_path):
     assert {"relevance", "novelty", "importance", "total", "kept", "content"} <= set(df.columns)
     # the verdict and the total lead: in the chat's narrow column a wide message pushed every score out of sight
     assert list(df.columns[:4]) == ["turn", "kept", "total", "content"]
+    # shown as the badges say them (Σ 4.55), not 4.545 beside 3.65
+    shown = json.loads(at.dataframe[0].proto.columns)
+    assert all(shown[c]["type_config"].get("format") == "%.2f" for c in ("total", "relevance", "novelty", "importance"))
     assert df["content"].str.contains("王府井").any() and len(df) >= 6
     assert set(df["kind"]) >= {"user_input", "agent_thought", "tool_result", "agent_response"}
     # the graph beside the chat knows its size
@@ -218,7 +223,12 @@ def test_spaces_create_switch_and_delete_with_confirmation(studio):
     at.text_input(key="new_space_name").input("   ")
     at.button(key="new_space_btn").click()
     _run(at)
-    assert any("space needs a non" in e.value for e in at.error)  # a clear error, no crash
+    assert any("Type a name for the new space first" in e.value for e in at.error)  # a clear error, no crash
+    at.session_state["lang"] = "zh"  # and in the reader's language (the library's words are English)
+    at.text_input(key="new_space_name").input("")
+    at.button(key="new_space_btn").click()
+    _run(at)
+    assert any("请先输入新空间的名称" in e.value for e in at.error), [e.value for e in at.error]
 
 
 def test_backends_panel_never_shows_the_key(studio, monkeypatch):

@@ -73,6 +73,10 @@ _EDGE_AT = """(key) => {
   }
   return null;
 }"""
+# the canvas's hover tooltips on screen (the component draws in a shadow root)
+_TOOLTIPS_SHOWN = """() => [...document.querySelectorAll("*")]
+  .flatMap((el) => (el.shadowRoot ? [...el.shadowRoot.querySelectorAll(".vis-tooltip")] : []))
+  .filter((tip) => getComputedStyle(tip).visibility === "visible").length"""
 _RELATION = "([key, id]) => window.__cwGraphs[key].body.data.edges.get(id)?.relation ?? null"
 
 
@@ -145,6 +149,8 @@ def test_demo_walkthrough(studio, chromium, lang):
         page.mouse.click(edge["x"], edge["y"])
         menu = page.locator(".cw-menu")
         menu.wait_for(timeout=10_000)
+        page.wait_for_timeout(700)  # past the canvas's hover delay: the edge's tooltip must not lie under the menu
+        assert page.evaluate(_TOOLTIPS_SHOWN) == 0
         _shot(page, shots, f"edge_menu_{lang}.png")
         target = menu.locator("button[data-relation]:not(.cw-current):not([data-relation=''])").first
         new_rel = target.get_attribute("data-relation")

@@ -93,8 +93,10 @@ def test_review_page_reject_is_in_the_log_in_words_and_undone(review_page):
     assert not at.exception, [e.value for e in at.exception]
     assert rt.open("demo").curation.queue[flag.id].status == "rejected"
     log = next(d.value for d in at.dataframe if "What" in d.value.columns)
+    # headed as the edge table and the rest of the studio are, not "time | by | action | What"
+    assert all(c[:1].isupper() for c in log.columns), list(log.columns)
     row = log.iloc[0]  # newest first
-    assert (row["by"], row["action"], row["before"], row["after"]) == (
+    assert (row["By"], row["Action"], row["Before"], row["After"]) == (
         "human",
         "proposal rejected",
         "pending",

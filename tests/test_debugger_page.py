@@ -272,6 +272,9 @@ def test_trace_says_why_each_memory_is_in_the_context_first_in_both_languages(pa
     sentences = [line.strip() for line in md[first + 1].splitlines() if line.strip().startswith("*")]
     assert sentences and all(s.startswith(("*与查询直接相关：", "*从 «", "*与 «")) for s in sentences), sentences
     assert all(" tokens" not in m for m in md if m.startswith(("**图检索", "**纯向量")))
+    # the comparison's roles in the Graph tab's short words (the long ones were cut in the narrow column)
+    roles = next(df.value for df in at.dataframe if {"标记", "角色"} <= set(df.value.columns))["角色"]
+    assert set(roles) <= {"种子", "扩展", "裁掉", "无关"} and "种子" in set(roles), set(roles)
     # no English default placeholder left in the Chinese page (the probe picker said "Choose options")
     assert at.multiselect(key="space_ui:rd_expect").placeholder == "选择它应当找到的记忆…"
 

@@ -264,3 +264,49 @@ def test_two_memories_named_side_by_side_show_where_they_part(runtime, old, new,
     qa, qb = quoted_pair(w, a, b)
     assert qa != qb and shows[0] in qa and shows[1] in qb, (qa, qb)
     assert len(qa) <= 32 and len(qb) <= 32
+
+
+def test_the_review_tables_are_headed_in_capitals_in_english():
+    """The edge table read "Relation | delete | from | to | origin" and the audit log "time | by | action | What"."""
+    from ui.review_words import t
+
+    cols = ["at", "actor", "action", "before", "after", "why", "undone", "id", "delete", "from", "to", "origin"]
+    heads = [t("col_" + c) for c in cols + ["conf", "src", "tgt"]] + [t("relation"), t("status"), t("what")]
+    assert [h for h in heads if not h[:1].isupper()] == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_edge_tooltip_says_why_in_the_readers_language(lang):
+    """The zh canvas's edge tooltip read "on arrival: restated with a new value: party: 3 -> 4; its other slots…"."""
+    g = nx.DiGraph()
+    g.add_node("a", content="一共三个人", kind="user_input", turn=1)
+    g.add_node("b", content="人数改成四个人", kind="user_input", turn=2)
+    why = "on arrival: restated with a new value: party: 3 -> 4; its other slots still hold, so it stays active"
+    g.add_edge("a", "b", relation="supersedes", confidence=0.95, origin="rules", rationale=why)
+    title = graph_render.vis_payload(g, lang=lang)["edges"][0]["title"]
+    if lang == "zh":
+        assert title.endswith("到达时以新值重述：人数：3 -> 4；它的其他槽位仍然有效，所以保持生效"), title
+    else:
+        assert title.endswith(why), title  # the recorded words, as the CLI and the exports show them
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_edge_fixed_on_the_canvas_is_said_as_what_it_is_now(runtime, lang):
+    """The canvas's toast and Undo bar said "一共三个人。 → 人数改成四个人。: 因果" (which? changed to what?)."""
+    import streamlit as st
+
+    from ui import edge_fix
+    from ui.i18n import set_lang
+
+    set_lang(lang)
+    w = runtime.open(f"canvas-{lang}")
+    a = w.ingest("一共三个人。" if lang == "zh" else "There are three of us.", "user_input").node.id
+    b = w.ingest("人数改成四个人。" if lang == "zh" else "Make it four people.", "user_input").node.id
+    w.curation.set_edge(a, b, "causal", "test")
+    edge_fix.edge_handler(w, w.space.name)({"action": "set", "edge": f"{a}->{b}", "relation": "temporal"})
+    said = st.session_state[edge_fix.LAST_EDIT]["text"]
+    assert w.graph.edges[a, b]["relation"] == "temporal"
+    if lang == "zh":
+        assert said == "一共三个人 → 人数改成四个人：改为时序", said
+    else:  # each memory cut to a short label, the outcome whole
+        assert said.startswith("There are") and " → Make it" in said and said.endswith(": now temporal"), said

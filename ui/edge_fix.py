@@ -30,9 +30,12 @@ def edit_spec() -> dict:
 
 def _describe(w, u: str, v: str, what: str) -> str:
     def name(n):
-        return graph_render.short_label(w.graph.nodes[n].get("content", n), 18) if n in w.graph else n
+        if n not in w.graph:
+            return n
+        # "一共三个人。 → 人数改成四个人。：改为时序": a sentence's own full stop before the outcome's colon reads twice
+        return graph_render.short_label(str(w.graph.nodes[n].get("content", n)).rstrip("。.!！?？ "), 18)
 
-    return f"{name(u)} → {name(v)}: {what}"
+    return f"{name(u)} → {name(v)}{'：' if lang() == 'zh' else ': '}{what}"
 
 
 def edge_handler(w, space: str):
@@ -55,7 +58,7 @@ def edge_handler(w, space: str):
                     if w.graph.has_edge(u, v) and w.graph.edges[u, v].get("relation") == rel:
                         return  # nothing changes: nothing is audited
                     entry = w.curation.set_edge(u, v, rel, "fixed on the canvas")
-                    text = _describe(w, u, v, rel_names.get(rel, rel))
+                    text = _describe(w, u, v, t("edge_now", rel=rel_names.get(rel, rel)))  # what it is now
                 elif kind == "delete":
                     entry = w.curation.remove_edge(u, v, "deleted on the canvas")
                     text = _describe(w, u, v, t("edge_deleted"))

@@ -26,6 +26,8 @@ _CSS = """
   background: #fffbea; border: 1px solid #d4d4d8; border-radius: 4px; font-size: 13px; color: #111827;
   font-family: 'Noto Sans CJK SC', 'WenQuanYi Micro Hei', sans-serif; pointer-events: none; z-index: 5; }
 .vis-network:focus { outline: none; }
+/* the edge's hover tooltip (shown a moment after the click too) lay under the open menu, two texts in one place */
+.cw-graph:has(.cw-menu) .vis-tooltip { visibility: hidden !important; }
 .cw-menu, .cw-undo { position: absolute; z-index: 6; background: #ffffff; border: 1px solid #cbd5e1; border-radius: 8px;
   box-shadow: 0 4px 14px rgba(15,23,42,0.18); padding: 6px; font: 14px 'Noto Sans CJK SC', 'WenQuanYi Micro Hei', sans-serif; }
 .cw-menu .cw-head { font-size: 12px; color: #475569; padding: 2px 4px 6px; max-width: 320px; }

@@ -21,6 +21,7 @@ from typing import Mapping
 import networkx as nx
 import numpy as np
 
+from weaver.rationale_words import rationale_in_words
 from weaver.viz import is_guessed, layout_positions, order_key, select_subgraph
 
 from .graph_labels import canvas_label, labels
@@ -120,7 +121,7 @@ def vis_payload(
             "title": (
                 f"{t['relations'].get(rel, rel)} · {t['confidence']} {conf:.2f} · {origin}"
                 + (f" · {t['guessed']}" if guessed else "")
-                + f"\n{d.get('rationale', '')}"
+                + f"\n{rationale_in_words(str(d.get('rationale', '') or ''), lang)}"  # the library's English, read
             ),
             # opacity and width say how sure the weaver is: a guess is faint, a human's edge solid
             "arrows": "to",

@@ -261,7 +261,10 @@ def _space_picker() -> None:
     with st.expander("＋ " + t("create"), expanded=False):
         with st.form("new_space", clear_on_submit=True, border=False):
             name = st.text_input(t("new_space"), max_chars=200, key="new_space_name")
-            if st.form_submit_button(t("create"), key="new_space_btn"):
+            submitted = st.form_submit_button(t("create"), key="new_space_btn")
+            if submitted and not name.strip():  # the common slip, in the reader's language (the library's: English)
+                st.error(t("space_name_empty"))
+            elif submitted:
                 try:
                     switch_space(name)
                     st.rerun()

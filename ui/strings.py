@@ -122,6 +122,8 @@ S = {
     "undo": ("Undo", "撤销"),
     "edge_undone": ("Undone: {what}", "已撤销：{what}"),
     "edge_deleted": ("deleted", "已删除"),
+    "edge_now": ("now {rel}", "改为{rel}"),
+    "space_name_empty": ("Type a name for the new space first.", "请先输入新空间的名称。"),
     "edge_hint": ("Click an edge to change its relation or delete it.", "点击一条边即可修改其关系或删除。"),
     "hide_guessed": ("Hide guessed edges", "隐藏推测的边"),
     "hide_guessed_help": (

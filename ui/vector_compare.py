@@ -10,12 +10,14 @@ import pandas as pd
 import streamlit as st
 
 from weaver.debugger import why_not
-from weaver.debugger_words import quote, role_label, why_in_words
+from weaver.debugger_words import quote, why_in_words
 
 from .debug_trace import clip
 from .render import md_escape
 
 __all__ = ["render_vector_compare"]
+
+_ROLE_ZH = {"seed": "种子", "expanded": "扩展", "cut": "裁掉", "unrelated": "无关"}
 
 
 def render_vector_compare(w, res, vec, cmp, roles: dict, lang: str) -> None:
@@ -56,7 +58,8 @@ def render_vector_compare(w, res, vec, cmp, roles: dict, lang: str) -> None:
                 {
                     T("mark", "标记"): added if i in cmp.added else shared,
                     # the short column before the text: in half a page a long text pushed it out of sight
-                    T("role", "角色"): role_label(roles.get(i, ""), LG) if ZH else roles.get(i, ""),
+                    # the Graph tab's words (种子 · 扩展 · 裁掉 · 无关): "被查询直接找到" was cut to "被查询直接"
+                    T("role", "角色"): _ROLE_ZH.get(roles.get(i, ""), "") if ZH else roles.get(i, ""),
                     T("content", "内容"): clip(contents[i], 60),
                 }
                 for i in cmp.graph

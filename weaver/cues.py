@@ -182,7 +182,10 @@ def features(text: str) -> Features:
 
 # a pick of one of the options offered, said as nothing else ("那就第二家吧", "The second one then", "Ok that one")
 PICK = re.compile(
-    r"^\s*(?:ok(?:ay)?[,，]?\s*|好[的吧]?[,，]?\s*)?(?:那就?|就|要|选)?\s*(?:第[一二三四五六七八九十两\d]+(?:个|家|间|条|项|种)?"
+    r"^\s*(?:ok(?:ay)?[,，]?\s*|好[的吧]?[,，]?\s*)?(?:那就?|就|要|选)?\s*"
+    # "Let's go with the first one" / "I'll take that one": the choosing words the agent reads as a pick too
+    r"(?:(?:let'?s|we'?ll|i'?ll|we will|i will)\s+(?:go with|take|have|pick|choose)\s+)?"
+    r"(?:第[一二三四五六七八九十两\d]+(?:个|家|间|条|项|种)?"
     r"|这(?:个|家|间)|那(?:个|家|间)|the (?:first|second|third|fourth|fifth|last) one|that one|this one)"
     r"\s*(?:吧|好了|then|please|it is)?\s*[.!。！]?\s*$",
     re.IGNORECASE,
@@ -194,5 +197,7 @@ def picks(content: str) -> bool:
 
     >>> [picks(t) for t in ["那就第二家吧", "The second one then", "Ok that one", "第二家怎么样？", "That's the one I made!"]]
     [True, True, True, False, False]
+    >>> [picks(t) for t in ["Let's go with the first one.", "I'll take that one", "Let's go with the flow"]]
+    [True, True, False]
     """
     return bool(PICK.match(content))

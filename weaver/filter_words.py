@@ -34,6 +34,9 @@ SLOTS_ZH = {
     "quiet": "安静",
     "rating": "评分",
     "people": "人数",
+    "party": "人数",
+    "nights": "晚数",
+    "date": "日期",
     "place": "地点",
 }
 DOMAINS_ZH = {

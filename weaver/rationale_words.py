@@ -10,6 +10,13 @@ quoted words kept. A rationale written by an LLM or a curator stays as it was wr
 '相似（0.66），同一槽位，两者之间没有路径：后一条在前一条的约束下成立；同一槽位：预算/位置；共有的词：000、268、budget'
 >>> rationale_in_words("result of the search_hotels call this step made", "zh")
 '这一步调用 search_hotels 得到的结果'
+>>> rationale_in_words("on arrival: restated with a new value: party: 3 -> 4; its other slots still hold, so it "
+...                    "stays active", "zh")
+'到达时以新值重述：人数：3 -> 4；它的其他槽位仍然有效，所以保持生效'
+>>> rationale_in_words("book_hotel acts on 馨香雅苑公寓(北京王府井店), listed there", "zh")
+'book_hotel 操作的是那里列出的 馨香雅苑公寓(北京王府井店)'
+>>> rationale_in_words("set the arguments of book_hotel(name=馨香雅苑公寓(北京王府井店), nights=3)", "zh")
+'决定了 book_hotel 的参数（name=馨香雅苑公寓(北京王府井店), nights=3）'
 >>> rationale_in_words("kind prior user_input->agent_thought", "zh")
 '按类型的默认关系：用户输入 → 智能体思考'
 >>> rationale_in_words("fixed on the canvas", "en")
@@ -68,6 +75,7 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"result of the (\S+) call this step made", lambda m: f"这一步调用 {m[1]} 得到的结果"),
     (r"the (\S+) call this message asked for", lambda m: f"这条消息要求的 {m[1]} 调用"),
     (r"(\S+) widened after nothing fit there", lambda m: f"那里没有合适的结果，{m[1]} 放宽了条件"),
+    (r"(\S+) acts on (.+?), listed there", lambda m: f"{m[1]} 操作的是那里列出的 {m[2]}"),
     (r"set the arguments of (\S+?)\((.*?)\)", lambda m: f"决定了 {m[1]} 的参数（{m[2]}）"),
     (r"depends on (\w+) (\S+) via ", lambda m: f"依赖于{_STATUS.get(m[1], m[1])}的 {m[2]}，路径："),
     (r"the plan names the (\w+) stated there", lambda m: f"计划用到了那里说的{_SLOTS.get(m[1], m[1])}"),
@@ -99,7 +107,7 @@ _RULES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     ("restated with a new value: ", "以新值重述："),
     ("; its other slots still hold, so it stays active", "；它的其他槽位仍然有效，所以保持生效"),
     (
-        r"(?<![\w/])(budget|diet|dates|location|amenity|quiet|rating|people|place)(?:/(\w+))?(?: (\w+))?: ",
+        r"(?<![\w/])(budget|diet|dates?|location|amenity|quiet|rating|people|party|nights|place)(?:/(\w+))?(?: (\w+))?: ",
         lambda m: (
             _SLOTS.get(m[1], m[1])
             + (f"/{_DOMAINS.get(m[2], m[2])}" if m[2] else "")
@@ -165,7 +173,8 @@ _USER_WORDS = [
         r"said anew: (.+?) -> (.+?)(?=; |$)",
         r"again with another value: (.+?) -> (.+?)(?= \([-\d.]+\)(?:; |$)|; |$)",
         _SLOT_WORD + r"(?:/\w+)?(?: \w+)?: " + _BOUND_WORD + r"(.+?) -> " + _BOUND_WORD + r"(.+?)(?=; |$)",
-        r"set the arguments of \S+?\((.+?)\)",
+        r"set the arguments of \S+?\((.+)\)(?=; |$)",  # to its last ")": a name may hold brackets of its own
+        r"acts on (.+?), listed there",
         r"(?<!\w)'([^'\n]+)'(?!\w)",  # a quote, not the apostrophes of "speaker's ... user's"
         r'(?<!\w)"([^"\n]+)"(?!\w)',
     )

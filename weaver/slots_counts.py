@@ -21,6 +21,10 @@ _PARTY = compile_ci(
     r"(?<![\d一二两三四五六七八九十])" + _N + r"\s*个人(?!间|房)|" + _N + r"\s*(?:个)?(?:大人|成人|位客人)|"
     r"\b(?!one\s)" + _N + r"\s+of us\b|\b(?:party|group|family) of\s+" + _N + r"\b|"
     r"\bfor\s+" + _N + r"\s+(?:people|persons|adults|guests|travell?ers)\b|\b" + _N + r"\s+(?:adults|travell?ers)\b|"
+    # a party changed to a count ("Actually make it four people", "change it to 5 people"), as "人数改成四个" is
+    r"\b(?:make (?:it|that)|change (?:it|that) to|(?:update|switch) (?:it |that )?to)\s+(?:just\s+|only\s+)?"
+    + _N
+    + r"\s+(?:people|persons|guests)\b|"
     r"\b(?:we(?:'re| are)|there(?:'re| are| will be))\s+(?:only\s+|just\s+|now\s+)?"
     + _N
     + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"

@@ -166,6 +166,8 @@ FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn'
 TALLY = _cue(
     "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
     "[定订]了(?:什么|哪些)|决定了什么|"
+    # "现在的计划是什么？" / "计划是什么样的？": the plan asked after, as "What's the plan so far?" is
+    "(?:现在|目前|当前)的?(?:计划|行程)(?:是)?(?:什么|啥|怎样|怎么样|如何)|计划(?:现在)?(?:是)?(?:什么样|怎么样|怎样|什么|啥)|"
     "行程里|行程上|行程(?:都|还)?有|行程(?:现在)?(?:是)?(?:什么样|怎么样|怎样)|how much is everything|everything (?:cost|come to)|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
