@@ -75,7 +75,7 @@ _WORDS = {
     "dismiss_all": ("Keep them all", "全部保留"),
     "accept_all": ("Mark them all outdated", "全部标为过时"),
     "ok_group": ("{n} flag(s) resolved: {what}", "已处理 {n} 个标记：{what}"),
-    "builder": ("Show the builder's entries", "显示构建器条目"),
+    "builder": ("Show each message's build entry", "显示每条消息的构建记录"),
     "export": ("Export JSON", "导出 JSON"),
     # the pass's own line starts "review (rules): …" / "审阅（规则）：…": "Last review: review (rules): …" said it twice
     "last": ("Last {line}", "上次{line}"),
