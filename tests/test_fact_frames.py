@@ -15,6 +15,8 @@ import pytest
 
 from weaver.curation.fact_updates import WHEN
 from weaver.fact_frames import frame_of, frames_of
+from weaver.models import MemoryNode
+from weaver.relations.updates import update_parents
 from weaver.slots_diet import option_questions
 
 STATED = [
@@ -219,3 +221,39 @@ def test_a_move_from_several_homes_is_one_update_naming_them_all(runtime, lang, 
     w.curation.review(apply=False, mode="rules")
     (item,) = [i for i in w.curation.items("pending") if i.target == a]
     assert all(name in item.rationale for name in names), item.rationale
+
+
+@pytest.mark.parametrize(
+    "text, frames",
+    [
+        # another clause with its own subject after "and" is no further value of the list
+        ("I moved to Berlin and Anna stayed in Paris.", [("home", "Berlin")]),
+        ("I live in Boston and Sarah lives in Denver.", [("home", "Boston")]),
+        ("We moved to Austin and Texas is hot.", [("home", "Austin")]),
+        ("I work at Google and Facebook is my client.", [("work", "Google")]),
+        ("I live in London and in the summer I go to Spain.", [("home", "London")]),
+        ("I live in London, and in winter we ski.", [("home", "London")]),
+        # a Chinese "list" that is one place, or names the company kept: one value, as before lists were read
+        ("我住在北京和上海之间的一个小城。", [("home", "北京和上海之间的一个小城")]),
+        ("我住在上海跟父母一起。", [("home", "上海跟父母一起")]),
+        # real lists still read
+        ("I work at Bank of America and Goldman Sachs.", [("work", "Bank of America"), ("work", "Goldman Sachs")]),
+        ("I live in Paris and in Rome.", [("home", "Paris"), ("home", "Rome")]),
+        ("我住在北京、上海和广州。", [("home", "北京"), ("home", "上海"), ("home", "广州")]),
+    ],
+)
+def test_a_clause_after_and_is_not_read_as_one_more_value(text, frames):
+    assert frames_of(text) == frames
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("I live in Boston.", "I live in Boston and Sarah lives in Denver."),
+        ("我住在上海。", "我住在上海跟父母一起。"),
+    ],
+)
+def test_the_same_home_said_with_a_second_clause_updates_nothing(before, after):
+    """The false second value made the two statements differ: an update edge "Boston -> Boston, Sarah lives"."""
+    old, new = MemoryNode("n0", before, "user_input", 0, "m"), MemoryNode("n1", after, "user_input", 1, "m")
+    assert update_parents(new, [old], set()) == []

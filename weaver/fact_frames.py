@@ -249,7 +249,15 @@ _MORE_EN = re.compile(
     r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as well as)\s+)(?:(?P<p>in|to|at|for|as)\s+)?" + _VALUE, re.I
 )
 _NOT_A_NAME = re.compile(r"(?:i|we|you|he|she|they|it|my|our|his|her|their|this|that|then|the|a|an)\b", re.I)
+# a name's words are capitalised but for its small joining words ("Bank of America"): "and Anna stayed in Paris",
+# "and Texas is hot" start another clause, with its own subject and verb
+_NAME_JOINS = {"of", "de", "del", "la", "le", "du", "da", "von", "van", "upon", "on", "the", "and", "&"}
+# a subject inside a further value, or right after it, starts another clause: "and in the summer I go to Spain",
+# "and in winter we ski"
+_SUBJECT = re.compile(r"\b(?:i|we|you|he|she|they)\b", re.I)
 _ZH_AND = re.compile(r"和|、|与|跟|及|以及|还有")
+# a "list" that is one place or names company: "北京和上海之间的小城", "深圳和香港交界", "上海跟父母一起"
+_ZH_ONE_PLACE = re.compile(r"的|之间|中间|交界|一起|一块")
 # a person lives or works in a few places at once: a longer list is read up to here (every later value was compared
 # with every earlier one, here and by an update: quadratic in a pasted list of thousands)
 MAX_VALUES = 8
@@ -261,13 +269,17 @@ def _more_values(frame: str, text: str, end: int, zh: bool, first: str) -> list[
     a list of names joined by commas alone is none: "Paris, France" is one place)."""
     if zh:
         parts = [_value(p) for p in _ZH_AND.split(first)][:MAX_VALUES]
-        return parts[1:] if len(parts) > 1 and all(len(p) >= 2 for p in parts) else []
+        if len(parts) < 2 or any(len(p) < 2 or _ZH_ONE_PLACE.search(p) for p in parts):
+            return []
+        return parts[1:]
     out: list[str] = []
     joined = False  # the list's last item came with "and" / "or" (or its own preposition)
     while len(out) < MAX_VALUES - 1 and (m := _MORE_EN.match(text, end)) is not None:
         raw = m.group("v")
-        named = raw[:1].isupper() and not _NOT_A_NAME.match(raw)
+        named = not _NOT_A_NAME.match(raw) and all(w[:1].isupper() or w.lower() in _NAME_JOINS for w in raw.split())
         if m.group("p") is None and not named and not (frame == "role" and _ARTICLES.match(raw)):
+            break
+        if _SUBJECT.search(raw) or _SUBJECT.match(text, m.end() + 1):
             break
         out.append(_value(raw))
         joined = m.group("p") is not None or "," not in m.group(0) or bool(re.search(r"\b(?:and|or)\b", m.group(0)))
