@@ -8,6 +8,8 @@ tied the two.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from weaver.models import MemoryNode
@@ -128,3 +130,32 @@ def test_another_speakers_statement_is_not_corrected():
 def test_a_statement_already_holding_the_new_value_is_not_what_was_corrected():
     earlier = [_node(0, "Flask 2.3 or 3.0, I forget which.")]
     assert amend_parents(_node(1, "Actually we are on Flask 3.0, not 2.3."), earlier, set()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Actually, the budget is 1,500, not 2,000.", ("2,000", "1,500")),  # was ('2', '500')
+        ("Sorry, it's $1,200, not $1,500.", ("$1,500", "$1,200")),
+        ("其实预算是1.5万，不是2万。", ("2万", "1.5万")),  # was ('2万', '1.')
+    ],
+)
+def test_a_number_is_taken_back_whole(text, said):
+    assert taken_back(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * 16000,  # a pasted hash or blob: 11 s, each start of the run tried to its end
+        "是" * 8000,  # Chinese without punctuation (CJK letters are word characters): 1.3 s at 2,000
+        "不是" * 8000,
+    ],
+)
+def test_a_long_run_of_letters_is_read_in_linear_time(text):
+    took = []
+    for _ in range(3):  # the best of three on a shared box
+        start = time.perf_counter()
+        taken_back(text)
+        took.append(time.perf_counter() - start)
+    assert min(took) < 1.0  # ~0.1 s now
