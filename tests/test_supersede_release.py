@@ -116,3 +116,27 @@ def test_delete_node_and_undo_from_the_cli_keep_status_and_constraints_agreeing(
     assert state() == ([(5000.0, a.id)], "active")
     cli("undo")
     assert state() == ([(8000.0, b.id)], "superseded")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_retracted_statement_set_active_again_supersedes_what_it_released(runtime, lang):
+    """Retracted, then set active by hand (the studio's status menu, not an undo): the 5,000 it had released
+    stood active beside the 8,000 in force, two budgets told to a question about the budget."""
+    w, (a, b) = _said(runtime, f"back-{lang}", lang)
+    w.curation.set_status(b, "retracted", "not what the user meant")
+    assert w.nodes[a].status == "active"
+    entry = w.curation.set_status(b, "active", "it was what the user meant after all")
+    assert (w.nodes[a].status, w.nodes[a].meta.get("superseded_by")) == ("superseded", b)
+    assert _budget(w) == (8000.0, b)
+    _agree(w)
+    w.curation.undo(entry.id)  # the reactivation and what it took back, together
+    assert (w.nodes[b].status, w.nodes[a].status) == ("retracted", "active") and _budget(w) == (5000.0, a)
+    _agree(w)
+    w.curation.redo()
+    assert (w.nodes[b].status, w.nodes[a].status) == ("active", "superseded")
+    _agree(w)
+    # retracted and set active again, twice: one status change each time, never a second claim on the same memory
+    w.curation.set_status(b, "retracted")
+    w.curation.set_status(b, "active")
+    assert w.nodes[a].status == "superseded" and _budget(w) == (8000.0, b)
+    _agree(w)

@@ -81,7 +81,34 @@ class StatusActions:
             self._flag_dependents(node_id, status, entry.id)
         if status == "retracted" and before["status"] != "retracted":
             self.release_superseded(node_id, entry, "retracted", heir)
+        elif status == "active" and before["status"] == "retracted":
+            self.reclaim_released(node_id, entry)
         return entry
+
+    def reclaim_released(self, node_id: str, entry: AuditEntry) -> list[AuditEntry]:
+        """The memories ``node_id``'s retraction released (made active again), superseded by it again once it is
+        set active by hand (an undo of the retraction reverts the release itself): else the budget said first
+        stood active beside the one that replaced it. Only a memory the release left as it was (active, with no
+        later successor) is taken; each change is a builder entry naming ``entry``, undone with it."""
+        out = []
+        for e in list(self.log.entries):
+            if not (
+                e.actor == "builder"
+                and e.action == "node.status"
+                and (e.before or {}).get("superseded_by") == node_id
+                and (e.after or {}).get("status") == "active"
+                and not self.log.undone(e.id)
+            ):
+                continue
+            n = self.w.nodes.get(e.key)
+            if n is None or n.status != "active" or n.meta.get("superseded_by"):
+                continue
+            before = {"status": "active", "superseded_by": ""}
+            after = {"status": "superseded", "superseded_by": node_id}
+            why = f"{node_id}, which had superseded it, is active again"
+            out.append(self._record(self.log.new("builder", "node.status", n.id, before, after, why, ref=entry.id)))
+            self._write_status(n.id, after)
+        return out
 
     def release_superseded(self, node_id: str, entry: AuditEntry, how: str, heir: str) -> list[AuditEntry]:
         """The memories ``node_id`` superseded, once it is taken back (``how``: "deleted", "retracted"): each is
