@@ -140,3 +140,19 @@ def test_a_retracted_statement_set_active_again_supersedes_what_it_released(runt
     w.curation.set_status(b, "active")
     assert w.nodes[a].status == "superseded" and _budget(w) == (8000.0, b)
     _agree(w)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_statement_released_again_goes_to_what_else_superseded_it(runtime, lang):
+    """5000 -> 8000, the 8,000 deleted (5,000 active), 12000 said (it supersedes the 5,000), the deletion undone
+    (the 5,000 is the 8,000's again), the 8,000 deleted again: the 5,000 stood active beside the 12,000 in force."""
+    w, (a, b) = _said(runtime, f"again-{lang}", lang)
+    w.curation.delete_node(b)
+    c = w.ingest(CHATS[lang][2], "user_input").node.id
+    assert w.nodes[a].meta.get("superseded_by") == c
+    w.curation.undo()
+    assert w.nodes[a].meta.get("superseded_by") == b and w.graph.edges[a, c]["relation"] == "supersedes"
+    w.curation.delete_node(b)
+    assert (w.nodes[a].status, w.nodes[a].meta.get("superseded_by")) == ("superseded", c)
+    assert _budget(w) == (12000.0, c)
+    _agree(w)

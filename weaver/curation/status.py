@@ -128,7 +128,8 @@ class StatusActions:
         out = []
         for nid in held:
             before = {"status": "superseded", "superseded_by": node_id}
-            if heir and not self.w.graph.has_edge(nid, heir) and not would_create_cycle(self.w.graph, nid, heir):
+            to = heir or self._standing_successor(nid, node_id)
+            if to and not self.w.graph.has_edge(nid, to) and not would_create_cycle(self.w.graph, nid, to):
                 why = f"handed on: {node_id}, which superseded it, was {how}"
                 edge = {
                     "relation": "supersedes",
@@ -139,18 +140,30 @@ class StatusActions:
                     "status": "proposed",
                 }
                 out.append(
-                    self._record(self.log.new("builder", "edge.add", f"{nid}->{heir}", None, edge, why, ref=entry.id))
+                    self._record(self.log.new("builder", "edge.add", f"{nid}->{to}", None, edge, why, ref=entry.id))
                 )
-                self._write_edge(nid, heir, edge)
-            after = (
-                {"status": "superseded", "superseded_by": heir} if heir else {"status": "active", "superseded_by": ""}
-            )
-            why = f"{node_id}, which superseded it, was {how}" + (f"; superseded by {heir} in turn" if heir else "")
+                self._write_edge(nid, to, edge)
+            after = {"status": "superseded", "superseded_by": to} if to else {"status": "active", "superseded_by": ""}
+            why = f"{node_id}, which superseded it, was {how}" + (f"; superseded by {to} in turn" if to else "")
             out.append(self._record(self.log.new("builder", "node.status", nid, before, after, why, ref=entry.id)))
             self._write_status(nid, after)
-            if not heir:
+            if not to:
                 self._withdraw_flags(nid)
         return out
+
+    def _standing_successor(self, nid: str, gone: str) -> str:
+        """Another memory that superseded ``nid`` and stands (a ``supersedes`` edge to an active memory other than
+        ``gone``, the latest said): "5000" superseded by "8000" and by "12000" (an undo put the 8,000 back after the
+        12,000 came), the 8,000 taken back again: the 5,000 is the 12,000's, not active beside it."""
+        found = [
+            x
+            for x in self.w.graph.successors(nid)
+            if x != gone
+            and self.w.graph.edges[nid, x].get("relation") == "supersedes"
+            and x in self.w.nodes
+            and self.w.nodes[x].status == "active"
+        ]
+        return max(found, key=self.w.position_of, default="")
 
     def heir(self, node_id: str) -> str:
         """The memory that stands at the end of ``node_id``'s chain of supersedes: what superseded it, or what
