@@ -13,7 +13,8 @@ A put with ``index=False`` is kept but not indexed, as LangGraph's ``BaseStore``
 space (kind :data:`UNINDEXED`), not a memory, so no query finds it (the store's semantic search, the weaver's
 retrieval, MCP ``recall``) while ``get``, a ``search`` without a query and ``list_namespaces`` see it as any
 item. It replaces the key's memory as a new value would (retracted: audited, undoable), and a later indexed put
-of the key weaves the value again.
+of the key weaves the value again. The record itself is not audited: a later put or delete of the key replaces
+or removes it for good (unlike a memory, no undo brings it back).
 
 >>> from langgraph.graph import StateGraph                                   # doctest: +SKIP
 >>> store = WeaverStore(MemoryService(runtime, "agent"))                      # doctest: +SKIP
