@@ -77,6 +77,8 @@ def test_a_correction_is_linked_to_what_it_corrects_and_told_first(runtime, lang
         ("其实是海淀区，不是朝阳区。", ("朝阳区", "海淀区")),
         ("更正一下，不是五月三号，是五月四号出发。", ("五月三号", "五月四号")),
         ("We fly on the 12th, not the 14th.", ("14th", "12th")),  # a number taken back needs no cue
+        ("更正：预计来250人，不是200人。", ("200人", "250人")),
+        ("其实我想去故宫，不是长城。", ("长城", "故宫")),
     ],
 )
 def test_what_a_correction_takes_back(text, said):
@@ -90,6 +92,9 @@ def test_what_a_correction_takes_back(text, said):
         "我喜欢安静的，不是热闹的。",
         "Actually, not really.",
         "Actually I do not know.",
+        "Actually I'm tired, not to mention hungry.",
+        "Sorry, I was late, not including the traffic.",
+        "Actually it's fine, not a big deal.",
         "It was cold, not that it mattered.",
         "",
     ],
@@ -159,3 +164,15 @@ def test_a_long_run_of_letters_is_read_in_linear_time(text):
         taken_back(text)
         took.append(time.perf_counter() - start)
     assert min(took) < 1.0  # ~0.1 s now
+
+
+def test_a_number_taken_back_without_a_cue_corrects_only_a_statement_about_the_same_thing():
+    dogs, flight = _node(0, "I have 3 dogs."), _node(1, "We fly out on the 14th.")
+    assert amend_parents(_node(2, "We have 2 kids, not 3."), [dogs], set()) == []
+    assert amend_parents(_node(2, "We fly on the 12th, not the 14th."), [dogs, flight], set()) == [
+        (1, "a correction said anew: 14th -> 12th")
+    ]
+    # said as a correction, the cue is enough
+    assert amend_parents(_node(2, "Sorry, 2 dogs, not 3."), [dogs, flight], set()) == [
+        (0, "a correction said anew: 3 -> 2")
+    ]

@@ -30,7 +30,7 @@ import re
 
 from ..fact_frames import same_speaker
 from ..models import MemoryNode
-from ..text import STOPWORDS_EN, STOPWORDS_ZH
+from ..text import STOPWORDS_EN, STOPWORDS_ZH, content_words
 from .updates import UPDATE_WHY
 
 __all__ = ["amend_parents", "taken_back"]
@@ -55,8 +55,14 @@ _ZH_PART = r"[^，,。；;！!？?、]{1,12}?"
 _ZH = (  # "不是2.3，是3.0" / "是3.0，不是2.3"
     re.compile(rf"不是(?P<old>{_ZH_PART})[，,]?\s*(?:而|就|应该)?是(?P<new>[^，,。；;！!？?]{{1,12}})"),
     re.compile(rf"是(?P<new>{_ZH_PART})[，,]\s*(?:而|并)?不是(?P<old>[^，,。；;！!？?]{{1,12}})"),
+    re.compile(rf"(?P<new>[^，,。；;：:！!？?、]{{1,12}})[，,]\s*(?:而|并)?不是(?P<old>[^，,。；;！!？?]{{1,12}})"),
 )
 _PRONOUNS = {"i", "we", "you", "he", "she", "it", "they", "this", "that", "there"}
+# "not" that opens an idiom or a hedge, not a value taken back: "not to mention", "not sure", "not a big deal"
+_NOT_A_VALUE = {
+    "to", "including", "counting", "sure", "kidding", "joking", "only", "just", "even", "yet", "now", "so", "too",
+    "quite", "exactly", "necessarily", "always", "everything", "everyone", "a", "an", "that", "bad", "much", "many",
+}  # fmt: skip
 _WORD_LIMIT = {"but", "and", "or", "anymore", "either", "any", "more", "rather", "at", "all", "really", "sure"}
 
 
@@ -78,7 +84,11 @@ def taken_back(text: str) -> tuple[str, str] | None:
         m = pattern.search(text)
         if m is None:
             continue
+        if pattern in _EN and m["old"].split()[0].lower() in _NOT_A_VALUE:
+            continue
         old, new = _trim(m["old"], pattern in _ZH), _trim(m["new"], pattern in _ZH, tail=True)
+        if pattern is _ZH[2] and not any(c.isdigit() for c in old) and len(new) > len(old):
+            new = new[-len(old) :]  # "我想去故宫，不是长城": what stands where 长城 would, at the clause's end
         new = _parallel(new, old, pattern in _ZH)
         if not old or not new or old.lower() == new.lower() or new.split()[0].lower() in _PRONOUNS:
             continue  # "not easy, but I believe …": a clause, not a value put in its place
@@ -118,7 +128,7 @@ def _parallel(new: str, old: str, zh: bool) -> str:
     if zh and not old.isascii():
         number = re.match(_NUMBER, old)
         if number:  # "1.5万" for "2万": the number with the unit it was said in
-            same_unit = re.match(rf"(?:{_NUMBER}){re.escape(old[number.end() :])}", new)
+            same_unit = re.search(rf"(?:{_NUMBER}){re.escape(old[number.end() :])}", new)
             if same_unit:
                 return same_unit.group(0)
         head = new[: len(old)]
@@ -150,9 +160,14 @@ def amend_parents(node: MemoryNode, earlier: list[MemoryNode], exclude: set[str]
     if said is None:
         return []
     old, new = said
+    # a number taken back without saying it corrects ("2 kids, not 3") corrects a statement about the same thing:
+    # one that shares a word besides the numbers ("I have 3 dogs" is another matter)
+    topic = None if _CUE.search(node.content) else content_words(node.content) - content_words(f"{old} {new}")
     for i in range(len(earlier) - 1, -1, -1):
         prev = earlier[i]
         if prev.kind != "user_input" or not same_speaker(prev.meta, node.meta):
+            continue
+        if topic is not None and not topic & content_words(prev.content):
             continue
         if _holds(prev.content, old) and not _holds(prev.content, new):
             return [] if prev.id in exclude else [(i, f"a correction{UPDATE_WHY}{old} -> {new}")]
