@@ -55,7 +55,7 @@ _ZH_PART = r"[^，,。；;！!？?、]{1,12}?"
 _ZH = (  # "不是2.3，是3.0" / "是3.0，不是2.3"
     re.compile(rf"不是(?P<old>{_ZH_PART})[，,]?\s*(?:而|就|应该)?是(?P<new>[^，,。；;！!？?]{{1,12}})"),
     re.compile(rf"是(?P<new>{_ZH_PART})[，,]\s*(?:而|并)?不是(?P<old>[^，,。；;！!？?]{{1,12}})"),
-    re.compile(rf"(?P<new>[^，,。；;：:！!？?、]{{1,12}})[，,]\s*(?:而|并)?不是(?P<old>[^，,。；;！!？?]{{1,12}})"),
+    re.compile(r"(?P<new>[^，,。；;：:！!？?、]{1,12})[，,]\s*(?:而|并)?不是(?P<old>[^，,。；;！!？?]{1,12})"),
 )
 _PRONOUNS = {"i", "we", "you", "he", "she", "it", "they", "this", "that", "there"}
 # "not" that opens an idiom or a hedge, not a value taken back: "not to mention", "not sure", "not a big deal"
