@@ -46,6 +46,7 @@ from .text import content_words
 
 __all__ = [
     "SlotValue",
+    "taken_back_at",
     "SLOTS",
     "read_slots",
     "changes",
@@ -145,7 +146,41 @@ def _read(text: str) -> tuple[SlotValue, ...]:
     budgets = read_budgets(text, [v.span for v in vals] + dates)
     vals = [v for v in vals if not _rate_unit(text, v, budgets)]
     vals += budgets + read_diet(text) + read_locations(text)
-    return tuple(sorted(vals, key=lambda v: v.span))
+    return tuple(sorted(_not_taken_back(text, vals), key=lambda v: v.span))
+
+
+_TAKEN_BACK = re.compile(r"(?:不是|并非|而非|\bnot|\binstead of|\brather than)\s*$", re.IGNORECASE)
+
+
+def taken_back_at(text: str, start: int) -> bool:
+    """Whether what is said at ``start`` follows "不是" / "not" / "instead of" (the value a correction takes back
+    when the message says another).
+
+    >>> taken_back_at("不是三个人，是四个人", 2), taken_back_at("不是三个人，是四个人", 8)
+    (True, False)
+    """
+    return _TAKEN_BACK.search(text[max(0, start - 12) : start]) is not None
+
+
+def _not_taken_back(text: str, vals: list[SlotValue]) -> list[SlotValue]:
+    """``vals`` without a value the message takes back: one said right after "不是" / "not" / "instead of" where
+    the same slot is said otherwise in the message ("不是三个人，是四个人", "it's 4 people, not 3 people"). Said
+    alone ("不超过500", "我们不是三个人吗？") a value stays: there is nothing it is taken back for.
+
+    >>> [(v.slot, v.value) for v in read_slots("更正一下，不是三个人，是四个人。")]
+    [('party', 4.0)]
+    >>> [(v.slot, v.value) for v in read_slots("我们不是三个人吗？")]
+    [('party', 3.0)]
+    """
+    back = [taken_back_at(text, v.span[0]) for v in vals]
+    if not any(back):
+        return vals
+    return [
+        v
+        for v, b in zip(vals, back, strict=True)
+        if not b
+        or not any(o.slot == v.slot and o.scope == v.scope and not ob for o, ob in zip(vals, back, strict=True))
+    ]
 
 
 _CLAUSE_BREAK = re.compile(r"[，,。；;！!？?\n]")

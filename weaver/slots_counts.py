@@ -25,6 +25,11 @@ _PARTY = compile_ci(
     r"\b(?:make (?:it|that)|change (?:it|that) to|(?:update|switch) (?:it |that )?to)\s+(?:just\s+|only\s+)?"
     + _N
     + r"\s+(?:people|persons|guests)\b|"
+    # a party said as a correction ("Sorry, it's 4 people, not 3.", "4 people, not 3 people")
+    r"\b(?:it's|it is|it'll be|that's|that is|that'll be)\s+(?:only\s+|just\s+|actually\s+|now\s+)?"
+    + _N
+    + r"\s+(?:people|persons|guests|adults)\b(?!\s+(?:per|each|at|in)\b)|"
+    r"\b" + _N + r"\s+(?:people|persons|guests)(?=\s*,?\s*(?:not|instead of|rather than)\b)|"
     r"\b(?:we(?:'re| are)|there(?:'re| are| will be))\s+(?:only\s+|just\s+|now\s+)?"
     + _N
     + r"\b(?!\s*(?:nights?|days?|years?|hours?|minutes?))"

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from ..numerals import small_number
-from ..slots import read_slots
+from ..slots import read_slots, taken_back_at
 
 import re
 
@@ -265,7 +265,9 @@ def people_count(text: str) -> int | None:
     if plus:
         n = _small(plus.group(1))
         return n + 1 if n else None
-    m = _PEOPLE.search(text)
+    # "不是三个人，是四个人": the count said after "不是" / "not" is the one taken back, when another is said
+    said = list(_PEOPLE.finditer(text))
+    m = next((x for x in said if not taken_back_at(text, x.start())), said[0] if said else None)
     if not m:
         if party and isinstance(party[0].value, float):  # "with three friends": the reader's count
             return int(party[0].value)
