@@ -107,7 +107,8 @@ _NIGHTS = re.compile(
     re.IGNORECASE,
 )
 _DAYS = re.compile(
-    r"(?<![第\d月])(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+    # "三日游" is a length, "到24日" a date: 日 counts as days only before 游 / 行程
+    r"(?<![第\d月])(\d+|[一二两三四五六七八九十])\s*(?:天|日(?=游|行程|的行程))(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
     r"seven)[- ]days?\b",
     re.IGNORECASE,
 )

@@ -134,7 +134,8 @@ class OfflineTurn(StepWriter):
                 if out.count or out.error:
                     break
                 relaxed = True
-                args = {k: v for k, v in call.arguments.items() if k != "near"}
+                # each step is a place of its own: a ring a search it continues had widened to is not kept
+                args = {k: v for k, v in call.arguments.items() if k not in ("near", "around")}
                 if alt.value:
                     args["near"] = alt.value
                 if alt.slot == AROUND:
@@ -292,7 +293,8 @@ class OfflineTurn(StepWriter):
         if p.intent == "has" and self._outputs and self._outputs[-1].rows:
             return has_text(self._outputs[-1].rows[0], p.asks_has, lang)
         if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
-            return route_text(self._outputs, lang)
+            said = caveat_text(p.caveat, lang, "") + "\n" if p.caveat in _SAID_FIRST else ""  # "打车多少钱？"
+            return said + route_text(self._outputs, lang)
         fields = asked_fields(p.text) if p.intent == "info" and len(self._outputs) == 1 else []
         if fields and self._outputs[0].rows and not self._outputs[0].error:  # "故宫评分多少？": that field, not the row
             return field_text(self._outputs[0].rows[0], fields, p.domain or "", lang)
@@ -359,7 +361,7 @@ class OfflineTurn(StepWriter):
         return ack_text(lang, p.constraints, p.lifted)
 
 
-_SAID_FIRST = ("no_hostel_type", "no_walking_data")
+_SAID_FIRST = ("no_hostel_type", "no_walking_data", "no_taxi_data")
 _DOMAIN_WORDS = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
 
 
