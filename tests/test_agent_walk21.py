@@ -202,3 +202,71 @@ def test_a_budget_said_with_am_i_within_it_is_the_tally_against_it(runtime, lang
     _, (reply, calls, _) = last_turn(runtime, f"within-{lang}", [*SANLITUN[lang], within])
     assert [c["tool"] for c in calls] == ["budget_tally"] and calls[0]["arguments"]["budget"] == 4000, calls
     assert ("还剩¥3,941" if lang == "zh" else "¥3,941 left") in reply, reply
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [("zh", "我们是一家四口，两个大人两个孩子"), ("en", "we're a family of four, two adults and two kids")],
+)
+def test_a_whole_party_said_before_who_is_in_it_is_the_party(lang, said):
+    """ "a family of four, two adults and two kids" was noted as 2 people (the adults)."""
+    from weaver.agent.understanding import parse
+
+    assert [c.value for c in parse(said).constraints if c.slot == "people"] == [4]
+
+
+@pytest.mark.parametrize(
+    "lang, turns",
+    [
+        ("zh", ["酒店每晚600以内，想住在东城区", "东城区附近的景点", "有推荐吗？"]),
+        ("en", ["Our hotel budget is under 600 a night, in Dongcheng district", "any recommendations?"]),
+    ],
+)
+def test_any_recommendations_searches_the_kind_in_play(runtime, lang, turns):
+    """ "有推荐吗？" / "any recommendations?" got the capabilities blurb: the kind listed last (else noted last)."""
+    _, (_, calls, _) = last_turn(runtime, f"recs-{lang}", turns)
+    assert calls and calls[0]["tool"] == ("search_attractions" if lang == "zh" else "search_hotels"), calls
+    assert lang == "zh" or calls[0]["arguments"].get("price") == "0-600", calls
+
+
+@pytest.mark.parametrize(
+    "lang, turns",
+    [
+        (
+            "zh",
+            [
+                "两个人，12月20日到12月23日",
+                "东城区的酒店",
+                "订第一家",
+                "东城区的景点",
+                "把第一个放到第一天",
+                "我们改成三个人",
+                "整个行程是什么样的？",
+            ],
+        ),
+        (
+            "en",
+            [
+                "two of us, December 20 to December 23",
+                "hotels in Dongcheng district",
+                "book the first one",
+                "sights in Dongcheng district",
+                "put the first one on day 1",
+                "actually we are three people",
+                "what does the whole plan look like now?",
+            ],
+        ),
+    ],
+)
+def test_a_party_change_moves_the_plan_saying_it_reserves_nothing_once(runtime, lang, turns):
+    """ "put the first one on day 1" was the capabilities blurb; "the whole plan" too; a change that moved two
+    bookings said "(I keep the plan only…)" under each, and "Added to your plan" for what it only updated."""
+    agent = TravelAgent(runtime.open(f"moved-{lang}"))
+    chats = [chat_turn(agent, text) for text in turns]
+    assert [c["tool"] for c in chats[4][1]] == ["add_to_plan"] and chats[4][1][0]["arguments"]["day"] == 1
+    moved = chats[5][0]
+    assert sorted(c["tool"] for c in chats[5][1]) == ["add_to_plan", "book_hotel"], chats[5][1]
+    from weaver.agent.result_texts import plan_only
+
+    assert moved.count(plan_only(lang)) == 1 and ("已加入" not in moved and "Added" not in moved), moved
+    assert [c["tool"] for c in chats[6][1]] == ["budget_tally"], chats[6]

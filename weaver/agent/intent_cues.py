@@ -180,6 +180,7 @@ TALLY = _cue(
     r"how much\b.{0,30}\b(?:in total|altogether|all together)|"
     # "总预算是4000，够吗？" / "our budget is 4000, am I within it?": the plan against the budget just said
     r"预算.{0,12}(?:够(?:吗|不够)|会超|超了吗|超不超)|\b(?:am i|are we) (?:within|over|under|inside)\b|"
+    r"\b(?:whole|full|entire|complete) (?:plan|itinerary)\b|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
     "how much is left|money left|budget left|还有多少钱|还能花多少|"
@@ -187,8 +188,10 @@ TALLY = _cue(
     r"how much (?:of (?:the|our|my) )?(?:budget|money) (?:is |do (?:we|i) have |have (?:we|i) got )?left"
 )
 BOOK = _cue(
-    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|算上|安排上|定了|book|reserve|add|take the(?! (?:metro|subway))|take that|go with|"
-    "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back"
+    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|放到|排到|安排到|安排在|算上|安排上|定了|book|reserve|add|take the(?! (?:metro|subway))|take that|go with|"
+    "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back|"
+    # "put the first one on day 1" / "put it in the plan"
+    r"put (?:it|that|this|them|the \w+(?: one)?) (?:on|in|into|for)\b"
 )
 # a message that only picks an item shown ("那就这家吧", "就第一家", "ok, that one then", "the second one please"):
 # the whole message is the pick, so a longer one that merely mentions "it" ("I think it's too far then") is none

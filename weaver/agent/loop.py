@@ -51,6 +51,12 @@ _HINTS = {
 
 # a question ("有没有评分高一点的", "any with a higher rating?"), not a wish told ("我不想住太吵的地方。")
 _ASKED = re.compile(r"[?？]|吗|有没有|有无|\b(?:any|anything|is there|are there)\b", re.I)
+# options asked for without saying of what ("有推荐吗？", "any suggestions?")
+_OPTIONS_ASKED = re.compile(
+    r"(?:有|有什么|有没有|有啥)(?:好的?)?(?:推荐|建议)|^\s*(?:那)?推荐(?:一下|几个|几家)?(?:吧|呢|吗)?[?？!！。]*\s*$|"
+    r"\bany (?:recommendations?|suggestions?|ideas|options)\b|\bwhat (?:do|would) you (?:recommend|suggest)\b",
+    re.I,
+)
 # the slots that narrow a search already shown (not the trip's frame: party, dates, budget)
 _REFINES = frozenset({"rating", "price", "cost", "ticket", "quiet", "near_metro", "facilities", "hotel_type", "avoid"})
 
@@ -136,6 +142,11 @@ class TravelAgent(OfflineTurn):
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
+        if p.intent == "statement" and not (p.domain or p.constraints) and _OPTIONS_ASKED.search(text):
+            # "有推荐吗？" / "any recommendations?": the kind of place listed last, else the one whose wishes were
+            # noted last, searched with what memory holds
+            p.domain = self.topic_in_play(self._turn) or self.topic_noted(self._turn)
+            p.intent = "search" if p.domain else p.intent
         refine = [c for c in p.constraints if c.slot in _REFINES]
         if refine and not p.domain and p.intent == "statement" and _ASKED.search(text) and self.last_shown():
             # "有没有评分高一点的" / "any with a higher rating?": the search of its scope (else the topic searched last)

@@ -38,7 +38,7 @@ from .replies import (
 from .db import load_database
 from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import resolve_there
-from .result_texts import asked_fields, field_text, when_said, which_text
+from .result_texts import asked_fields, field_text, plan_only, rebooked_text, when_said, which_text
 from .side import caveat_text, hostel_names, side_text
 from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
@@ -152,11 +152,8 @@ class OfflineTurn(StepWriter):
             head = text if tp.calls else ack_text(lang, p.constraints)
             text = "\n\n".join(
                 [head]
-                + [
-                    results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
-                    for old, out in rebooked
-                ]
-            )
+                + [rebooked_text(out, lang) + "\n" + rebook_text(old, out.ok, lang, fmt_money) for old, out in rebooked]
+            ) + ("\n" + plan_only(lang) if any(out.ok for _, out in rebooked) else "")
         latest = self.last_shown(lists_only=True).get(p.domain or "") or []
         at = (p.ordinal or 1) - 1
         if order and tp.target and (at >= len(latest) or latest[at] != tp.target):
