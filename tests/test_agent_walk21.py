@@ -270,3 +270,20 @@ def test_a_party_change_moves_the_plan_saying_it_reserves_nothing_once(runtime, 
 
     assert moved.count(plan_only(lang)) == 1 and ("已加入" not in moved and "Added" not in moved), moved
     assert [c["tool"] for c in chats[6][1]] == ["budget_tally"], chats[6]
+
+
+@pytest.mark.parametrize(
+    "lang, turns",
+    [
+        ("zh", ["帮我找东直门地铁站附近的酒店，要有wifi和停车位", "每晚500以内的有吗？"]),
+        ("en", ["find me a hotel near Dongzhimen subway station with wifi and parking", "any under 500 a night?"]),
+    ],
+)
+def test_a_hotel_near_a_named_station_stays_near_it(runtime, lang, turns):
+    """ "东直门地铁站附近的酒店" was remembered as near "地铁站" (every row has one), so "每晚500以内的有吗？" widened to
+    all of Beijing; "a hotel near Dongzhimen subway station" was a station look-up, no hotel search."""
+    agent = TravelAgent(runtime.open(f"station-{lang}"))
+    _, calls, _ = chat_turn(agent, turns[0])
+    assert calls and calls[0]["tool"] == "search_hotels" and calls[0]["arguments"]["near"] == "东直门", calls
+    _, calls, _ = chat_turn(agent, turns[1])
+    assert [c["arguments"].get("near") for c in calls] == ["东直门"], calls

@@ -275,7 +275,9 @@ FIRST_PERSON = _cue(
 NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
 NEAR_METRO = re.compile(
     r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"
-    r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)",
+    r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)|"
+    # "a hotel near Dongzhimen subway station": near a station named, as "东直门地铁站附近"
+    r"\b(?:near|close to|next to|by)\s+(?:the\s+)?(?:[A-Za-z'-]+\s+){1,3}(?:metro|subway)\s+station",
     re.IGNORECASE,
 )
 QUIET = _cue(
