@@ -287,3 +287,40 @@ def test_a_hotel_near_a_named_station_stays_near_it(runtime, lang, turns):
     assert calls and calls[0]["tool"] == "search_hotels" and calls[0]["arguments"]["near"] == "东直门", calls
     _, calls, _ = chat_turn(agent, turns[1])
     assert [c["arguments"].get("near") for c in calls] == ["东直门"], calls
+
+
+WHY_TURNS = {
+    "zh": [
+        "我们两个人，总预算6000，1月10日开始住4晚",
+        "帮我找颐和园附近的酒店，每晚最多400",
+        "算了，每晚700吧，想住好一点",
+        "我刚才说预算是多少来着？",
+        "我们还是想住王府井附近",
+        "那附近有博物馆吗？",
+        "它门票多少？",
+        "加到第一天",
+        "那个博物馆附近有什么好吃的？不要辣的",
+        "为什么推荐那家餐厅？",
+    ],
+    "en": [
+        "We are two people, total budget is 6000 yuan, staying 4 nights from January 10",
+        "Find us a hotel near the Summer Palace, max 400 a night",
+        "Actually make it 700 a night, we want something nicer",
+        "what did I say my budget was?",
+        "hmm, no, change of plan: we'd rather stay near Wangfujing",
+        "is there a museum near there?",
+        "how much is the ticket for that one?",
+        "add it to day 1",
+        "what's a good restaurant near that museum? no spicy food please",
+        "why did you suggest that restaurant?",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_why_that_restaurant_leaves_out_the_questions_on_the_way(runtime, lang):
+    """ "为什么推荐那家餐厅？" listed "我刚才说预算是多少来着？" and "它门票多少？" as conditions the result followed from."""
+    turns = WHY_TURNS[lang]
+    _, (reply, _, _) = last_turn(runtime, f"why-{lang}", turns)
+    assert turns[8] in reply and turns[0] in reply, reply
+    assert turns[3] not in reply and turns[6] not in reply, reply
