@@ -324,3 +324,20 @@ def test_why_that_restaurant_leaves_out_the_questions_on_the_way(runtime, lang):
     _, (reply, _, _) = last_turn(runtime, f"why-{lang}", turns)
     assert turns[8] in reply and turns[0] in reply, reply
     assert turns[3] not in reply and turns[6] not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "lang, turns, said",
+    [
+        ("zh", ["帮我找东直门附近有wifi和停车位的酒店", "每晚500以内的有吗？"], "设施：wifi、停车位"),
+        (
+            "en",
+            ["I need a hotel near Dongzhimen with wifi and parking", "any under 500 a night?"],
+            "facilities: wifi, parking",
+        ),
+    ],
+)
+def test_facilities_said_back_are_in_the_reply_language(runtime, lang, turns, said):
+    """The English recap said "facilities: wifi、停车位" (the data's words, joined the Chinese way)."""
+    _, (reply, _, _) = last_turn(runtime, f"facilities-{lang}", turns)
+    assert said in reply, reply
