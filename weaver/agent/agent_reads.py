@@ -83,6 +83,16 @@ class MemoryReads:
                 return n.meta.get("domain")
         return None
 
+    def topic_noted(self, turn: int) -> str | None:
+        """The one kind of place whose constraints the reply before ``turn`` noted ("Noted: at most ¥600 per night"
+        -> "hotel"), None when it noted none or several kinds ("any recommendations?" then asks for that kind)."""
+        for nid in reversed(self.weaver.node_ids):
+            n = self.weaver.nodes[nid]
+            if n.turn < turn and n.kind == "agent_response" and n.status == "active":
+                kinds = {c.get("scope") for c in n.meta.get("noted") or []} & {"hotel", "restaurant", "attraction"}
+                return next(iter(kinds)) if len(kinds) == 1 else None
+        return None
+
     def shown_in_order(self, domain: str) -> list[tuple[str, int]]:
         """Every item of ``domain`` the search lists in memory showed, in the order shown, each once with the turn
         that first listed it ("the first hotel you showed me" counts in this order, not in the latest list)."""

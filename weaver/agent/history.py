@@ -59,6 +59,8 @@ _REQUEST = re.compile(r"帮我|找|推荐|订(?!的)|\b(?:find|(?<!did we )(?<!d
 # not about a place ("这家餐厅人均多少钱": no speaker of its own)
 _RECALL = re.compile(
     r"我们?(?:之前|刚才|当时)?(?:说|定|订|讲|提|选)(?:过|了|的)|我们?(?:一共|总共)|我有|我的|我们的|咱们的|"
+    # "我刚才说我对什么过敏来着？" / "what am I allergic to?": the speaker's own fact asked back
+    r"来着|我们?对(?:什么|哪些)|\b(?:am i|are we|was i|were we)\b|"
     r"\b(?:did (?:i|we)|have (?:i|we)|(?:i|we) (?:said|told|decided|agreed|settled|picked|chose|booked|reserved)|"
     r"settled? on|my|our)\b",
     re.I,

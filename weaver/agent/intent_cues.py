@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "ASKS_MAY",
+    "TAXI",
     "party_told",
     "SEARCH_ASKED",
     "GOING",
@@ -97,6 +99,12 @@ NEAR_IT = re.compile(r"\bnear (?:it|that one|this one)\b|它(?:的)?(?:附近|�
 REMOVE = re.compile(
     r"取消|删掉|删除|去掉|移除|拿掉|\b(?:remove|cancel|drop|delete|take (?:it|that|this|the \w+) (?:off|out))\b", re.I
 )
+# "那家可以取消吗？" / "can we cancel that one for free?": whether it can be, asked of the place, nothing taken out
+ASKS_MAY = re.compile(
+    r"(?:可以|能|可不可以|能不能|能否)(?:免费)?(?:取消|退)|免费取消|\bcan (?:i|we) cancel\b|cancell?ation (?:policy|fee)"
+    r"|free cancell?ation",
+    re.I,
+)
 PLAN_WORD = re.compile(r"行程|计划|预订|订的|\b(?:plan|itinerary|booking|reservation)\b", re.IGNORECASE)
 FIELD_Q = re.compile(
     r"门票|票价|多少钱|价格|价钱|人均|评分|地址|电话|营业时间|几点|开门|在哪|游玩时间|玩多久|多长时间|ticket|price|cost|"
@@ -164,11 +172,15 @@ PREFER = _cue(
 WHY = _cue("为什么|为何|为啥|干嘛|怎么会|什么原因|原因|why|how come|what went wrong|reason")
 FAILURE = _cue("失败|没成功|没订上|订不了|不成功|fail|failed|didn't work|did not work|couldn't|could not|wasn't")
 TALLY = _cue(
-    "花了多少|一共多少|总共多少|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
+    "花了多少|(?:一共|总共|总计|加起来)(?:大概|大约|差不多)?(?:要|得|会)?(?:花)?多少(?!人|个人|天|晚)|总花费|总费用|还剩|剩多少|预算够|超预算|花销|账单|行程单|我的计划|目前的计划|"
     "[定订]了(?:什么|哪些)|决定了什么|"
     # "现在的计划是什么？" / "计划是什么样的？": the plan asked after, as "What's the plan so far?" is
     "(?:现在|目前|当前)的?(?:计划|行程)(?:是)?(?:什么|啥|怎样|怎么样|如何)|计划(?:现在)?(?:是)?(?:什么样|怎么样|怎样|什么|啥)|"
     "行程里|行程上|行程(?:都|还)?有|行程(?:现在)?(?:是)?(?:什么样|怎么样|怎样)|how much is everything|everything (?:cost|come to)|"
+    r"how much\b.{0,30}\b(?:in total|altogether|all together)|"
+    # "总预算是4000，够吗？" / "our budget is 4000, am I within it?": the plan against the budget just said
+    r"预算.{0,12}(?:够(?:吗|不够)|会超|超了吗|超不超)|\b(?:am i|are we) (?:within|over|under|inside)\b|"
+    r"\b(?:whole|full|entire|complete) (?:plan|itinerary)\b|"
     "tally|spent|total cost|total so far|so far|remaining|left in the budget|how much in total|"
     "within budget|my plan|the plan|itinerary|summary|how much (?:do|have|is) (?:we|i|there) (?:have )?left|"
     "how much is left|money left|budget left|还有多少钱|还能花多少|"
@@ -176,8 +188,10 @@ TALLY = _cue(
     r"how much (?:of (?:the|our|my) )?(?:budget|money) (?:is |do (?:we|i) have |have (?:we|i) got )?left"
 )
 BOOK = _cue(
-    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|算上|安排上|定了|book|reserve|add|take the(?! (?:metro|subway))|take that|go with|"
-    "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back"
+    "预订|预定|订|就要|就选|选这|选那|选第|加入|加到|加进|加回|放回|放进|放到|排到|安排到|安排在|算上|安排上|定了|book|reserve|add|take the(?! (?:metro|subway))|take that|go with|"
+    "choose|pick|put (?:it|that|them|\\w+) back|bring (?:it|that) back|"
+    # "put the first one on day 1" / "put it in the plan"
+    r"put (?:it|that|this|them|the \w+(?: one)?) (?:on|in|into|for)\b"
 )
 # a message that only picks an item shown ("那就这家吧", "就第一家", "ok, that one then", "the second one please"):
 # the whole message is the pick, so a longer one that merely mentions "it" ("I think it's too far then") is none
@@ -242,6 +256,8 @@ ROUTE = re.compile(
     r"\b(?:take|ride) the (?:metro|subway) (?:from|to)\b",
     re.IGNORECASE,
 )
+# a taxi asked about ("打车去故宫多少钱？", "how much is a taxi to ..."): the data has no fares, no hotel is asked for
+TAXI = re.compile(r"打车|打的|出租车|的士|滴滴|\b(?:taxi|taxis|cab|cabs|uber|didi)\b", re.IGNORECASE)
 # asking which station is near: a metro question, not a "near the metro" preference
 METRO_Q = re.compile(
     r"哪个地铁站|哪一?站|什么地铁站|最近的地铁站|地铁站最近|地铁站是|(?:which|what|nearest|closest)\s+"
@@ -259,7 +275,9 @@ FIRST_PERSON = _cue(
 NEAR = _cue("附近|周边|周围|旁边|靠近|边上|一带|离.{0,6}近|near|nearby|around|close to|next to|walking distance")
 NEAR_METRO = re.compile(
     r"(?:地铁|metro|subway)站?.{0,4}(?:近|附近|旁边|方便|边上)|(?:靠近|离|近|near|close to|"
-    r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)",
+    r"walking distance (?:of|to|from)|next to)\s*(?:the |a )?(?:地铁|metro|subway)|"
+    # "a hotel near Dongzhimen subway station": near a station named, as "东直门地铁站附近"
+    r"\b(?:near|close to|next to|by)\s+(?:the\s+)?(?:[A-Za-z'-]+\s+){1,3}(?:metro|subway)\s+station",
     re.IGNORECASE,
 )
 QUIET = _cue(

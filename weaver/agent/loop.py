@@ -51,8 +51,14 @@ _HINTS = {
 
 # a question ("有没有评分高一点的", "any with a higher rating?"), not a wish told ("我不想住太吵的地方。")
 _ASKED = re.compile(r"[?？]|吗|有没有|有无|\b(?:any|anything|is there|are there)\b", re.I)
+# options asked for without saying of what ("有推荐吗？", "any suggestions?")
+_OPTIONS_ASKED = re.compile(
+    r"(?:有|有什么|有没有|有啥)(?:好的?)?(?:推荐|建议)|^\s*(?:那)?推荐(?:一下|几个|几家)?(?:吧|呢|吗)?[?？!！。]*\s*$|"
+    r"\bany (?:recommendations?|suggestions?|ideas|options)\b|\bwhat (?:do|would) you (?:recommend|suggest)\b",
+    re.I,
+)
 # the slots that narrow a search already shown (not the trip's frame: party, dates, budget)
-_REFINES = frozenset({"rating", "price", "cost", "ticket", "quiet", "near_metro", "facilities", "hotel_type"})
+_REFINES = frozenset({"rating", "price", "cost", "ticket", "quiet", "near_metro", "facilities", "hotel_type", "avoid"})
 
 
 def retrieval_query(text: str, p: Parsed) -> str:
@@ -102,6 +108,14 @@ class TravelAgent(OfflineTurn):
         finally:  # also when the caller stops early: what was shown is kept
             self._flush()
 
+    def _same_list(self, p: Parsed) -> None:
+        """A message that narrows the list in play keeps what that list asked for (its dishes, cuisine, meal and
+        kind of sight) where the message names none of its own."""
+        asked = ((self.previous_search(p.domain) or {}).get("arguments") or {}) if p.domain else {}
+        p.dishes = p.dishes or list(asked.get("dishes") or [])
+        p.cuisines = p.cuisines or list(asked.get("cuisine") or [])
+        p.meal, p.kind = p.meal or asked.get("meal"), p.kind or asked.get("kind")
+
     def _run(self, text: str) -> Iterator[AgentEvent]:
         lang = detect_language(text)
         if not self.weaver.meta.get("task"):
@@ -128,12 +142,18 @@ class TravelAgent(OfflineTurn):
             p.intent, p.domain, p.constraints = "history", None, []
         if p.more and not p.domain and p.intent == "statement" and self.last_shown():
             p.domain, p.intent = next(iter(self.last_shown())), "search"  # "再帮我找一家": the topic searched last
+        if p.intent == "statement" and not (p.domain or p.constraints) and _OPTIONS_ASKED.search(text):
+            # "有推荐吗？" / "any recommendations?": the kind of place listed last, else the one whose wishes were
+            # noted last, searched with what memory holds
+            p.domain = self.topic_in_play(self._turn) or self.topic_noted(self._turn)
+            p.intent = "search" if p.domain else p.intent
         refine = [c for c in p.constraints if c.slot in _REFINES]
         if refine and not p.domain and p.intent == "statement" and _ASKED.search(text) and self.last_shown():
             # "有没有评分高一点的" / "any with a higher rating?": the search of its scope (else the topic searched last)
             # again, refined; a statement of the same ("评分要4.5以上") is noted, as before
             scope = next((c.scope for c in refine if c.scope != "any"), None)
             p.domain, p.intent = scope or next(iter(self.last_shown())), "search"
+            self._same_list(p)  # "评分4.8以上的有吗？" after dinner places: still dinner places
         named = [e for e in p.entities if e[1] in DOMAINS]
         if p.intent == "statement" and len(named) == 1 and asks_own_experience(text):
             p.intent, p.domain = "info", named[0][1]  # "Have you been to the Forbidden City?": not, but its row helps
@@ -142,9 +162,7 @@ class TravelAgent(OfflineTurn):
             # wish is remembered for later searches too); after anything else it is noted for later
             p.domain = self.topic_in_play(self._turn)
             p.intent = "search" if p.domain else p.intent
-            asked = (self.previous_search(p.domain) or {}).get("arguments") or {} if p.domain else {}
-            p.dishes, p.cuisines = list(asked.get("dishes") or []), list(asked.get("cuisine") or [])  # the same list
-            p.meal, p.kind = asked.get("meal"), asked.get("kind")  # (烤鸭 near 王府井), only cheaper
+            self._same_list(p)  # the same list (烤鸭 near 王府井), only cheaper
         if p.intent == "info" and not p.domain and self.last_shown():
             p.domain = next(iter(self.last_shown()))  # "what's the rating of the second one?": of the latest list
         result = self.weaver.query(retrieval_query(text, p), budget=self.retrieval_budget)

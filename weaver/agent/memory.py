@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from .understanding import Constraint, Parsed, parse
@@ -170,6 +170,15 @@ _RECORD_SLOTS = frozenset(
 _AGENT_READ = frozenset({"dates"})
 
 
+def _as_placed(r, said: Parsed):
+    """A location record at the place the agent reads in the same statement, where the two differ: "东直门地铁站附近
+    的酒店" is near 东直门, where the record's "地铁站" would match every row with a station."""
+    places = [str(c.value) for c in said.constraints if c.slot == "place"]
+    if r.slot != "location" or not places or str(r.value) in places:
+        return r
+    return replace(r, value=places[0])
+
+
 def with_records(known: Known, records: list, skip_ids: set[str] | None = None, weaver=None) -> Known:
     """``known`` with the weaver's constraint records for this decision (``RetrievalResult.decision``) in force:
     a slot a record holds takes the record's value (read by the one slot reader, with its provenance node),
@@ -177,9 +186,9 @@ def with_records(known: Known, records: list, skip_ids: set[str] | None = None, 
     from .slot_bridge import constraints_from_records
 
     if weaver is not None:  # a statement about a trip to another city ("上海外滩附近安静的酒店") holds here nothing
-        records = [
-            r for r in records if not (r.node_id in weaver.nodes and parse(weaver.nodes[r.node_id].content).city)
-        ]
+        said = {r.node_id: parse(weaver.nodes[r.node_id].content) for r in records if r.node_id in weaver.nodes}
+        records = [_as_placed(r, said[r.node_id]) if r.node_id in said else r for r in records]
+        records = [r for r in records if not (r.node_id in said and said[r.node_id].city)]
     rec = [c for c in constraints_from_records(records) if not (skip_ids and c.node_id in skip_ids)]
     slots = {c.slot for c in rec}
     newest = {slot: max(c.turn for c in rec if c.slot == slot) for slot in slots}

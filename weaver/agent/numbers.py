@@ -107,7 +107,8 @@ _NIGHTS = re.compile(
     re.IGNORECASE,
 )
 _DAYS = re.compile(
-    r"(?<![第\d月])(\d+|[一二两三四五六七八九十])\s*(?:天|日)(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
+    # "三日游" is a length, "到24日" a date: 日 counts as days only before 游 / 行程
+    r"(?<![第\d月])(\d+|[一二两三四五六七八九十])\s*(?:天|日(?=游|行程|的行程))(?:游|行程|的行程)?|\b(\d+|two|three|four|five|six|"
     r"seven)[- ]days?\b",
     re.IGNORECASE,
 )
@@ -257,6 +258,8 @@ def people_count(text: str) -> int | None:
     (3, None)
     >>> people_count("我们有一个人对海鲜过敏"), people_count("我一个人去")
     (None, 1)
+    >>> people_count("we're a family of four, two adults and two kids"), people_count("a family of 3, 2 of us vegan")
+    (4, 3)
     """
     party = [v for v in read_slots(text) if v.slot == "party"]  # the library's reading, once
     if any(v.bound == "delta" for v in party):
@@ -279,7 +282,8 @@ def people_count(text: str) -> int | None:
             return None if extra is None else 2 + extra
         return None
     # "两个大人两个小孩": the library's reader counts the children said with the adults (its span covers this one)
-    whole = [v for v in party if v.span[0] <= m.start() < v.span[1]]
+    # "a family of four, two adults and two kids": the whole party said first, then who is in it
+    whole = [v for v in party if v.span[1] <= m.start()] or [v for v in party if v.span[0] <= m.start() < v.span[1]]
     if whole and isinstance(whole[0].value, float):
         return int(whole[0].value)
     n = _small(next(g for g in m.groups() if g))

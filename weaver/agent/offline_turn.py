@@ -38,7 +38,7 @@ from .replies import (
 from .db import load_database
 from .list_answers import about_of, among_text, ask_among, rows_named, winners
 from .there import resolve_there
-from .result_texts import asked_fields, field_text, when_said, which_text
+from .result_texts import asked_fields, field_text, plan_only, rebooked_text, when_said, which_text
 from .side import caveat_text, hostel_names, side_text
 from .slot_bridge import changes_by_amount, grows_party, moved_constraints
 from .turn_facts import length_note
@@ -134,7 +134,8 @@ class OfflineTurn(StepWriter):
                 if out.count or out.error:
                     break
                 relaxed = True
-                args = {k: v for k, v in call.arguments.items() if k != "near"}
+                # each step is a place of its own: a ring a search it continues had widened to is not kept
+                args = {k: v for k, v in call.arguments.items() if k not in ("near", "around")}
                 if alt.value:
                     args["near"] = alt.value
                 if alt.slot == AROUND:
@@ -151,11 +152,8 @@ class OfflineTurn(StepWriter):
             head = text if tp.calls else ack_text(lang, p.constraints)
             text = "\n\n".join(
                 [head]
-                + [
-                    results_text(out, lang, []) + "\n" + rebook_text(old, out.ok, lang, fmt_money)
-                    for old, out in rebooked
-                ]
-            )
+                + [rebooked_text(out, lang) + "\n" + rebook_text(old, out.ok, lang, fmt_money) for old, out in rebooked]
+            ) + ("\n" + plan_only(lang) if any(out.ok for _, out in rebooked) else "")
         latest = self.last_shown(lists_only=True).get(p.domain or "") or []
         at = (p.ordinal or 1) - 1
         if order and tp.target and (at >= len(latest) or latest[at] != tp.target):
@@ -292,7 +290,8 @@ class OfflineTurn(StepWriter):
         if p.intent == "has" and self._outputs and self._outputs[-1].rows:
             return has_text(self._outputs[-1].rows[0], p.asks_has, lang)
         if p.intent == "metro" and len(self._outputs) > 1:  # from one place to another
-            return route_text(self._outputs, lang)
+            said = caveat_text(p.caveat, lang, "") + "\n" if p.caveat in _SAID_FIRST else ""  # "打车多少钱？"
+            return said + route_text(self._outputs, lang)
         fields = asked_fields(p.text) if p.intent == "info" and len(self._outputs) == 1 else []
         if fields and self._outputs[0].rows and not self._outputs[0].error:  # "故宫评分多少？": that field, not the row
             return field_text(self._outputs[0].rows[0], fields, p.domain or "", lang)
@@ -359,7 +358,7 @@ class OfflineTurn(StepWriter):
         return ack_text(lang, p.constraints, p.lifted)
 
 
-_SAID_FIRST = ("no_hostel_type", "no_walking_data")
+_SAID_FIRST = ("no_hostel_type", "no_walking_data", "no_taxi_data")
 _DOMAIN_WORDS = {"hotel": ("酒店", "hotels"), "restaurant": ("餐厅", "restaurants"), "attraction": ("景点", "sights")}
 
 

@@ -163,7 +163,7 @@ def plan_turn(
             not referred
             and booked
             and re.search(
-                r"从(?:我们的?)?(?:酒店|宾馆|住的地方)|\b(?:from |is )?(?:the|our) hotel\b|(?:我们的|我们住的|订的)酒店",
+                r"从(?:我们?的?)?(?:酒店|宾馆|住的地方)|\b(?:from |is )?(?:the|our|my) hotel\b|(?:我们?的|我们?住的|订的)酒店",
                 p.text,
                 re.I,
             )

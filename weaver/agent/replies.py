@@ -13,7 +13,7 @@ from .gloss import gloss_station
 from .lexicon import CATEGORY_NAMES, CITY_EN, FACILITY_ALIASES
 from .tools import ToolOutput
 from .understanding import CLOSING, Constraint
-from .reply_phrases import constraint_phrase, display_name, en_date, fmt_money, sourced, thought_text
+from .reply_phrases import constraint_phrase, display_name, gloss_facility, en_date, fmt_money, sourced, thought_text
 from .result_texts import results_text, tool_memory_text
 
 __all__ = [
@@ -253,22 +253,6 @@ def honest_text(kind: str, lang: str, **kw) -> str:
             return ack_text(lang, [])
         return "好的。还需要查什么吗？" if zh else "OK. Anything else to look up?"
     return ack_text(lang, [])
-
-
-def gloss_facility(f: str) -> str:
-    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed.
-
-    >>> gloss_facility("收费停车位"), gloss_facility("早餐服务免费")
-    ('paid parking', 'breakfast (free)')
-    """
-    if f.startswith("收费") and len(f) > 2:
-        return "paid " + gloss_facility(f[2:])
-    if f.endswith("免费") and len(f) > 2:
-        return gloss_facility(f[:-2]) + " (free)"
-    for alias, target in FACILITY_ALIASES.items():
-        if target == f and alias.isascii():
-            return alias
-    return f
 
 
 def has_text(row: dict, asked: list[str], lang: str) -> str:

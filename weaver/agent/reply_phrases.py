@@ -12,10 +12,10 @@ from typing import cast
 
 from .db import load_database
 from .gloss import gloss_name, gloss_station
-from .lexicon import CATEGORY_NAMES, PLACE_ALIASES
+from .lexicon import CATEGORY_NAMES, FACILITY_ALIASES, PLACE_ALIASES
 from .understanding import Constraint
 
-__all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought_text", "en_date"]
+__all__ = ["fmt_money", "display_name", "constraint_phrase", "sourced", "thought_text", "en_date", "gloss_facility"]
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -130,7 +130,8 @@ def constraint_phrase(c: Constraint, lang: str) -> str:
     if c.slot == "people":
         return f"{v}人" if zh else en_count(v, "person", "people")
     if c.slot == "facilities":
-        return ("设施：" if zh else "facilities: ") + "、".join(cast(list[str], v))
+        listed = cast(list[str], v)
+        return "设施：" + "、".join(listed) if zh else "facilities: " + ", ".join(gloss_facility(f) for f in listed)
     if c.slot == "hotel_type":
         return f"酒店类型：{v}" if zh else f"hotel type {v}"
     if c.slot == "walk":
@@ -204,3 +205,19 @@ def thought_text(lang: str, intent: str, domain: str | None, used: list[Constrai
         args = ", ".join(f"{k}={v}" for k, v in call.arguments.items())
         parts.append((f"调用 {call.tool}({args})。" if zh else f"Call {call.tool}({args})."))
     return " ".join(parts) if not zh else "".join(parts)
+
+
+def gloss_facility(f: str) -> str:
+    """A facility in English where the lexicon knows it ("停车位" -> "parking"), else as listed.
+
+    >>> gloss_facility("收费停车位"), gloss_facility("早餐服务免费")
+    ('paid parking', 'breakfast (free)')
+    """
+    if f.startswith("收费") and len(f) > 2:
+        return "paid " + gloss_facility(f[2:])
+    if f.endswith("免费") and len(f) > 2:
+        return gloss_facility(f[:-2]) + " (free)"
+    for alias, target in FACILITY_ALIASES.items():
+        if target == f and alias.isascii():
+            return alias
+    return f

@@ -19,7 +19,16 @@ from .understanding import Constraint
 from .reply_phrases import date_said, display_name, en_date, fmt_money, sourced
 from .result_notes import cheaper_half_line, dishes_first, excluded_lines, found_line, hours_line, walk_line
 
-__all__ = ["tool_memory_text", "results_text", "which_text", "field_text", "asked_fields", "when_said"]
+__all__ = [
+    "tool_memory_text",
+    "results_text",
+    "plan_only",
+    "rebooked_text",
+    "which_text",
+    "field_text",
+    "asked_fields",
+    "when_said",
+]
 
 _MEAL_WORDS = {
     "breakfast": ("早饭", "breakfast"),
@@ -27,6 +36,24 @@ _MEAL_WORDS = {
     "dinner": ("晚饭", "dinner"),
     "late-night": ("夜宵", "a late-night meal"),
 }
+
+
+def plan_only(lang: str) -> str:
+    """Said under a booking: the agent keeps a plan, it reserves nothing."""
+    return (
+        "（这里只记录行程，不会真的下单预订。）"
+        if lang == "zh"
+        else "(I keep the plan only; no real reservation is made.)"
+    )
+
+
+def rebooked_text(out: ToolOutput, lang: str) -> str:
+    """A booking made again for new dates or a new party: the item as booked now, without "Added to your plan" (the
+    line after it says the plan was updated) nor :func:`plan_only` (a change that moves several bookings says that
+    once, after them all)."""
+    said = results_text(out, lang, []).replace("\n" + plan_only(lang), "")
+    added = "已加入你的行程：" if lang == "zh" else "Added to your plan: "
+    return said[len(added) :] if said.startswith(added) else said
 
 
 def _meal_order(item: dict) -> int:
@@ -296,9 +323,7 @@ def results_text(out: ToolOutput, lang: str, used: list[Constraint], relaxed_fro
                 if zh
                 else f"(Note: by its listed hours and dishes it may not serve {en_word}. Shall I find another place?)"
             )
-        lines.append(
-            "（这里只记录行程，不会真的下单预订。）" if zh else "(I keep the plan only; no real reservation is made.)"
-        )
+        lines.append(plan_only(lang))
         return "\n".join(lines)
     if out.tool == "budget_tally":
         f = out.facts

@@ -18,7 +18,7 @@ import re
 
 from .place_names import entity_mentions
 
-__all__ = ["route_order"]
+__all__ = ["names_a_route", "route_order"]
 
 # said right before a place: where the route starts ("从" / "from the" / "我在" / "I'm staying near")
 _FROM_BEFORE = re.compile(
@@ -32,16 +32,38 @@ _FROM_AFTER = re.compile(r"^\s*(?:出发|动身)")
 _TO_BEFORE = re.compile(r"(?:去|到|往|至|前往|\bto|\btowards?|\bfor)\s*(?:the\s+)?$", re.IGNORECASE)
 
 
-def route_order(text: str, names: list[str]) -> list[str]:
-    """``names`` (the places a route question names, as the planner resolved them) from the start to the end of
-    the route: a place said as the start first, one said as the end last, the rest as named."""
+def _roles(text: str) -> dict[str, int]:
+    """Each place named with the role its words give it: 0 where the route starts, 2 where it ends."""
     role: dict[str, int] = {}
     for start, end, (name, _) in entity_mentions(text):
-        if name not in names or name in role:
+        if name in role:
             continue
         before, after = text[max(0, start - 24) : start], text[end : end + 4]
         if _FROM_BEFORE.search(before) or _FROM_AFTER.match(after):
             role[name] = 0
         elif _TO_BEFORE.search(before):
             role[name] = 2
+    return role
+
+
+# asking for a place to stay or eat ("从王府井到故宫之间有什么酒店"): a search between two places, no route
+_SEARCH_WORDS = re.compile(r"酒店|宾馆|餐厅|饭店|饭馆|吃|住|\b(?:hotels?|restaurants?|eat|stay|food)\b", re.I)
+
+
+def names_a_route(text: str) -> bool:
+    """Whether the message names two places as a way from one to the other ("那从雍和宫到王府井呢？", "and from the
+    Lama Temple to Wangfujing?"): a route asked, though it says neither metro nor how to get there.
+
+    >>> names_a_route("and from the Lama Temple to Wangfujing?"), names_a_route("从雍和宫到王府井呢？")
+    (True, True)
+    >>> names_a_route("restaurants from Wangfujing to the Forbidden City"), names_a_route("去故宫")
+    (False, False)
+    """
+    return not _SEARCH_WORDS.search(text) and set(_roles(text).values()) == {0, 2}
+
+
+def route_order(text: str, names: list[str]) -> list[str]:
+    """``names`` (the places a route question names, as the planner resolved them) from the start to the end of
+    the route: a place said as the start first, one said as the end last, the rest as named."""
+    role = _roles(text)
     return sorted(names, key=lambda n: role.get(n, 1))

@@ -268,6 +268,13 @@ def caveat_text(kind: str, lang: str, what: str = "") -> str:
             else "(The Beijing database has no hostel type (only economy, mid-range, upscale and luxury hotels): below "
             "are the cheapest hotels, cheapest first." + (named if what else "") + ")"
         )
+    if kind == "no_taxi_data":
+        return (
+            "（我的数据里没有出租车的价格和距离，没法估算车费和车程；下面是各处最近的地铁站，供参考。）"
+            if lang == "zh"
+            else "(My data has no taxi fares or distances, so I can't estimate a fare or a ride time; here is the nearest metro "
+            "station of each place instead.)"
+        )
     if kind == "no_walking_data":
         return (
             "（数据里没有步行距离或无障碍信息，没法按“少走路”来筛；下面把游玩时间短的排在前面，作为最接近的参考。）"

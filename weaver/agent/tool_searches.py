@@ -131,8 +131,9 @@ class PlaceSearches:
 
     # ------------------------------------------------------------- searches
     def _common(self, rows: list[dict], args: SearchArguments, domain: str, out: ToolOutput) -> list[dict]:
-        if args.name:
-            rows = [r for r in rows if args.name in r["名称"] or base_name(r["名称"]) in args.name]
+        if args.name:  # the row of that exact name (a branch listed), else every row the name is part of
+            exact = [r for r in rows if r["名称"] == args.name]
+            rows = exact or [r for r in rows if args.name in r["名称"] or base_name(r["名称"]) in args.name]
         if args.near:
             place = resolve_place(self.db, args.near)
             if place is None:

@@ -33,6 +33,8 @@ from .avoidances import avoided_foods, avoided_spans
 from .cuisine import cuisines_of
 from .intent_cues import (
     ASKS,
+    ASKS_MAY,
+    TAXI,
     BEEN,
     party_told,
     GOING,
@@ -81,6 +83,7 @@ from .intent_cues import (
 )
 from .lexicon import DISH_ALIASES, FACILITY_ALIASES, HOTEL_TYPE_ALIASES, sight_kind
 from .numbers import length_clash, people_count, rating_range, stay_said, trip_day
+from .route_order import names_a_route
 from .place_names import (
     DOMAINS,
     pinyin_named,
@@ -312,7 +315,7 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
     named = any(e[1] in DOMAINS for e in p.entities)  # "把第二天的故宫删掉": a plan item named
     if (
         REMOVE.search(text)
-        and (PLAN_WORD.search(text) or p.domain or named)
+        and (PLAN_WORD.search(text) or p.domain or named or (p.refers and not ASKS_MAY.search(text)))
         and not any(c.slot == "avoid" for c in cons)
     ):
         # "把酒店从行程里删掉" / "remove the hotel from the plan": a plan item retracted, nothing searched
@@ -329,7 +332,14 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.constraints = [c for c in cons if c.slot != "near_metro"]
         return p
     side = side_kind(text) if ASKS.search(text) else None
-    if (p.ordinal or p.refers) and not p.entities and FIELD_Q.search(text) and YES_NO.search(text) and not side:
+    if (
+        (p.ordinal or p.refers)
+        and not p.entities
+        and FIELD_Q.search(text)
+        and YES_NO.search(text)
+        and not side
+        and not (p.refers and not p.ordinal and TALLY.search(text))  # "how much will it cost in total?": the plan
+    ):
         # "第一个景点门票多少？": a question about one shown item, looked up by name, not a new search
         p.intent = "info"
         p.constraints = [c for c in cons if c.slot not in ("ticket", "price", "cost", "rating")]
@@ -367,6 +377,11 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent, p.side = "side", side
         p.constraints = [c for c in cons if c.slot != "place"]
         return p
+    if TAXI.search(text) and not p.city:
+        # "打车从酒店到故宫要多少钱？": no hotel asked for; the data has no fares, so each place's station is said
+        p.intent, p.caveat = "metro", "no_taxi_data"
+        p.constraints = [c for c in cons if c.slot not in ("place", "near_metro", "price", "cost", "budget")]
+        return p
     if p.city and (p.domain or p.request or (GOING.search(text) and not BEEN.search(text))):
         p.intent = "city"  # "帮我找上海的酒店", and "说错了，是去上海" / "I meant Shanghai": the trip is elsewhere
     elif WHY.search(text):
@@ -379,7 +394,12 @@ def parse(text: str, said_on: date | None = None) -> Parsed:
         p.intent = "book"
     elif TALLY.search(text) and not (p.domain and p.request and not re.search(r"预算|budget|spent|花", text)):
         p.intent = "tally"
-    elif METRO_Q.search(text) or (METRO.search(text) and not NEAR_METRO.search(text)) or ROUTE.search(text):
+    elif (
+        METRO_Q.search(text)
+        or (METRO.search(text) and not NEAR_METRO.search(text))
+        or ROUTE.search(text)
+        or names_a_route(text)  # "那从雍和宫到王府井呢？": a way from one place to another, asked elliptically
+    ):
         # "从那里坐地铁去天坛方便吗": the way asked is no wish for a station nearby later
         p.intent, p.constraints = "metro", [c for c in cons if c.slot != "near_metro" or not ROUTE.search(text)]
     elif p.domain and (

@@ -13,7 +13,7 @@ import re
 
 from .memory import MemoryItem
 from .reply_phrases import display_name
-from .understanding import Parsed
+from .understanding import Parsed, parse
 
 __all__ = ["explain_why"]
 
@@ -120,8 +120,20 @@ def explain_why(
     for nid in said:
         if nid in weaver.nodes:
             chain.add(nid)
+    # what the user said that set the result: the requests of the searches and bookings that led to it, the
+    # statements the call recorded as its premises, and any message stating a constraint; a question on the way
+    # ("它门票多少？", "what was my budget?") is linked in the graph but set nothing
+    nodes = [weaver.nodes[i] for i in chain]
+    acted = {target.turn} | {
+        n.turn for n in nodes if n.kind == "tool_result" and ((n.meta or {}).get("plan_item") or _offered(n.meta or {}))
+    }
     premises = sorted(
-        (weaver.nodes[n] for n in chain if weaver.nodes[n].kind == "user_input"), key=lambda n: (n.turn, n.timestamp)
+        (
+            n
+            for n in nodes
+            if n.kind == "user_input" and (n.turn in acted or n.id in said or parse(n.content).constraints)
+        ),
+        key=lambda n: (n.turn, n.timestamp),
     )
     zh = lang == "zh"
     lines = ["根据记忆里的经过：" if zh else "From memory, this is what happened:"]
