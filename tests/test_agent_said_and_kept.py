@@ -123,3 +123,14 @@ def test_a_value_taken_back_is_not_read_and_a_value_said_alone_is():
         "我们不是三个人吗？": ["party eq 3"],
         "not more than 500 a night": ["budget/night max 500"],
     }
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_same_stay_picked_again_is_not_booked_twice(runtime, lang):
+    # found on the session's studio walk: the same pick said again put the hotel in the plan twice (¥5,352 spent)
+    agent = _booked(runtime, f"twice-{lang}", lang)
+    chat_turn(agent, TRIP[lang][2])  # the same search again
+    reply, calls, _ = chat_turn(agent, LATER[lang][0])  # and the same pick
+    assert not calls and ("已经在" in reply if lang == "zh" else "already in your plan" in reply), (reply, calls)
+    reply, _, _ = chat_turn(agent, LATER[lang][3])  # the plan holds the stay once
+    assert reply.count("馨香雅苑公寓") == 1, reply

@@ -76,6 +76,14 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
         if dates is None or not value.get("check_in") or not value.get("nights"):
             tp.missing.append("dates")
             return
+        if any(
+            i.get("kind") == "hotel"
+            and i.get("name") == target
+            and (i.get("check_in"), i.get("nights")) == (value["check_in"], value["nights"])
+            for i in plan_items
+        ):  # "let's go with the first one" again: the same stay is in the plan, said rather than booked twice
+            tp.missing.append("already")
+            return
         tp.used.append(dates)
         args = {"name": target, "check_in": value["check_in"], "nights": value["nights"]}
         if people and rooms_for(people.value) > 1:  # a party of 4: two rooms (the reply says how they were counted)
