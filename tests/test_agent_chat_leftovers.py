@@ -156,3 +156,21 @@ def test_not_too_expensive_after_a_list_keeps_what_the_list_asked_for(runtime, l
     _, calls, results = chat_turn(agent, pricey)
     assert calls and calls[0]["arguments"].get("dishes") == first[0]["arguments"]["dishes"], calls  # still duck
     assert calls[0]["arguments"].get("cheaper_half") is True and results[0]["rows"], calls
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_days_plan_reads_in_the_order_of_the_day(lang):
+    # agentwalk21's walk: "第1天晚饭" was listed before that day's sight
+    from weaver.agent.result_texts import results_text
+    from weaver.agent.tool_models import ToolOutput
+
+    out = ToolOutput("budget_tally", {})
+    out.rows = [
+        {"kind": "restaurant", "name": "全聚德", "cost": 300, "day": 1, "meal": "dinner", "domain": "plan"},
+        {"kind": "attraction", "name": "故宫", "cost": 60, "day": 1, "domain": "plan"},
+        {"kind": "restaurant", "name": "四季民福", "cost": 200, "day": 1, "meal": "lunch", "domain": "plan"},
+    ]
+    out.count = 3
+    out.facts.update(total=560, budget=None)
+    text = results_text(out, lang, [])
+    assert text.index("四季民福") < text.index("故宫") < text.index("全聚德"), text

@@ -47,9 +47,23 @@ def en_date(md: object) -> str:
     return str(md)
 
 
+_SMALL_WORDS = {"of", "the", "and", "in", "on", "at", "for", "to", "a", "an"}
+
+
+def name_case(name: str) -> str:
+    """A place's English name in title case, its small words lower but the first ("Temple of Heaven", not
+    "Temple Of Heaven").
+
+    >>> name_case("temple of heaven"), name_case("the summer palace")
+    ('Temple of Heaven', 'The Summer Palace')
+    """
+    words = name.split()
+    return " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
 _EN_NAME: dict[str, str] = {}
 for _en, _zh in PLACE_ALIASES.items():
-    _EN_NAME.setdefault(_zh, _en.title())
+    _EN_NAME.setdefault(_zh, name_case(_en))
 
 
 def en_count(n, one: str, many: str) -> str:

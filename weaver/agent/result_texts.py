@@ -56,9 +56,14 @@ def rebooked_text(out: ToolOutput, lang: str) -> str:
     return said[len(added) :] if said.startswith(added) else said
 
 
-def _meal_order(item: dict) -> int:
-    """A day's meals in the order they are eaten (an item with no meal after them)."""
-    return list(_MEAL_WORDS).index(item["meal"]) if item.get("meal") in _MEAL_WORDS else len(_MEAL_WORDS)
+def _meal_order(item: dict) -> float:
+    """A day's items in the order of the day: breakfast, lunch, what has no meal (a sight), dinner, a late meal.
+
+    >>> sorted([{"meal": "dinner"}, {"name": "故宫"}, {"meal": "lunch"}], key=_meal_order)
+    [{'meal': 'lunch'}, {'name': '故宫'}, {'meal': 'dinner'}]
+    """
+    meals = list(_MEAL_WORDS)
+    return meals.index(item["meal"]) if item.get("meal") in _MEAL_WORDS else meals.index("lunch") + 0.5
 
 
 def when_said(item: dict, lang: str) -> str:
