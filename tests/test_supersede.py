@@ -102,6 +102,13 @@ def test_reader_sees_no_change(lang, old, new):
         ("at least 300 per night", ("budget", "night", "min", 300.0, None)),
         ("between 300 and 450 per night", ("budget", "night", "range", 300.0, 450.0)),
         ("每晚三百到四百五", ("budget", "night", "range", 300.0, 450.0)),
+        # an amount "per person" with nothing else framing it (the scope said after the amount, whole)
+        ("150 per person", ("budget", "person", "max", 150.0, None)),
+        ("人均150", ("budget", "person", "max", 150.0, None)),
+        ("120 to 180 per person", ("budget", "person", "range", 120.0, 180.0)),
+        ("人均120到180", ("budget", "person", "range", 120.0, 180.0)),
+        ("around 150 per person", ("budget", "person", "about", 150.0, None)),
+        ("人均150左右", ("budget", "person", "about", 150.0, None)),
         ("我们一共三个人", ("party", "", "eq", 3.0, None)),
         ("there are four of us", ("party", "", "eq", 4.0, None)),
         ("住两晚", ("nights", "", "eq", 2.0, None)),
@@ -146,6 +153,11 @@ def test_a_question_is_no_diet_and_a_count_is_no_place():
     assert read_slots("这家菜辣不辣？") == []  # asks, restricts nothing
     assert [v.slot for v in read_slots("帮我找一家附近的餐厅")] == []  # "一家附近" counts, names no place
     assert [(v.slot, v.value) for v in read_slots("我们住王府井附近")] == [("location", "王府井")]
+    # a station is the named place's ("东直门地铁站"); a station alone names no place
+    assert [(v.slot, v.value) for v in read_slots("帮我找东直门地铁站附近的酒店")] == [("location", "东直门地铁站")]
+    assert read_slots("帮我找个地铁站附近的酒店") == []
+    said = "is there any good restaurant near Wangfujing for dinner, around 150 per person?"
+    assert [(v.slot, v.scope, v.bound, v.value) for v in read_slots(said)][1:] == [("budget", "person", "about", 150.0)]
     assert [v.value for v in read_slots("三月十号到十二号")] == ["03-10", "03-12"]  # the end takes the month
     assert read_slots("我生日是十号") == []  # a bare day with no trip word is no trip date
     # the food named before the verb is refused; "not too expensive" refuses nothing

@@ -78,11 +78,20 @@ _VAGUE = compile_ci(
 
 
 _BUDGET_WORD = compile_ci(r"预算|经费|budget")
+_WORD_REST = re.compile(r"[A-Za-z]*")
+
+
+def _reach(after: str, n: int) -> str:
+    """The first ``n`` characters after an amount, the last English word whole ("150 per person": ten characters
+    reach only " per perso")."""
+    cut = min(n, len(after))
+    rest = _WORD_REST.match(after, cut)
+    return after[: rest.end() if rest else cut]
 
 
 def _money(text: str, start: int, end: int) -> bool:
     # 24 characters back (within the clause): "The budget per night is 800" names its budget 21 before the amount
-    before, after = around_span(text, start, end, 24, 12)
+    before, after = around_span(text, start, end, 24, 24)
     if _NOT_MONEY_AFTER.match(after):
         return False
     # "Budget per person for dinner about 150": a bounded amount whose budget was named earlier in the clause
@@ -92,8 +101,8 @@ def _money(text: str, start: int, end: int) -> bool:
         or _CURRENCY_BEFORE.search(before)
         or _NAMED.search(before)
         or (_BUDGET_WORD.search(far) and _ABOUT_RIGHT_BEFORE.search(before))
-        or _NIGHT.search(before[-8:] + " " + after[:10])
-        or _PERSON.search(before[-8:] + " " + after[:10])
+        or _NIGHT.search(before[-8:] + " " + _reach(after, 10))
+        or _PERSON.search(before[-8:] + " " + _reach(after, 10))
         or _MAX.search(before[-8:] + " " + after[:6])
         or _MIN.search(before[-8:] + " " + after[:6])
     )
@@ -187,7 +196,8 @@ def read_budgets(text: str, taken: list[tuple[int, int]]) -> list[SlotValue]:
             after = around_span(text, n.start, end)[1]
         # the words after the amount, past its currency: "1000 yuan a night" is per night
         cur = _CURRENCY_AFTER.match(after)
-        local = before[-12:] + " " + (clause_a[: 12 + cur.end()] if cur else after[:10])
+        rest = around_span(text, n.start, end, 0, 40)[1]  # past a range's second amount
+        local = before[-12:] + " " + (clause_a[: 12 + cur.end()] if cur else _reach(rest, 10))
         scope = _budget_scope(local, clause_b + clause_a, _sentence(text, n.start))
         if _NIGHTLY_BUDGET.search(clause_b):
             scope = "night"

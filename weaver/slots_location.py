@@ -28,7 +28,13 @@ _EN_NEAR = re.compile(
 )
 _PLACE_TRIM = re.compile(r"^(?:我|我们|想|要|希望|最好|能|可以|就|还是|换|改|住|在|的)+")
 # "它家附近" / "这个景点周边" / "酒店周边" point at something said before: not a place name
-_REFERENCE = re.compile(r"[这那它他她哪其该此]|^(?:酒店|宾馆|餐馆|餐厅|饭店|景点|景区|地方|家|店|住处|住的地方)$")
+# a kind of place alone ("地铁站", "酒店") names none: it points back, or means any one of its kind
+_STATION = r"地铁站|地铁口|车站|火车站|公交站"
+_REFERENCE = re.compile(
+    rf"[这那它他她哪其该此]|^(?:酒店|宾馆|餐馆|餐厅|饭店|景点|景区|地方|家|店|住处|住的地方|{_STATION})$"
+)
+# a station is named by the place right before it ("东直门地铁站"); a hotel's name is the database's to know
+_STATION_ALONE = re.compile(rf"^(?:{_STATION})$")
 _COUNTED = re.compile(r"[一两几]?[家个间处座所]")
 _PREPOSITIONS = {"for", "to", "with", "at", "on", "by", "in", "of", "from", "during", "before", "after"}
 _KIND_WORDS = {"hotel", "hotels", "restaurant", "restaurants", "place", "places", "area", "one", "sight", "sights"}
@@ -61,6 +67,13 @@ _STOP_EN = {
 }
 
 
+def _names_place(word: str) -> bool:
+    """A word that can name the place a station is of ("东直门" in "东直门地铁站"; not "找个", "我们", "那")."""
+    return (
+        len(word) >= 2 and bool(content_words(word)) and not _REFERENCE.search(word) and not _COUNTED.search(word[-1])
+    )
+
+
 def read_locations(text: str) -> list[SlotValue]:
     out = []
     seen: set[str] = set()
@@ -69,8 +82,11 @@ def read_locations(text: str) -> list[SlotValue]:
             group = 1 if m.group(1) else 2
             place = _PLACE_TRIM.sub("", m.group(group)).strip()
             if pat is not _EN_NEAR:
-                words = [t for t in tokenize(place) if t not in ("的", "在", "住", "到")]
+                raw = tokenize(place)
+                words = [t for t in raw if t not in ("的", "在", "住", "到")]
                 place = "".join(words[-2:] if len(words) >= 2 and len(words[-1]) == 1 else words[-1:])
+                if _STATION_ALONE.match(place) and len(raw) >= 2 and raw[-1] == place and _names_place(raw[-2]):
+                    place = raw[-2] + place  # "东直门地铁站附近": the station of 东直门, not any station
                 if _REFERENCE.search(place) or _COUNTED.fullmatch(place):
                     continue  # "它家附近" points back; "找一家附近的" counts a place, names none
             if pat is _EN_NEAR:
