@@ -174,3 +174,17 @@ def test_a_days_plan_reads_in_the_order_of_the_day(lang):
     out.facts.update(total=560, budget=None)
     text = results_text(out, lang, [])
     assert text.index("四季民福") < text.index("故宫") < text.index("全聚德"), text
+
+
+def test_the_agent_warm_up_loads_the_pinyin_names_the_first_english_message_reads():
+    # bench turns: the first English turn of a process took ~1.1 s (the database's names in pinyin, built on first
+    # use) after the studio's warm-up; a fresh process, since this one may have built them already
+    import subprocess
+    import sys
+
+    code = (
+        "from weaver.agent import warm; from weaver.agent.place_names import pinyin_index; "
+        "warm(); print(pinyin_index.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "1", out.stdout + out.stderr

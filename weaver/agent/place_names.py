@@ -28,6 +28,7 @@ __all__ = [
     "entity_mentions",
     "DOMAINS",
     "pinyin_named",
+    "pinyin_index",
     "find_entities",
     "dish_mentions",
     "city_named",
@@ -89,7 +90,7 @@ def _name_index() -> tuple[dict[str, tuple[str, str]], re.Pattern]:
 
 
 @lru_cache(maxsize=1)
-def _pinyin_index() -> dict[str, tuple[str, str]]:
+def pinyin_index() -> dict[str, tuple[str, str]]:
     """The database's names as the agent glosses them in English, squashed ("quanjude", "quanjuderoastduck",
     "daoxiangcun") -> (name, domain): a name said back in pinyin finds the row the Chinese name would."""
     from .gloss import gloss_name, pinyin
@@ -121,7 +122,7 @@ def pinyin_named(phrase: str) -> tuple[str, str] | None:
     (('北京全聚德', 'restaurant'), ('正隆斋素食餐厅', 'restaurant'), None)
     """
     words = re.findall(r"[A-Za-z0-9]+", phrase)
-    index = _pinyin_index()
+    index = pinyin_index()
     for start in range(len(words)):
         for end in range(min(len(words), start + 5), start, -1):
             hit = index.get("".join(words[start:end]).lower())
