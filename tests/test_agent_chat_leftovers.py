@@ -188,3 +188,22 @@ def test_the_agent_warm_up_loads_the_pinyin_names_the_first_english_message_read
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip().splitlines()[-1] == "1", out.stdout + out.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Have you been able to find one under 500?",
+        "Have you gone through all the options?",
+        "Have you been looking at hotels near the station?",
+        "你试过订第一家吗？",
+        "你试过查一下别的吗？",
+    ],
+)
+def test_a_question_about_the_task_is_not_asked_of_the_assistants_life(text):
+    # review21: "Have you been able to find one under 500?" got "I'm an AI assistant, so I haven't been to 王府井…"
+    from weaver.agent.intent_cues import asks_own_experience
+
+    assert asks_own_experience(text) is None
+    assert asks_own_experience("Have you been to the Great Wall?") == "been"
+    assert asks_own_experience("你试过这家吗？") == "eaten"

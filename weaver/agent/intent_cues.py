@@ -308,8 +308,11 @@ def meal_by_time(text: str) -> str | None:
 
 # a question about the assistant's own life: whether it has been somewhere, eaten or stayed somewhere
 _OWN_EXPERIENCE = re.compile(
-    r"你(?:自己|本人)?(?:也|有没有|以前|之前|曾经|真的)*(?:去|来|到|吃|住|玩|逛|爬|坐|试)过|"
-    r"\b(?:have|did) you (?:ever |personally |yourself )?(?:been|visited|gone|tasted|eaten|stayed|climbed|"
+    # "你试过订第一家吗？" / "Have you been able to find one?" / "Have you gone through all the options?" ask about
+    # the task, not the assistant's life
+    r"你(?:自己|本人)?(?:也|有没有|以前|之前|曾经|真的)*(?:(?:去|来|到|吃|住|玩|逛|爬|坐)过|试过(?!订|搜|查|找|问|预|联系|打))|"
+    r"\b(?:have|did) you (?:ever |personally |yourself )?(?:been(?! (?:able|\w+ing)\b)|visited|"
+    r"gone(?! (?:through|over|ahead|back|with)\b)|tasted|eaten|stayed|climbed|"
     # "have you tried searching near X?" asks about the search, not the assistant's life
     r"travel(?:l)?ed|tried(?! (?:to|searching|looking|finding|checking|asking|using|booking)\b))\b",
     re.IGNORECASE,
