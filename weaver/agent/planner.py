@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
 from typing import cast
 
 from .intent_cues import meal_by_time
@@ -31,6 +32,11 @@ from .tool_models import rooms_for
 from .understanding import Constraint, Parsed
 
 __all__ = ["AROUND", "Call", "TurnPlan", "plan_turn"]
+
+
+def _planned(items: list[dict], kind: str | None, name: str, same: Callable[[dict], bool]) -> bool:
+    """Whether the plan holds ``name`` as a ``kind`` item that ``same`` says is the one asked for again."""
+    return any(i.get("kind") == kind and i.get("name") == name and same(i) for i in items)
 
 
 def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str, list[str]], tp: TurnPlan) -> None:
@@ -59,12 +65,8 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
     people = slots.get("people")
     # "dinner on day 2" / "第二天晚上去": the meal a restaurant is taken for (a time of day names one)
     meal = (p.meal or meal_by_time(p.text)) if domain == "restaurant" else None
-    if domain != "hotel" and any(
-        i.get("name") == target
-        and i.get("kind") == domain
-        and i.get("day") == p.day
-        and (meal is None or i.get("meal") == meal)
-        for i in plan_items
+    if domain != "hotel" and _planned(
+        plan_items, domain, target, lambda i: i.get("day") == p.day and (meal is None or i.get("meal") == meal)
     ):  # "把颐和园加到第一天" when it is on day 1 already: said, not added twice
         tp.missing.append("already")
         return
@@ -76,12 +78,9 @@ def _book(p: Parsed, known: Known, plan_items: list[dict], last_shown: dict[str,
         if dates is None or not value.get("check_in") or not value.get("nights"):
             tp.missing.append("dates")
             return
-        if any(
-            i.get("kind") == "hotel"
-            and i.get("name") == target
-            and (i.get("check_in"), i.get("nights")) == (value["check_in"], value["nights"])
-            for i in plan_items
-        ):  # "let's go with the first one" again: the same stay is in the plan, said rather than booked twice
+        stay = (value["check_in"], value["nights"])
+        if _planned(plan_items, "hotel", target, lambda i: (i.get("check_in"), i.get("nights")) == stay):
+            # "let's go with the first one" again: the same stay is in the plan, said rather than booked twice
             tp.missing.append("already")
             return
         tp.used.append(dates)
