@@ -91,15 +91,17 @@ class Runtime:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def has_space(self, space: str) -> bool:
-        """Whether ``space`` exists (nothing is created: a read of a space not made yet has nothing to read)."""
+    def _check_open(self) -> None:
         if self.store.closed:
             raise WeaverError("this runtime is closed: make a new one (Runtime.from_settings)")
+
+    def has_space(self, space: str) -> bool:
+        """Whether ``space`` exists (nothing is created: a read of a space not made yet has nothing to read)."""
+        self._check_open()
         return check_space_name(space) in self.store.list_spaces()
 
     def open(self, space: str, create: bool = True, config: WeaverConfig | None = None) -> ContextWeaver:
-        if self.store.closed:
-            raise WeaverError("this runtime is closed: make a new one (Runtime.from_settings)")
+        self._check_open()
         check_space_name(space)  # before any client call: a NUL or lone surrogate never reaches Chroma
         summarizer = getattr(self.reasoner, "summarize_tool", None)
         weaver = ContextWeaver(
